@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class AnswersConfig(AppConfig):
+    name = "answers"
+    verbose_name = "Answers"

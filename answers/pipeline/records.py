@@ -1,0 +1,23 @@
+"""What the pipeline knows about a chunk: plain data handed over by the corpus selector."""
+import datetime as dt
+from dataclasses import dataclass
+
+AUDIENCE_RANK = {"public": 0, "partner": 1, "internal": 2}
+
+
+@dataclass(frozen=True)
+class ChunkRecord:
+    """One served chunk with the source facts a citation shows."""
+
+    chunk_id: str
+    source_id: int
+    source_title: str
+    original_name: str
+    audience: str
+    updated_on: dt.date | None
+    heading_path: tuple[str, ...]
+    line_start: int
+    line_end: int
+    text: str
+    token_count: int
+    fingerprint: str

@@ -1,0 +1,162 @@
+"""The corpus admin: upload, re-ingest, withdraw, and read chunks. It translates; ingestion does the work."""
+from django.contrib import admin, messages
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from corpus_admin.forms import UploadForm
+from corpus_admin.ingestion import (
+    ADDED,
+    FAILED,
+    UNCHANGED,
+    UPDATED,
+    IngestResult,
+    ingest_upload,
+    reingest_source,
+    update_source_details,
+    withdraw_source,
+)
+from corpus_admin.models import Chunk, Source
+
+
+class ChunkInline(admin.TabularInline):
+    model = Chunk
+    fields = ("link", "version", "ordinal", "heading", "lines", "token_count", "state")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = False
+    ordering = ("-version", "ordinal")
+    classes = ("collapse",)
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    @admin.display(description="Chunk")
+    def link(self, chunk: Chunk) -> str:
+        return format_html('<a href="{}">{}</a>', chunk.get_absolute_url(), chunk.chunk_id)
+
+    @admin.display(description="Heading")
+    def heading(self, chunk: Chunk) -> str:
+        return chunk.heading_label
+
+    @admin.display(description="Lines")
+    def lines(self, chunk: Chunk) -> str:
+        return f"{chunk.line_start}-{chunk.line_end}"
+
+    @admin.display(description="State")
+    def state(self, chunk: Chunk) -> str:
+        if chunk.withdrawn_at:
+            return "withdrawn"
+        return "superseded" if chunk.superseded_at else "served"
+
+
+@admin.register(Source)
+class SourceAdmin(admin.ModelAdmin):
+    list_display = ("title", "original_name", "audience", "version", "served_chunks", "updated_on", "status", "last_error_short")
+    list_filter = ("audience", "status", "media_type")
+    search_fields = ("title", "original_name", "slug")
+    readonly_fields = ("slug", "original_name", "media_type", "sha256", "version", "status", "last_error", "created_at", "changed_at")
+    fields = ("title", "audience", "updated_on") + readonly_fields
+    actions = ("reingest_selected", "withdraw_selected")
+    inlines = (ChunkInline,)
+
+    def get_queryset(self, request: HttpRequest):
+        served = Q(chunks__superseded_at__isnull=True, chunks__withdrawn_at__isnull=True)
+        return super().get_queryset(request).annotate(_served_chunks=Count("chunks", filter=served))
+
+    @admin.display(description="Chunks", ordering="_served_chunks")
+    def served_chunks(self, source: Source) -> int:
+        return source._served_chunks
+
+    @admin.display(description="Last error")
+    def last_error_short(self, source: Source) -> str:
+        return (source.last_error[:80] + "…") if len(source.last_error) > 80 else source.last_error
+
+    def get_urls(self):
+        urls = super().get_urls()
+        upload = path("upload/", self.admin_site.admin_view(self.upload_view), name="corpus_admin_source_upload")
+        return [upload, *urls]
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context=None) -> HttpResponse:
+        return HttpResponseRedirect(reverse("admin:corpus_admin_source_upload"))
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False  # citations must resolve forever: withdraw instead
+
+    def save_model(self, request: HttpRequest, obj: Source, form, change: bool) -> None:
+        update_source_details(
+            Source.objects.get(pk=obj.pk),
+            title=form.cleaned_data.get("title"),
+            audience=form.cleaned_data.get("audience"),
+            updated_on=form.cleaned_data.get("updated_on"),
+        )
+
+    def upload_view(self, request: HttpRequest) -> HttpResponse:
+        """Upload one or many files; each becomes a source or the next version of one."""
+        if not self.has_add_permission(request):
+            return HttpResponseRedirect(reverse("admin:index"))
+        form = UploadForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            files = form.cleaned_data["files"]
+            for upload in files:
+                result = ingest_upload(
+                    file_name=upload.name,
+                    size=upload.size,
+                    read=upload.read,
+                    audience=form.cleaned_data["audience"],
+                    title=(form.cleaned_data["title"] or None) if len(files) == 1 else None,
+                    document_date=form.cleaned_data["document_date"],
+                )
+                _report(request, self, result)
+            return HttpResponseRedirect(reverse("admin:corpus_admin_source_changelist"))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "form": form,
+            "title": "Upload documents",
+        }
+        return TemplateResponse(request, "admin/corpus_admin/source/upload.html", context)
+
+    @admin.action(description="Re-ingest the latest upload of the selected sources")
+    def reingest_selected(self, request: HttpRequest, queryset) -> None:
+        for source in queryset:
+            _report(request, self, reingest_source(source))
+
+    @admin.action(description="Withdraw the selected sources from answers")
+    def withdraw_selected(self, request: HttpRequest, queryset) -> None:
+        for source in queryset:
+            withdraw_source(source)
+        self.message_user(request, f"Withdrew {queryset.count()} source(s); their passages stay readable.")
+
+
+@admin.register(Chunk)
+class ChunkAdmin(admin.ModelAdmin):
+    list_display = ("chunk_id", "source", "version", "ordinal", "token_count", "superseded_at", "withdrawn_at")
+    list_filter = ("source__audience",)
+    search_fields = ("chunk_id", "text", "source__title")
+    list_select_related = ("source",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+def _report(request: HttpRequest, model_admin: admin.ModelAdmin, result: IngestResult) -> None:
+    if result.outcome == FAILED:
+        model_admin.message_user(request, result.error, level=messages.ERROR)
+    elif result.outcome == UNCHANGED:
+        model_admin.message_user(request, f"{result.file_name}: unchanged (same content as version {result.version}).", level=messages.INFO)
+    else:
+        verb = {ADDED: "added", UPDATED: "updated to"}[result.outcome]
+        model_admin.message_user(request, f"{result.file_name}: {verb} version {result.version} with {result.chunk_count} chunks.", level=messages.SUCCESS)

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CorpusAdminConfig(AppConfig):
+    name = "corpus_admin"
+    verbose_name = "Corpus"

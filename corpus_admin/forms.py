@@ -1,0 +1,35 @@
+"""The admin's upload form: one or many files with an audience and an optional document date."""
+from django import forms
+
+from corpus_admin.models import Audience
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """A file field that accepts several files and returns them as a list."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        single_clean = super().clean
+        if isinstance(data, (list, tuple)):
+            return [single_clean(item, initial) for item in data]
+        return [single_clean(data, initial)]
+
+
+class UploadForm(forms.Form):
+    files = MultipleFileField(
+        help_text="Markdown, plain text, reST, HTML or PDF. A file named like an existing source becomes its next version."
+    )
+    audience = forms.ChoiceField(choices=Audience.choices, initial=Audience.PUBLIC)
+    document_date = forms.DateField(
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="The document's own date; today when left empty and the content changed.",
+    )
+    title = forms.CharField(required=False, max_length=300, help_text="Only used when uploading a single file.")

@@ -1,0 +1,238 @@
+"""Ingestion: parse and chunk a file aside, then switch its source to the new version in one transaction."""
+import datetime as dt
+import hashlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import PurePath
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from corpus_admin.chunking import ChunkDraft, chunk_document
+from corpus_admin.corpus_state import corpus_version_bump
+from corpus_admin.models import Audience, Chunk, Source, SourceStatus, Upload
+from corpus_admin.parsing import RejectedFile, parse_document
+
+logger = logging.getLogger(__name__)
+
+ADDED, UPDATED, UNCHANGED, FAILED = "added", "updated", "unchanged", "failed"
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    """What one file's ingest did."""
+
+    file_name: str
+    outcome: str
+    source_id: int | None = None
+    version: int | None = None
+    chunk_count: int = 0
+    error: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return self.outcome == FAILED
+
+
+def max_upload_bytes() -> int:
+    """The upload cap in bytes, read from settings at call time."""
+    return settings.RAG_MAX_UPLOAD_MB * 1024 * 1024
+
+
+def ingest_file(
+    *,
+    file_name: str,
+    content: bytes,
+    audience: str | None = None,
+    title: str | None = None,
+    document_date: dt.date | None = None,
+    force: bool = False,
+) -> IngestResult:
+    """Ingest one file as a new source or a new version of the source with that file name.
+
+    Same content as the served version is a no-op unless `force`; a failure records its reason on an existing
+    source and leaves the served version untouched; a rejected new file stores nothing.
+    """
+    name = _base_name(file_name)
+    if audience is not None and audience not in Audience.values:
+        return IngestResult(name, FAILED, error=f"{name}: unknown audience {audience!r}")
+    existing = Source.objects.filter(original_name=name).first()
+    sha256 = hashlib.sha256(content).hexdigest()
+    if existing and not force and existing.sha256 == sha256 and existing.status == SourceStatus.READY:
+        _update_details(existing, audience=audience, title=title, document_date=document_date)
+        return IngestResult(name, UNCHANGED, existing.pk, existing.version, existing.chunks.current().count())
+    try:
+        document = parse_document(file_name=name, content=content, max_bytes=max_upload_bytes())
+        drafts = chunk_document(
+            document, max_tokens=settings.RAG_CHUNK_TOKENS, overlap_tokens=settings.RAG_CHUNK_OVERLAP
+        )
+        if not drafts:
+            raise RejectedFile(name, "no text to index")
+        source, version = _switch_version(
+            name=name,
+            existing=existing,
+            content=content,
+            sha256=sha256,
+            media_type=document.media_type,
+            title=title or (existing.title if existing else None) or document.title or _title_from_name(name),
+            audience=audience,
+            document_date=document_date,
+            drafts=drafts,
+        )
+    except RejectedFile as error:
+        return _record_failure(existing, name, str(error))
+    except Exception as error:  # a failure part-way must never leave a half-switched source
+        logger.exception("Ingest of %s failed", name)
+        return _record_failure(existing, name, f"{name}: ingest failed ({type(error).__name__}: {error})")
+    return IngestResult(name, UPDATED if existing else ADDED, source.pk, version, len(drafts))
+
+
+def ingest_upload(*, file_name: str, size: int, read: Callable[[], bytes], **details) -> IngestResult:
+    """Ingest an uploaded file, refusing one over the cap before reading it into memory."""
+    cap = max_upload_bytes()
+    if size > cap:
+        name = _base_name(file_name)
+        existing = Source.objects.filter(original_name=name).first()
+        message = f"{name}: the file is {size / 1_048_576:.1f} MB, over the {settings.RAG_MAX_UPLOAD_MB} MB limit"
+        return _record_failure(existing, name, message)
+    return ingest_file(file_name=file_name, content=read(), **details)
+
+
+def reingest_source(source: Source) -> IngestResult:
+    """Ingest the latest stored upload of a source again as a new version."""
+    upload = source.uploads.first()
+    if upload is None:
+        return IngestResult(source.original_name, FAILED, source.pk, error=f"{source.original_name}: no stored upload")
+    return ingest_file(
+        file_name=source.original_name,
+        content=bytes(upload.content),
+        document_date=upload.document_date,
+        force=True,
+    )
+
+
+def withdraw_source(source: Source) -> None:
+    """Withdraw a source: its chunks stay readable at their URLs but are never retrieved again."""
+    with transaction.atomic():
+        now = timezone.now()
+        Source.objects.filter(pk=source.pk).update(status=SourceStatus.WITHDRAWN, changed_at=now)
+        Chunk.objects.filter(source_id=source.pk, withdrawn_at__isnull=True).update(withdrawn_at=now)
+        corpus_version_bump()
+    source.refresh_from_db()
+
+
+def update_source_details(
+    source: Source, *, title: str | None = None, audience: str | None = None, updated_on: dt.date | None = None
+) -> None:
+    """Change a source's title, audience or date; the corpus version changes with it."""
+    _update_details(source, audience=audience, title=title, document_date=updated_on)
+
+
+def _update_details(
+    source: Source, *, audience: str | None, title: str | None, document_date: dt.date | None
+) -> None:
+    changes = {
+        field: value
+        for field, value in (("audience", audience), ("title", title), ("updated_on", document_date))
+        if value is not None and getattr(source, field) != value
+    }
+    if not changes:
+        return
+    with transaction.atomic():
+        Source.objects.filter(pk=source.pk).update(**changes, changed_at=timezone.now())
+        corpus_version_bump()
+    source.refresh_from_db()
+
+
+def _switch_version(
+    *,
+    name: str,
+    existing: Source | None,
+    content: bytes,
+    sha256: str,
+    media_type: str,
+    title: str,
+    audience: str | None,
+    document_date: dt.date | None,
+    drafts: tuple[ChunkDraft, ...],
+) -> tuple[Source, int]:
+    with transaction.atomic():
+        source = (
+            Source.objects.select_for_update().get(pk=existing.pk)
+            if existing
+            else _create_source(name=name, title=title, audience=audience or Audience.PUBLIC)
+        )
+        now = timezone.now()
+        last_version = source.chunks.order_by("-version").values_list("version", flat=True).first() or 0
+        version = last_version + 1
+        Upload.objects.create(
+            source=source,
+            original_name=name,
+            content=content,
+            sha256=sha256,
+            size=len(content),
+            document_date=document_date,
+            ingested_version=version,
+        )
+        Chunk.objects.filter(source=source, superseded_at__isnull=True).update(superseded_at=now)
+        Chunk.objects.bulk_create(
+            [
+                Chunk(
+                    chunk_id=f"{source.slug}-v{version}-c{draft.ordinal:02d}",
+                    source=source,
+                    version=version,
+                    ordinal=draft.ordinal,
+                    heading_path=list(draft.heading_path),
+                    line_start=draft.line_start,
+                    line_end=draft.line_end,
+                    text=draft.text,
+                    token_count=draft.token_count,
+                    fingerprint=draft.fingerprint,
+                )
+                for draft in drafts
+            ]
+        )
+        source.version = version
+        source.sha256 = sha256
+        source.media_type = media_type
+        source.title = title
+        if audience:
+            source.audience = audience
+        source.updated_on = document_date or timezone.localdate()
+        source.status = SourceStatus.READY
+        source.last_error = ""
+        source.save()
+        corpus_version_bump()
+    return source, version
+
+
+def _create_source(*, name: str, title: str, audience: str) -> Source:
+    base = slugify(PurePath(name).stem)[:50].strip("-") or "document"
+    for attempt in range(1, 1000):
+        slug = base if attempt == 1 else f"{base}-{attempt}"
+        if Source.objects.filter(slug=slug).exists():
+            continue
+        try:
+            with transaction.atomic():
+                return Source.objects.create(slug=slug, original_name=name, title=title, audience=audience)
+        except IntegrityError:
+            continue
+    raise RuntimeError(f"no free slug for {name}")
+
+
+def _record_failure(existing: Source | None, name: str, message: str) -> IngestResult:
+    if existing is not None:
+        Source.objects.filter(pk=existing.pk).update(last_error=message, changed_at=timezone.now())
+    return IngestResult(name, FAILED, existing.pk if existing else None, error=message)
+
+
+def _base_name(file_name: str) -> str:
+    """The file's own name: whatever path came with it is never used."""
+    return PurePath(file_name.replace("\\", "/")).name
+
+
+def _title_from_name(name: str) -> str:
+    return PurePath(name).stem.replace("-", " ").replace("_", " ").strip().capitalize() or name

@@ -1,0 +1,126 @@
+"""The corpus: sources, their uploaded versions, their immutable chunks, and the corpus version."""
+from django.db import models
+from django.urls import reverse
+
+
+class Audience(models.TextChoices):
+    PUBLIC = "public", "Public"
+    PARTNER = "partner", "Partners"
+    INTERNAL = "internal", "Internal"
+
+
+class SourceStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    READY = "ready", "Ready"
+    FAILED = "failed", "Failed"
+    WITHDRAWN = "withdrawn", "Withdrawn"
+
+
+class Source(models.Model):
+    """A document; its served version's chunks are what callers may retrieve."""
+
+    slug = models.SlugField(max_length=60, unique=True, help_text="Stem of every chunk id; never changes.")
+    title = models.CharField(max_length=300)
+    original_name = models.CharField(max_length=255, unique=True, help_text="File name as uploaded.")
+    media_type = models.CharField(max_length=100, blank=True)
+    audience = models.CharField(max_length=10, choices=Audience.choices, default=Audience.PUBLIC)
+    sha256 = models.CharField(max_length=64, blank=True, help_text="Hash of the served version's content.")
+    version = models.PositiveIntegerField(default=0, help_text="Served version; 0 until one ingest succeeds.")
+    updated_on = models.DateField(null=True, blank=True, help_text="When the content last changed.")
+    status = models.CharField(max_length=10, choices=SourceStatus.choices, default=SourceStatus.PENDING)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["title"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def is_withdrawn(self) -> bool:
+        """Whether the source has been withdrawn from answers."""
+        return self.status == SourceStatus.WITHDRAWN
+
+
+class Upload(models.Model):
+    """One uploaded file for a source, kept as bytes so a failed ingest can be retried; never a path on disk."""
+
+    source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="uploads")
+    original_name = models.CharField(max_length=255)
+    content = models.BinaryField()
+    sha256 = models.CharField(max_length=64)
+    size = models.PositiveIntegerField()
+    document_date = models.DateField(null=True, blank=True)
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+    ingested_version = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-uploaded_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.original_name} ({self.sha256[:12]})"
+
+
+class ChunkQuerySet(models.QuerySet):
+    def current(self) -> "ChunkQuerySet":
+        """Chunks of served versions: neither superseded nor withdrawn."""
+        return self.filter(superseded_at__isnull=True, withdrawn_at__isnull=True)
+
+    def for_audiences(self, audiences: tuple[str, ...]) -> "ChunkQuerySet":
+        """Chunks whose source's audience is one of the given ones (§3)."""
+        return self.filter(source__audience__in=audiences)
+
+
+class Chunk(models.Model):
+    """A passage of one version of a source. Rows are written once; only the two marks ever change."""
+
+    chunk_id = models.SlugField(max_length=90, unique=True)
+    source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="chunks")
+    version = models.PositiveIntegerField()
+    ordinal = models.PositiveIntegerField()
+    heading_path = models.JSONField(default=list)
+    line_start = models.PositiveIntegerField()
+    line_end = models.PositiveIntegerField()
+    text = models.TextField()
+    token_count = models.PositiveIntegerField()
+    fingerprint = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    superseded_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ChunkQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["source_id", "version", "ordinal"]
+        constraints = [
+            models.UniqueConstraint(fields=["source", "version", "ordinal"], name="chunk_unique_position"),
+        ]
+        indexes = [models.Index(fields=["superseded_at", "withdrawn_at"], name="chunk_served_idx")]
+
+    def __str__(self) -> str:
+        return self.chunk_id
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ValueError("Chunk rows are immutable; mark them through corpus_admin.ingestion instead.")
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("chunk-detail", kwargs={"chunk_id": self.chunk_id})
+
+    @property
+    def heading_label(self) -> str:
+        """The heading path as the page shows it."""
+        return " › ".join(self.heading_path)
+
+
+class CorpusState(models.Model):
+    """A single row whose version changes in the same transaction as every change to what is served."""
+
+    version = models.PositiveBigIntegerField(default=0)
+    changed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"corpus v{self.version}"

@@ -1,0 +1,45 @@
+"""Chunk pages and the library: translate a request into a selector call and a template."""
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers, patch_cache_control
+
+from corpus_admin.models import Audience, Source, SourceStatus
+from corpus_admin.selectors import chunk_current_version, chunk_neighbours, chunk_visible
+from corpus_admin.visibility import audiences_for
+
+
+def chunk_detail(request: HttpRequest, chunk_id: str) -> HttpResponse:
+    """The permanent page of one chunk; a chunk the caller may not see is the same 404 as a missing one."""
+    chunk = chunk_visible(chunk_id=chunk_id, audiences=audiences_for(request.user))
+    if chunk is None:
+        raise Http404("No such passage.")
+    previous, following = chunk_neighbours(chunk)
+    response = render(
+        request,
+        "corpus_admin/chunk_detail.html",
+        {
+            "chunk": chunk,
+            "source": chunk.source,
+            "previous": previous,
+            "following": following,
+            "current": chunk_current_version(chunk),
+            "superseded": chunk.version != chunk.source.version or chunk.superseded_at is not None,
+        },
+    )
+    if chunk.source.audience != Audience.PUBLIC:
+        add_never_cache_headers(response)
+    else:
+        patch_cache_control(response, private=True)
+    return response
+
+
+def library(request: HttpRequest) -> HttpResponse:
+    """The served sources the caller may see, each linking to its first passage."""
+    sources = (
+        Source.objects.filter(audience__in=audiences_for(request.user), status=SourceStatus.READY, version__gt=0)
+        .order_by("title")
+    )
+    rows = [(source, source.chunks.filter(version=source.version).order_by("ordinal").first()) for source in sources]
+    response = render(request, "corpus_admin/library.html", {"rows": rows})
+    add_never_cache_headers(response)
+    return response

@@ -1,0 +1,21 @@
+"""Who may see which audience (§3): the one filter every surface applies."""
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+from corpus_admin.models import Audience
+
+PARTNER_GROUP = "partners"
+
+PUBLIC_ONLY: tuple[str, ...] = (Audience.PUBLIC.value,)
+WITH_PARTNER: tuple[str, ...] = (Audience.PUBLIC.value, Audience.PARTNER.value)
+EVERYONE: tuple[str, ...] = (Audience.PUBLIC.value, Audience.PARTNER.value, Audience.INTERNAL.value)
+
+
+def audiences_for(user: AbstractBaseUser | AnonymousUser | None) -> tuple[str, ...]:
+    """Return the audiences this caller may see, read from the database as it is now."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return PUBLIC_ONLY
+    if user.is_staff:
+        return EVERYONE
+    if user.groups.filter(name=PARTNER_GROUP).exists():
+        return WITH_PARTNER
+    return PUBLIC_ONLY

@@ -1,0 +1,110 @@
+"""The admin: upload through the real form, list columns, actions."""
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from corpus_admin.models import Chunk, Source, SourceStatus
+
+pytestmark = pytest.mark.django_db
+
+
+def _messages(response) -> list[str]:
+    return [str(message) for message in response.context["messages"]]
+
+
+def _upload(client, *files, audience="public", document_date=""):
+    return client.post(
+        "/admin/corpus_admin/source/upload/",
+        {"files": list(files), "audience": audience, "document_date": document_date, "title": ""},
+        follow=True,
+    )
+
+
+def test_admin_uploads_several_files_in_one_form(client, admin_user):
+    client.force_login(admin_user)
+
+    response = _upload(
+        client,
+        SimpleUploadedFile("trash.md", b"# Trash\n\nDeleted files stay in the trash for 30 days."),
+        SimpleUploadedFile("backup.txt", b"Backups run every 6 hours."),
+        audience="partner",
+        document_date="2025-05-01",
+    )
+
+    assert response.status_code == 200
+    assert "trash.md: added version 1 with 1 chunks." in _messages(response)
+    assert "backup.txt: added version 1 with 1 chunks." in _messages(response)
+    assert set(Source.objects.values_list("audience", flat=True)) == {"partner"}
+    assert Chunk.objects.count() == 2
+
+
+def test_admin_upload_failure_appears_as_message_and_stores_nothing(client, admin_user):
+    client.force_login(admin_user)
+
+    response = _upload(client, SimpleUploadedFile("deck.pptx", b"PK\x03\x04zip"))
+
+    assert any(m.startswith("deck.pptx: unsupported file type") for m in _messages(response))
+    assert not Source.objects.exists()
+
+
+def test_changelist_shows_status_version_and_chunk_count(client, admin_user, ingest):
+    ingest("trash.md", "# Trash\n\nDeleted files stay in the trash for 30 days.")
+    client.force_login(admin_user)
+
+    page = client.get("/admin/corpus_admin/source/").content.decode()
+
+    assert "trash.md" in page and "Ready" in page
+
+
+def test_change_page_links_to_each_chunk_page(client, admin_user, ingest):
+    ingest("trash.md", "# Trash\n\nDeleted files stay in the trash for 30 days.")
+    client.force_login(admin_user)
+
+    page = client.get(f"/admin/corpus_admin/source/{Source.objects.get().pk}/change/").content.decode()
+
+    assert 'href="/chunks/trash-v1-c01/"' in page
+
+
+def test_withdraw_action(client, admin_user, ingest):
+    ingest("trash.md", "# Trash\n\nDeleted files stay in the trash for 30 days.")
+    client.force_login(admin_user)
+    source = Source.objects.get()
+
+    client.post(
+        "/admin/corpus_admin/source/",
+        {"action": "withdraw_selected", "_selected_action": [source.pk]},
+        follow=True,
+    )
+
+    assert Source.objects.get().status == SourceStatus.WITHDRAWN
+
+
+def test_reingest_action_makes_a_new_version_from_the_stored_upload(client, admin_user, ingest):
+    ingest("trash.md", "# Trash\n\nDeleted files stay in the trash for 30 days.")
+    client.force_login(admin_user)
+
+    response = client.post(
+        "/admin/corpus_admin/source/",
+        {"action": "reingest_selected", "_selected_action": [Source.objects.get().pk]},
+        follow=True,
+    )
+
+    assert "trash.md: updated to version 2 with 1 chunks." in _messages(response)
+    assert Chunk.objects.current().get().chunk_id == "trash-v2-c01"
+
+
+def test_changing_audience_in_admin_moves_corpus_version(client, admin_user, ingest):
+    from corpus_admin.corpus_state import corpus_version
+
+    ingest("trash.md", "# Trash\n\nDeleted files stay in the trash for 30 days.")
+    client.force_login(admin_user)
+    source = Source.objects.get()
+    before = corpus_version()
+
+    client.post(
+        f"/admin/corpus_admin/source/{source.pk}/change/",
+        {"title": source.title, "audience": "internal", "updated_on": "2025-01-01",
+         "chunks-TOTAL_FORMS": "0", "chunks-INITIAL_FORMS": "0"},
+    )
+
+    assert Source.objects.get().audience == "internal"
+    assert corpus_version() == before + 1

@@ -1,0 +1,50 @@
+"""Settings: embedded defaults, refusal without a secret key, a clean deploy check."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "RAG_", "DATABASE_URL", "REDIS_URL"))}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_debug_off_without_secret_key_refuses_to_start_naming_the_variable():
+    result = _manage("check", env={"DJANGO_DEBUG": "false"})
+
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set" in result.stderr
+
+
+def test_bad_boolean_names_its_variable():
+    result = _manage("check", env={"DJANGO_DEBUG": "maybe"})
+
+    assert result.returncode != 0 and "DJANGO_DEBUG must be true or false" in result.stderr
+
+
+def test_deploy_check_is_clean_with_production_variables():
+    result = _manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        env={
+            "DJANGO_DEBUG": "false",
+            "DJANGO_SECRET_KEY": "k3y-" + "x9Qz!p" * 10,
+            "DJANGO_ALLOWED_HOSTS": "answers.example.com",
+        },
+    )
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_embedded_defaults_check_cleanly():
+    result = _manage("check", env={})
+
+    assert result.returncode == 0, result.stderr
