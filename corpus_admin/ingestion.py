@@ -231,7 +231,7 @@ def _record_failure(existing: Source | None, name: str, message: str) -> IngestR
 
 def _base_name(file_name: str) -> str:
     """The file's own name: whatever path came with it is never used."""
-    return PurePath(file_name.replace("\\", "/")).name
+    return PurePath(file_name.replace("\\", "/")).name or "unnamed file"
 
 
 def _title_from_name(name: str) -> str:

@@ -32,7 +32,6 @@ SUPPORTED: Final[dict[str, str]] = {
 }
 
 _MB: Final = 1024 * 1024
-_MAX_CHAOS: Final = 0.1
 _BINARY_MAGIC: Final = (b"%PDF", b"PK\x03\x04", b"\x7fELF", b"\x89PNG", b"GIF8", b"\xff\xd8\xff",
                         b"\x1f\x8b", b"7z\xbc\xaf\x27\x1c", b"Rar!\x1a\x07", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")
 _UNICODE_BOMS: Final = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
@@ -151,7 +150,7 @@ def _base_name(file_name: str) -> str:
 
 def _extension(name: str) -> str:
     """Return the lower-cased extension including its dot, or '' when there is none."""
-    stem, dot, suffix = name.rpartition(".")
+    _, dot, suffix = name.rpartition(".")
     return f".{suffix.lower()}" if dot and suffix else ""
 
 
@@ -199,10 +198,11 @@ def _detect_and_decode(*, content: bytes, html: bool) -> str:
         declared = EncodingDetector.find_declared_encoding(content, is_html=True)
         if declared and (text := _strict_decode(content=content, encoding=declared)) is not None:
             return text
+    # best() is None when every candidate reads as too chaotic (mean mess ratio over 0.2).
     match = from_bytes(content).best()
-    # best() can fall back to a codec that does not decode the whole payload, so re-check.
+    # It can also fall back to a codec that does not decode the whole payload, so re-check.
     text = _strict_decode(content=content, encoding=match.encoding) if match else None
-    if match is None or text is None or match.chaos > _MAX_CHAOS:
+    if text is None:
         raise _Reject("text is not valid UTF-8 and its encoding could not be detected")
     return text
 
@@ -267,7 +267,10 @@ def _path(stack: tuple[tuple[int, str], ...]) -> tuple[str, ...]:
 _ATX: Final = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE_OPEN: Final = re.compile(r"^ {0,3}(`{3,}(?!.*`)|~{3,})")
 _SETEXT: Final = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-_NOT_PARAGRAPH: Final = re.compile(r"^(?: {4}|\t| {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)| {0,3}>| {0,3}(?:[-*_][ \t]*){3,}$)")
+# Lines that cannot be setext heading text: indented code, list items, quotes, thematic breaks.
+_NOT_PARAGRAPH: Final = re.compile(
+    r"^(?: {4}|\t| {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)| {0,3}>| {0,3}(?:[-*_][ \t]*){3,}$)"
+)
 _FRONT_MATTER_TITLE: Final = re.compile(r"^title:\s*(.+?)\s*$")
 
 
@@ -339,9 +342,10 @@ def _front_matter(*, lines: list[str]) -> tuple[int, str | None]:
 
 _ADORNMENT_CHARS: Final = frozenset("=-~^\"'`#*+:._")
 _EXPLICIT_MARKUP: Final = re.compile(r"^\s*\.\.(?:\s|$)")
-_ADMONITION: Final = re.compile(
-    r"^\s*\.\.\s+(?:admonition|attention|caution|danger|error|hint|important|note|rubric|sidebar|tip|topic|warning)::\s*(\S.*)$"
+_ADMONITION_NAMES: Final = (
+    "admonition|attention|caution|danger|error|hint|important|note|rubric|sidebar|tip|topic|warning"
 )
+_ADMONITION: Final = re.compile(rf"^\s*\.\.\s+(?:{_ADMONITION_NAMES})::\s*(\S.*)$")
 
 
 def _rst_events(*, lines: list[str]) -> tuple[str | None, list[_Event]]:
@@ -540,9 +544,13 @@ def _parse_pdf(*, content: bytes) -> tuple[str | None, tuple[Section, ...], int]
         raise _Reject(f"unreadable PDF: {_short(error)}") from None
     if encrypted:
         raise _Reject("the PDF is encrypted; upload an unencrypted copy")
+    try:
+        page_count = len(reader.pages)
+    except Exception as error:  # pypdf raises many exception types on malformed input
+        raise _Reject(f"unreadable PDF: {_short(error)}") from None
     events: list[_Event] = []
     number = 0
-    for page_number in range(1, len(reader.pages) + 1):
+    for page_number in range(1, page_count + 1):
         try:
             # PostgreSQL text cannot hold NUL, which some PDF text layers contain.
             text = reader.pages[page_number - 1].extract_text().replace("\x00", "")

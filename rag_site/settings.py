@@ -132,6 +132,21 @@ DATA_UPLOAD_MAX_NUMBER_FILES = env_int("RAG_MAX_UPLOAD_FILES", 100, minimum=1)
 
 RAG_CHUNK_TOKENS = env_int("RAG_CHUNK_TOKENS", 300, minimum=20)
 RAG_CHUNK_OVERLAP = env_int("RAG_CHUNK_OVERLAP", 40, minimum=0)
+if RAG_CHUNK_OVERLAP >= RAG_CHUNK_TOKENS:
+    raise ImproperlyConfigured("RAG_CHUNK_OVERLAP must be smaller than RAG_CHUNK_TOKENS.")
+
+# The answer pipeline (§5): every threshold, with the defaults the README documents.
+RAG_TOP_K = env_int("RAG_TOP_K", 8, minimum=1)
+RAG_MIN_SCORE = env_float("RAG_MIN_SCORE", 1.0, minimum=0.0)
+RAG_MIN_COVERAGE = env_float("RAG_MIN_COVERAGE", 0.6, minimum=0.0)
+RAG_CONTEXT_TOKENS = env_int("RAG_CONTEXT_TOKENS", 1200, minimum=50)
+RAG_MAX_BLOCKS = env_int("RAG_MAX_BLOCKS", 5, minimum=1)
+RAG_PER_SOURCE = env_int("RAG_PER_SOURCE", 2, minimum=1)
+RAG_MIN_OVERLAP = env_float("RAG_MIN_OVERLAP", 0.3, minimum=0.0)
+RAG_MIN_SENTENCE_COVERAGE = env_float("RAG_MIN_SENTENCE_COVERAGE", 0.8, minimum=0.0)
+RAG_STOPWORDS = env_bool("RAG_STOPWORDS", True)
+RAG_STEMMING = env_bool("RAG_STEMMING", True)
+RAG_MAX_QUESTION_CHARS = env_int("RAG_MAX_QUESTION_CHARS", 2000, minimum=10)
 
 # Security: production values switch on with DEBUG off; each can be overridden.
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)

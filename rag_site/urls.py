@@ -9,5 +9,6 @@ admin.site.site_title = "rag_site admin"
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("corpus_admin.urls")),
+    path("", include("answers.urls")),
     path("", RedirectView.as_view(pattern_name="library", permanent=False), name="home"),
 ]

@@ -1,0 +1,230 @@
+import random
+import re
+
+import pytest
+
+from corpus_admin.chunking import ChunkDraft, chunk_document, fingerprint_text, normalise_text
+from corpus_admin.parsing import Line, ParsedDocument, Section, parse_document
+from corpus_admin.tokens import count_tokens
+
+
+def count_words(text: str) -> int:
+    """A tokenizer stand-in whose arithmetic is easy to follow: one token per word."""
+    return len(text.split())
+
+
+def document(*sections: tuple[tuple[str, ...], list[tuple[int, str]]]) -> ParsedDocument:
+    return ParsedDocument(
+        file_name="doc.md",
+        media_type="text/markdown",
+        title=None,
+        sections=tuple(
+            Section(heading_path=path, lines=tuple(Line(number=n, text=t) for n, t in lines))
+            for path, lines in sections
+        ),
+        line_count=max((n for _, lines in sections for n, _ in lines), default=0),
+    )
+
+
+def words_line(number: int, count: int) -> tuple[int, str]:
+    return number, " ".join(f"l{number}w{index}" for index in range(count))
+
+
+def ranges(chunks: tuple[ChunkDraft, ...]) -> list[tuple[int, int]]:
+    return [(chunk.line_start, chunk.line_end) for chunk in chunks]
+
+
+def lorem(seed: int, words: int) -> str:
+    rng = random.Random(seed)
+    vocabulary = ["refund", "invoice", "policy", "customer", "days", "within", "the", "of", "support", "account",
+                  "antidisestablishmentarianism", "2024-05-01", "€42.50", "naïve", "café", "e-mail", "don't"]
+    return " ".join(rng.choice(vocabulary) for _ in range(words))
+
+
+def test_lines_are_packed_until_the_token_cap() -> None:
+    doc = document(((), [words_line(n, 3) for n in range(1, 7)]))
+    chunks = chunk_document(doc, max_tokens=7, overlap_tokens=0, count_tokens=count_words)
+    assert ranges(chunks) == [(1, 2), (3, 4), (5, 6)]
+    assert [chunk.text.count("\n") for chunk in chunks] == [1, 1, 1]
+
+
+def test_next_chunk_starts_with_overlap_of_previous_last_lines() -> None:
+    doc = document(((), [words_line(n, 3) for n in range(1, 8)]))
+    chunks = chunk_document(doc, max_tokens=10, overlap_tokens=3, count_tokens=count_words)
+    assert ranges(chunks) == [(1, 3), (3, 5), (5, 7)]
+    assert chunks[1].text.startswith(words_line(3, 3)[1] + "\n")
+
+
+def test_overlap_may_take_several_lines_up_to_the_overlap_budget() -> None:
+    doc = document(((), [words_line(n, 2) for n in range(1, 9)]))
+    chunks = chunk_document(doc, max_tokens=8, overlap_tokens=4, count_tokens=count_words)
+    assert ranges(chunks) == [(1, 4), (3, 6), (5, 8)]
+
+
+def test_overlap_is_dropped_when_it_would_not_leave_room() -> None:
+    doc = document(((), [words_line(1, 2), words_line(2, 3), words_line(3, 9)]))
+    chunks = chunk_document(doc, max_tokens=10, overlap_tokens=3, count_tokens=count_words)
+    assert ranges(chunks) == [(1, 2), (3, 3)]
+
+
+def test_zero_overlap_repeats_nothing() -> None:
+    doc = document(((), [words_line(n, 3) for n in range(1, 7)]))
+    chunks = chunk_document(doc, max_tokens=9, overlap_tokens=0, count_tokens=count_words)
+    assert ranges(chunks) == [(1, 3), (4, 6)]
+
+
+def test_long_line_is_split_between_words_and_keeps_its_line_number() -> None:
+    number, text = words_line(4, 25)
+    chunks = chunk_document(document(((), [(number, text)])), max_tokens=10, overlap_tokens=2, count_tokens=count_words)
+    assert ranges(chunks) == [(4, 4), (4, 4), (4, 4)]
+    assert [chunk.token_count for chunk in chunks] == [10, 10, 5]
+    assert " ".join(chunk.text for chunk in chunks) == text
+
+
+def test_long_line_split_never_cuts_a_word_with_real_tokens() -> None:
+    text = lorem(1, 600)
+    chunks = chunk_document(document((("A",), [(9, text)])), max_tokens=50, overlap_tokens=10)
+    assert len(chunks) > 1
+    assert all(chunk.token_count <= 50 for chunk in chunks)
+    assert all((chunk.line_start, chunk.line_end) == (9, 9) for chunk in chunks)
+    assert " ".join(chunk.text for chunk in chunks).split() == text.split()
+
+
+def test_single_word_longer_than_the_cap_is_its_own_chunk() -> None:
+    doc = document(((), [(1, "short words here"), (2, "x" * 400), (3, "after")]))
+    chunks = chunk_document(doc, max_tokens=20, overlap_tokens=5)
+    assert [chunk.text for chunk in chunks] == ["short words here", "x" * 400, "after"]
+    assert chunks[1].token_count > 20
+
+
+@pytest.mark.parametrize(("max_tokens", "overlap_tokens"), [(20, 0), (50, 10), (120, 40), (300, 40)])
+def test_chunk_token_count_never_exceeds_the_cap(max_tokens: int, overlap_tokens: int) -> None:
+    rng = random.Random(max_tokens)
+    doc = document(
+        (("A",), [(n, lorem(n, rng.randrange(1, 80))) for n in range(1, 60)]),
+        (("A", "B"), [(n, lorem(n, rng.randrange(1, 400))) for n in range(61, 90)]),
+    )
+    chunks = chunk_document(doc, max_tokens=max_tokens, overlap_tokens=overlap_tokens)
+    assert chunks
+    for chunk in chunks:
+        assert chunk.token_count == count_tokens(chunk.text)
+        assert chunk.token_count <= max_tokens
+
+
+def test_chunks_never_span_sections() -> None:
+    doc = document(
+        (("Billing",), [words_line(n, 4) for n in range(1, 5)]),
+        (("Billing", "Refunds"), [words_line(n, 4) for n in range(6, 10)]),
+        (("Support",), [words_line(11, 2)]),
+    )
+    chunks = chunk_document(doc, max_tokens=100, overlap_tokens=10, count_tokens=count_words)
+    assert [(chunk.heading_path, chunk.line_start, chunk.line_end) for chunk in chunks] == [
+        (("Billing",), 1, 4),
+        (("Billing", "Refunds"), 6, 9),
+        (("Support",), 11, 11),
+    ]
+
+
+def test_overlap_never_crosses_into_the_next_section() -> None:
+    doc = document((("A",), [words_line(n, 3) for n in range(1, 5)]), (("B",), [words_line(n, 3) for n in range(5, 9)]))
+    chunks = chunk_document(doc, max_tokens=6, overlap_tokens=3, count_tokens=count_words)
+    section_lines = {("A",): {1, 2, 3, 4}, ("B",): {5, 6, 7, 8}}
+    for chunk in chunks:
+        numbers = {int(number) for number in re.findall(r"l(\d+)w", chunk.text)}
+        assert numbers <= section_lines[chunk.heading_path]
+    assert ranges(chunks) == [(1, 2), (2, 3), (3, 4), (5, 6), (6, 7), (7, 8)]
+
+
+def test_heading_path_is_not_part_of_chunk_text() -> None:
+    doc = document((("Secret Heading",), [(2, "body only")]))
+    (chunk,) = chunk_document(doc, count_tokens=count_words)
+    assert chunk.text == "body only"
+    assert chunk.heading_path == ("Secret Heading",)
+
+
+def test_ordinals_run_from_one_across_the_document() -> None:
+    doc = document((("A",), [words_line(n, 5) for n in range(1, 5)]), (("B",), [words_line(n, 5) for n in range(5, 9)]))
+    chunks = chunk_document(doc, max_tokens=10, overlap_tokens=0, count_tokens=count_words)
+    assert [chunk.ordinal for chunk in chunks] == list(range(1, len(chunks) + 1))
+    assert len(chunks) == 4
+
+
+def test_empty_sections_produce_no_chunks() -> None:
+    doc = document((("Empty",), []), (("Full",), [(3, "text")]), (("Also empty",), []))
+    chunks = chunk_document(doc, count_tokens=count_words)
+    assert [(chunk.ordinal, chunk.heading_path) for chunk in chunks] == [(1, ("Full",))]
+
+
+def test_chunk_fingerprint_and_token_count_describe_its_text() -> None:
+    (chunk,) = chunk_document(document(((), [(1, "Hello  World"), (2, "again")])))
+    assert chunk.text == "Hello  World\nagain"
+    assert chunk.token_count == count_tokens(chunk.text)
+    assert chunk.fingerprint == fingerprint_text("hello world again")
+
+
+def test_every_word_of_a_parsed_document_appears_in_a_chunk() -> None:
+    rng = random.Random(5)
+    parts = []
+    for section in range(6):
+        parts.append(f"## Section {section}\n")
+        parts.extend(lorem(rng.randrange(10_000), rng.randrange(1, 250)) + "\n" for _ in range(rng.randrange(0, 12)))
+    parsed = parse_document(file_name="big.md", content="".join(parts).encode(), max_bytes=10_000_000)
+    chunks = chunk_document(parsed, max_tokens=60, overlap_tokens=15)
+    chunked_words = {word for chunk in chunks for word in chunk.text.split()}
+    body_words = {word for section in parsed.sections for line in section.lines for word in line.text.split()}
+    assert body_words <= chunked_words
+    for chunk in chunks:
+        lines = next(s.lines for s in parsed.sections if s.heading_path == chunk.heading_path)
+        numbers = [line.number for line in lines]
+        assert chunk.line_start in numbers and chunk.line_end in numbers
+
+
+def test_chunk_line_ranges_point_at_the_original_markdown_lines() -> None:
+    source = b"# Guide\n\nfirst para\n\nsecond para\n\n## Part\nthird para\n"
+    parsed = parse_document(file_name="g.md", content=source, max_bytes=1000)
+    chunks = chunk_document(parsed, max_tokens=300, overlap_tokens=40)
+    assert [(c.heading_path, c.line_start, c.line_end, c.text) for c in chunks] == [
+        (("Guide",), 3, 5, "first para\nsecond para"),
+        (("Guide", "Part"), 8, 8, "third para"),
+    ]
+
+
+@pytest.mark.parametrize(("max_tokens", "overlap_tokens"), [(0, 0), (10, 10), (10, 11), (10, -1)])
+def test_invalid_limits_are_refused(max_tokens: int, overlap_tokens: int) -> None:
+    with pytest.raises(ValueError):
+        chunk_document(document(((), [(1, "x")])), max_tokens=max_tokens, overlap_tokens=overlap_tokens)
+
+
+@pytest.mark.parametrize(
+    ("text", "normalised"),
+    [
+        ("  Hello \t World \n", "hello world"),
+        ("Straße", "strasse"),
+        ("ﬁle №5", "file no5"),
+        ("Ｆｕｌｌ　ｗｉｄｔｈ", "full width"),
+        ("", ""),
+    ],
+)
+def test_normalise_text_folds_case_width_and_whitespace(text: str, normalised: str) -> None:
+    assert normalise_text(text) == normalised
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        ("Refunds take five days.", "refunds  take\nFIVE days."),
+        ("  padded  ", "PADDED"),
+        ("ﬁnal", "final"),
+    ],
+)
+def test_fingerprints_match_for_texts_differing_only_in_case_or_whitespace(left: str, right: str) -> None:
+    assert fingerprint_text(left) == fingerprint_text(right)
+
+
+@pytest.mark.parametrize(("left", "right"), [("hello world", "hello, world"), ("helloworld", "hello world")])
+def test_fingerprints_differ_when_words_differ(left: str, right: str) -> None:
+    assert fingerprint_text(left) != fingerprint_text(right)
+
+
+def test_fingerprint_is_32_hex_digits() -> None:
+    assert re.fullmatch(r"[0-9a-f]{32}", fingerprint_text("anything"))
