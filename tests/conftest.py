@@ -48,3 +48,20 @@ def ingest(db):
         return result
 
     return _ingest
+
+
+FILLER = {
+    "office.md": "# Office\n\nThe office kitchen has a coffee machine and a kettle.\n",
+    "garden.md": "# Garden\n\nTomatoes grow best in a sunny corner of the garden.\n",
+    "travel.md": "# Travel\n\nTrains to the coast leave from platform four every morning.\n",
+    "music.md": "# Music\n\nThe choir rehearses on Thursday evenings in the main hall.\n",
+    "library.md": "# Library\n\nLibrary books can be borrowed with a reader card.\n",
+    "cycling.md": "# Cycling\n\nBicycles should be locked to the racks behind the building.\n",
+}
+
+
+@pytest.fixture
+def filler(ingest) -> None:
+    """Unrelated public documents: BM25 idf is degenerate in a corpus of two or three chunks."""
+    for name, text in FILLER.items():
+        ingest(name, text)

@@ -1,15 +1,18 @@
 """BM25 Okapi over an inverted index, scoring exactly as rank-bm25's `BM25Okapi`, with statistics per tier (§3, §5.1).
 
-A tier is a maximum audience rank (0 public, 1 partner, 2 internal). The documents a tier sees are those whose
-rank is at most the tier's, and N, the average length, document frequencies and idf are computed over exactly
-those documents, so a caller's scores are the same whether or not documents above its tier exist.
+A tier is a maximum audience rank (0 public, 1 partner, 2 internal). A tier sees the documents whose rank is at
+most its own, and N, the average length, document frequencies and idf are computed over exactly those, so a
+caller's scores are the same whether or not documents above its tier exist.
 
-Postings are stored term by term, each term's postings ordered by (audience rank, document), so the postings a
-tier sees are a prefix of the term's run: a query reads only the postings of its own terms.
+Layout: documents are numbered by (audience rank, chunk id), so a tier's documents are a prefix 0..N_t-1 and so
+is the part of each term's postings it sees. A query reads only its own terms' postings. Each posting stores a
+code for its (term frequency, document length) pair; per tier, a small table maps the code to rank-bm25's
+tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avgdl)), so scoring a term is one lookup, one multiplication by
+its idf and one scatter-add, with the same float operations as rank-bm25 (scores match it bit for bit on one tier).
 
-Documents are kept in chunk-id order, so document index order is chunk-id order and ties break by chunk id.
-Only non-zero scores are hits. Scores can be negative: as in rank-bm25, a term found in more than half of the
-documents gets the floor idf epsilon * average idf, which is negative when the average idf is (tiny corpora).
+Hits are the documents with a non-zero score, best first, ties by chunk id. Scores can be negative: as in
+rank-bm25, a term found in more than half of the documents gets the floor idf epsilon * average idf, which is
+negative when the average idf is (tiny corpora, such as a single document).
 """
 import json
 import math
@@ -19,11 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import scipy.sparse
 
 from answers.pipeline.records import AUDIENCE_RANK
 
 TIERS = 3  # public, partner, internal: AUDIENCE_RANK's values
-_FORMAT = 1
+_FORMAT = 2
+_DENSE_PAIR_TABLE = 1 << 20  # largest (max tf + 1) * (max length + 1) grid kept dense instead of de-duplicated
 
 
 @dataclass(frozen=True)
@@ -37,12 +42,20 @@ class Hit:
 @dataclass(frozen=True)
 class _Tier:
     doc_count: int
-    norm: np.ndarray  # per document: k1 * (1 - b + b * len / avgdl), meaningful for the tier's documents
     idf: np.ndarray  # per term; 0.0 for terms outside the tier's vocabulary
+    tf_part: np.ndarray  # per (tf, length) pair code: tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avgdl))
+
+
+class _Vocabulary(dict):
+    """Term -> id, numbering a new term on first lookup (so ids follow first appearance, as rank-bm25's dict)."""
+
+    def __missing__(self, term: str) -> int:
+        term_id = self[term] = len(self)
+        return term_id
 
 
 class Bm25Index:
-    """An immutable BM25 Okapi index; build it with `Bm25Index.build` or `Bm25Index.load`."""
+    """An immutable BM25 Okapi index; make one with `Bm25Index.build` or `Bm25Index.load`."""
 
     def __init__(
         self,
@@ -50,23 +63,30 @@ class Bm25Index:
         chunk_ids: list[str],
         ranks: np.ndarray,
         lengths: np.ndarray,
+        chunk_order: np.ndarray,
         terms: list[str],
         offsets: np.ndarray,
         post_docs: np.ndarray,
-        post_tfs: np.ndarray,
+        post_codes: np.ndarray,
+        pair_tf: np.ndarray,
+        pair_length: np.ndarray,
         k1: float,
         b: float,
         epsilon: float,
     ) -> None:
         self.k1, self.b, self.epsilon = float(k1), float(b), float(epsilon)
-        self._chunk_ids = chunk_ids
+        self._chunk_ids = chunk_ids  # by internal document number: (rank, chunk id) order
         self._ranks = ranks
         self._lengths = lengths
+        self._chunk_order = chunk_order  # position of each document in chunk-id order: the tie-break
         self._terms = terms
         self._term_ids = {term: i for i, term in enumerate(terms)}
-        self._offsets = offsets  # postings of (term t, rank r) are post_docs[offsets[3t + r]:offsets[3t + r + 1]]
+        self._offsets = offsets  # postings of (term t, rank r): [offsets[3t + r], offsets[3t + r + 1])
         self._post_docs = post_docs
-        self._post_tfs = post_tfs
+        self._post_codes = post_codes
+        self._pair_tf = pair_tf
+        self._pair_length = pair_length
+        self._check_shape()
         self._tiers = tuple(self._tier_stats(rank) for rank in range(TIERS))
 
     @classmethod
@@ -78,85 +98,89 @@ class Bm25Index:
         b: float = 0.75,
         epsilon: float = 0.25,
     ) -> "Bm25Index":
-        """Index (chunk_id, audience or audience rank, tokens) triples; chunk ids must be unique."""
-        rows = sorted(docs, key=lambda doc: doc[0])
+        """Index (chunk_id, audience name or rank, tokens) triples; chunk ids must be unique."""
+        rows = list(docs)
         chunk_ids = [chunk_id for chunk_id, _, _ in rows]
         if len(set(chunk_ids)) != len(chunk_ids):
             raise ValueError("chunk ids must be unique")
-        ranks = np.fromiter(
-            (audience if isinstance(audience, int) else AUDIENCE_RANK[audience] for _, audience, _ in rows),
-            dtype=np.int8,
-            count=len(rows),
-        )
+        ranks = np.array(
+            [AUDIENCE_RANK[audience] if isinstance(audience, str) else audience for _, audience, _ in rows],
+            dtype=np.int64,
+        ).reshape(-1)
         if ranks.size and (ranks.min() < 0 or ranks.max() >= TIERS):
             raise ValueError("audience rank out of range")
-        lengths = np.fromiter((len(tokens) for _, _, tokens in rows), dtype=np.int64, count=len(rows))
+        # Internal document numbers follow (rank, chunk id); chunk_order keeps each one's chunk-id position.
+        by_chunk = np.array(sorted(range(len(rows)), key=chunk_ids.__getitem__), dtype=np.int64)
+        internal = by_chunk[np.argsort(ranks[by_chunk], kind="stable")]
+        chunk_order = np.empty(len(rows), dtype=np.int32)
+        chunk_order[by_chunk] = np.arange(len(rows), dtype=np.int32)
+        chunk_order = chunk_order[internal]
+        rows = [rows[i] for i in internal.tolist()]
+        ranks = ranks[internal].astype(np.int8)
+        n_docs = len(rows)
+        lengths = np.fromiter((len(tokens) for _, _, tokens in rows), dtype=np.int64, count=n_docs)
+
         stream: list[str] = []
         for _, _, tokens in rows:
             stream.extend(tokens)
-        # Term ids in order of first appearance: the order rank-bm25 sums idfs in.
-        vocabulary = dict.fromkeys(stream)
-        for term_id, term in enumerate(vocabulary):
-            vocabulary[term] = term_id
-        terms = list(vocabulary)
-        term_of_token = np.fromiter(map(vocabulary.__getitem__, stream), dtype=np.int64, count=len(stream))
+        vocabulary = _Vocabulary()
+        term_of_token = np.fromiter(map(vocabulary.__getitem__, stream), dtype=np.int32, count=len(stream))
         del stream
-        n_docs = max(len(rows), 1)
-        doc_of_token = np.repeat(np.arange(len(rows), dtype=np.int64), lengths)
-        keys = (term_of_token * TIERS + ranks[doc_of_token].astype(np.int64)) * n_docs + doc_of_token
-        del term_of_token, doc_of_token
-        keys, tfs = np.unique(keys, return_counts=True)
-        groups = keys // n_docs  # term * TIERS + rank
-        offsets = np.zeros(len(terms) * TIERS + 1, dtype=np.int64)
-        np.cumsum(np.bincount(groups, minlength=len(terms) * TIERS), out=offsets[1:])
+        terms = list(vocabulary)
+        n_terms = len(terms)
+        post_docs, tfs, term_starts = _postings(term_of_token, lengths, n_terms)
+        del term_of_token
+        offsets = _tier_offsets(post_docs, term_starts, ranks)
+        post_codes, pair_tf, pair_length = _pair_codes(tfs, lengths[post_docs])
         return cls(
-            chunk_ids=chunk_ids,
+            chunk_ids=[chunk_id for chunk_id, _, _ in rows],
             ranks=ranks,
             lengths=lengths,
+            chunk_order=chunk_order,
             terms=terms,
             offsets=offsets,
-            post_docs=(keys % n_docs).astype(np.int32),
-            post_tfs=tfs.astype(np.int32),
+            post_docs=post_docs,
+            post_codes=post_codes,
+            pair_tf=pair_tf,
+            pair_length=pair_length,
             k1=k1,
             b=b,
             epsilon=epsilon,
         )
 
     def _tier_stats(self, max_rank: int) -> _Tier:
-        visible = self._ranks <= max_rank
-        doc_count = int(visible.sum())
+        doc_count = int(np.count_nonzero(self._ranks <= max_rank))
         n_terms = len(self._terms)
         idf = np.zeros(n_terms, dtype=np.float64)
-        norm = np.zeros(len(self._chunk_ids), dtype=np.float64)
+        tf_part = np.zeros(self._pair_tf.size, dtype=np.float64)
         if doc_count == 0:
-            return _Tier(0, norm, idf)
-        avgdl = int(self._lengths[visible].sum()) / doc_count
+            return _Tier(0, idf, tf_part)
+        avgdl = int(self._lengths[:doc_count].sum()) / doc_count
         if avgdl > 0:
-            norm = self.k1 * (1 - self.b + self.b * self._lengths / avgdl)
-        starts = self._offsets[0 : n_terms * TIERS : TIERS]
-        dfs = self._offsets[max_rank + 1 :: TIERS] - starts
-        # Same arithmetic and summation order as rank-bm25's _calc_idf, term by term.
-        idf_sum = 0.0
-        log = math.log
-        values = []
-        for df in dfs.tolist():
+            # rank-bm25: q_freq * (k1 + 1) / (q_freq + k1 * (1 - b + b * doc_len / avgdl)), same operations
+            tf = self._pair_tf
+            with np.errstate(divide="ignore", invalid="ignore"):  # the unused tf = 0 row may divide 0 by 0
+                tf_part = tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * self._pair_length / avgdl))
+        dfs = (self._offsets[max_rank + 1 :: TIERS] - self._offsets[0 : n_terms * TIERS : TIERS]).tolist()
+        # rank-bm25's _calc_idf, term by term in first-appearance order, so the average sums the same way.
+        idf_sum, present, log = 0.0, 0, math.log
+        values = [0.0] * n_terms
+        for term_id, df in enumerate(dfs):
             if df:
                 value = log(doc_count - df + 0.5) - log(df + 0.5)
+                values[term_id] = value
                 idf_sum += value
-            else:
-                value = 0.0
-            values.append(value)
-        idf = np.array(values, dtype=np.float64) if values else idf
-        present = dfs > 0
-        if present.any():
-            floor = self.epsilon * (idf_sum / int(present.sum()))
-            idf[present & (idf < 0)] = floor
-        return _Tier(doc_count, norm, idf)
+                present += 1
+        if present:
+            idf = np.array(values, dtype=np.float64)
+            floor = self.epsilon * (idf_sum / present)
+            idf[idf < 0] = floor  # absent terms hold 0.0, never negative, so only real terms get the floor
+        return _Tier(doc_count, idf, tf_part)
 
     def _accumulate(self, query_tokens: list[str], max_rank: int) -> np.ndarray | None:
+        """Scores of the tier's documents (by internal number), or None when no query term scores."""
         tier = self._tiers[_checked_rank(max_rank)]
         scores = None
-        k1_plus_1 = self.k1 + 1
         for token in query_tokens:  # a repeated term counts each time, as in rank-bm25
             term_id = self._term_ids.get(token)
             if term_id is None:
@@ -165,39 +189,43 @@ class Bm25Index:
             start, end = self._offsets[term_id * TIERS], self._offsets[term_id * TIERS + max_rank + 1]
             if start == end or idf == 0.0:
                 continue
-            docs = self._post_docs[start:end]
-            tfs = self._post_tfs[start:end].astype(np.float64)
-            contribution = idf * (tfs * k1_plus_1 / (tfs + tier.norm[docs]))
+            docs, codes = self._post_docs[start:end], self._post_codes[start:end]
+            if tier.tf_part.size <= codes.size:  # scale the small table once, then look up (same products)
+                contribution = (idf * tier.tf_part)[codes]
+            else:
+                contribution = idf * tier.tf_part[codes]
             if scores is None:
-                scores = np.zeros(len(self._chunk_ids), dtype=np.float64)
-            scores[docs] += contribution
+                scores = np.zeros(tier.doc_count, dtype=np.float64)
+                scores[docs] = contribution
+            else:
+                np.add.at(scores, docs, contribution)  # unbuffered, and faster than scores[docs] += in numpy 2
         return scores
 
     def scores(self, query_tokens: list[str], *, max_rank: int) -> dict[str, float]:
-        """Every non-zero score of the tier's documents, by chunk id."""
+        """Every non-zero score among the tier's documents, by chunk id."""
         scores = self._accumulate(query_tokens, max_rank)
         if scores is None:
             return {}
         return {self._chunk_ids[i]: float(scores[i]) for i in np.flatnonzero(scores).tolist()}
 
     def search(self, query_tokens: list[str], *, max_rank: int, k: int) -> list[Hit]:
-        """The k best documents of the tier by score, ties by chunk id; zero scores are never returned."""
+        """The k best of the tier's documents by score, ties by chunk id; zero scores are never returned."""
         if k <= 0:
             return []
         scores = self._accumulate(query_tokens, max_rank)
         if scores is None:
             return []
-        candidates = np.flatnonzero(scores)
+        candidates = _candidates(scores, k)
         values = scores[candidates]
         if candidates.size > k:
             kth = np.partition(values, candidates.size - k)[candidates.size - k]
-            keep = values >= kth  # every document tied at the boundary stays, so the tie-break below decides
+            keep = values >= kth  # every document tied at the boundary stays, so the chunk id decides
             candidates, values = candidates[keep], values[keep]
-        order = np.lexsort((candidates, -values))[:k]
-        return [Hit(self._chunk_ids[i], float(values[j])) for j, i in zip(order.tolist(), candidates[order].tolist())]
+        order = np.lexsort((self._chunk_order[candidates], -values))[:k]
+        return [Hit(self._chunk_ids[i], float(scores[i])) for i in candidates[order].tolist()]
 
     def has_term(self, term: str, *, max_rank: int) -> bool:
-        """Whether the term occurs in any document of the tier."""
+        """Whether the term occurs in any of the tier's documents."""
         term_id = self._term_ids.get(term)
         if term_id is None:
             return False
@@ -216,25 +244,19 @@ class Bm25Index:
         return len(self._terms)
 
     def memory_bytes(self) -> int:
-        """Approximate memory held by the index: arrays plus the id and term strings."""
-        arrays = [self._ranks, self._lengths, self._offsets, self._post_docs, self._post_tfs]
-        arrays += [array for tier in self._tiers for array in (tier.norm, tier.idf)]
+        """Approximate memory the index holds: its arrays, strings, lists and the term dictionary."""
+        arrays = [self._ranks, self._lengths, self._chunk_order, self._offsets, self._post_docs, self._post_codes]
+        arrays += [self._pair_tf, self._pair_length]
+        arrays += [array for tier in self._tiers for array in (tier.idf, tier.tf_part)]
         strings = sum(len(s) + 49 for s in self._chunk_ids) + sum(len(s) + 49 for s in self._terms)
-        # ids list, terms list and the term -> id dict (about 100 bytes an entry)
-        containers = 8 * (len(self._chunk_ids) + len(self._terms)) + 100 * len(self._terms)
+        containers = 8 * (len(self._chunk_ids) + len(self._terms)) + 100 * len(self._terms)  # lists, dict slots
         return sum(array.nbytes for array in arrays) + strings + containers
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write the index to one .npz file, atomically (a temporary file, then a rename)."""
+        """Write the index to one .npz file atomically: a temporary file in the same folder, then a rename."""
         path = Path(path)
-        meta = {
-            "format": _FORMAT,
-            "k1": self.k1,
-            "b": self.b,
-            "epsilon": self.epsilon,
-            "chunk_ids": self._chunk_ids,
-            "terms": self._terms,
-        }
+        meta = {"format": _FORMAT, "k1": self.k1, "b": self.b, "epsilon": self.epsilon,
+                "chunk_ids": self._chunk_ids, "terms": self._terms}
         temporary = path.with_name(f".{path.name}.{os.getpid()}.{id(self)}.tmp")
         try:
             with open(temporary, "wb") as handle:
@@ -243,9 +265,12 @@ class Bm25Index:
                     meta=np.frombuffer(json.dumps(meta, ensure_ascii=False).encode("utf-8"), dtype=np.uint8),
                     ranks=self._ranks,
                     lengths=self._lengths,
+                    chunk_order=self._chunk_order,
                     offsets=self._offsets,
                     post_docs=self._post_docs,
-                    post_tfs=self._post_tfs,
+                    post_codes=self._post_codes,
+                    pair_tf=self._pair_tf,
+                    pair_length=self._pair_length,
                 )
                 handle.flush()
                 os.fsync(handle.fileno())
@@ -255,40 +280,99 @@ class Bm25Index:
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Bm25Index":
-        """Read an index written by `save`; raises ValueError (or OSError) if the file is not a whole index."""
+        """Read an index written by `save`; raises ValueError or OSError if the file is not a whole index."""
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(data["meta"].tobytes().decode("utf-8"))
             if meta.get("format") != _FORMAT:
                 raise ValueError(f"unsupported index format {meta.get('format')!r}")
-            index = cls(
-                chunk_ids=meta["chunk_ids"],
-                ranks=data["ranks"],
-                lengths=data["lengths"],
-                terms=meta["terms"],
-                offsets=data["offsets"],
-                post_docs=data["post_docs"],
-                post_tfs=data["post_tfs"],
-                k1=meta["k1"],
-                b=meta["b"],
-                epsilon=meta["epsilon"],
-            )
-        index._check_shape()
-        return index
+            arrays = {name: data[name] for name in data.files if name != "meta"}
+        return cls(
+            chunk_ids=meta["chunk_ids"],
+            terms=meta["terms"],
+            k1=meta["k1"],
+            b=meta["b"],
+            epsilon=meta["epsilon"],
+            **arrays,
+        )
 
     def _check_shape(self) -> None:
         n_docs, n_terms = len(self._chunk_ids), len(self._terms)
         if (
             self._ranks.shape != (n_docs,)
             or self._lengths.shape != (n_docs,)
+            or self._chunk_order.shape != (n_docs,)
             or self._offsets.shape != (n_terms * TIERS + 1,)
-            or self._post_docs.shape != self._post_tfs.shape
+            or self._post_docs.shape != self._post_codes.shape
+            or self._pair_tf.shape != self._pair_length.shape
             or int(self._offsets[-1]) != self._post_docs.size
             or (self._post_docs.size and int(self._post_docs.max()) >= n_docs)
+            or (self._post_codes.size and int(self._post_codes.max()) >= self._pair_tf.size)
+            or (n_docs and bool(np.any(np.diff(self._ranks) < 0)))
         ):
-            raise ValueError("index file is inconsistent")
+            raise ValueError("index arrays are inconsistent")
 
 
 def _checked_rank(max_rank: int) -> int:
     if not 0 <= max_rank < TIERS:
         raise ValueError(f"max_rank must be 0..{TIERS - 1}, not {max_rank!r}")
     return max_rank
+
+
+def _postings(
+    term_of_token: np.ndarray, lengths: np.ndarray, n_terms: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Documents and term frequencies of every term, term by term, documents ascending; plus each term's start."""
+    if term_of_token.size == 0:
+        return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(n_terms + 1, dtype=np.int64)
+    doc_of_token = np.repeat(np.arange(lengths.size, dtype=np.int32), lengths)
+    # scipy's COO -> CSR conversion is a linear-time counting sort that sums repeated (term, doc) entries.
+    matrix = scipy.sparse.csr_array(
+        (np.ones(term_of_token.size, dtype=np.int32), (term_of_token, doc_of_token)), shape=(n_terms, lengths.size)
+    )
+    matrix.sum_duplicates()
+    return (
+        matrix.indices.astype(np.int32, copy=False),
+        matrix.data.astype(np.int32, copy=False),
+        matrix.indptr.astype(np.int64, copy=False),
+    )
+
+
+def _tier_offsets(post_docs: np.ndarray, term_starts: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """Offsets of each (term, rank) run: documents ascend within a term and ranks ascend with documents."""
+    n_terms = term_starts.size - 1
+    offsets = np.empty(n_terms * TIERS + 1, dtype=np.int64)
+    offsets[0:-1:TIERS] = term_starts[:-1]
+    offsets[-1] = term_starts[-1]
+    for rank in range(TIERS - 1):
+        # the postings of rank <= rank of a term are those whose document comes before the next rank's first
+        boundary = int(np.searchsorted(ranks, rank, side="right"))
+        below = np.concatenate(([0], np.cumsum(post_docs < boundary)))
+        offsets[rank + 1 : -1 : TIERS] = term_starts[:-1] + below[term_starts[1:]] - below[term_starts[:-1]]
+    return offsets
+
+
+def _pair_codes(tfs: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Code each posting's (tf, document length) pair; return the codes and the (tf, length) pairs they stand for."""
+    if tfs.size == 0:
+        return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    stride = int(lengths.max()) + 1
+    grid = (int(tfs.max()) + 1) * stride
+    if grid <= _DENSE_PAIR_TABLE:  # the usual case: code = tf * stride + length, a small dense table
+        codes = tfs.astype(np.int32) * np.int32(stride) + lengths.astype(np.int32)
+        pair_tf, pair_length = np.divmod(np.arange(grid, dtype=np.int64), stride)
+        return codes, pair_tf, pair_length
+    pairs, codes = np.unique(tfs.astype(np.int64) * stride + lengths, return_inverse=True)
+    pair_tf, pair_length = np.divmod(pairs, stride)
+    return codes.astype(np.int32), pair_tf, pair_length
+
+
+def _candidates(scores: np.ndarray, k: int) -> np.ndarray:
+    """Documents that may be in the top k: every non-zero score at or above a lower bound on the k-th best."""
+    sample_step = scores.size // (100 * k)
+    if sample_step >= 2:
+        # The k-th best of a sample is at most the k-th best of all, so nothing that belongs in the top k is cut.
+        sample = scores[::sample_step]
+        bound = np.partition(sample, sample.size - k)[sample.size - k]
+        if bound > 0:
+            return np.flatnonzero(scores >= bound)
+    return np.flatnonzero(scores)

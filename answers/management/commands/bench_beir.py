@@ -8,6 +8,7 @@ from answers.benchmarks import bench_beir
 
 
 class Command(BaseCommand):
+    requires_system_checks: list[str] = []  # a benchmark needs neither URLs nor the database
     help = "Index a BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv) in memory; print nDCG@10, Recall@100."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -16,7 +17,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         folder = Path(options["path"])
-        missing = [name for name in ("corpus.jsonl", "queries.jsonl", "qrels/test.tsv") if not (folder / name).is_file()]
+        required = ("corpus.jsonl", "queries.jsonl", "qrels/test.tsv")
+        missing = [name for name in required if not (folder / name).is_file()]
         if missing:
             raise CommandError(f"{folder} is not a BEIR folder: missing {', '.join(missing)}")
         result = bench_beir(folder)

@@ -7,6 +7,7 @@ from answers.benchmarks import bench_retrieval
 
 
 class Command(BaseCommand):
+    requires_system_checks: list[str] = []  # a benchmark needs neither URLs nor the database
     help = "Time index build and queries for our BM25 index and rank-bm25 on a synthetic Zipfian corpus."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -1,0 +1,66 @@
+"""The conversation log in the admin: read-only, for staff following up on what was said and dropped."""
+import json
+
+from django.contrib import admin
+from django.http import HttpRequest
+from django.utils.html import format_html, format_html_join
+
+from answers.models import QuestionLog
+
+
+@admin.register(QuestionLog)
+class QuestionLogAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "question_short", "user", "channel", "status", "refusal_kind", "generator")
+    list_filter = ("status", "refusal_kind", "channel", "generator")
+    search_fields = ("question", "user__username")
+    date_hierarchy = "created_at"
+    fields = (
+        "created_at", "user", "session_key", "audiences", "channel", "question", "status", "refusal_kind",
+        "refusal_message", "shown_sentences", "dropped_sentences", "conflict_sides", "retrieved_chunks",
+        "issued_blocks", "context_tokens", "generator", "error", "timings_json",
+    )
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    @admin.display(description="Question")
+    def question_short(self, log: QuestionLog) -> str:
+        return log.question if len(log.question) <= 80 else log.question[:79] + "…"
+
+    @admin.display(description="Shown sentences")
+    def shown_sentences(self, log: QuestionLog) -> str:
+        return format_html_join(
+            "",
+            "<p>{} {}</p>",
+            (
+                (s["text"], format_html_join(" ", '<a href="/chunks/{}/">[{}]</a>', ((c["chunk_id"], c["n"]) for c in s["citations"])))
+                for s in log.sentences
+            ),
+        ) or "—"
+
+    @admin.display(description="Dropped sentences")
+    def dropped_sentences(self, log: QuestionLog) -> str:
+        return format_html_join("", "<p>{}<br><em>{}</em></p>", ((d["text"], "; ".join(d["reasons"])) for d in log.dropped)) or "—"
+
+    @admin.display(description="Conflict")
+    def conflict_sides(self, log: QuestionLog) -> str:
+        return format_html_join("", '<p>{} (<a href="/chunks/{}/">{}</a>)</p>', ((s["statement"], s["chunk_id"], s["chunk_id"]) for s in log.conflict)) or "—"
+
+    @admin.display(description="Retrieved")
+    def retrieved_chunks(self, log: QuestionLog) -> str:
+        return format_html_join(", ", '<a href="/chunks/{}/">{}</a> ({:.3f})', ((r["id"], r["id"], r["score"]) for r in log.retrieved)) or "—"
+
+    @admin.display(description="Blocks issued")
+    def issued_blocks(self, log: QuestionLog) -> str:
+        return format_html_join(", ", '[{}] <a href="/chunks/{}/">{}</a>', ((b["n"], b["chunk_id"], b["chunk_id"]) for b in log.blocks)) or "—"
+
+    @admin.display(description="Timings (ms)")
+    def timings_json(self, log: QuestionLog) -> str:
+        return format_html("<code>{}</code>", json.dumps(log.timings))

@@ -1,0 +1,63 @@
+"""manage.py ask "question" [--user NAME] [--json]: the verified answer, or the refusal, on the terminal."""
+import asyncio
+import json
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from answers.models import QuestionLog
+from answers.services import QuestionRejected, answer_question, chunk_url, clean_question
+from answers.summary import AnswerSummary
+
+
+class Command(BaseCommand):
+    help = "Ask a question as a given user (anonymous by default) and print the verified answer."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("question")
+        parser.add_argument("--user", help="Answer as this user (their audiences apply).")
+        parser.add_argument("--json", action="store_true", help="Print the /api/answer JSON object.")
+
+    def handle(self, *args, **options) -> None:
+        user = None
+        if options["user"]:
+            user = get_user_model().objects.filter(username=options["user"]).first()
+            if user is None:
+                raise CommandError(f"No user named {options['user']!r}.")
+        try:
+            question = clean_question(options["question"])
+        except QuestionRejected as error:
+            raise CommandError(str(error)) from None
+        summary = asyncio.run(self._ask(question, user))
+        data = summary.to_json(chunk_url)
+        if options["json"]:
+            self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
+            return
+        self._print_human(data)
+
+    async def _ask(self, question: str, user) -> AnswerSummary:
+        summary = AnswerSummary(question)
+        async for event in answer_question(question=question, user=user, channel=QuestionLog.Channel.CLI):
+            summary.add(event)
+        return summary
+
+    def _print_human(self, data: dict) -> None:
+        refusal = data["refusal"]
+        if refusal:
+            self.stdout.write(f"Refused ({refusal['kind']}): {refusal['message']}")
+            for side in refusal["sides"]:
+                self.stdout.write(
+                    f"  - {side['statement']} ({side['source_title']}, {side['source_updated_on']}, {side['url']})"
+                )
+        for sentence in data["sentences"]:
+            markers = "".join(f"[{c['n']}]" for c in sentence["citations"])
+            self.stdout.write(f"{sentence['text']} {markers}")
+        if data["error"]:
+            self.stdout.write(f"Note: {data['error']}")
+        cited = {c["n"] for s in data["sentences"] for c in s["citations"]}
+        sources = [s for s in data["sources"] if s["n"] in cited]
+        if sources:
+            self.stdout.write("\nSources:")
+            for source in sources:
+                self.stdout.write(f"  [{source['n']}] {source['source_title']} - {source['url']} ({source['source_updated_on']})")
+        self.stdout.write(f"\nstatus: {data['status']}")

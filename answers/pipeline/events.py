@@ -1,0 +1,95 @@
+"""The events of §6: one stream, rendered as HTML fragments, Server-Sent Events or one JSON object."""
+import datetime as dt
+from dataclasses import dataclass, field
+
+NO_MATERIAL, CONFLICT, UNSUPPORTED = "no_material", "conflict", "unsupported"
+ANSWERED, REFUSED, INCOMPLETE, FAILED = "answered", "refused", "incomplete", "failed"
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A verified citation: block n and the chunk it maps to."""
+
+    n: int
+    chunk_id: str
+    source_title: str
+    updated_on: dt.date | None
+
+
+@dataclass(frozen=True)
+class IssuedBlock:
+    """One numbered source as the `meta` event lists it."""
+
+    n: int
+    chunk_id: str
+    source_title: str
+    updated_on: dt.date | None
+
+
+@dataclass(frozen=True)
+class ConflictSide:
+    """One side of a conflict: the statement and where it comes from."""
+
+    statement: str
+    chunk_id: str
+    source_title: str
+    updated_on: dt.date | None
+
+
+@dataclass(frozen=True)
+class BlocksIssued:
+    """`meta`: the numbered blocks issued for this question."""
+
+    blocks: tuple[IssuedBlock, ...]
+    context_tokens: int
+    retrieved: tuple[tuple[str, float], ...] = ()
+    kind = "meta"
+
+
+@dataclass(frozen=True)
+class SentenceVerified:
+    """`sentence`: a sentence that passed every gate for at least one citation."""
+
+    text: str
+    citations: tuple[Citation, ...]
+    kind = "sentence"
+
+
+@dataclass(frozen=True)
+class AnswerRefused:
+    """`refusal`: no_material, conflict (with both sides, newest first) or unsupported."""
+
+    reason: str
+    message: str
+    sides: tuple[ConflictSide, ...] = ()
+    kind = "refusal"
+
+
+@dataclass(frozen=True)
+class SentenceDropped:
+    """`dropped`: a sentence that failed verification; kept for staff, never shown to end users."""
+
+    text: str
+    reasons: tuple[str, ...]
+    kind = "dropped"
+
+
+@dataclass(frozen=True)
+class AnswerDone:
+    """`done`: how the answer ended, with counts and timings in milliseconds."""
+
+    status: str
+    counts: dict[str, int] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    kind = "done"
+
+
+@dataclass(frozen=True)
+class AnswerFailed:
+    """`error`: a message safe to show."""
+
+    message: str
+    kind = "error"
+
+
+Event = BlocksIssued | SentenceVerified | AnswerRefused | SentenceDropped | AnswerDone | AnswerFailed

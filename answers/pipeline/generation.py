@@ -1,0 +1,35 @@
+"""What a generator is: an async stream of text for a question and its numbered blocks."""
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Protocol
+
+from answers.pipeline.types import Block
+
+
+@dataclass(frozen=True)
+class GenerationRequest:
+    """The question, the issued blocks, and, on a second attempt, why the first one's sentences failed."""
+
+    question: str
+    blocks: tuple[Block, ...]
+    feedback: tuple[str, ...] = ()
+
+
+class GenerationFailed(Exception):
+    """The generator stopped; `message` is safe to show, `busy` says the upstream was overloaded."""
+
+    def __init__(self, message: str, *, busy: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.busy = busy
+
+
+class Generator(Protocol):
+    """Writes sentences that end in `[n]` markers; may be asked once more with feedback."""
+
+    name: str
+    regenerates: bool
+
+    def stream(self, request: GenerationRequest) -> AsyncIterator[str]:
+        """Yield the answer text as it is written."""
+        ...

@@ -1,0 +1,131 @@
+"""Numbers and quantities (a number with a unit) as stated in text, for the conflict gate and the verifier (§5).
+
+Numbers follow the tokenizer's rules: digits with "." or "," between digit groups are one number, thousands
+separators are dropped when every comma group has three digits ("12,500" -> "12500"), any other comma splits
+("1,2" -> "1", "2"), and a trailing full stop is punctuation. Unlike `tokenize`, `numbers_in` also counts digits
+right after letters ("v2.5" -> "2.5"), so a sentence and the chunk it cites are read the same way whatever surrounds
+the number; a quantity never starts inside a word ("x86 GB" is none).
+
+A quantity is a number or a range ("5-7", "5–7") followed by a unit ("200 MB", "200MB", "30-day", "99.9%") or
+after a currency sign ("$12"). Units are normalised: case and plural do not matter ("MB"/"mb", "day"/"days"),
+"%", "percent" and "per cent" are one unit, a currency sign is the unit ("$12" -> "$"), and a rate keeps its
+divisor ("$12 per month" -> "$/month", "100 requests per minute" -> "request/minute").
+"""
+import re
+import unicodedata
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number stated with a unit: normalised value and unit, its offset in the NFC text, the words before it."""
+
+    value: str
+    unit: str
+    start: int
+    context: tuple[str, ...]
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)*")
+_WORD = re.compile(r"[^\W\d_][^\W_]*")  # the tokenizer's word rule: starts with a letter
+
+_UNIT_ALIASES: dict[str, tuple[str, ...]] = {
+    "byte": ("byte", "bytes"),
+    "kb": ("kb", "kilobyte", "kilobytes"),
+    "mb": ("mb", "megabyte", "megabytes"),
+    "gb": ("gb", "gigabyte", "gigabytes"),
+    "tb": ("tb", "terabyte", "terabytes"),
+    "kib": ("kib",),
+    "mib": ("mib",),
+    "gib": ("gib",),
+    "tib": ("tib",),
+    "ms": ("ms", "msec", "millisecond", "milliseconds"),
+    "second": ("second", "seconds", "sec", "secs"),
+    "minute": ("minute", "minutes", "min", "mins"),
+    "hour": ("hour", "hours", "hr", "hrs"),
+    "day": ("day", "days", "calendar day", "calendar days"),
+    "business day": ("business day", "business days", "working day", "working days"),
+    "week": ("week", "weeks"),
+    "month": ("month", "months"),
+    "year": ("year", "years", "yr", "yrs"),
+    "request": ("request", "requests", "req"),
+    "call": ("call", "calls"),
+    "user": ("user", "users"),
+    "member": ("member", "members"),
+    "seat": ("seat", "seats"),
+    "licence": ("licence", "licences", "license", "licenses"),
+    "file": ("file", "files"),
+    "page": ("page", "pages"),
+    "character": ("character", "characters", "chars"),
+    "token": ("token", "tokens"),
+    "message": ("message", "messages"),
+    "attempt": ("attempt", "attempts", "retry", "retries"),
+    "project": ("project", "projects"),
+    "workspace": ("workspace", "workspaces"),
+    "%": ("%", "percent", "per cent", "pct"),
+    "$": ("$", "usd", "dollar", "dollars"),
+    "€": ("€", "eur", "euro", "euros"),
+    "£": ("£", "gbp", "pound", "pounds"),
+}
+_UNITS = {alias: unit for unit, aliases in _UNIT_ALIASES.items() for alias in aliases}
+_WORD_UNITS = {alias: unit for alias, unit in _UNITS.items() if alias[-1].isalpha()}
+_RATE_UNITS = ("second", "minute", "hour", "day", "week", "month", "year", "user", "member", "seat", "request", "file")
+_RATES = {alias: unit for unit in _RATE_UNITS for alias in _UNIT_ALIASES[unit]}
+
+
+def _alternation(aliases: dict[str, str]) -> str:
+    return "|".join(re.escape(alias).replace(r"\ ", r"\s+") for alias in aliases)
+
+
+_AMOUNT = r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)*|\d+(?:\.\d+)*)(?![.,]?\d)"
+_QUANTITY = re.compile(
+    rf"(?:(?P<currency>[$€£])\s?)?"
+    # Not inside a word or a longer number: "x86 GB" and the "2.3" of "1.2.3" are no quantities.
+    rf"(?<!\w)(?<!\d[.,])"
+    rf"(?P<low>{_AMOUNT})(?:\s?[-–—]\s?[$€£]?(?P<high>{_AMOUNT}))?"
+    rf"(?:[ \t\u00a0-]?(?P<unit>[%$€£]|(?:{_alternation(_WORD_UNITS)})\b))?"
+    rf"(?:\s*(?:/|\bper\b|\ban?\b)\s*(?P<rate>(?:{_alternation(_RATES)})\b))?",
+    re.IGNORECASE,
+)
+
+
+def find_quantities(text: str) -> list[Quantity]:
+    """The quantities stated in text, in order; context holds the words back to the previous quantity."""
+    text = unicodedata.normalize("NFC", text)
+    found: list[Quantity] = []
+    context_start = 0
+    for match in _QUANTITY.finditer(text):
+        currency, unit, rate = match.group("currency"), match.group("unit"), match.group("rate")
+        if unit is not None:
+            unit = _UNITS[_alias(unit)]
+        elif currency is not None:
+            unit = currency
+        else:
+            continue
+        if rate is not None:
+            unit = f"{unit}/{_RATES[_alias(rate)]}"
+        low, high = match.group("low").replace(",", ""), match.group("high")
+        value = low if high is None else f"{low}-{high.replace(',', '')}"
+        # Words before an earlier quantity describe that one: "kept 30 days; the trial lasts 90 days".
+        context = tuple(_WORD.findall(text, context_start, match.start()))
+        found.append(Quantity(value=value, unit=unit, start=match.start(), context=context))
+        context_start = match.end()
+    return found
+
+
+def _alias(unit: str) -> str:
+    return " ".join(unit.lower().split())
+
+
+def numbers_in(text: str) -> set[str]:
+    """The normalised numbers in text: "12,500" -> "12500", "5-7" -> "5" and "7", "$12" -> "12", "v2.5" -> "2.5"."""
+    numbers: set[str] = set()
+    for number in _NUMBER.findall(unicodedata.normalize("NFC", text)):
+        if "," not in number:
+            numbers.add(number)
+        elif _THOUSANDS.fullmatch(number):
+            numbers.add(number.replace(",", ""))
+        else:
+            numbers.update(number.split(","))
+    return numbers

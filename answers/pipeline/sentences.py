@@ -1,0 +1,142 @@
+"""Sentence boundaries and citation markers: what the verifier reads, one complete sentence at a time."""
+import re
+from dataclasses import dataclass
+
+# "[1]", "[1, 3]", "[1][2]"; nothing else is a marker.
+MARKER = re.compile(r"\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]")
+_MARKER_RUN = re.compile(r"^\s*(?:\[\d{1,3}(?:\s*,\s*\d{1,3})*\]\s*)+")
+
+# Abbreviations whose full stop does not end a sentence (compared case-insensitively, without the dot).
+ABBREVIATIONS = frozenset(
+    "e.g i.e etc vs cf al approx dept est fig inc ltd co corp no nos vol p pp dr mr mrs ms prof sr jr st mt "
+    "jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun u.s u.k".split()
+)
+_PARTIAL_MARKER = re.compile(r"\[\d{0,3}(?:\s*,\s*\d{0,3})*")
+_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)$")
+_TERMINATORS = ".!?"
+_CLOSERS = "\"')]*_"
+
+
+@dataclass(frozen=True)
+class MarkedSentence:
+    """A sentence with its markers taken out: the clean text and the block numbers it cites, in order."""
+
+    text: str
+    cited: tuple[int, ...]
+
+
+def parse_markers(sentence: str) -> MarkedSentence:
+    """Strip `[n]` markers from a sentence and return its clean text and distinct cited numbers."""
+    cited: list[int] = []
+    for match in MARKER.finditer(sentence):
+        for part in match.group(1).split(","):
+            number = int(part)
+            if number not in cited:
+                cited.append(number)
+    text = MARKER.sub(" ", sentence)
+    text = re.sub(r"\s+([.,;:!?])", r"\1", text)
+    text = re.sub(r"\s+", " ", text).strip()
+    return MarkedSentence(text=text, cited=tuple(cited))
+
+
+def _ends_sentence(text: str, index: int) -> bool:
+    """Whether the terminator at `index` closes a sentence (not "e.g.", "Dr.", "v2.5" or "2.5 GB")."""
+    char = text[index]
+    if char != ".":
+        return True
+    following = text[index + 1 : index + 2]
+    if following and not following.isspace() and following not in _CLOSERS:
+        return False  # "2.5", "v2.5", "example.com"
+    word = _WORD_BEFORE.search(text[:index])
+    if word is None:
+        return True
+    token = word.group(1).rstrip(".").lower()
+    if token in ABBREVIATIONS:
+        return False
+    # A single capital before the dot is an initial ("J. Smith"), not a sentence end.
+    return not (len(token) == 1 and word.group(1)[-1].isupper())
+
+
+def _boundary(text: str, *, final: bool) -> int | None:
+    """Index just past the first complete sentence in text, or None if none is complete yet."""
+    position = 0
+    while position < len(text):
+        newline = text.find("\n\n", position)
+        candidates = [i for i in (text.find(c, position) for c in _TERMINATORS) if i != -1]
+        terminator = min(candidates) if candidates else -1
+        if newline != -1 and (terminator == -1 or newline < terminator):
+            if text[:newline].strip():
+                return newline + 2
+            position = newline + 2
+            continue
+        if terminator == -1:
+            return None
+        end = terminator + 1
+        while end < len(text) and text[end] in _TERMINATORS + _CLOSERS:
+            end += 1
+        if end >= len(text) and not final:
+            return None  # the next character decides ("2." may become "2.5")
+        if not _ends_sentence(text, terminator):
+            position = terminator + 1
+            continue
+        rest = text[end:]
+        if not final and _PARTIAL_MARKER.fullmatch(rest.lstrip()):
+            return None  # "[4" may be the start of a marker that belongs to this sentence
+        markers = _MARKER_RUN.match(rest)
+        if markers:
+            if markers.end() >= len(rest) and not final:
+                return None  # markers after the full stop may still be arriving
+            return end + markers.end()
+        if rest.strip() == "" and not final:
+            return None  # wait: a marker placed after the full stop may follow
+        return end
+    return None
+
+
+class SentenceBuffer:
+    """Collects streamed text and releases each sentence as soon as it is complete."""
+
+    def __init__(self) -> None:
+        self._pending = ""
+
+    def feed(self, delta: str) -> list[str]:
+        """Add streamed text; return the sentences it completed."""
+        self._pending += delta
+        return self._drain(final=False)
+
+    def flush(self) -> tuple[list[str], str]:
+        """End of stream: return the remaining complete sentences and any unfinished tail."""
+        sentences = self._drain(final=True)
+        tail, self._pending = self._pending.strip(), ""
+        return sentences, tail
+
+    def _drain(self, *, final: bool) -> list[str]:
+        sentences: list[str] = []
+        while True:
+            end = _boundary(self._pending, final=final)
+            if end is None:
+                break
+            sentence, self._pending = self._pending[:end].strip(), self._pending[end:]
+            if sentence and _has_words(sentence):
+                sentences.append(sentence)
+        if final and self._pending.strip() and _ends_with_terminator(self._pending):
+            sentences.append(self._pending.strip())
+            self._pending = ""
+        return sentences
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split a finished text into sentences with the same rules as the streaming buffer."""
+    buffer = SentenceBuffer()
+    sentences = buffer.feed(text)
+    rest, tail = buffer.flush()
+    return sentences + rest + ([tail] if tail else [])
+
+
+def _has_words(sentence: str) -> bool:
+    return bool(re.search(r"\w", MARKER.sub("", sentence)))
+
+
+def _ends_with_terminator(text: str) -> bool:
+    stripped = MARKER.sub("", text).rstrip()
+    return bool(stripped) and stripped[-1] in _TERMINATORS + _CLOSERS

@@ -1,0 +1,51 @@
+"""The values that move between pipeline stages."""
+from dataclasses import dataclass
+
+from answers.pipeline.records import ChunkRecord
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    """A retrieved chunk with its BM25 score."""
+
+    record: ChunkRecord
+    score: float
+
+
+@dataclass(frozen=True)
+class Block:
+    """An issued evidence block: number k maps to exactly one chunk.
+
+    `text` is what the generator reads (possibly a compressed copy); verification always reads `record.text`.
+    """
+
+    number: int
+    record: ChunkRecord
+    score: float
+    text: str
+
+
+@dataclass(frozen=True)
+class Assembly:
+    """The numbered blocks, the tokens they use, and the chunk ids skipped with why."""
+
+    blocks: tuple[Block, ...]
+    tokens_used: int
+    skipped: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A quantity stated in a block: the value, its unit and the sentence it stands in."""
+
+    block: Block
+    sentence: str
+    value: str
+    unit: str
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Two blocks from different sources stating different values for the same quantity."""
+
+    sides: tuple[Statement, Statement]

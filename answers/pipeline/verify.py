@@ -1,0 +1,73 @@
+"""Verification of one complete sentence against the original text of the blocks it cites (§5.6)."""
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from answers.pipeline.config import PipelineConfig
+from answers.pipeline.quantities import numbers_in
+from answers.pipeline.sentences import parse_markers
+from answers.pipeline.tokenize import significant_terms
+from answers.pipeline.types import Block
+
+# With fewer blocks than this, "in most blocks" says nothing about a term (one block holds every one of its terms).
+_MIN_BLOCKS_FOR_COMMON_TERMS = 3
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome for one sentence: shown with its passing citations, or dropped with reasons."""
+
+    text: str
+    passing: tuple[int, ...]
+    reasons: tuple[str, ...]
+
+    @property
+    def shown(self) -> bool:
+        return bool(self.passing)
+
+
+def common_terms(blocks: Sequence[Block], *, config: PipelineConfig) -> frozenset[str]:
+    """Terms found in more than `common_term_share` of the blocks' original texts."""
+    if len(blocks) < _MIN_BLOCKS_FOR_COMMON_TERMS:
+        return frozenset()
+    counts: dict[str, int] = {}
+    for block in blocks:
+        for term in set(significant_terms(block.record.text, config.tokenizer)):
+            counts[term] = counts.get(term, 0) + 1
+    return frozenset(term for term, count in counts.items() if count / len(blocks) > config.common_term_share)
+
+
+def verify_sentence(
+    sentence: str,
+    *,
+    blocks: Mapping[int, Block],
+    config: PipelineConfig,
+    common: frozenset[str] = frozenset(),
+) -> Verdict:
+    """Check each citation of a sentence: issued, sharing enough terms, and holding every number stated."""
+    marked = parse_markers(sentence)
+    if not marked.cited:
+        return Verdict(marked.text, (), ("no citation",))
+    terms = set(significant_terms(marked.text, config.tokenizer))
+    distinctive = (terms - common) or terms
+    reasons: list[str] = []
+    valid: list[int] = []
+    for n in marked.cited:
+        block = blocks.get(n)
+        if block is None:
+            reasons.append(f"cited [{n}], which was not issued")
+            continue
+        source_terms = set(significant_terms(block.record.text, config.tokenizer))
+        share = len(distinctive & source_terms) / len(distinctive) if distinctive else 0.0
+        if share < config.min_overlap:
+            reasons.append(f"[{n}] shares {share:.2f} of its terms (needs {config.min_overlap:.2f})")
+            continue
+        valid.append(n)
+    stated = numbers_in(marked.text)
+    if valid and stated:
+        found = set().union(*(numbers_in(blocks[n].record.text) for n in valid))
+        missing = sorted(stated - found)
+        if missing:
+            cited = ", ".join(f"[{n}]" for n in valid)
+            reasons.append(f"the number{'s' if len(missing) > 1 else ''} {', '.join(missing)} not in {cited}")
+            valid = []
+    return Verdict(marked.text, tuple(valid), tuple(reasons))

@@ -1,0 +1,147 @@
+"""Answer services: settings -> pipeline config, generator choice, the caller's retriever, and the log."""
+import logging
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from answers.index import IndexSnapshot, current_index
+from answers.models import QuestionLog
+from answers.pipeline.answer import answer_events
+from answers.pipeline.config import PipelineConfig
+from answers.pipeline.events import Event
+from answers.pipeline.extractive import ExtractiveGenerator
+from answers.pipeline.generation import Generator
+from answers.pipeline.records import AUDIENCE_RANK
+from answers.pipeline.tokenize import TokenizerConfig
+from answers.pipeline.types import Retrieved
+from answers.summary import AnswerSummary
+from corpus_admin.visibility import audiences_for
+
+logger = logging.getLogger(__name__)
+
+
+class QuestionRejected(ValueError):
+    """A question that will not be answered, with a message naming what was wrong."""
+
+
+def clean_question(raw: object) -> str:
+    """Return the question stripped, or raise QuestionRejected naming the problem."""
+    if not isinstance(raw, str):
+        raise QuestionRejected('The field "question" must be a string.')
+    question = raw.strip()
+    if not question:
+        raise QuestionRejected('The field "question" is empty.')
+    limit = settings.RAG_MAX_QUESTION_CHARS
+    if len(question) > limit:
+        raise QuestionRejected(f"The question is {len(question)} characters long; the limit is {limit}.")
+    return question
+
+
+def pipeline_config() -> PipelineConfig:
+    """The pipeline's thresholds as the settings give them now."""
+    return PipelineConfig(
+        top_k=settings.RAG_TOP_K,
+        min_score=settings.RAG_MIN_SCORE,
+        min_coverage=settings.RAG_MIN_COVERAGE,
+        context_tokens=settings.RAG_CONTEXT_TOKENS,
+        max_blocks=settings.RAG_MAX_BLOCKS,
+        per_source=settings.RAG_PER_SOURCE,
+        min_overlap=settings.RAG_MIN_OVERLAP,
+        min_sentence_coverage=settings.RAG_MIN_SENTENCE_COVERAGE,
+        tokenizer=TokenizerConfig(stopwords=settings.RAG_STOPWORDS, stem=settings.RAG_STEMMING),
+    )
+
+
+def choose_generator(config: PipelineConfig) -> Generator:
+    """The extractive generator (the only one until the model path lands)."""
+    return ExtractiveGenerator(config)
+
+
+def chunk_url(chunk_id: str) -> str:
+    """The permanent page of a chunk."""
+    return reverse("chunk-detail", kwargs={"chunk_id": chunk_id})
+
+
+@dataclass(frozen=True)
+class CallerRetriever:
+    """One index snapshot seen through one caller's audiences; a question keeps it for its whole run."""
+
+    snapshot: IndexSnapshot
+    max_rank: int
+
+    def search(self, terms: Sequence[str], *, k: int) -> list[Retrieved]:
+        """Top k of the caller's chunks."""
+        hits = self.snapshot.bm25.search(list(terms), max_rank=self.max_rank, k=k)
+        return [Retrieved(self.snapshot.records[hit.chunk_id], hit.score) for hit in hits]
+
+    def has_term(self, term: str) -> bool:
+        """Whether the caller's chunks contain the term."""
+        return self.snapshot.bm25.has_term(term, max_rank=self.max_rank)
+
+
+def caller_audiences(user) -> tuple[str, ...]:
+    """The caller's audiences, re-read from the database for this question."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return audiences_for(None)
+    fresh = get_user_model().objects.filter(pk=user.pk).first()
+    return audiences_for(fresh)
+
+
+def _prepare(user) -> tuple[tuple[str, ...], CallerRetriever]:
+    audiences = caller_audiences(user)
+    retriever = CallerRetriever(current_index(), max(AUDIENCE_RANK[a] for a in audiences))
+    return audiences, retriever
+
+
+async def answer_question(
+    *, question: str, user, channel: str, session_key: str = "", generator: Generator | None = None
+) -> AsyncIterator[Event]:
+    """Answer for this caller as they are now, yield the events, and log the answer when it ends."""
+    audiences, retriever = await sync_to_async(_prepare)(user)
+    config = pipeline_config()
+    generator = generator or choose_generator(config)
+    summary = AnswerSummary(question)
+    try:
+        async for event in answer_events(question, retriever=retriever, generator=generator, config=config):
+            summary.add(event)
+            yield event
+    finally:
+        await sync_to_async(log_answer)(
+            summary, user=user, audiences=audiences, channel=channel, session_key=session_key, generator=generator.name
+        )
+
+
+def log_answer(
+    summary: AnswerSummary, *, user, audiences: tuple[str, ...], channel: str, session_key: str, generator: str
+) -> QuestionLog:
+    """Store one answer in the conversation log."""
+    meta = summary.meta
+    return QuestionLog.objects.create(
+        user=user if user is not None and getattr(user, "is_authenticated", False) else None,
+        session_key=session_key or "",
+        audiences=list(audiences),
+        channel=channel,
+        question=summary.question,
+        status=summary.status if summary.done else "cancelled",
+        refusal_kind=summary.refusal.reason if summary.refusal else "",
+        refusal_message=summary.refusal.message if summary.refusal else "",
+        sentences=[
+            {"text": s.text, "citations": [{"n": c.n, "chunk_id": c.chunk_id} for c in s.citations]}
+            for s in summary.sentences
+        ],
+        dropped=[{"text": d.text, "reasons": list(d.reasons)} for d in summary.dropped],
+        retrieved=[{"id": chunk_id, "score": score} for chunk_id, score in (meta.retrieved if meta else ())],
+        blocks=[{"n": b.n, "chunk_id": b.chunk_id} for b in (meta.blocks if meta else ())],
+        conflict=[
+            {"statement": side.statement, "chunk_id": side.chunk_id}
+            for side in (summary.refusal.sides if summary.refusal else ())
+        ],
+        context_tokens=meta.context_tokens if meta else 0,
+        generator=generator,
+        error=summary.error.message if summary.error else "",
+        timings=summary.done.timings if summary.done else {},
+    )

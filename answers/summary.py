@@ -1,0 +1,111 @@
+"""Folding the event stream into one answer: the JSON object of /api/answer and the conversation log row."""
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from answers.pipeline.events import (
+    AnswerDone,
+    AnswerFailed,
+    AnswerRefused,
+    BlocksIssued,
+    Citation,
+    Event,
+    SentenceDropped,
+    SentenceVerified,
+)
+
+
+@dataclass
+class AnswerSummary:
+    """Everything one answer's events said, in the order they said it."""
+
+    question: str
+    meta: BlocksIssued | None = None
+    sentences: list[SentenceVerified] = field(default_factory=list)
+    dropped: list[SentenceDropped] = field(default_factory=list)
+    refusal: AnswerRefused | None = None
+    error: AnswerFailed | None = None
+    done: AnswerDone | None = None
+
+    def add(self, event: Event) -> None:
+        """Fold one event in."""
+        if isinstance(event, BlocksIssued):
+            self.meta = event
+        elif isinstance(event, SentenceVerified):
+            self.sentences.append(event)
+        elif isinstance(event, SentenceDropped):
+            self.dropped.append(event)
+        elif isinstance(event, AnswerRefused):
+            self.refusal = event
+        elif isinstance(event, AnswerFailed):
+            self.error = event
+        elif isinstance(event, AnswerDone):
+            self.done = event
+
+    @property
+    def status(self) -> str:
+        return self.done.status if self.done else "failed"
+
+    def to_json(self, chunk_url: Callable[[str], str]) -> dict[str, Any]:
+        """The /api/answer object of §6 (dropped sentences are for staff and never included)."""
+        citations = list(dict.fromkeys(c.chunk_id for s in self.sentences for c in s.citations))
+        return {
+            "question": self.question,
+            "status": self.status,
+            "answer": " ".join(s.text for s in self.sentences),
+            "sentences": [
+                {"text": s.text, "citations": [citation_json(c, chunk_url) for c in s.citations]}
+                for s in self.sentences
+            ],
+            "citations": citations,
+            "refused": self.refusal is not None,
+            "refusal": None if self.refusal is None else refusal_json(self.refusal, chunk_url),
+            "error": None if self.error is None else self.error.message,
+            "sources": [
+                {
+                    "n": b.n,
+                    "chunk_id": b.chunk_id,
+                    "url": chunk_url(b.chunk_id),
+                    "source_title": b.source_title,
+                    "source_updated_on": _date(b.updated_on),
+                }
+                for b in (self.meta.blocks if self.meta else ())
+            ],
+            "retrieved": [{"id": chunk_id, "score": score} for chunk_id, score in (self.meta.retrieved if self.meta else ())],
+            "context_tokens": self.meta.context_tokens if self.meta else 0,
+            "counts": self.done.counts if self.done else {},
+            "timings": self.done.timings if self.done else {},
+        }
+
+
+def citation_json(citation: Citation, chunk_url: Callable[[str], str]) -> dict[str, Any]:
+    """A citation as JSON: n, chunk id, URL, source title and date."""
+    return {
+        "n": citation.n,
+        "chunk_id": citation.chunk_id,
+        "url": chunk_url(citation.chunk_id),
+        "source_title": citation.source_title,
+        "source_updated_on": _date(citation.updated_on),
+    }
+
+
+def refusal_json(refusal: AnswerRefused, chunk_url: Callable[[str], str]) -> dict[str, Any]:
+    """A refusal as JSON, with both sides of a conflict."""
+    return {
+        "kind": refusal.reason,
+        "message": refusal.message,
+        "sides": [
+            {
+                "statement": side.statement,
+                "chunk_id": side.chunk_id,
+                "url": chunk_url(side.chunk_id),
+                "source_title": side.source_title,
+                "source_updated_on": _date(side.updated_on),
+            }
+            for side in refusal.sides
+        ],
+    }
+
+
+def _date(value) -> str | None:
+    return value.isoformat() if value else None

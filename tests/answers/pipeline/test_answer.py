@@ -1,0 +1,202 @@
+"""The entry point: events in order, refusals of each kind, regeneration, and broken streams."""
+import asyncio
+import datetime as dt
+from collections.abc import AsyncIterator, Sequence
+
+import pytest
+
+from answers.pipeline.answer import UNSUPPORTED_MESSAGE, answer_events
+from answers.pipeline.bm25 import Bm25Index
+from answers.pipeline.config import PipelineConfig
+from answers.pipeline.events import (
+    AnswerDone,
+    AnswerFailed,
+    AnswerRefused,
+    BlocksIssued,
+    SentenceDropped,
+    SentenceVerified,
+)
+from answers.pipeline.extractive import ExtractiveGenerator
+from answers.pipeline.generation import GenerationFailed, GenerationRequest
+from answers.pipeline.records import ChunkRecord
+from answers.pipeline.tokenize import tokenize
+from answers.pipeline.types import Retrieved
+
+CONFIG = PipelineConfig(min_score=0.1)
+
+
+class IndexRetriever:
+    """A caller's retriever over the real BM25 index of a few records."""
+
+    def __init__(self, records: Sequence[ChunkRecord], max_rank: int = 0) -> None:
+        self.records = {r.chunk_id: r for r in records}
+        self.index = Bm25Index.build((r.chunk_id, r.audience, tokenize(r.text)) for r in records)
+        self.max_rank = max_rank
+
+    def search(self, terms: Sequence[str], *, k: int) -> list[Retrieved]:
+        hits = self.index.search(list(terms), max_rank=self.max_rank, k=k)
+        return [Retrieved(self.records[h.chunk_id], h.score) for h in hits]
+
+    def has_term(self, term: str) -> bool:
+        return self.index.has_term(term, max_rank=self.max_rank)
+
+
+class ScriptedGenerator:
+    """Replays queued outputs, one per attempt; an exception in the script is raised at that point."""
+
+    name = "scripted"
+
+    def __init__(self, *attempts: list, regenerates: bool = True) -> None:
+        self.attempts = list(attempts)
+        self.regenerates = regenerates
+        self.requests: list[GenerationRequest] = []
+
+    async def stream(self, request: GenerationRequest) -> AsyncIterator[str]:
+        self.requests.append(request)
+        for piece in self.attempts.pop(0):
+            if isinstance(piece, Exception):
+                raise piece
+            yield piece
+
+
+@pytest.fixture
+def corpus(make_record):
+    return [
+        make_record("trash-v1-c01", source_id=1, text="Deleted files are kept in the trash for 30 days."),
+        make_record("refunds-v1-c01", source_id=2, text="Refunds are processed within 5-7 business days."),
+        make_record("pricing-v1-c01", source_id=3, text="The Team plan costs $12 per user per month."),
+        make_record("old-limits-v1-c01", source_id=4, updated_on=dt.date(2024, 3, 1),
+                    text="The upload limit for a single file in the web app is 100 MB."),
+        make_record("release-5-v1-c01", source_id=5, updated_on=dt.date(2025, 9, 15),
+                    text="The upload limit for a single file in the web app is 200 MB."),
+        make_record("glossary-v1-c01", source_id=6, text="Trash: where deleted files go. Refunds: money returned."),
+    ]
+
+
+def run(question: str, retriever, generator, config: PipelineConfig = CONFIG) -> list:
+    async def collect() -> list:
+        return [e async for e in answer_events(question, retriever=retriever, generator=generator, config=config)]
+
+    return asyncio.run(collect())
+
+
+def kinds(events: list) -> list[str]:
+    return [e.kind for e in events]
+
+
+def test_answered_question_yields_meta_then_verified_sentences_then_done(corpus):
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(corpus), ExtractiveGenerator(CONFIG))
+
+    assert kinds(events) == ["meta", "sentence", "done"]
+    meta, sentence, done = events
+    assert sentence.text == "Deleted files are kept in the trash for 30 days."
+    assert [c.chunk_id for c in sentence.citations] == ["trash-v1-c01"]
+    assert sentence.citations[0].n in {b.n for b in meta.blocks}
+    assert done.status == "answered" and done.counts["shown"] == 1
+
+
+def test_off_topic_question_is_refused_as_no_material_before_any_sentence(corpus):
+    generator = ScriptedGenerator(["Paris is the capital [1]."])
+
+    events = run("What is the capital of France?", IndexRetriever(corpus), generator)
+
+    assert kinds(events) == ["meta", "refusal", "done"]
+    assert events[1].reason == "no_material" and "uploaded" in events[1].message
+    assert generator.requests == []
+
+
+def test_conflicting_sources_are_shown_both_newest_first_and_nothing_is_generated(corpus):
+    generator = ScriptedGenerator(["The limit is 200 MB [1]."])
+
+    events = run("What is the upload limit for a single file in the web app?", IndexRetriever(corpus), generator)
+
+    refusal = next(e for e in events if isinstance(e, AnswerRefused))
+    assert refusal.reason == "conflict"
+    assert [s.chunk_id for s in refusal.sides] == ["release-5-v1-c01", "old-limits-v1-c01"]
+    assert [s.updated_on for s in refusal.sides] == [dt.date(2025, 9, 15), dt.date(2024, 3, 1)]
+    assert not any(isinstance(e, SentenceVerified) for e in events) and generator.requests == []
+
+
+def test_words_in_the_corpus_without_the_answer_get_unsupported(corpus):
+    events = run("How long are refunds kept in the trash?", IndexRetriever(corpus), ExtractiveGenerator(CONFIG))
+
+    assert not any(isinstance(e, SentenceVerified) for e in events)
+    refusal = next(e for e in events if isinstance(e, AnswerRefused))
+    assert (refusal.reason, refusal.message) == ("unsupported", UNSUPPORTED_MESSAGE)
+    assert events[-1].status == "refused"
+
+
+def test_uncited_and_fabricated_sentences_are_dropped_and_only_verified_ones_shown(corpus):
+    generator = ScriptedGenerator([
+        "Deleted files are kept in the trash for 30 days [1]. ",
+        "Everything is free forever. ",
+        "Deleted files are kept in the trash for 90 days [1]. ",
+        "Deleted files are kept in the trash for 30 days [8].",
+    ])
+
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(corpus), generator)
+
+    shown = [e.text for e in events if isinstance(e, SentenceVerified)]
+    dropped = {e.text: e.reasons for e in events if isinstance(e, SentenceDropped)}
+    assert shown == ["Deleted files are kept in the trash for 30 days."]
+    assert dropped["Everything is free forever."] == ("no citation",)
+    assert dropped["Deleted files are kept in the trash for 90 days."] == ("the number 90 not in [1]",)
+
+
+def test_nothing_verified_regenerates_once_with_the_reasons_then_refuses(corpus):
+    generator = ScriptedGenerator(["Deleted files stay 90 days [1]."], ["Files stay forever [9]."])
+
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(corpus), generator)
+
+    assert len(generator.requests) == 2
+    assert generator.requests[0].feedback == ()
+    assert "the number 90 not in [1]" in generator.requests[1].feedback[0]
+    assert next(e for e in events if isinstance(e, AnswerRefused)).reason == "unsupported"
+
+
+def test_regeneration_that_succeeds_answers(corpus):
+    generator = ScriptedGenerator(["Files stay 90 days [1]."], ["Deleted files are kept in the trash for 30 days [1]."])
+
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(corpus), generator)
+
+    assert events[-1].status == "answered"
+
+
+def test_generator_failing_part_way_keeps_shown_sentences_and_marks_incomplete(corpus):
+    generator = ScriptedGenerator([
+        "Deleted files are kept in the trash for 30 days [1]. The trash is emp",
+        GenerationFailed("The model stopped early."),
+    ])
+
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(corpus), generator)
+
+    assert kinds(events) == ["meta", "sentence", "dropped", "error", "done"]
+    assert events[2].text == "The trash is emp"
+    assert events[-1].status == "incomplete"
+
+
+def test_generator_failing_before_any_sentence_fails_with_its_safe_message(corpus):
+    generator = ScriptedGenerator([GenerationFailed("The answer service is busy; try again in a minute.", busy=True)])
+
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(corpus), generator)
+
+    assert isinstance(events[-2], AnswerFailed) and "busy" in events[-2].message
+    assert events[-1].status == "failed"
+
+
+def test_unfinished_last_sentence_is_dropped(corpus):
+    generator = ScriptedGenerator(["Deleted files are kept in the trash for 30 days [1]. And then"], regenerates=False)
+
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(corpus), generator)
+
+    assert events[-2] == SentenceDropped("And then", ("unfinished sentence",))
+    assert events[-1].status == "answered"
+
+
+def test_meta_reports_retrieved_scores_and_context_tokens(corpus):
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(corpus), ExtractiveGenerator(CONFIG))
+
+    meta = events[0]
+    assert isinstance(meta, BlocksIssued) and meta.context_tokens > 0
+    assert meta.retrieved[0][0] == "trash-v1-c01" and meta.retrieved[0][1] > 0
+    assert isinstance(events[-1], AnswerDone) and "total_ms" in events[-1].timings

@@ -1,0 +1,102 @@
+"""/api/answer: the §6 JSON object, its 400s, CSRF for session callers, and visibility."""
+import json
+
+import pytest
+
+from answers.models import QuestionLog
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def small_corpus(ingest, filler):
+    ingest("trash.md", "# Trash\n\nDeleted files are kept in the trash for 30 days.\n")
+    ingest("pricing.md", "# Pricing\n\nThe Team plan costs $12 per user per month.\n")
+    ingest("partners.md", "# Partners\n\nPartners receive a 20% reseller discount. CANARY-PARTNER-1.\n", audience="partner")
+    ingest("floor.md", "# Floor\n\nThe internal price floor for Business is $19. CANARY-INTERNAL-1.\n", audience="internal")
+
+
+def post(client, body, **extra):
+    data = body if isinstance(body, (str, bytes)) else json.dumps(body)
+    return client.post("/api/answer", data=data, content_type="application/json", **extra)
+
+
+def test_answer_has_the_documented_fields(client, small_corpus):
+    response = post(client, {"question": "How long are deleted files kept in the trash?"})
+
+    data = response.json()
+    assert response.status_code == 200
+    assert data["status"] == "answered" and data["refused"] is False and data["refusal"] is None
+    assert data["answer"] == "Deleted files are kept in the trash for 30 days."
+    citation = data["sentences"][0]["citations"][0]
+    assert citation["chunk_id"] == "trash-v1-c01" and citation["url"] == "/chunks/trash-v1-c01/"
+    assert data["citations"] == ["trash-v1-c01"]
+    assert data["retrieved"][0]["id"] == "trash-v1-c01" and data["retrieved"][0]["score"] > 0
+    assert "dropped" not in data
+
+
+def test_off_topic_question_is_refused_as_no_material(client, small_corpus):
+    data = post(client, {"question": "What is the capital of France?"}).json()
+
+    assert data["status"] == "refused" and data["refusal"]["kind"] == "no_material"
+    assert data["answer"] == ""
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "must be a JSON object"),
+        ({}, '"question" is missing'),
+        ({"question": 42}, "must be a string"),
+        ({"question": "   "}, "is empty"),
+        ({"question": "x" * 2001}, "2001 characters long; the limit is 2000"),
+    ],
+)
+def test_bad_requests_get_400_with_a_json_error(client, body, message):
+    response = post(client, body)
+
+    assert response.status_code == 400
+    assert message in response.json()["error"]
+    assert not QuestionLog.objects.exists()
+
+
+def test_get_is_not_allowed(client):
+    assert client.get("/api/answer").status_code == 405
+
+
+def test_signed_in_session_caller_must_send_csrf_token(small_corpus, staff_user):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(staff_user)
+
+    response = post(client, {"question": "How long are deleted files kept in the trash?"})
+
+    assert response.status_code == 403 and "CSRF" in response.json()["error"]
+
+
+def test_public_caller_gets_no_partner_fact_and_no_canary(client, small_corpus):
+    response = post(client, {"question": "What reseller discount do partners receive?"})
+
+    body = response.content.decode()
+    assert "20%" not in body and "CANARY" not in body and "partners-v1" not in body
+    assert response.json()["status"] == "refused"
+
+
+def test_partner_caller_is_answered_from_the_partner_source(client, small_corpus, partner_user):
+    client.force_login(partner_user)
+
+    data = post(client, {"question": "What reseller discount do partners receive?"}).json()
+
+    assert data["status"] == "answered" and data["citations"] == ["partners-v1-c01"]
+
+
+def test_each_question_is_logged_with_what_was_shown_and_retrieved(client, small_corpus):
+    post(client, {"question": "How long are deleted files kept in the trash?"})
+
+    log = QuestionLog.objects.get()
+    assert (log.channel, log.status, log.generator) == ("api", "answered", "extractive")
+    assert log.sentences[0]["citations"][0]["chunk_id"] == "trash-v1-c01"
+    assert log.retrieved[0]["id"] == "trash-v1-c01" and log.context_tokens > 0
+    assert log.audiences == ["public"] and "total_ms" in log.timings
