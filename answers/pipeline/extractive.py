@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generation import GenerationRequest
 from answers.pipeline.quantities import numbers_in
-from answers.pipeline.sentences import MARKER, split_sentences
+from answers.pipeline.sentences import MARKER, passage_sentences
 from answers.pipeline.tokenize import significant_terms
 from answers.pipeline.types import Block
 
@@ -14,6 +14,10 @@ from answers.pipeline.types import Block
 _ASKS_QUANTITY = re.compile(
     r"\b(how\s+(?:many|long|much|often|soon|fast|large|big|quickly)|when|what\s+time|(?:which|what)\s+year)\b", re.I
 )
+# Light verbs of a question ("how long does it take") say nothing a sentence must repeat.
+_QUESTION_FILLER = re.compile(r"\b(take|takes|taking|took|get|gets|tell|know|happen|happens|mean|means)\b", re.I)
+# Nouns that ask for an amount: "what discount", "what is the price".
+_ASKS_AMOUNT = re.compile(r"\b(discount|price|prices|cost|costs|fee|fees|percentage|quota|timeout|uptime)\b", re.I)
 _ASKS_SEVERAL = re.compile(r"\b(and|both|each|all|list|compare)\b|,", re.I)
 _MONTH_OR_DAY = re.compile(
     r"\b(january|february|march|april|may|june|july|august|september|october|november|december|"
@@ -26,11 +30,8 @@ _ADDRESSED_TO_MODEL = re.compile(
     r"\b(system prompt|you are (?:now )?(?:an? )?(?:ai|assistant|language model|chatbot))\b",
     re.I,
 )
-_LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
-_NEW_PARAGRAPH = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)]|#|\||```|~~~|>)")
 _MIN_WORDS = 4
-_HEADING_WORDS = 6  # a short line without end punctuation before a capitalised line is a heading, not a wrap
-_PART_SLACK = 0.25
+_PART_SLACK = 0.3
 
 
 @dataclass(frozen=True)
@@ -41,12 +42,13 @@ class Candidate:
     block: Block
     covered: frozenset[str]
     coverage: float
+    precision: float
     position: int
 
 
 def question_terms(question: str, *, config: PipelineConfig) -> list[str]:
     """The question's significant terms, without the words that only ask for a quantity."""
-    return significant_terms(_ASKS_QUANTITY.sub(" ", question), config.tokenizer)
+    return significant_terms(_QUESTION_FILLER.sub(" ", _ASKS_QUANTITY.sub(" ", question)), config.tokenizer)
 
 
 def extract_answer(question: str, blocks: Sequence[Block], *, config: PipelineConfig) -> list[str]:
@@ -59,13 +61,13 @@ def extract_answer(question: str, blocks: Sequence[Block], *, config: PipelineCo
     terms = question_terms(question, config=config)
     if not terms:
         return []
-    wants_quantity = bool(_ASKS_QUANTITY.search(question))
+    wants_quantity = bool(_ASKS_QUANTITY.search(question) or _ASKS_AMOUNT.search(question))
     floor = config.min_sentence_coverage
     if _ASKS_SEVERAL.search(question):
         floor = max(floor - _PART_SLACK, 0.0)
     ranked = sorted(
         (c for c in _candidates(blocks, terms, config=config) if _qualifies(c, floor, wants_quantity)),
-        key=lambda c: (-c.coverage, -c.block.score, len(c.text), c.block.number, c.position),
+        key=lambda c: (-c.coverage, -c.precision, -c.block.score, len(c.text), c.block.number, c.position),
     )
     chosen: list[Candidate] = []
     covered: set[str] = set()
@@ -104,9 +106,14 @@ def _candidates(blocks: Sequence[Block], terms: list[str], *, config: PipelineCo
     wanted = set(terms)
     found: list[Candidate] = []
     for block in blocks:
-        for position, sentence in enumerate(_block_sentences(block.text)):
-            covered = frozenset(wanted & set(significant_terms(sentence, config.tokenizer)))
-            found.append(Candidate(sentence, block, covered, len(covered) / len(wanted), position))
+        # A document's own "[1]" must never become a citation; fragments are not answers.
+        sentences = (MARKER.sub("", s).strip() for s in passage_sentences(block.text))
+        for position, sentence in enumerate(s for s in sentences if len(s.split()) >= _MIN_WORDS):
+            own = set(significant_terms(sentence, config.tokenizer))
+            covered = frozenset(wanted & own)
+            found.append(
+                Candidate(sentence, block, covered, len(covered) / len(wanted), len(covered) / len(own), position)
+            )
     return found
 
 
@@ -116,31 +123,6 @@ def _qualifies(candidate: Candidate, floor: float, wants_quantity: bool) -> bool
     if wants_quantity:
         return bool(numbers_in(candidate.text) or _MONTH_OR_DAY.search(candidate.text))
     return True
-
-
-def _block_sentences(text: str) -> list[str]:
-    """Sentences of a block: wrapped lines joined, list items and headings kept apart, markup stripped."""
-    paragraphs: list[list[str]] = []
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not stripped or stripped.startswith(("```", "~~~", "#", "|")):
-            paragraphs.append([])
-            continue
-        starts_new = _NEW_PARAGRAPH.match(line) or not paragraphs or not paragraphs[-1]
-        previous = paragraphs[-1][-1].rstrip() if paragraphs and paragraphs[-1] else ""
-        ends_previous = previous[-1:] in ".!?:" or (
-            len(previous.split()) <= _HEADING_WORDS and stripped[:1].isupper()
-        )
-        if starts_new or ends_previous:
-            paragraphs.append([])
-        paragraphs[-1].append(_LIST_MARK.sub("", stripped))
-    sentences: list[str] = []
-    for paragraph in paragraphs:
-        for sentence in split_sentences(" ".join(paragraph)):
-            clean = MARKER.sub("", sentence).strip()  # a document's own "[1]" must not become a citation
-            if len(clean.split()) >= _MIN_WORDS:
-                sentences.append(clean)
-    return sentences
 
 
 def _with_marker(sentence: str, number: int) -> str:

@@ -1,18 +1,17 @@
 """The gates before generation (§5.2): no_material, then a conflict between sources."""
-import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.quantities import Quantity, find_quantities
+from answers.pipeline.sentences import passage_sentences
 from answers.pipeline.tokenize import significant_terms, tokenize
 from answers.pipeline.types import Block, Conflict, Retrieved, Statement
 
 MIN_SHARED_CONTEXT = 2  # "share at least two significant tokens" (§5.2)
 
 # A sentence ends at . ! or ? followed by white space; "2.5" has no space after its dot and stays whole.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def gate_no_material(
@@ -71,11 +70,6 @@ def find_conflict(blocks: Sequence[Block], *, config: PipelineConfig, question: 
     return Conflict(sides=_newest_first(stated[i].statement, stated[j].statement))
 
 
-def split_sentences(text: str) -> list[str]:
-    """The sentences of text: split after . ! or ? followed by white space, never inside "2.5"."""
-    return [sentence for part in _SENTENCE_END.split(text) if (sentence := part.strip())]
-
-
 @dataclass(frozen=True)
 class _Stated:
     rank: int
@@ -96,7 +90,7 @@ def _disagree(a: _Stated, b: _Stated, *, asked: frozenset[str] | None) -> bool:
 
 def _statements(block: Block) -> Iterator[tuple[Statement, Quantity]]:
     # record.text, not block.text: a compressed copy may have dropped the sentence that conflicts.
-    for sentence in split_sentences(block.record.text):
+    for sentence in passage_sentences(block.record.text):
         for quantity in find_quantities(sentence):
             yield Statement(block=block, sentence=sentence, value=quantity.value, unit=quantity.unit), quantity
 

@@ -11,6 +11,9 @@ ABBREVIATIONS = frozenset(
     "e.g i.e etc vs cf al approx dept est fig inc ltd co corp no nos vol p pp dr mr mrs ms prof sr jr st mt "
     "jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun u.s u.k".split()
 )
+_LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
+_NEW_PARAGRAPH = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)]|>)")
+_HEADING_WORDS = 6  # a short line without end punctuation before a capitalised line is a heading, not a wrap
 _PARTIAL_MARKER = re.compile(r"\[\d{0,3}(?:\s*,\s*\d{0,3})*")
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)$")
 _TERMINATORS = ".!?"
@@ -131,6 +134,24 @@ def split_sentences(text: str) -> list[str]:
     sentences = buffer.feed(text)
     rest, tail = buffer.flush()
     return sentences + rest + ([tail] if tail else [])
+
+
+def passage_sentences(text: str) -> list[str]:
+    """Sentences of a stored passage: wrapped lines joined; headings, list items and code lines kept apart."""
+    paragraphs: list[list[str]] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("```", "~~~", "#", "|")):
+            paragraphs.append([])
+            continue
+        previous = paragraphs[-1][-1].rstrip() if paragraphs and paragraphs[-1] else ""
+        starts_new = not previous or _NEW_PARAGRAPH.match(line) or previous[-1] in ".!?:" or (
+            len(previous.split()) <= _HEADING_WORDS and stripped[:1].isupper()
+        )
+        if starts_new:
+            paragraphs.append([])
+        paragraphs[-1].append(_LIST_MARK.sub("", stripped))
+    return [sentence for paragraph in paragraphs if paragraph for sentence in split_sentences(" ".join(paragraph))]
 
 
 def _has_words(sentence: str) -> bool:

@@ -6,7 +6,7 @@ import pytest
 
 from answers.pipeline.bm25 import Bm25Index
 from answers.pipeline.config import PipelineConfig
-from answers.pipeline.gates import find_conflict, gate_no_material, split_sentences
+from answers.pipeline.gates import find_conflict, gate_no_material
 from answers.pipeline.tokenize import tokenize
 from answers.pipeline.types import Retrieved
 
@@ -213,16 +213,3 @@ def test_conflict_counts_only_when_the_question_asks_about_it(make_block, questi
 
 def test_no_blocks_no_conflict() -> None:
     assert find_conflict([], config=PipelineConfig()) is None
-
-
-@pytest.mark.parametrize(
-    ("text", "sentences"),
-    [
-        ("The limit is 2.5 GB. Ask support!", ["The limit is 2.5 GB.", "Ask support!"]),
-        ("Is it v3.11.2? Yes.\nIt is.", ["Is it v3.11.2?", "Yes.", "It is."]),
-        ("No end mark", ["No end mark"]),
-        ("  ", []),
-    ],
-)
-def test_sentences_split_after_end_marks_followed_by_space(text: str, sentences: list[str]) -> None:
-    assert split_sentences(text) == sentences

@@ -1,7 +1,7 @@
 """The sentence buffer releases whole sentences only, with their markers, and never splits inside one."""
 import pytest
 
-from answers.pipeline.sentences import SentenceBuffer, parse_markers, split_sentences
+from answers.pipeline.sentences import SentenceBuffer, parse_markers, passage_sentences, split_sentences
 
 
 def _stream(text: str, step: int = 1) -> tuple[list[str], str]:
@@ -75,3 +75,18 @@ def test_split_sentences_on_finished_text():
         "Team costs $12.",
         "Business costs $25 per user.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("passage", "sentences"),
+    [
+        ("SINGLE FILE LIMIT\nThe upload limit is 100 MB.", ["SINGLE FILE LIMIT", "The upload limit is 100 MB."]),
+        ("Refunds are processed within\n5-7 business days. Contact us.", ["Refunds are processed within 5-7 business days.", "Contact us."]),
+        ("- Team costs $12.\n- Business costs $25", ["Team costs $12.", "Business costs $25"]),
+        ("```\ncode line\n```\nAfter the code.", ["code line", "After the code."]),
+        ("The limit is 2.5 GB. Ask support!", ["The limit is 2.5 GB.", "Ask support!"]),
+        ("  ", []),
+    ],
+)
+def test_passage_sentences_keep_headings_list_items_and_code_apart(passage, sentences):
+    assert passage_sentences(passage) == sentences
