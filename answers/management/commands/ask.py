@@ -1,7 +1,7 @@
 """manage.py ask "question" [--user NAME] [--json]: the verified answer, or the refusal, on the terminal."""
-import asyncio
 import json
 
+from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -28,7 +28,8 @@ class Command(BaseCommand):
             question = clean_question(options["question"])
         except QuestionRejected as error:
             raise CommandError(str(error)) from None
-        summary = asyncio.run(self._ask(question, user))
+        # async_to_sync keeps the service's database calls on this thread (and its connection).
+        summary = async_to_sync(self._ask)(question, user)
         data = summary.to_json(chunk_url)
         if options["json"]:
             self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
