@@ -78,6 +78,28 @@ class AnswerSummary:
         }
 
 
+def event_json(event: Event, chunk_url: Callable[[str], str]) -> dict[str, Any]:
+    """One event as the JSON an event stream carries (never called for dropped sentences)."""
+    if isinstance(event, BlocksIssued):
+        return {
+            "blocks": [
+                {"n": b.n, "chunk_id": b.chunk_id, "url": chunk_url(b.chunk_id), "source_title": b.source_title,
+                 "source_updated_on": _date(b.updated_on)}
+                for b in event.blocks
+            ],
+            "context_tokens": event.context_tokens,
+        }
+    if isinstance(event, SentenceVerified):
+        return {"text": event.text, "citations": [citation_json(c, chunk_url) for c in event.citations]}
+    if isinstance(event, AnswerRefused):
+        return refusal_json(event, chunk_url)
+    if isinstance(event, AnswerDone):
+        return {"status": event.status, "counts": event.counts, "timings": event.timings}
+    if isinstance(event, AnswerFailed):
+        return {"message": event.message}
+    raise TypeError(f"{type(event).__name__} is not sent to callers")
+
+
 def citation_json(citation: Citation, chunk_url: Callable[[str], str]) -> dict[str, Any]:
     """A citation as JSON: n, chunk id, URL, source title and date."""
     return {

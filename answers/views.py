@@ -1,14 +1,30 @@
 """HTTP views of the answers app: they parse input, call the answer service and render its events."""
 import json
+from collections.abc import AsyncIterator
 
-from django.http import HttpRequest, JsonResponse
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
+from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from answers.models import QuestionLog
+from answers.pipeline.events import SentenceDropped
+from answers.ratelimit import caller_key, rate_limit_hit
 from answers.services import QuestionRejected, answer_question, chunk_url, clean_question
-from answers.summary import AnswerSummary
+from answers.summary import AnswerSummary, event_json
+
+
+@require_GET
+def chat(request: HttpRequest) -> HttpResponse:
+    """The chat page; answers arrive over the websocket."""
+    if not request.session.session_key:
+        request.session.save()  # a session from the first visit, so limits follow the visitor, not the socket
+    response = render(request, "answers/chat.html", {"max_chars": settings.RAG_MAX_QUESTION_CHARS})
+    add_never_cache_headers(response)
+    return response
 
 
 def _csrf_failure(request: HttpRequest) -> JsonResponse | None:
@@ -36,17 +52,36 @@ def parse_question(request: HttpRequest) -> str:
     return clean_question(body["question"])
 
 
+async def _admit(request: HttpRequest, *, from_query: bool = False) -> tuple[object, str] | JsonResponse:
+    """The caller and their question, or the JSON error response that refuses them."""
+    user = await request.auser()
+    if request.method == "POST" and user.is_authenticated and (failure := _csrf_failure(request)):
+        return failure
+    try:
+        question = clean_question(request.GET.get("question")) if from_query else parse_question(request)
+    except QuestionRejected as error:
+        return _bad_request(str(error))
+    key = caller_key(
+        user_id=user.pk if user.is_authenticated else None,
+        session_key=request.session.session_key,
+        client=request.META.get("REMOTE_ADDR"),
+    )
+    decision = await rate_limit_hit(key)
+    if not decision.allowed:
+        response = JsonResponse({"error": decision.message}, status=429)
+        response["Retry-After"] = str(decision.retry_after_s)
+        return response
+    return user, question
+
+
 @csrf_exempt
 @require_POST
 async def api_answer(request: HttpRequest) -> JsonResponse:
     """POST {"question": ...}: the verified answer as one JSON object (§6)."""
-    user = await request.auser()
-    if user.is_authenticated and (failure := _csrf_failure(request)):
-        return failure
-    try:
-        question = parse_question(request)
-    except QuestionRejected as error:
-        return _bad_request(str(error))
+    admitted = await _admit(request)
+    if isinstance(admitted, JsonResponse):
+        return admitted
+    user, question = admitted
     summary = AnswerSummary(question)
     async for event in answer_question(
         question=question, user=user, channel=QuestionLog.Channel.API, session_key=request.session.session_key or ""
@@ -54,4 +89,27 @@ async def api_answer(request: HttpRequest) -> JsonResponse:
         summary.add(event)
     response = JsonResponse(summary.to_json(chunk_url))
     response["Cache-Control"] = "no-store"
+    return response
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+async def api_answer_stream(request: HttpRequest) -> HttpResponse:
+    """The same events as Server-Sent Events: GET ?question=... or POST {"question": ...}."""
+    admitted = await _admit(request, from_query=request.method == "GET")
+    if isinstance(admitted, JsonResponse):
+        return admitted
+    user, question = admitted
+
+    async def stream() -> AsyncIterator[str]:
+        async for event in answer_question(
+            question=question, user=user, channel=QuestionLog.Channel.SSE,
+            session_key=request.session.session_key or "",
+        ):
+            if not isinstance(event, SentenceDropped):
+                yield f"event: {event.kind}\ndata: {json.dumps(event_json(event, chunk_url))}\n\n"
+
+    response = StreamingHttpResponse(stream(), content_type="text/event-stream")
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"  # a proxy must pass each event on as it is written
     return response

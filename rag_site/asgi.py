@@ -10,7 +10,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app regi
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-websocket_urlpatterns: list = []
+from answers.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from rag_site.env import env_bool, env_float, env_int, env_list, env_str
@@ -40,12 +41,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "csp",
     "corpus_admin",
     "answers",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -96,8 +99,11 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
     }
+    # Rate limits are counted in the cache, so several workers must share it.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -147,6 +153,23 @@ RAG_MIN_SENTENCE_COVERAGE = env_float("RAG_MIN_SENTENCE_COVERAGE", 0.8, minimum=
 RAG_STOPWORDS = env_bool("RAG_STOPWORDS", True)
 RAG_STEMMING = env_bool("RAG_STEMMING", True)
 RAG_MAX_QUESTION_CHARS = env_int("RAG_MAX_QUESTION_CHARS", 2000, minimum=10)
+RAG_RATE_LIMIT = env_int("RAG_RATE_LIMIT", 20, minimum=0)  # questions per caller per minute; 0 switches it off
+
+# The pages load only their own scripts and styles; htmx runs with eval and script tags off (templates/base.html).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    }
+}
 
 # Security: production values switch on with DEBUG off; each can be overridden.
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)

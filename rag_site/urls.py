@@ -1,7 +1,6 @@
 """Top-level URLs: the admin, chunk pages, and the answers app."""
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import RedirectView
 
 admin.site.site_header = "rag_site administration"
 admin.site.site_title = "rag_site admin"
@@ -10,5 +9,4 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("corpus_admin.urls")),
     path("", include("answers.urls")),
-    path("", RedirectView.as_view(pattern_name="library", permanent=False), name="home"),
 ]

@@ -65,3 +65,9 @@ def filler(ingest) -> None:
     """Unrelated public documents: BM25 idf is degenerate in a corpus of two or three chunks."""
     for name, text in FILLER.items():
         ingest(name, text)
+
+
+@pytest.fixture(autouse=True)
+def _no_rate_limit_unless_asked(settings) -> None:
+    """Tests ask many questions from one address; the rate-limit tests set their own limit."""
+    settings.RAG_RATE_LIMIT = 0

@@ -1,0 +1,60 @@
+"""Events as HTML fragments for the chat page: each carries `data-event` and an out-of-band swap target."""
+from django.template.loader import render_to_string
+
+from answers.pipeline.events import (
+    AnswerDone,
+    AnswerFailed,
+    AnswerRefused,
+    BlocksIssued,
+    Event,
+    SentenceDropped,
+    SentenceVerified,
+)
+from answers.services import chunk_url
+
+REFUSAL_TITLES = {
+    "no_material": "Nothing relevant found",
+    "conflict": "The documents disagree",
+    "unsupported": "No direct answer in the documents",
+}
+STATUS_TEXT = {
+    "answered": "End of answer.",
+    "refused": "End of answer: no answer was given.",
+    "incomplete": "End of answer: it was cut off, so it may be incomplete.",
+    "failed": "The answer could not be written.",
+}
+
+
+def render_turn(turn_id: str, question: str) -> str:
+    """The empty turn a question starts, appended to the conversation."""
+    return render_to_string("answers/fragments/turn.html", {"turn": turn_id, "question": question})
+
+
+def render_event(turn_id: str, event: Event) -> str:
+    """The fragment for one event of a turn; dropped sentences render as nothing."""
+    if isinstance(event, SentenceDropped):
+        return ""
+    context: dict = {"turn": turn_id, "event": event}
+    if isinstance(event, BlocksIssued):
+        template = "meta"
+        context["sources"] = [(block, chunk_url(block.chunk_id)) for block in event.blocks]
+    elif isinstance(event, SentenceVerified):
+        template = "sentence"
+        context["citations"] = [(citation, chunk_url(citation.chunk_id)) for citation in event.citations]
+    elif isinstance(event, AnswerRefused):
+        template = "refusal"
+        context["title"] = REFUSAL_TITLES[event.reason]
+        context["sides"] = [(side, chunk_url(side.chunk_id)) for side in event.sides]
+    elif isinstance(event, AnswerDone):
+        template = "done"
+        context["text"] = STATUS_TEXT.get(event.status, event.status)
+    elif isinstance(event, AnswerFailed):
+        template = "error"
+    else:
+        raise TypeError(f"no fragment for {type(event).__name__}")
+    return render_to_string(f"answers/fragments/{template}.html", context)
+
+
+def render_notice(message: str) -> str:
+    """A message not tied to a turn (busy, too long, malformed, rate limited), replacing the last one."""
+    return render_to_string("answers/fragments/notice.html", {"message": message})

@@ -1,0 +1,40 @@
+"""The chat page: served with its scripts from static/, a strict CSP, and never cached."""
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+
+def test_chat_page_has_the_form_the_socket_and_the_live_region(client):
+    page = client.get("/").content.decode()
+
+    assert 'id="ask-form"' in page and 'ws-send' in page and 'ws-connect="/ws/chat/"' in page
+    assert 'aria-live="polite"' in page and 'name="question"' in page
+    assert "/static/vendor/htmx-2.0.11.min.js" in page and "/static/vendor/htmx-ext-ws-2.0.4.min.js" in page
+    assert "unpkg" not in page and "cdn" not in page
+
+
+def test_htmx_runs_without_eval_or_script_tags_and_keeps_no_history(client):
+    page = client.get("/").content.decode()
+
+    assert '"allowEval": false' in page and '"allowScriptTags": false' in page and '"historyCacheSize": 0' in page
+
+
+def test_content_security_policy_allows_only_own_scripts(client):
+    policy = client.get("/")["Content-Security-Policy"]
+
+    assert "script-src 'self'" in policy and "unsafe-eval" not in policy and "unsafe-inline" not in policy
+    assert "object-src 'none'" in policy and "frame-ancestors 'none'" in policy
+
+
+def test_chat_page_is_not_cached_and_starts_a_session(client):
+    response = client.get("/")
+
+    assert "no-store" in response["Cache-Control"]
+    assert "sessionid" in response.cookies
+
+
+def test_vendored_scripts_are_served(client):
+    for path in ("/static/vendor/htmx-2.0.11.min.js", "/static/vendor/htmx-ext-ws-2.0.4.min.js", "/static/js/chat.js"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        b"".join(response.streaming_content if response.streaming else [response.content])

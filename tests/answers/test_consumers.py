@@ -1,0 +1,224 @@
+"""The chat websocket: answers as fragments, busy, bad frames, rate limit, origin, cancel, fresh permissions."""
+import asyncio
+import html
+import json
+import os
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import Group
+from django.test import Client
+
+from answers.models import QuestionLog
+from answers.pipeline.generation import GenerationRequest
+from rag_site.asgi import application
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+TRASH_Q = "How long are deleted files kept in the trash?"
+PARTNER_Q = "What reseller discount do partners receive?"
+
+
+@pytest.fixture
+def corpus(ingest, filler):
+    ingest("trash.md", "# Trash\n\nDeleted files are kept in the trash for 30 days.\n")
+    ingest("partners.md", "# Partners\n\nPartners receive a 20% reseller discount. CANARY-PARTNER-1.\n", audience="partner")
+
+
+def session_cookie(user=None) -> bytes:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    else:
+        client.get("/")  # the chat page starts a session
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def connect(cookie: bytes | None = None, origin: bytes = b"http://localhost") -> WebsocketCommunicator:
+    headers = [(b"origin", origin)] + ([(b"cookie", cookie)] if cookie else [])
+    communicator = WebsocketCommunicator(application, "/ws/chat/", headers=headers)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def ask(communicator: WebsocketCommunicator, question: str, timeout: float = 10) -> list[str]:
+    """Send a question and collect fragments up to and including the end-of-answer one."""
+    await communicator.send_to(text_data=json.dumps({"question": question, "HEADERS": {"HX-Request": "true"}}))
+    fragments = []
+    while True:
+        fragment = await communicator.receive_from(timeout=timeout)
+        fragments.append(fragment)
+        if 'data-event="done"' in fragment:
+            return fragments
+
+
+def events(fragments: list[str]) -> list[str]:
+    return [f.split('data-event="', 1)[1].split('"', 1)[0] for f in fragments if 'data-event="' in f]
+
+
+class SlowGenerator:
+    """Writes one sentence, then keeps going slowly; records whether it was stopped."""
+
+    name = "slow"
+    regenerates = False
+
+    def __init__(self) -> None:
+        self.stopped = asyncio.Event()
+        self.pieces = 0
+
+    async def stream(self, request: GenerationRequest):
+        try:
+            yield "Deleted files are kept in the trash for 30 days [1]. "
+            while True:
+                await asyncio.sleep(0.05)
+                self.pieces += 1
+                yield "more "
+        finally:
+            self.stopped.set()
+
+
+@pytest.fixture
+def slow(monkeypatch) -> SlowGenerator:
+    generator = SlowGenerator()
+    monkeypatch.setattr("answers.services.choose_generator", lambda config: generator)
+    return generator
+
+
+async def test_question_gets_turn_meta_sentence_and_done_fragments(corpus):
+    communicator = await connect(await sync_to_async(session_cookie)())
+
+    fragments = await ask(communicator, TRASH_Q)
+
+    assert events(fragments)[:3] == ["error", "turn", "meta"]  # the first clears any earlier notice
+    assert events(fragments)[-2:] == ["sentence", "done"]
+    sentence = next(f for f in fragments if 'data-event="sentence"' in f)
+    assert "Deleted files are kept in the trash for 30 days." in sentence
+    assert 'href="/chunks/trash-v1-c01/"' in sentence and 'class="cite"' in sentence
+    await communicator.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("frame", "message"),
+    [
+        ("not json at all", "not valid JSON"),
+        ('["question"]', 'with the field "question"'),
+        ('{"q": "hi"}', 'with the field "question"'),
+        ('{"question": ""}', "is empty"),
+        (json.dumps({"question": "x" * 2001}), "the limit is 2000"),
+    ],
+)
+async def test_bad_frames_get_an_error_fragment_and_the_socket_stays_usable(corpus, frame, message):
+    communicator = await connect()
+
+    await communicator.send_to(text_data=frame)
+    notice = await communicator.receive_from()
+
+    assert 'data-event="error"' in notice and html.escape(message) in notice
+    assert not await sync_to_async(QuestionLog.objects.exists)()
+    assert events(await ask(communicator, TRASH_Q))[-1] == "done"
+    await communicator.disconnect()
+
+
+async def test_second_question_while_answering_gets_busy(corpus, slow):
+    communicator = await connect()
+    await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
+    while 'data-event="sentence"' not in await communicator.receive_from():
+        pass
+
+    await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
+
+    assert "Please wait until the current answer has finished" in await communicator.receive_from()
+    await communicator.disconnect()
+
+
+async def test_closing_the_socket_stops_generation_and_nothing_follows(corpus, slow):
+    communicator = await connect()
+    await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
+    while 'data-event="sentence"' not in await communicator.receive_from():
+        pass
+
+    await communicator.disconnect()
+    await asyncio.wait_for(slow.stopped.wait(), timeout=2)
+    pieces = slow.pieces
+    await asyncio.sleep(0.3)
+
+    assert slow.pieces == pieces
+    assert await communicator.receive_nothing()
+    log = await sync_to_async(QuestionLog.objects.get)()
+    assert log.status == "cancelled" and log.channel == "ws"
+
+
+async def test_rate_limit_counts_per_session_across_sockets(corpus, settings):
+    settings.RAG_RATE_LIMIT = 2
+    cookie = await sync_to_async(session_cookie)()
+    first, second = await connect(cookie), await connect(cookie)
+    await ask(first, TRASH_Q)
+    await ask(second, TRASH_Q)
+
+    await second.send_to(text_data=json.dumps({"question": TRASH_Q}))
+    notice = await second.receive_from()
+
+    assert "asked 2 questions in the last minute" in notice and "try again in" in notice
+    other = await connect(await sync_to_async(session_cookie)())
+    assert events(await ask(other, TRASH_Q))[-1] == "done"  # another visitor is not limited
+    for communicator in (first, second, other):
+        await communicator.disconnect()
+
+
+async def test_foreign_origin_is_rejected(corpus):
+    communicator = WebsocketCommunicator(application, "/ws/chat/", headers=[(b"origin", b"http://evil.example")])
+
+    connected, _ = await communicator.connect()
+
+    assert not connected
+
+
+async def test_permission_change_between_two_questions_takes_effect(corpus, partner_user):
+    communicator = await connect(await sync_to_async(session_cookie)(partner_user))
+    assert "20% reseller discount" in "".join(await ask(communicator, PARTNER_Q))
+
+    await sync_to_async(partner_user.groups.remove)(await sync_to_async(Group.objects.get)(name="partners"))
+    after = "".join(await ask(communicator, PARTNER_Q))
+
+    assert "20%" not in after and "CANARY" not in after and "partners-v1" not in after
+    await communicator.disconnect()
+
+
+async def test_each_websocket_question_is_logged(corpus):
+    communicator = await connect()
+
+    await ask(communicator, TRASH_Q)
+    await communicator.disconnect()
+
+    log = await sync_to_async(QuestionLog.objects.get)()
+    assert (log.channel, log.status) == ("ws", "answered")
+    assert log.sentences[0]["citations"][0]["chunk_id"] == "trash-v1-c01"
+
+
+async def test_document_html_reaches_the_socket_escaped(ingest, filler):
+    await sync_to_async(ingest)("widget.md", "# Widget\n\nThe widget <script>alert(1)</script> loads in under 300 milliseconds.\n")
+    communicator = await connect()
+
+    fragments = "".join(await ask(communicator, "How fast does the widget load?"))
+
+    assert "<script>" not in fragments and "&lt;script&gt;alert(1)&lt;/script&gt;" in fragments
+    await communicator.disconnect()
+
+
+async def test_chat_runs_over_the_redis_channel_layer(corpus, settings):
+    from channels.layers import get_channel_layer
+
+    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [url]}}}
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.send(channel, {"type": "ping", "text": "over redis"})
+
+    assert type(layer).__name__ == "RedisChannelLayer"
+    assert (await asyncio.wait_for(layer.receive(channel), 5))["text"] == "over redis"
+    communicator = await connect()
+    assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
+    await communicator.disconnect()
+    await layer.flush()

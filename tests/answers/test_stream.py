@@ -1,0 +1,96 @@
+"""/api/answer/stream: the same events as Server-Sent Events, each verified sentence flushed as it is verified."""
+import asyncio
+import json
+
+import pytest
+
+from answers.models import QuestionLog
+from answers.pipeline.generation import GenerationRequest
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+TRASH_Q = "How long are deleted files kept in the trash?"
+
+
+@pytest.fixture
+def corpus(ingest, filler):
+    ingest("trash.md", "# Trash\n\nDeleted files are kept in the trash for 30 days.\n\nThe trash is emptied by owners.\n")
+
+
+def parse(stream_text: str) -> list[tuple[str, dict]]:
+    events = []
+    for block in stream_text.strip().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines())
+        events.append((lines["event"], json.loads(lines["data"])))
+    return events
+
+
+async def read_all(response) -> str:
+    return "".join([chunk.decode() async for chunk in response.streaming_content])
+
+
+async def test_stream_sends_meta_sentence_and_done_events(async_client, corpus):
+    response = await async_client.get("/api/answer/stream", {"question": TRASH_Q})
+
+    events = parse(await read_all(response))
+    assert response["Content-Type"] == "text/event-stream" and response["Cache-Control"] == "no-store"
+    assert [name for name, _ in events] == ["meta", "sentence", "done"]
+    assert events[1][1]["text"] == "Deleted files are kept in the trash for 30 days."
+    assert events[1][1]["citations"][0]["url"] == "/chunks/trash-v1-c01/"
+    assert events[2][1]["status"] == "answered"
+
+
+async def test_post_json_works_too_and_refusals_are_events(async_client, corpus):
+    response = await async_client.post(
+        "/api/answer/stream", {"question": "What is the capital of France?"}, content_type="application/json"
+    )
+
+    events = parse(await read_all(response))
+    assert [name for name, _ in events] == ["meta", "refusal", "done"]
+    assert events[1][1]["kind"] == "no_material"
+
+
+async def test_each_sentence_is_flushed_before_the_generator_finishes(async_client, corpus, monkeypatch):
+    release = asyncio.Event()
+
+    class HeldGenerator:
+        name, regenerates = "held", False
+
+        async def stream(self, request: GenerationRequest):
+            yield "Deleted files are kept in the trash for 30 days [1]. The"
+            await release.wait()
+            yield " trash is emptied by owners [1]. "
+
+    monkeypatch.setattr("answers.services.choose_generator", lambda config: HeldGenerator())
+    response = await async_client.get("/api/answer/stream", {"question": TRASH_Q})
+    chunks = response.streaming_content.__aiter__()
+
+    first = [await asyncio.wait_for(chunks.__anext__(), 5) for _ in range(2)]
+    release.set()
+    rest = [chunk async for chunk in chunks]
+
+    assert first[1].decode().startswith("event: sentence") and "30 days" in first[1].decode()
+    assert any("emptied by owners" in chunk.decode() for chunk in rest)
+
+
+async def test_dropped_sentences_never_reach_the_stream_but_are_logged(async_client, corpus, monkeypatch):
+    class Fabricating:
+        name, regenerates = "fabricating", False
+
+        async def stream(self, request: GenerationRequest):
+            yield "Deleted files are kept in the trash for 90 days [1]. Deleted files are kept in the trash for 30 days [1]."
+
+    monkeypatch.setattr("answers.services.choose_generator", lambda config: Fabricating())
+
+    text = await read_all(await async_client.get("/api/answer/stream", {"question": TRASH_Q}))
+
+    assert "90 days" not in text and "event: dropped" not in text
+    log = await QuestionLog.objects.aget()
+    assert log.channel == "sse" and "90 days" in log.dropped[0]["text"]
+
+
+@pytest.mark.parametrize(("query", "status"), [({}, 400), ({"question": "x" * 2001}, 400)])
+async def test_bad_questions_get_400_json(async_client, query, status):
+    response = await async_client.get("/api/answer/stream", query)
+
+    assert response.status_code == status and "error" in json.loads(response.content)
