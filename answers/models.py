@@ -28,6 +28,7 @@ class QuestionLog(models.Model):
     conflict = models.JSONField(default=list, help_text="The two sides of a conflict.")
     context_tokens = models.PositiveIntegerField(default=0)
     generator = models.CharField(max_length=40)
+    generation = models.JSONField(default=dict, help_text="Model attempts, tokens, compression and errors.")
     error = models.TextField(blank=True)
     timings = models.JSONField(default=dict)
 

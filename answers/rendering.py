@@ -1,6 +1,7 @@
 """Events as HTML fragments for the chat page: each carries `data-event` and an out-of-band swap target."""
 from django.template.loader import render_to_string
 
+from answers.fallback import FALLBACK_NAME
 from answers.pipeline.events import (
     AnswerDone,
     AnswerFailed,
@@ -48,6 +49,7 @@ def render_event(turn_id: str, event: Event) -> str:
     elif isinstance(event, AnswerDone):
         template = "done"
         context["text"] = STATUS_TEXT.get(event.status, event.status)
+        context["fallback"] = event.generator == FALLBACK_NAME
     elif isinstance(event, AnswerFailed):
         template = "error"
     else:

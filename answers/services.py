@@ -8,6 +8,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from answers.claude import ClaudeGenerator, ClaudeSettings
+from answers.fallback import FallbackGenerator
 from answers.index import IndexSnapshot, current_index
 from answers.models import QuestionLog
 from answers.pipeline.answer import answer_events
@@ -56,9 +58,31 @@ def pipeline_config() -> PipelineConfig:
     )
 
 
+def claude_settings() -> ClaudeSettings:
+    """How the model generator talks to the API, as the settings give it now."""
+    return ClaudeSettings(
+        api_key=settings.ANTHROPIC_API_KEY,
+        base_url=settings.ANTHROPIC_BASE_URL,
+        answer_model=settings.RAG_ANSWER_MODEL,
+        compress_model=settings.RAG_COMPRESS_MODEL,
+        compress=settings.RAG_COMPRESS,
+        max_tokens=settings.RAG_ANSWER_MAX_TOKENS,
+        timeout_s=settings.RAG_ANSWER_TIMEOUT_S,
+        retries=settings.RAG_LLM_RETRIES,
+        retry_after_cap_s=settings.RAG_LLM_RETRY_AFTER_CAP_S,
+        max_concurrent=settings.RAG_MAX_CONCURRENT_LLM,
+        queue_wait_s=settings.RAG_LLM_QUEUE_WAIT_S,
+    )
+
+
 def choose_generator(config: PipelineConfig) -> Generator:
-    """The extractive generator (the only one until the model path lands)."""
-    return ExtractiveGenerator(config)
+    """Claude when an API key is set (falling back to extractive if so configured), else extractive."""
+    if not settings.ANTHROPIC_API_KEY:
+        return ExtractiveGenerator(config)
+    claude = ClaudeGenerator(claude_settings())
+    if settings.RAG_FALLBACK == "extractive":
+        return FallbackGenerator(claude, ExtractiveGenerator(config))
+    return claude
 
 
 def chunk_url(chunk_id: str) -> str:
@@ -110,13 +134,22 @@ async def answer_question(
             summary.add(event)
             yield event
     finally:
+        stats = getattr(generator, "stats", None)
         await sync_to_async(log_answer)(
-            summary, user=user, audiences=audiences, channel=channel, session_key=session_key, generator=generator.name
+            summary, user=user, audiences=audiences, channel=channel, session_key=session_key,
+            generator=generator.name, generation=stats.as_dict() if stats is not None else {},
         )
 
 
 def log_answer(
-    summary: AnswerSummary, *, user, audiences: tuple[str, ...], channel: str, session_key: str, generator: str
+    summary: AnswerSummary,
+    *,
+    user,
+    audiences: tuple[str, ...],
+    channel: str,
+    session_key: str,
+    generator: str,
+    generation: dict | None = None,
 ) -> QuestionLog:
     """Store one answer in the conversation log."""
     meta = summary.meta
@@ -142,6 +175,7 @@ def log_answer(
         ],
         context_tokens=meta.context_tokens if meta else 0,
         generator=generator,
+        generation=generation or {},
         error=summary.error.message if summary.error else "",
         timings=summary.done.timings if summary.done else {},
     )

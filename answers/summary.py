@@ -73,6 +73,7 @@ class AnswerSummary:
             ],
             "retrieved": [{"id": chunk_id, "score": score} for chunk_id, score in (self.meta.retrieved if self.meta else ())],
             "context_tokens": self.meta.context_tokens if self.meta else 0,
+            "generator": self.done.generator if self.done else "",
             "counts": self.done.counts if self.done else {},
             "timings": self.done.timings if self.done else {},
         }
@@ -94,7 +95,7 @@ def event_json(event: Event, chunk_url: Callable[[str], str]) -> dict[str, Any]:
     if isinstance(event, AnswerRefused):
         return refusal_json(event, chunk_url)
     if isinstance(event, AnswerDone):
-        return {"status": event.status, "counts": event.counts, "timings": event.timings}
+        return {"status": event.status, "generator": event.generator, "counts": event.counts, "timings": event.timings}
     if isinstance(event, AnswerFailed):
         return {"message": event.message}
     raise TypeError(f"{type(event).__name__} is not sent to callers")

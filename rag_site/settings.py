@@ -155,6 +155,22 @@ RAG_STEMMING = env_bool("RAG_STEMMING", True)
 RAG_MAX_QUESTION_CHARS = env_int("RAG_MAX_QUESTION_CHARS", 2000, minimum=10)
 RAG_RATE_LIMIT = env_int("RAG_RATE_LIMIT", 20, minimum=0)  # questions per caller per minute; 0 switches it off
 
+# The model path (§5.5): with a key, Claude writes the answers behind the same verifier.
+ANTHROPIC_API_KEY = env_str("ANTHROPIC_API_KEY")
+ANTHROPIC_BASE_URL = env_str("ANTHROPIC_BASE_URL") or None
+RAG_ANSWER_MODEL = env_str("RAG_ANSWER_MODEL", "claude-sonnet-5")
+RAG_COMPRESS_MODEL = env_str("RAG_COMPRESS_MODEL", "claude-haiku-4-5-20251001")
+RAG_COMPRESS = env_bool("RAG_COMPRESS", False)
+RAG_ANSWER_MAX_TOKENS = env_int("RAG_ANSWER_MAX_TOKENS", 1024, minimum=16)
+RAG_ANSWER_TIMEOUT_S = env_float("RAG_ANSWER_TIMEOUT_S", 60.0, minimum=1.0)
+RAG_LLM_RETRIES = env_int("RAG_LLM_RETRIES", 2, minimum=0)
+RAG_LLM_RETRY_AFTER_CAP_S = env_float("RAG_LLM_RETRY_AFTER_CAP_S", 10.0, minimum=0.0)
+RAG_MAX_CONCURRENT_LLM = env_int("RAG_MAX_CONCURRENT_LLM", 8, minimum=1)
+RAG_LLM_QUEUE_WAIT_S = env_float("RAG_LLM_QUEUE_WAIT_S", 10.0, minimum=0.0)
+RAG_FALLBACK = env_str("RAG_FALLBACK", "")
+if RAG_FALLBACK not in ("", "extractive"):
+    raise ImproperlyConfigured(f"RAG_FALLBACK must be empty or 'extractive', not {RAG_FALLBACK!r}")
+
 # The pages load only their own scripts and styles; htmx runs with eval and script tags off (templates/base.html).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {

@@ -71,3 +71,18 @@ def filler(ingest) -> None:
 def _no_rate_limit_unless_asked(settings) -> None:
     """Tests ask many questions from one address; the rate-limit tests set their own limit."""
     settings.RAG_RATE_LIMIT = 0
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _close_stray_connections(django_db_setup, django_db_blocker):
+    """Async tests leave connections open in asgiref's worker threads; PostgreSQL then cannot drop the test DB."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )

@@ -40,6 +40,7 @@ CONFLICT_MESSAGE = (
     "check with the owner of the documents which one holds."
 )
 UNSUPPORTED_MESSAGE = "Related documents were found, but none of them directly answers this question."
+GENERATOR_BROKE = "Something went wrong while the answer was being written."
 INCOMPLETE_NOTICE = "The answer was cut off; the sentences shown were verified, but it may be incomplete."
 
 
@@ -76,7 +77,7 @@ async def answer_events(
     if gate_no_material(question=question, retrieved=retrieved, has_term=retriever.has_term, config=config):
         yield BlocksIssued(blocks=(), context_tokens=0, retrieved=ranked)
         yield AnswerRefused(NO_MATERIAL, NO_MATERIAL_MESSAGE)
-        yield AnswerDone(REFUSED, {"blocks": 0, "shown": 0, "dropped": 0}, {**timings, "total_ms": elapsed()})
+        yield AnswerDone(REFUSED, {"blocks": 0, "shown": 0, "dropped": 0}, {**timings, "total_ms": elapsed()}, generator.name)
         return
     assembly = assemble_blocks(retrieved, config=config)
     blocks = assembly.blocks
@@ -84,7 +85,9 @@ async def answer_events(
     conflict = find_conflict(blocks, config=config, question=question)
     if conflict is not None:
         yield AnswerRefused(CONFLICT, CONFLICT_MESSAGE, sides=_sides(conflict))
-        yield AnswerDone(REFUSED, {"blocks": len(blocks), "shown": 0, "dropped": 0}, {**timings, "total_ms": elapsed()})
+        yield AnswerDone(
+            REFUSED, {"blocks": len(blocks), "shown": 0, "dropped": 0}, {**timings, "total_ms": elapsed()}, generator.name
+        )
         return
 
     by_number = {block.number: block for block in blocks}
@@ -92,60 +95,56 @@ async def answer_events(
     shown = dropped = 0
     failure: GenerationFailed | None = None
     feedback: tuple[str, ...] = ()
-    attempts = 2 if generator.regenerates else 1
-    for attempt in range(attempts):
+
+    def judge(sentence: str, reasons: list[str]) -> SentenceVerified | SentenceDropped:
+        nonlocal shown, dropped
+        event = _verified(sentence, by_number, config=config, common=common)
+        if isinstance(event, SentenceVerified):
+            shown += 1
+            timings.setdefault("first_sentence_ms", elapsed())
+        else:
+            dropped += 1
+            reasons.append(f'"{event.text}": {"; ".join(event.reasons)}')
+        return event
+
+    for _attempt in range(2 if generator.regenerates else 1):
         reasons: list[str] = []
         buffer = SentenceBuffer()
+        sentences: list[str] = []
         try:
             async for delta in generator.stream(GenerationRequest(question, blocks, feedback)):
                 for sentence in buffer.feed(delta):
-                    event = _verified(sentence, by_number, config=config, common=common)
-                    if isinstance(event, SentenceVerified):
-                        shown += 1
-                        timings.setdefault("first_sentence_ms", elapsed())
-                    else:
-                        dropped += 1
-                        reasons.append(f'"{event.text}": {"; ".join(event.reasons)}')
-                    yield event
+                    yield judge(sentence, reasons)
+            sentences, tail = buffer.flush()
+            unfinished = "unfinished sentence"
         except GenerationFailed as error:
             failure = error
-            _, tail = buffer.flush()
-            if tail:
-                dropped += 1
-                yield SentenceDropped(tail, ("unfinished when the generator stopped",))
-            break
-        complete, tail = buffer.flush()
-        for sentence in complete:
-            event = _verified(sentence, by_number, config=config, common=common)
-            shown += isinstance(event, SentenceVerified)
-            dropped += isinstance(event, SentenceDropped)
-            if isinstance(event, SentenceDropped):
-                reasons.append(f'"{event.text}": {"; ".join(event.reasons)}')
-            else:
-                timings.setdefault("first_sentence_ms", elapsed())
-            yield event
+        except Exception:  # a generator bug must end the answer as failed, never as a half-verified one
+            failure = GenerationFailed(GENERATOR_BROKE)
+        if failure is not None:
+            # Sentences completed before the failure still count; only the unfinished tail is dropped.
+            sentences, tail = buffer.flush()
+            unfinished = "unfinished when the generator stopped"
+        for sentence in sentences:
+            yield judge(sentence, reasons)
         if tail:
             dropped += 1
-            yield SentenceDropped(tail, ("unfinished sentence",))
-        if shown or attempt + 1 == attempts:
+            yield SentenceDropped(tail, (unfinished,))
+        if shown or failure is not None:
             break
         feedback = tuple(reasons) or ("No sentence cited a block with [n] markers.",)
 
     timings["total_ms"] = elapsed()
     counts = {"blocks": len(blocks), "shown": shown, "dropped": dropped}
     if failure is not None:
-        if shown:
-            yield AnswerFailed(INCOMPLETE_NOTICE)
-            yield AnswerDone(INCOMPLETE, counts, timings)
-        else:
-            yield AnswerFailed(failure.message)
-            yield AnswerDone(FAILED, counts, timings)
+        yield AnswerFailed(INCOMPLETE_NOTICE if shown else failure.message)
+        yield AnswerDone(INCOMPLETE if shown else FAILED, counts, timings, generator.name)
         return
     if not shown:
         yield AnswerRefused(UNSUPPORTED, UNSUPPORTED_MESSAGE)
-        yield AnswerDone(REFUSED, counts, timings)
+        yield AnswerDone(REFUSED, counts, timings, generator.name)
         return
-    yield AnswerDone(ANSWERED, counts, timings)
+    yield AnswerDone(ANSWERED, counts, timings, generator.name)
 
 
 def _verified(

@@ -81,6 +81,7 @@ class AnswerDone:
     status: str
     counts: dict[str, int] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
+    generator: str = ""
     kind = "done"
 
 

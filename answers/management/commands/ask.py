@@ -61,4 +61,6 @@ class Command(BaseCommand):
             self.stdout.write("\nSources:")
             for source in sources:
                 self.stdout.write(f"  [{source['n']}] {source['source_title']} - {source['url']} ({source['source_updated_on']})")
+        if data["generator"] == "extractive-fallback":
+            self.stdout.write("(The model was unavailable, so this answer quotes the documents directly.)")
         self.stdout.write(f"\nstatus: {data['status']}")
