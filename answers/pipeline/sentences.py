@@ -137,11 +137,16 @@ def split_sentences(text: str) -> list[str]:
 
 
 def passage_sentences(text: str) -> list[str]:
-    """Sentences of a stored passage: wrapped lines joined; headings, list items and code lines kept apart."""
+    """Sentences of a stored passage: wrapped lines joined, headings and list items kept apart, code left out."""
     paragraphs: list[list[str]] = []
+    in_code = False
     for line in text.splitlines():
         stripped = line.strip()
-        if not stripped or stripped.startswith(("```", "~~~", "#", "|")):
+        if stripped.startswith(("```", "~~~")):
+            in_code = not in_code  # code is not prose: its lines are never sentences
+            paragraphs.append([])
+            continue
+        if in_code or not stripped or stripped.startswith(("#", "|")):
             paragraphs.append([])
             continue
         previous = paragraphs[-1][-1].rstrip() if paragraphs and paragraphs[-1] else ""

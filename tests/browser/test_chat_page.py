@@ -23,7 +23,7 @@ HOSTILE_FILE = "embed-widget-developer-guide.md"
 SCRIPT_TEXT = "<script>alert('xss')</script>"
 HOSTILE_LITERALS = (SCRIPT_TEXT, '<img src=x onerror="alert(1)">', '<div hx-get="/admin/" hx-trigger="load">')
 HOSTILE_QUESTION = " ".join(HOSTILE_LITERALS)
-DOCS_DIR = Path(settings.BASE_DIR) / "docs"
+DOCS_DIR = Path(__file__).resolve().parent / "screenshots"
 
 # Records, in the page, each sentence and end marker as it is added, with the number of the mutation batch (one
 # per DOM task, so one per websocket message) that added it. Runs through the DevTools protocol, so the page's
