@@ -115,18 +115,30 @@ def caller_audiences(user) -> tuple[str, ...]:
     return audiences_for(fresh)
 
 
-def _prepare(user) -> tuple[tuple[str, ...], CallerRetriever]:
-    audiences = caller_audiences(user)
+def _prepare(user, audiences: tuple[str, ...] | None) -> tuple[tuple[str, ...], CallerRetriever]:
+    audiences = audiences or caller_audiences(user)
     retriever = CallerRetriever(current_index(), max(AUDIENCE_RANK[a] for a in audiences))
     return audiences, retriever
 
 
 async def answer_question(
-    *, question: str, user, channel: str, session_key: str = "", generator: Generator | None = None
+    *,
+    question: str,
+    user,
+    channel: str,
+    session_key: str = "",
+    generator: Generator | None = None,
+    audiences: tuple[str, ...] | None = None,
+    config: PipelineConfig | None = None,
+    record: bool = True,
 ) -> AsyncIterator[Event]:
-    """Answer for this caller as they are now, yield the events, and log the answer when it ends."""
-    audiences, retriever = await sync_to_async(_prepare)(user)
-    config = pipeline_config()
+    """Answer for this caller as they are now, yield the events, and log the answer when it ends.
+
+    `audiences` and `config` are for trusted internal callers (evaluation): they replace the caller's audiences and
+    the configured thresholds; `record=False` keeps the answer out of the conversation log.
+    """
+    audiences, retriever = await sync_to_async(_prepare)(user, audiences)
+    config = config or pipeline_config()
     generator = generator or choose_generator(config)
     summary = AnswerSummary(question)
     try:
@@ -134,11 +146,12 @@ async def answer_question(
             summary.add(event)
             yield event
     finally:
-        stats = getattr(generator, "stats", None)
-        await sync_to_async(log_answer)(
-            summary, user=user, audiences=audiences, channel=channel, session_key=session_key,
-            generator=generator.name, generation=stats.as_dict() if stats is not None else {},
-        )
+        if record:
+            stats = getattr(generator, "stats", None)
+            await sync_to_async(log_answer)(
+                summary, user=user, audiences=audiences, channel=channel, session_key=session_key,
+                generator=generator.name, generation=stats.as_dict() if stats is not None else {},
+            )
 
 
 def log_answer(

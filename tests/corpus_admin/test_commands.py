@@ -47,7 +47,7 @@ def test_ingest_command_second_run_is_unchanged(tmp_path):
 
 
 def test_load_demo_is_idempotent_and_every_chunk_page_opens(client, staff_user):
-    manifest = json.loads((DEMO_DIR / "manifest.json").read_text())
+    manifest = json.loads((DEMO_DIR / "audiences.json").read_text())
     call_command("load_demo", stdout=io.StringIO())
     chunks = Chunk.objects.count()
 
@@ -61,7 +61,7 @@ def test_load_demo_is_idempotent_and_every_chunk_page_opens(client, staff_user):
 
 
 def test_demo_corpus_has_every_format_and_audience():
-    manifest = json.loads((DEMO_DIR / "manifest.json").read_text())
+    manifest = json.loads((DEMO_DIR / "audiences.json").read_text())
 
     assert {name.rsplit(".", 1)[1] for name in manifest} >= {"md", "html", "pdf", "txt", "rst"}
     assert {entry["audience"] for entry in manifest.values()} == {"public", "partner", "internal"}

@@ -7,14 +7,14 @@ from django.core.management.base import BaseCommand, CommandError
 
 from corpus_admin.ingestion import ADDED, UPDATED, ingest_file
 
-DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
+DEMO_DIR = Path(__file__).resolve().parents[2] / "demo" / "documents"
 
 
 class Command(BaseCommand):
     help = "Load the demo corpus; running it again changes nothing."
 
     def handle(self, *args, **options) -> None:
-        manifest = json.loads((DEMO_DIR / "manifest.json").read_text(encoding="utf-8"))
+        manifest = json.loads((DEMO_DIR / "audiences.json").read_text(encoding="utf-8"))
         changed, failed = 0, []
         for file_name, details in sorted(manifest.items()):
             result = ingest_file(
