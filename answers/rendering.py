@@ -26,6 +26,13 @@ STATUS_TEXT = {
 }
 
 
+GENERATOR_TEXT = {
+    "claude": "Written by the model; each sentence was checked against the passage it cites.",
+    "extractive": "Quoted from the documents.",
+    FALLBACK_NAME: "The model was unavailable, so this answer quotes the documents directly.",
+}
+
+
 def render_turn(turn_id: str, question: str) -> str:
     """The empty turn a question starts, appended to the conversation."""
     return render_to_string("answers/fragments/turn.html", {"turn": turn_id, "question": question})
@@ -49,7 +56,7 @@ def render_event(turn_id: str, event: Event) -> str:
     elif isinstance(event, AnswerDone):
         template = "done"
         context["text"] = STATUS_TEXT.get(event.status, event.status)
-        context["fallback"] = event.generator == FALLBACK_NAME
+        context["by"] = GENERATOR_TEXT.get(event.generator, "")
     elif isinstance(event, AnswerFailed):
         template = "error"
     else:

@@ -1,6 +1,6 @@
 """The chat page in Chromium against a real daphne: streamed, cited answers, refusals, and text that stays text."""
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from playwright.sync_api import BrowserContext, ConsoleMessage, Locator, Page, expect
 
+from answers.testing.fake_anthropic import FakeAnthropic
 from corpus_admin.models import Chunk
 
 ANSWER_SECONDS = 20
@@ -318,3 +319,26 @@ def test_asking_and_following_a_citation_raise_no_csp_violations(chat: Chat) -> 
     expect(chat.page.locator("dl.chunk-facts")).to_be_visible()
 
     assert chat.csp_violations() == []
+
+
+@pytest.fixture
+def fake_claude(settings) -> Iterator[FakeAnthropic]:
+    """The model path against the local fake API; set up before the server forks, so the server inherits it."""
+    with FakeAnthropic() as server:
+        settings.ANTHROPIC_API_KEY = "fake-key"
+        settings.ANTHROPIC_BASE_URL = server.url
+        yield server
+
+
+def test_claude_path_answer_arrives_verified_and_screenshot_for_the_readme(
+    fake_claude: FakeAnthropic, new_context: Callable[..., BrowserContext], open_chat: Callable[[Page], Chat]
+) -> None:
+    chat = open_chat(new_context(viewport={"width": 1100, "height": 700}).new_page())
+
+    turn = chat.ask(TRASH)
+
+    expect(turn.locator("p.sentence")).to_have_text([re.compile(r"Deleted files are kept in the trash for 30 days\.")])
+    expect(turn.locator('[data-event="done"]')).to_have_attribute("data-generator", "claude")
+    assert fake_claude.requests and "<untrusted_document>" in fake_claude.requests[0]["messages"][0]["content"]
+    DOCS_DIR.mkdir(exist_ok=True)
+    chat.page.screenshot(path=DOCS_DIR / "screenshot-claude.png", full_page=True, animations="disabled")

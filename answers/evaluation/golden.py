@@ -1,0 +1,113 @@
+"""The golden file: JSONL, one case a line, checked field by field with errors that name the line."""
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+AUDIENCES: dict[str, tuple[str, ...]] = {
+    "public": ("public",),
+    "partner": ("public", "partner"),
+    "internal": ("public", "partner", "internal"),
+}
+KINDS = ("answered", "no_material", "conflict", "unsupported")
+REQUIRED = ("id", "question", "audience", "expect", "sources", "facts")
+
+Fact = tuple[str, ...]  # alternative spellings; finding any one of them finds the fact
+
+
+class GoldenError(ValueError):
+    """A golden file that cannot be read, with the file and line at fault."""
+
+
+@dataclass(frozen=True)
+class GoldenCase:
+    """One question with the kind of reply, the sources and the facts a right answer has."""
+
+    id: str
+    question: str
+    audience: str
+    expect: str
+    sources: tuple[str, ...]
+    facts: tuple[Fact, ...]
+    forbid: tuple[str, ...] = ()
+    line: int = 0
+
+    @property
+    def audiences(self) -> tuple[str, ...]:
+        """What a caller of this case's audience may see (§3)."""
+        return AUDIENCES[self.audience]
+
+
+def load_golden(path: Path | str) -> tuple[GoldenCase, ...]:
+    """Read every case of a golden file; raise GoldenError naming the file and line of the first bad one."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise GoldenError(f"{path}: cannot read the golden file ({error})") from None
+    cases: list[GoldenCase] = []
+    seen: dict[str, int] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            case = parse_case(raw, line=number)
+        except ValueError as error:
+            raise GoldenError(f"{path}, line {number}: {error}") from None
+        if case.id in seen:
+            raise GoldenError(f"{path}, line {number}: id {case.id!r} already used on line {seen[case.id]}")
+        seen[case.id] = number
+        cases.append(case)
+    if not cases:
+        raise GoldenError(f"{path}: no cases in the golden file")
+    return tuple(cases)
+
+
+def parse_case(raw: str, *, line: int = 0) -> GoldenCase:
+    """One JSON line as a case; ValueError says which field is wrong."""
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not valid JSON ({error.msg} at column {error.colno})") from None
+    if not isinstance(data, dict):
+        raise ValueError("a case must be a JSON object")
+    missing = [name for name in REQUIRED if name not in data]
+    if missing:
+        raise ValueError(f"missing field{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
+    for name in ("id", "question"):
+        if not isinstance(data[name], str) or not data[name].strip():
+            raise ValueError(f"{name!r} must be a non-empty string")
+    if data["audience"] not in AUDIENCES:
+        raise ValueError(f"'audience' must be one of {', '.join(AUDIENCES)}, not {data['audience']!r}")
+    if data["expect"] not in KINDS:
+        raise ValueError(f"'expect' must be one of {', '.join(KINDS)}, not {data['expect']!r}")
+    return GoldenCase(
+        id=data["id"].strip(),
+        question=data["question"].strip(),
+        audience=data["audience"],
+        expect=data["expect"],
+        sources=_strings(data["sources"], "sources"),
+        facts=tuple(_fact(item) for item in _list(data["facts"], "facts")),
+        forbid=_strings(data.get("forbid", []), "forbid"),
+        line=line,
+    )
+
+
+def _list(value: object, name: str) -> list:
+    if not isinstance(value, list):
+        raise ValueError(f"{name!r} must be a list")
+    return value
+
+
+def _strings(value: object, name: str) -> tuple[str, ...]:
+    items = _list(value, name)
+    if not all(isinstance(item, str) and item.strip() for item in items):
+        raise ValueError(f"every element of {name!r} must be a non-empty string")
+    return tuple(item.strip() for item in items)
+
+
+def _fact(item: object) -> Fact:
+    if isinstance(item, str) and item.strip():
+        return (item.strip(),)
+    if isinstance(item, list) and item and all(isinstance(alt, str) and alt.strip() for alt in item):
+        return tuple(alt.strip() for alt in item)
+    raise ValueError("every element of 'facts' must be a non-empty string or a non-empty list of strings")

@@ -1,0 +1,179 @@
+"""Judging one case's answer against its golden case, and the metrics over all cases."""
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from answers.evaluation.golden import KINDS, GoldenCase
+from answers.evaluation.recheck import CitedChunk, recheck_sentence
+
+ACTUAL_KINDS = (*KINDS, "failed")
+
+
+@dataclass(frozen=True)
+class Delivered:
+    """A sentence the caller was shown, with the chunk ids it cites."""
+
+    text: str
+    chunk_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one run of a case produced, read from its events."""
+
+    status: str
+    refusal: str
+    sentences: tuple[Delivered, ...]
+    retrieved: tuple[str, ...]
+    latency_ms: float
+
+    @property
+    def kind(self) -> str:
+        """answered (also when incomplete), the refusal kind, or failed."""
+        if self.status in ("answered", "incomplete"):
+            return "answered"
+        return self.refusal or "failed"
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """One case judged: the kind it got, and what its citations, facts and sentences were worth."""
+
+    case: GoldenCase
+    actual: str
+    answer: str
+    sentences_shown: int
+    retrieval_hit: bool | None  # None when the case lists no sources
+    citations: tuple[tuple[str, str], ...]  # (chunk id, source file name), one per citation shown
+    correct_citations: int
+    facts_found: tuple[bool, ...]
+    forbidden_found: tuple[str, ...]
+    unverified: tuple[tuple[str, tuple[str, ...]], ...]  # (sentence, reasons)
+    latency_ms: float
+
+    @property
+    def ok(self) -> bool:
+        return self.actual == self.case.expect
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Every figure the evaluation reports, with the counts each ratio is made of (None when nothing to count)."""
+
+    cases: int
+    correct: int
+    status_accuracy: float
+    confusion: dict[str, dict[str, int]]
+    k: int
+    retrieval_hits: int
+    retrieval_cases: int
+    recall_at_k: float | None
+    citations_correct: int
+    citations_total: int
+    citation_precision: float | None
+    cited_cases: int
+    answer_cases: int
+    citation_recall: float | None
+    facts_found: int
+    facts_total: int
+    fact_recall: float | None
+    sentences_delivered: int
+    unverified_delivered: int
+    forbidden_delivered: int
+    latency_p50_ms: float
+    latency_p95_ms: float
+    errors: tuple[str, ...] = field(default=())
+
+
+def judge_case(case: GoldenCase, observed: Observation, *, chunks: Mapping[str, CitedChunk]) -> CaseResult:
+    """Compare one answer with its golden case; `chunks` maps every retrieved or cited chunk id."""
+    answer = " ".join(sentence.text for sentence in observed.sentences)
+    expected = set(case.sources)
+    retrieved_sources = {chunks[c].source_name for c in observed.retrieved if c in chunks}
+    citations = tuple(
+        (chunk_id, chunks[chunk_id].source_name if chunk_id in chunks else "")
+        for sentence in observed.sentences
+        for chunk_id in sentence.chunk_ids
+    )
+    unverified = []
+    for sentence in observed.sentences:
+        reasons = recheck_sentence(sentence.text, sentence.chunk_ids, chunks=chunks, audiences=case.audiences)
+        if reasons:
+            unverified.append((sentence.text, reasons))
+    return CaseResult(
+        case=case,
+        actual=observed.kind,
+        answer=answer,
+        sentences_shown=len(observed.sentences),
+        retrieval_hit=bool(expected & retrieved_sources) if expected else None,
+        citations=citations,
+        correct_citations=sum(1 for _, name in citations if name in expected),
+        facts_found=tuple(fact_found(fact, answer) for fact in case.facts),
+        forbidden_found=tuple(text for text in case.forbid if _normal(text) in _normal(answer)),
+        unverified=tuple(unverified),
+        latency_ms=observed.latency_ms,
+    )
+
+
+def fact_found(alternatives: Sequence[str], answer: str) -> bool:
+    """Whether any spelling of the fact appears in the answer, ignoring case and runs of white space."""
+    return any(_normal(alternative) in _normal(answer) for alternative in alternatives)
+
+
+def summarise(results: Sequence[CaseResult], *, k: int) -> Metrics:
+    """The metrics over all cases; see the README of the evaluation for each definition."""
+    confusion = {expected: {actual: 0 for actual in ACTUAL_KINDS} for expected in KINDS}
+    for result in results:
+        confusion[result.case.expect][result.actual] += 1
+    correct = sum(result.ok for result in results)
+    with_sources = [r for r in results if r.retrieval_hit is not None]
+    hits = sum(bool(r.retrieval_hit) for r in with_sources)
+    citations_total = sum(len(r.citations) for r in results)
+    citations_correct = sum(r.correct_citations for r in results)
+    answer_cases = [r for r in results if r.case.expect == "answered" and r.case.sources]
+    cited_cases = sum(r.correct_citations > 0 for r in answer_cases)
+    facts_total = sum(len(r.facts_found) for r in results)
+    facts_found = sum(sum(r.facts_found) for r in results)
+    latencies = [r.latency_ms for r in results]
+    return Metrics(
+        cases=len(results),
+        correct=correct,
+        status_accuracy=_ratio(correct, len(results)) or 0.0,
+        confusion=confusion,
+        k=k,
+        retrieval_hits=hits,
+        retrieval_cases=len(with_sources),
+        recall_at_k=_ratio(hits, len(with_sources)),
+        citations_correct=citations_correct,
+        citations_total=citations_total,
+        citation_precision=_ratio(citations_correct, citations_total),
+        cited_cases=cited_cases,
+        answer_cases=len(answer_cases),
+        citation_recall=_ratio(cited_cases, len(answer_cases)),
+        facts_found=facts_found,
+        facts_total=facts_total,
+        fact_recall=_ratio(facts_found, facts_total),
+        sentences_delivered=sum(r.sentences_shown for r in results),
+        unverified_delivered=sum(len(r.unverified) for r in results),
+        forbidden_delivered=sum(len(r.forbidden_found) for r in results),
+        latency_p50_ms=percentile(latencies, 50),
+        latency_p95_ms=percentile(latencies, 95),
+        errors=tuple(r.case.id for r in results if not r.ok),
+    )
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    """The nearest-rank percentile: the smallest value with at least p% of the values at or below it."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[max(math.ceil(p / 100 * len(ordered)), 1) - 1]
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
+
+
+def _normal(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().casefold()
