@@ -9,12 +9,22 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry ready)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from answers.routing import websocket_urlpatterns  # noqa: E402
+from rag_site.limits import BodySizeLimit  # noqa: E402
+
+UPLOAD_PATH = "/admin/corpus_admin/source/upload/"
+
+
+def body_limit(path: str) -> int:
+    """Uploads may be large (several files); every other request body is small."""
+    return settings.RAG_MAX_REQUEST_MB * 1_048_576 if path == UPLOAD_PATH else settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": BodySizeLimit(django_asgi_app, body_limit),
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

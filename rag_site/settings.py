@@ -132,9 +132,16 @@ WHITENOISE_USE_FINDERS = DEBUG
 
 # Uploads: the cap is enforced again by ingestion with a message naming the file.
 RAG_MAX_UPLOAD_MB = env_int("RAG_MAX_UPLOAD_MB", 20, minimum=1)
+# Parsing runs in a worker process (corpus_admin/sandbox.py): a file that needs more time or memory (MB on top
+# of the worker's ~115 MB at rest) is rejected alone. A 20 MB HTML file of dense markup needs ~25 s and ~1.1 GB.
+RAG_PARSE_ISOLATION = env_bool("RAG_PARSE_ISOLATION", True)
+RAG_PARSE_TIMEOUT_S = env_float("RAG_PARSE_TIMEOUT_S", 30.0, minimum=1.0)
+RAG_PARSE_MEMORY_MB = env_int("RAG_PARSE_MEMORY_MB", 1536, minimum=64)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 DATA_UPLOAD_MAX_NUMBER_FILES = env_int("RAG_MAX_UPLOAD_FILES", 100, minimum=1)
+# Whole request bodies are capped before Django reads them (rag_site/limits.py): uploads, and everything else.
+RAG_MAX_REQUEST_MB = env_int("RAG_MAX_REQUEST_MB", 100, minimum=1)
 
 RAG_CHUNK_TOKENS = env_int("RAG_CHUNK_TOKENS", 300, minimum=20)
 RAG_CHUNK_OVERLAP = env_int("RAG_CHUNK_OVERLAP", 40, minimum=0)

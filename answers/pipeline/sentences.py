@@ -44,12 +44,11 @@ def parse_markers(sentence: str) -> MarkedSentence:
 
 def _ends_sentence(text: str, index: int) -> bool:
     """Whether the terminator at `index` closes a sentence (not "e.g.", "Dr.", "v2.5" or "2.5 GB")."""
-    char = text[index]
-    if char != ".":
-        return True
     following = text[index + 1 : index + 2]
-    if following and not following.isspace() and following not in _CLOSERS:
-        return False  # "2.5", "v2.5", "example.com"
+    if following and not following.isspace() and following not in _CLOSERS + _TERMINATORS:
+        return False  # "2.5", "v2.5", "example.com", "![image]", "?q=1"
+    if text[index] != ".":
+        return True
     word = _WORD_BEFORE.search(text[:index])
     if word is None:
         return True

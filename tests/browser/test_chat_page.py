@@ -342,3 +342,41 @@ def test_claude_path_answer_arrives_verified_and_screenshot_for_the_readme(
     assert fake_claude.requests and "<untrusted_document>" in fake_claude.requests[0]["messages"][0]["content"]
     DOCS_DIR.mkdir(exist_ok=True)
     chat.page.screenshot(path=DOCS_DIR / "screenshot-claude.png", full_page=True, animations="disabled")
+
+
+def test_csp_blocks_script_that_escaping_would_have_missed(chat: Chat) -> None:
+    chat.ask(TRASH)
+
+    # As if a fragment had slipped through unescaped: inline script, an event handler and an eval'd hx-on.
+    chat.page.evaluate(
+        """() => {
+          const answer = document.querySelector("#conversation .answer");
+          answer.insertAdjacentHTML("beforeend", '<img src="/static/css/site.css#x" onerror="window.__pwned = 1">');
+          const script = document.createElement("script");
+          script.textContent = "window.__pwned = 2";
+          document.body.appendChild(script);
+        }"""
+    )
+    chat.page.wait_for_timeout(300)
+
+    assert chat.page.evaluate("() => window.__pwned") is None
+    violations = chat.csp_violations()
+    assert any("script-src" in v for v in violations), violations
+
+
+def test_signing_out_and_going_back_shows_no_restricted_answer(
+    new_context: Callable[..., BrowserContext], open_chat: Callable[[Page], Chat], log_in, partner_user: User
+) -> None:
+    context = new_context()
+    log_in(context, partner_user)
+    chat = open_chat(context.new_page())
+    turn = chat.ask(PARTNER_DISCOUNT)
+    expect(turn.locator("p.sentence")).to_contain_text([re.compile("20%")])
+
+    chat.page.goto(f"{chat.base_url}/library/")
+    context.clear_cookies()  # signed out: the session cookie is gone
+    chat.page.go_back()
+    chat.page.wait_for_load_state()
+
+    assert "20%" not in chat.page.content()
+    assert "CANARY" not in chat.page.content()

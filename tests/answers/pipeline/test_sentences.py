@@ -23,6 +23,8 @@ def _stream(text: str, step: int = 1) -> tuple[list[str], str]:
         "Refunds are processed within 5-7 business days [1][2].",
         "The SLA is 99.9% per month [4].",
         "Contact support, i.e. the help desk, at any time [1].",
+        "See ![diagram](http://example.com/a.png) for the flow [2].",
+        "Open /search?q=1 to try it [1].",
     ],
 )
 def test_sentence_is_released_whole_whatever_the_chunking_of_the_stream(sentence):
