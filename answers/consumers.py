@@ -9,7 +9,8 @@ from channels.auth import get_user
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from answers.models import QuestionLog
-from answers.ratelimit import caller_key, rate_limit_hit
+from answers.pipeline.events import AnswerDone
+from answers.limits import QuestionRefused, answering, caller_key, rate_limit_hit
 from answers.rendering import render_event, render_notice, render_turn
 from answers.services import QuestionRejected, answer_question, clean_question
 
@@ -36,14 +37,16 @@ class ChatConsumer(AsyncWebsocketConsumer):
     """One socket, one question at a time; closing the socket stops the answer being written."""
 
     async def connect(self) -> None:
-        self.task: asyncio.Task | None = None
+        self.tasks: set[asyncio.Task] = set()
+        self.busy = False  # from a question until its end marker is sent (the log is written after that)
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        if self.task and not self.task.done():
-            self.task.cancel()
+        for task in self.tasks:
+            task.cancel()
+        for task in list(self.tasks):
             with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+                await task
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -51,7 +54,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         except QuestionRejected as error:
             await self.send(render_notice(str(error)))
             return
-        if self.task and not self.task.done():
+        if self.busy:
             await self.send(render_notice(BUSY_MESSAGE))
             return
         # Read the caller from the session again: sign-outs and permission changes count from this question on.
@@ -68,20 +71,30 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.send(render_notice(decision.message))
             return
         await self.send(render_notice(""))
-        self.task = asyncio.create_task(self._answer(question, user, session.session_key if session else ""))
+        self.busy = True
+        task = asyncio.create_task(self._answer(question, user, session.session_key if session else "", key))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
-    async def _answer(self, question: str, user, session_key: str | None) -> None:
-        turn = uuid.uuid4().hex[:12]
-        await self.send(render_turn(turn, question))
+    async def _answer(self, question: str, user, session_key: str | None, key: str) -> None:
         try:
-            async for event in answer_question(
-                question=question, user=user, channel=QuestionLog.Channel.WEBSOCKET, session_key=session_key or ""
-            ):
-                fragment = render_event(turn, event)
-                if fragment:
-                    await self.send(fragment)
+            async with answering(key):
+                turn = uuid.uuid4().hex[:12]
+                await self.send(render_turn(turn, question))
+                async for event in answer_question(
+                    question=question, user=user, channel=QuestionLog.Channel.WEBSOCKET, session_key=session_key or ""
+                ):
+                    fragment = render_event(turn, event)
+                    if fragment:
+                        await self.send(fragment)
+                    if isinstance(event, AnswerDone):
+                        self.busy = False
+        except QuestionRefused as refused:
+            await self.send(render_notice(refused.message))
         except asyncio.CancelledError:
             raise
         except Exception:
             logger.exception("Answering over the websocket failed")
             await self.send(render_notice(FAILED_MESSAGE))
+        finally:
+            self.busy = False

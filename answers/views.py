@@ -1,4 +1,5 @@
 """HTTP views of the answers app: they parse input, call the answer service and render its events."""
+import contextlib
 import json
 from collections.abc import AsyncIterator
 
@@ -12,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from answers.models import QuestionLog
 from answers.pipeline.events import SentenceDropped
-from answers.ratelimit import caller_key, rate_limit_hit
+from answers.limits import QuestionRefused, answering, caller_key, rate_limit_hit
 from answers.services import QuestionRejected, answer_question, chunk_url, clean_question
 from answers.summary import AnswerSummary, event_json
 
@@ -52,8 +53,14 @@ def parse_question(request: HttpRequest) -> str:
     return clean_question(body["question"])
 
 
-async def _admit(request: HttpRequest, *, from_query: bool = False) -> tuple[object, str] | JsonResponse:
-    """The caller and their question, or the JSON error response that refuses them."""
+def _too_many(message: str, retry_after_s: int = 60) -> JsonResponse:
+    response = JsonResponse({"error": message}, status=429)
+    response["Retry-After"] = str(retry_after_s)
+    return response
+
+
+async def _admit(request: HttpRequest, *, from_query: bool = False) -> tuple[object, str, str] | JsonResponse:
+    """The caller, their question and their limit key, or the JSON error response that refuses them."""
     user = await request.auser()
     if request.method == "POST" and user.is_authenticated and (failure := _csrf_failure(request)):
         return failure
@@ -68,10 +75,8 @@ async def _admit(request: HttpRequest, *, from_query: bool = False) -> tuple[obj
     )
     decision = await rate_limit_hit(key)
     if not decision.allowed:
-        response = JsonResponse({"error": decision.message}, status=429)
-        response["Retry-After"] = str(decision.retry_after_s)
-        return response
-    return user, question
+        return _too_many(decision.message, decision.retry_after_s)
+    return user, question, key
 
 
 @csrf_exempt
@@ -81,12 +86,17 @@ async def api_answer(request: HttpRequest) -> JsonResponse:
     admitted = await _admit(request)
     if isinstance(admitted, JsonResponse):
         return admitted
-    user, question = admitted
+    user, question, key = admitted
     summary = AnswerSummary(question)
-    async for event in answer_question(
-        question=question, user=user, channel=QuestionLog.Channel.API, session_key=request.session.session_key or ""
-    ):
-        summary.add(event)
+    try:
+        async with answering(key):
+            async for event in answer_question(
+                question=question, user=user, channel=QuestionLog.Channel.API,
+                session_key=request.session.session_key or "",
+            ):
+                summary.add(event)
+    except QuestionRefused as refused:
+        return _too_many(refused.message)
     response = JsonResponse(summary.to_json(chunk_url))
     response["Cache-Control"] = "no-store"
     return response
@@ -99,15 +109,21 @@ async def api_answer_stream(request: HttpRequest) -> HttpResponse:
     admitted = await _admit(request, from_query=request.method == "GET")
     if isinstance(admitted, JsonResponse):
         return admitted
-    user, question = admitted
+    user, question, key = admitted
+    slot = contextlib.AsyncExitStack()
+    try:
+        await slot.enter_async_context(answering(key))
+    except QuestionRefused as refused:
+        return _too_many(refused.message)
 
     async def stream() -> AsyncIterator[str]:
-        async for event in answer_question(
-            question=question, user=user, channel=QuestionLog.Channel.SSE,
-            session_key=request.session.session_key or "",
-        ):
-            if not isinstance(event, SentenceDropped):
-                yield f"event: {event.kind}\ndata: {json.dumps(event_json(event, chunk_url))}\n\n"
+        async with slot:  # released when the stream ends, however it ends
+            async for event in answer_question(
+                question=question, user=user, channel=QuestionLog.Channel.SSE,
+                session_key=request.session.session_key or "",
+            ):
+                if not isinstance(event, SentenceDropped):
+                    yield f"event: {event.kind}\ndata: {json.dumps(event_json(event, chunk_url))}\n\n"
 
     response = StreamingHttpResponse(stream(), content_type="text/event-stream")
     response["Cache-Control"] = "no-store"

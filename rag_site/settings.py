@@ -161,6 +161,10 @@ RAG_STOPWORDS = env_bool("RAG_STOPWORDS", True)
 RAG_STEMMING = env_bool("RAG_STEMMING", True)
 RAG_MAX_QUESTION_CHARS = env_int("RAG_MAX_QUESTION_CHARS", 2000, minimum=10)
 RAG_RATE_LIMIT = env_int("RAG_RATE_LIMIT", 20, minimum=0)  # questions per caller per minute; 0 switches it off
+RAG_SITE_RATE_LIMIT = env_int("RAG_SITE_RATE_LIMIT", 6000, minimum=0)  # questions per minute for the whole site
+RAG_MAX_CONCURRENT_PER_CALLER = env_int("RAG_MAX_CONCURRENT_PER_CALLER", 2, minimum=0)  # across sockets and workers
+RAG_MAX_CONCURRENT_ANSWERS = env_int("RAG_MAX_CONCURRENT_ANSWERS", 64, minimum=1)  # per worker process
+RAG_ANSWER_QUEUE_WAIT_S = env_float("RAG_ANSWER_QUEUE_WAIT_S", 10.0, minimum=0.0)
 
 # The model path (§5.5): with a key, Claude writes the answers behind the same verifier.
 ANTHROPIC_API_KEY = env_str("ANTHROPIC_API_KEY")

@@ -69,8 +69,10 @@ def filler(ingest) -> None:
 
 @pytest.fixture(autouse=True)
 def _no_rate_limit_unless_asked(settings) -> None:
-    """Tests ask many questions from one address; the rate-limit tests set their own limit."""
+    """Tests ask many questions from one address; the limit tests set their own limits."""
     settings.RAG_RATE_LIMIT = 0
+    settings.RAG_SITE_RATE_LIMIT = 0
+    settings.RAG_MAX_CONCURRENT_PER_CALLER = 0
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,0 +1,92 @@
+"""Question limits: per caller across sockets and workers, site-wide, and per worker process."""
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from answers.limits import QuestionRefused, answering, rate_limit_hit
+from answers.pipeline.generation import GenerationRequest
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+TRASH_Q = "How long are deleted files kept in the trash?"
+
+
+@pytest.fixture
+def corpus(ingest, filler):
+    ingest("trash.md", "# Trash\n\nDeleted files are kept in the trash for 30 days.\n")
+
+
+async def test_site_wide_rate_limit_refuses_once_the_site_is_over_it(settings):
+    settings.RAG_SITE_RATE_LIMIT = 3
+    decisions = [await rate_limit_hit(f"session:{n}", clock=lambda: 120.0) for n in range(4)]
+
+    assert [d.allowed for d in decisions] == [True, True, True, False]
+    assert "site is answering as many questions" in decisions[-1].message and decisions[-1].retry_after_s == 60
+
+
+async def test_caller_rate_limit_message_says_when_to_retry(settings):
+    settings.RAG_RATE_LIMIT = 1
+
+    await rate_limit_hit("user:7", clock=lambda: 130.0)
+    refused = await rate_limit_hit("user:7", clock=lambda: 130.0)
+
+    assert not refused.allowed and refused.retry_after_s == 50 and "try again in 50 seconds" in refused.message
+
+
+async def test_one_caller_has_at_most_n_answers_at_once_and_slots_are_given_back(settings):
+    settings.RAG_MAX_CONCURRENT_PER_CALLER = 2
+
+    async with answering("user:1"), answering("user:1"):
+        with pytest.raises(QuestionRefused, match="already have 2 answers"):
+            async with answering("user:1"):
+                pass
+        async with answering("user:2"):  # another caller is not affected
+            pass
+    async with answering("user:1"), answering("user:1"):
+        pass
+
+
+async def test_worker_cap_makes_a_question_wait_then_refuses_it(settings):
+    settings.RAG_MAX_CONCURRENT_ANSWERS = 1
+    settings.RAG_ANSWER_QUEUE_WAIT_S = 0.1
+
+    async with answering("user:1"):
+        with pytest.raises(QuestionRefused, match="busy"):
+            async with answering("user:2"):
+                pass
+
+
+async def test_many_sockets_of_one_user_share_the_concurrency_cap(corpus, settings, monkeypatch, staff_user):
+    settings.RAG_MAX_CONCURRENT_PER_CALLER = 1
+    release = asyncio.Event()
+
+    class Held:
+        name, regenerates = "held", False
+
+        async def stream(self, request: GenerationRequest):
+            await release.wait()
+            yield "Deleted files are kept in the trash for 30 days [1]."
+
+    monkeypatch.setattr("answers.services.choose_generator", lambda config: Held())
+    client = Client()
+    await sync_to_async(client.force_login)(staff_user)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    from rag_site.asgi import application
+
+    sockets = [
+        WebsocketCommunicator(application, "/ws/chat/", headers=[(b"origin", b"http://localhost"), (b"cookie", cookie)])
+        for _ in range(2)
+    ]
+    for socket in sockets:
+        assert (await socket.connect())[0]
+        await socket.send_to(text_data=json.dumps({"question": TRASH_Q}))
+    replies = [[await s.receive_from(), await s.receive_from()] for s in sockets]
+
+    assert any("already have 1 answer being written" in "".join(r) for r in replies)
+    release.set()
+    for socket in sockets:
+        await socket.disconnect()
