@@ -1,4 +1,17 @@
-"""Judging one case's answer against its golden case, and the metrics over all cases."""
+"""Judging one case's answer against its golden case, and the metrics over all cases.
+
+- status accuracy: cases whose kind of reply (answered, counting incomplete; the refusal kind; failed) is the
+  expected one, over all cases; the confusion matrix counts expected kind against actual kind.
+- recall@K: cases where a chunk of an expected source is among the K retrieved, over the cases that list sources.
+- citation precision: citations shown (one per citation of each delivered sentence) whose source is one of the
+  case's sources, over all citations shown; a citation in a case that lists no source is never right.
+- citation recall: cases expecting an answer (and listing sources) with at least one right citation, over those cases.
+- fact recall: facts found in the delivered answer (any alternative, ignoring case and runs of white space), over
+  all facts of all cases.
+- unverified delivered: delivered sentences that fail the independent re-check (recheck.py).
+- forbidden delivered: `forbid` strings found in delivered answers.
+- latency: from asking to the last event, per case; p50 and p95 by nearest rank.
+"""
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -122,7 +135,7 @@ def fact_found(alternatives: Sequence[str], answer: str) -> bool:
 
 
 def summarise(results: Sequence[CaseResult], *, k: int) -> Metrics:
-    """The metrics over all cases; see the README of the evaluation for each definition."""
+    """The metrics over all cases, as the module's docstring defines them."""
     confusion = {expected: {actual: 0 for actual in ACTUAL_KINDS} for expected in KINDS}
     for result in results:
         confusion[result.case.expect][result.actual] += 1

@@ -50,7 +50,8 @@ def recheck_sentence(
     reasons: list[str] = []
     known = [chunks[chunk_id] for chunk_id in cited if chunk_id in chunks]
     reasons += [f"cites {chunk_id}, which does not exist" for chunk_id in cited if chunk_id not in chunks]
-    reasons += [f"cites {c.chunk_id}, which {', '.join(audiences)} may not see" for c in known if c.audience not in audiences]
+    who = ", ".join(audiences)
+    reasons += [f"cites {c.chunk_id}, which {who} may not see" for c in known if c.audience not in audiences]
     if not known:
         return tuple(reasons)
     source_text = "\n".join(c.text for c in known)

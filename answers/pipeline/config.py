@@ -16,7 +16,7 @@ class PipelineConfig:
     max_blocks: int = 5
     per_source: int = 2
     min_overlap: float = 0.3
-    min_sentence_coverage: float = 0.8
+    min_sentence_coverage: float = 0.7
     common_term_share: float = 0.5
     max_sentences: int = 3
     conflict_window: int = 6

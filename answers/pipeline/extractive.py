@@ -6,19 +6,11 @@ from dataclasses import dataclass
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generation import GenerationRequest
 from answers.pipeline.quantities import numbers_in
+from answers.pipeline.question import ASKS_SEVERAL, question_terms, wants_quantity
 from answers.pipeline.sentences import MARKER, passage_sentences
 from answers.pipeline.tokenize import significant_terms
 from answers.pipeline.types import Block
 
-# Words that only say what kind of answer is wanted ("how long", "how many") carry no content to match.
-_ASKS_QUANTITY = re.compile(
-    r"\b(how\s+(?:many|long|much|often|soon|fast|large|big|quickly)|when|what\s+time|(?:which|what)\s+year)\b", re.I
-)
-# Light verbs of a question ("how long does it take") say nothing a sentence must repeat.
-_QUESTION_FILLER = re.compile(r"\b(take|takes|taking|took|get|gets|tell|know|happen|happens|mean|means)\b", re.I)
-# Nouns that ask for an amount: "what discount", "what is the price".
-_ASKS_AMOUNT = re.compile(r"\b(discount|price|prices|cost|costs|fee|fees|percentage|quota|timeout|uptime)\b", re.I)
-_ASKS_SEVERAL = re.compile(r"\b(and|both|each|all|list|compare)\b|,", re.I)
 _MONTH_OR_DAY = re.compile(
     r"\b(january|february|march|april|may|june|july|august|september|october|november|december|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|midnight|noon)\b",
@@ -46,11 +38,6 @@ class Candidate:
     position: int
 
 
-def question_terms(question: str, *, config: PipelineConfig) -> list[str]:
-    """The question's significant terms, without the words that only ask for a quantity."""
-    return significant_terms(_QUESTION_FILLER.sub(" ", _ASKS_QUANTITY.sub(" ", question)), config.tokenizer)
-
-
 def extract_answer(question: str, blocks: Sequence[Block], *, config: PipelineConfig) -> list[str]:
     """Pick the sentences that answer the question, each ending with its block's marker.
 
@@ -61,12 +48,12 @@ def extract_answer(question: str, blocks: Sequence[Block], *, config: PipelineCo
     terms = question_terms(question, config=config)
     if not terms:
         return []
-    wants_quantity = bool(_ASKS_QUANTITY.search(question) or _ASKS_AMOUNT.search(question))
+    quantity = wants_quantity(question)
     floor = config.min_sentence_coverage
-    if _ASKS_SEVERAL.search(question):
+    if ASKS_SEVERAL.search(question):
         floor = max(floor - _PART_SLACK, 0.0)
     ranked = sorted(
-        (c for c in _candidates(blocks, terms, config=config) if _qualifies(c, floor, wants_quantity)),
+        (c for c in _candidates(blocks, terms, config=config) if _qualifies(c, floor, quantity)),
         key=lambda c: (-c.coverage, -c.precision, -c.block.score, len(c.text), c.block.number, c.position),
     )
     chosen: list[Candidate] = []
@@ -117,10 +104,10 @@ def _candidates(blocks: Sequence[Block], terms: list[str], *, config: PipelineCo
     return found
 
 
-def _qualifies(candidate: Candidate, floor: float, wants_quantity: bool) -> bool:
+def _qualifies(candidate: Candidate, floor: float, needs_number: bool) -> bool:
     if candidate.coverage < floor or _ADDRESSED_TO_MODEL.search(candidate.text):
         return False
-    if wants_quantity:
+    if needs_number:
         return bool(numbers_in(candidate.text) or _MONTH_OR_DAY.search(candidate.text))
     return True
 

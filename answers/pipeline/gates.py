@@ -5,6 +5,7 @@ from decimal import Decimal, InvalidOperation
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.quantities import Quantity, find_quantities
+from answers.pipeline.question import question_terms, sentence_coverage
 from answers.pipeline.sentences import passage_sentences
 from answers.pipeline.tokenize import significant_terms, tokenize
 from answers.pipeline.types import Block, Conflict, Retrieved, Statement
@@ -46,15 +47,18 @@ def find_conflict(blocks: Sequence[Block], *, config: PipelineConfig, question: 
     id), not the block number, which is presentation order. Pairs compare by their better block's rank, then the
     other block's, then by where the statements stand in their texts. The sides are newest first by the source's
     update date (no date is oldest), ties by chunk id. Given the question, a pair counts only when the context the
-    two statements share holds at least two of the question's significant terms (all of them if it has fewer), so
-    a disagreement in a block retrieved for another word does not refuse the question.
+    two statements share holds at least two of the question's significant terms (all of them if it has fewer), and
+    each statement's sentence covers as much of the question as an answering sentence must
+    (`min_sentence_coverage`): a disagreement that would not answer the question does not refuse it.
     """
     asked = None if question is None else frozenset(tokenize(question, config.tokenizer))
+    terms = None if question is None else question_terms(question, config=config)
     ranked = sorted(blocks, key=lambda block: (-block.score, block.record.chunk_id))
     stated = [
         _Stated(rank=rank, statement=statement, context=_context(quantity, config=config))
         for rank, block in enumerate(ranked)
         for statement, quantity in _statements(block)
+        if terms is None or sentence_coverage(statement.sentence, terms, config=config) >= config.min_sentence_coverage
     ]
     # `stated` runs in rank order, then text order, so a pair (i, j) with i < j has its better block first.
     pairs = (

@@ -1,0 +1,151 @@
+"""A throwaway database for an evaluation corpus: created beside the site's, filled from a folder, then dropped."""
+import datetime as dt
+import json
+import os
+import secrets
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.db import DEFAULT_DB_ALIAS, connections
+
+from answers.index import index_holder, refresh_now
+from corpus_admin.ingestion import ingest_upload
+from corpus_admin.parsing import SUPPORTED
+
+MANIFEST = "audiences.json"
+
+
+class CorpusError(ValueError):
+    """A corpus folder that cannot be read as a whole (missing, or a broken audiences.json)."""
+
+
+@dataclass(frozen=True)
+class FileDetails:
+    """What audiences.json says about one file."""
+
+    audience: str = "public"
+    title: str | None = None
+    updated_on: dt.date | None = None
+
+
+@dataclass(frozen=True)
+class CorpusLoad:
+    """What ingesting a corpus folder did: files ingested, files that failed (with why), files skipped."""
+
+    ingested: tuple[str, ...]
+    failed: tuple[tuple[str, str], ...]
+    skipped: tuple[str, ...]
+
+
+@contextmanager
+def throwaway_database(alias: str = DEFAULT_DB_ALIAS) -> Iterator[str]:
+    """Switch the connection to a new, migrated, empty database; drop it and switch back on exit.
+
+    Django's test-database machinery does the work on SQLite and PostgreSQL alike. The throwaway gets its own
+    name (a temp file, or rag_eval_<pid>_<random>), so it never clobbers the site's database nor, under pytest, the
+    test database. If this process already held an index of the site's corpus, it is rebuilt from the restored
+    database at once on exit: a large throwaway corpus would otherwise stay served while a background rebuild runs.
+    A process without one (the evaluate command) leaves the site's database unread: it may not even exist yet.
+    """
+    had_index = index_holder().snapshot is not None
+    connection = connections[alias]
+    old_name = connection.settings_dict["NAME"]
+    old_test = connection.settings_dict.get("TEST")
+    folder = None
+    if connection.vendor == "sqlite":
+        folder = tempfile.mkdtemp(prefix="rag-eval-")
+        name = str(Path(folder) / "eval.sqlite3")
+    else:
+        name = f"rag_eval_{os.getpid()}_{secrets.token_hex(4)}"
+    connection.settings_dict["TEST"] = {**(old_test or {}), "NAME": name}
+    try:
+        yield connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False, keepdb=False)
+    finally:
+        if connection.settings_dict["NAME"] != old_name:
+            connection.creation.destroy_test_db(old_name, verbosity=0)
+        connection.settings_dict["TEST"] = old_test
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+        if had_index:
+            refresh_now()
+
+
+def load_corpus(directory: Path | str) -> CorpusLoad:
+    """Ingest every supported file under the folder (recursively) into the current database, then index it."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise CorpusError(f"{directory}: no such folder")
+    manifest = read_manifest(directory)
+    ingested: list[str] = []
+    failed: list[tuple[str, str]] = []
+    skipped: list[str] = []
+    names: dict[str, str] = {}
+    for path in corpus_files(directory):
+        relative = path.relative_to(directory).as_posix()
+        if path.suffix.lower() not in SUPPORTED:
+            skipped.append(relative)
+            continue
+        if path.name in names:
+            failed.append((relative, f"same file name as {names[path.name]}; file names must be unique"))
+            continue
+        names[path.name] = relative
+        details = manifest.get(relative, manifest.get(path.name, FileDetails()))
+        if isinstance(details, str):  # an entry that could not be read
+            failed.append((relative, details))
+            continue
+        result = ingest_upload(
+            file_name=path.name,
+            size=path.stat().st_size,
+            read=path.read_bytes,
+            audience=details.audience,
+            title=details.title,
+            document_date=details.updated_on,
+        )
+        if result.failed:
+            failed.append((relative, result.error))
+        else:
+            ingested.append(relative)
+    refresh_now()  # built here and now, from this database, before any question is asked
+    return CorpusLoad(tuple(ingested), tuple(failed), tuple(skipped))
+
+
+def corpus_files(directory: Path) -> list[Path]:
+    """Every file under the folder, sorted, without hidden ones and without the top-level audiences.json."""
+    return [
+        path
+        for path in sorted(directory.rglob("*"))
+        if path.is_file()
+        and not any(part.startswith(".") for part in path.relative_to(directory).parts)
+        and path != directory / MANIFEST
+    ]
+
+
+def read_manifest(directory: Path) -> dict[str, FileDetails | str]:
+    """audiences.json: file name -> audience, or -> {"audience", "title", "updated_on"}; a bad entry -> why."""
+    path = directory / MANIFEST
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CorpusError(f"{path}: not a readable JSON file ({error})") from None
+    if not isinstance(data, dict):
+        raise CorpusError(f"{path}: must map file names to audiences")
+    return {name: _details(value) for name, value in data.items()}
+
+
+def _details(value: object) -> FileDetails | str:
+    if isinstance(value, str):
+        return FileDetails(audience=value)
+    if not isinstance(value, dict):
+        return f"{MANIFEST}: the entry must be an audience or an object, not {value!r}"
+    try:
+        updated_on = dt.date.fromisoformat(value["updated_on"]) if value.get("updated_on") else None
+    except (TypeError, ValueError):
+        return f"{MANIFEST}: updated_on {value['updated_on']!r} is not a date (YYYY-MM-DD)"
+    audience, title = value.get("audience") or "public", value.get("title") or None
+    return FileDetails(audience=audience, title=title, updated_on=updated_on)

@@ -1,0 +1,81 @@
+"""report.md and known_misses.md: the report's tables as Markdown, every cell escaped so text shows literally."""
+import html
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from answers.evaluation.sweep import KnownMiss
+
+_SPECIAL = re.compile(r"([\\`*_\[\]|#~])")
+
+
+def md_cell(value: object) -> str:
+    """A table cell that shows the text as written: HTML and Markdown syntax escaped, one line."""
+    text = " ".join(str(value).split())
+    return _SPECIAL.sub(r"\\\1", html.escape(text, quote=False))
+
+
+def md_table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> list[str]:
+    """A Markdown table, every cell escaped."""
+    lines = ["| " + " | ".join(md_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(md_cell(cell) for cell in row) + " |" for row in rows]
+    return lines + [""]
+
+
+def report_markdown(context: dict[str, Any]) -> str:
+    """The whole report as Markdown."""
+    lines = [
+        "# rag_site evaluation",
+        "",
+        f"Golden file: {md_cell(context['golden'])}; corpus: {md_cell(context['corpus'])}; {context['generated']}.",
+        "",
+    ]
+    load = context["load"]
+    if load is not None:
+        lines += [f"Ingested {len(load.ingested)} files, {len(load.failed)} failed, {len(load.skipped)} skipped.", ""]
+        failed = [f"- failed: {md_cell(name)}: {md_cell(error)}" for name, error in load.failed]
+        lines += failed + ([""] if failed else [])
+    lines += ["## Thresholds", ""] + md_table(("setting", "value"), context["config"])
+    lines += ["## Overall", ""] + md_table(("metric", "value"), context["metrics"])
+    lines += ["## Confusion matrix (rows: expected, columns: actual)", ""]
+    lines += md_table(("expected", *context["kinds"]), ((kind, *counts) for kind, counts in context["confusion"]))
+    lines += ["## Cases", ""]
+    lines += md_table(
+        ("id", "audience", "expected", "actual", "ok", "facts", "citations", "cited", "latency", "question", "answer"),
+        (
+            (c["id"], c["audience"], c["expected"], c["actual"], "ok" if c["ok"] else "✗", c["facts"],
+             c["citations"], c["cited"], c["latency"], c["question"], c["answer"])
+            for c in context["cases"]
+        ),
+    )
+    unverified = [(c["id"], text) for c in context["cases"] for text in c["unverified"]]
+    if unverified:
+        lines += ["## Unverified sentences delivered", ""] + md_table(("id", "sentence and reasons"), unverified)
+    for sweep in context["sweeps"]:
+        lines += [f"## Sweep of {sweep['title']}", ""]
+        lines += md_table(
+            ("value", "status accuracy", "errors", "answered wrongly", "refused wrongly", "unverified", "flips",
+             "errors (ids)"),
+            (
+                (r["value"], r["accuracy"], r["errors"], r["answered_wrongly"], r["refused_wrongly"],
+                 r["unverified"], r["flips"], r["error_ids"])
+                for r in sweep["rows"]
+            ),
+        )
+    lines += ["## Known misses", ""] + _misses(context["known_misses"])
+    return "\n".join(lines)
+
+
+def known_misses_markdown(misses: Sequence[KnownMiss], *, golden: str) -> str:
+    """The cases the configured thresholds get wrong, expected against actual."""
+    header = ["# Known misses", "", f"Cases of {md_cell(golden)} whose reply is not of the expected kind.", ""]
+    return "\n".join(header + _misses(misses))
+
+
+def _misses(misses: Sequence[KnownMiss]) -> list[str]:
+    if not misses:
+        return ["None.", ""]
+    return md_table(
+        ("id", "audience", "expected", "actual", "question"),
+        ((m.case_id, m.audience, m.expect, m.actual, m.question) for m in misses),
+    )

@@ -1,0 +1,90 @@
+"""Running golden cases through the site's own entry point, with the caller's audience and given thresholds."""
+import time
+from collections.abc import Callable, Iterable, Sequence
+
+from asgiref.sync import async_to_sync
+
+from answers.evaluation.golden import GoldenCase
+from answers.evaluation.metrics import CaseResult, Delivered, Observation, judge_case
+from answers.evaluation.recheck import CitedChunk
+from answers.pipeline.config import PipelineConfig
+from answers.pipeline.generation import Generator
+from answers.services import answer_question
+from answers.summary import AnswerSummary
+from corpus_admin.models import Chunk
+
+CHANNEL = "eval"  # never stored: evaluation answers are asked with record=False
+_BATCH = 500
+
+MakeGenerator = Callable[[PipelineConfig], Generator]  # None: the generator the site is configured with
+
+
+def evaluate_cases(
+    cases: Sequence[GoldenCase], *, config: PipelineConfig, generator: MakeGenerator | None = None
+) -> tuple[CaseResult, ...]:
+    """Ask every case with the given thresholds and judge each answer."""
+    observations = observe_cases(cases, config=config, generator=generator)
+    chunk_ids = {c for o in observations for c in o.retrieved} | {
+        c for o in observations for sentence in o.sentences for c in sentence.chunk_ids
+    }
+    chunks = chunk_facts(chunk_ids)
+    return tuple(judge_case(case, observed, chunks=chunks) for case, observed in zip(cases, observations))
+
+
+def observe_cases(
+    cases: Sequence[GoldenCase], *, config: PipelineConfig, generator: MakeGenerator | None = None
+) -> tuple[Observation, ...]:
+    """Ask every case in turn; async_to_sync keeps the database calls on this thread (and its connection)."""
+    return async_to_sync(_observe_all)(cases, config, generator)
+
+
+async def _observe_all(
+    cases: Sequence[GoldenCase], config: PipelineConfig, generator: MakeGenerator | None
+) -> tuple[Observation, ...]:
+    return tuple([await observe_case(case, config=config, generator=generator) for case in cases])
+
+
+async def observe_case(
+    case: GoldenCase, *, config: PipelineConfig, generator: MakeGenerator | None = None
+) -> Observation:
+    """Ask one case as a caller of its audience, out of the conversation log, and time it."""
+    summary = AnswerSummary(case.question)
+    started = time.perf_counter()
+    async for event in answer_question(
+        question=case.question,
+        user=None,
+        channel=CHANNEL,
+        audiences=case.audiences,
+        config=config,
+        generator=generator(config) if generator else None,
+        record=False,
+    ):
+        summary.add(event)
+    latency_ms = (time.perf_counter() - started) * 1000
+    return observation_from(summary, latency_ms=latency_ms)
+
+
+def observation_from(summary: AnswerSummary, *, latency_ms: float) -> Observation:
+    """The parts of a folded answer the evaluation judges."""
+    return Observation(
+        status=summary.status,
+        refusal=summary.refusal.reason if summary.refusal else "",
+        sentences=tuple(
+            Delivered(s.text, tuple(c.chunk_id for c in s.citations)) for s in summary.sentences
+        ),
+        retrieved=tuple(chunk_id for chunk_id, _ in (summary.meta.retrieved if summary.meta else ())),
+        latency_ms=round(latency_ms, 2),
+    )
+
+
+def chunk_facts(chunk_ids: Iterable[str]) -> dict[str, CitedChunk]:
+    """Text, audience and source file name of each chunk id that exists (any version)."""
+    ids = sorted(set(chunk_ids))
+    found: dict[str, CitedChunk] = {}
+    for start in range(0, len(ids), _BATCH):
+        rows = Chunk.objects.filter(chunk_id__in=ids[start : start + _BATCH]).values_list(
+            "chunk_id", "text", "source__audience", "source__original_name"
+        )
+        for chunk_id, text, audience, name in rows:
+            found[chunk_id] = CitedChunk(chunk_id, text, audience, name)
+    return found

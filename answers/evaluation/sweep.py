@@ -1,0 +1,141 @@
+"""The threshold sweep: every case re-decided over ranges of RAG_MIN_COVERAGE, RAG_MIN_SCORE and
+RAG_MIN_SENTENCE_COVERAGE values, one threshold at a time."""
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from answers.evaluation.golden import GoldenCase
+from answers.evaluation.metrics import CaseResult
+from answers.pipeline.config import PipelineConfig
+
+COVERAGE_VALUES = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+SCORE_VALUES = (0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0)
+SENTENCE_COVERAGE_VALUES = (0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9, 1.0)
+SETTINGS = {
+    "min_coverage": "RAG_MIN_COVERAGE",
+    "min_score": "RAG_MIN_SCORE",
+    "min_sentence_coverage": "RAG_MIN_SENTENCE_COVERAGE",
+}
+
+Evaluate = Callable[..., tuple[CaseResult, ...]]  # (cases, *, config) -> results, as runner.evaluate_cases
+
+
+@dataclass(frozen=True)
+class Flip:
+    """A case whose kind of reply at this value differs from the one at the configured value."""
+
+    case_id: str
+    expect: str
+    configured: str
+    here: str
+
+
+@dataclass(frozen=True)
+class SweepPoint:
+    """The outcome of every case at one value of one threshold, the other at its configured value."""
+
+    setting: str
+    value: float
+    configured: bool
+    cases: int
+    status_accuracy: float
+    errors: tuple[str, ...]
+    answered_wrongly: int  # replied with sentences where a refusal was right
+    refused_wrongly: int  # refused where an answer was right
+    unverified_delivered: int
+    flips: tuple[Flip, ...]
+
+
+@dataclass(frozen=True)
+class KnownMiss:
+    """A case the configured thresholds get wrong."""
+
+    case_id: str
+    audience: str
+    question: str
+    expect: str
+    actual: str
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """Both sweeps and the known misses at the configured values."""
+
+    coverage: tuple[SweepPoint, ...]
+    score: tuple[SweepPoint, ...]
+    known_misses: tuple[KnownMiss, ...]
+    sentence_coverage: tuple[SweepPoint, ...] = ()
+
+    @property
+    def series(self) -> tuple[tuple[SweepPoint, ...], ...]:
+        """Each threshold's points, in the order reports show them."""
+        return tuple(points for points in (self.coverage, self.score, self.sentence_coverage) if points)
+
+
+def run_sweep(
+    cases: Sequence[GoldenCase],
+    *,
+    config: PipelineConfig,
+    baseline: Sequence[CaseResult],
+    evaluate: Evaluate,
+    coverage_values: Sequence[float] = COVERAGE_VALUES,
+    score_values: Sequence[float] = SCORE_VALUES,
+    sentence_coverage_values: Sequence[float] = SENTENCE_COVERAGE_VALUES,
+) -> Sweep:
+    """Re-run every case at each value (the configured run is `baseline`) and compare with the configured run."""
+    return Sweep(
+        coverage=_sweep("min_coverage", coverage_values, cases, config, baseline, evaluate),
+        score=_sweep("min_score", score_values, cases, config, baseline, evaluate),
+        known_misses=known_misses(baseline),
+        sentence_coverage=_sweep("min_sentence_coverage", sentence_coverage_values, cases, config, baseline, evaluate),
+    )
+
+
+def known_misses(results: Sequence[CaseResult]) -> tuple[KnownMiss, ...]:
+    """The cases whose kind of reply is not the expected one."""
+    return tuple(
+        KnownMiss(r.case.id, r.case.audience, r.case.question, r.case.expect, r.actual) for r in results if not r.ok
+    )
+
+
+def sweep_point(
+    setting: str, value: float, results: Sequence[CaseResult], *, baseline: Sequence[CaseResult], configured: bool
+) -> SweepPoint:
+    """Summarise one value's results against the configured run's."""
+    before = {r.case.id: r.actual for r in baseline}
+    correct = sum(r.ok for r in results)
+    return SweepPoint(
+        setting=setting,
+        value=value,
+        configured=configured,
+        cases=len(results),
+        status_accuracy=correct / len(results) if results else 0.0,
+        errors=tuple(r.case.id for r in results if not r.ok),
+        answered_wrongly=sum(r.actual == "answered" and r.case.expect != "answered" for r in results),
+        refused_wrongly=sum(r.case.expect == "answered" and r.actual != "answered" for r in results),
+        unverified_delivered=sum(len(r.unverified) for r in results),
+        flips=tuple(
+            Flip(r.case.id, r.case.expect, before[r.case.id], r.actual)
+            for r in results
+            if r.actual != before.get(r.case.id, r.actual)
+        ),
+    )
+
+
+def _sweep(
+    setting: str,
+    values: Sequence[float],
+    cases: Sequence[GoldenCase],
+    config: PipelineConfig,
+    baseline: Sequence[CaseResult],
+    evaluate: Evaluate,
+) -> tuple[SweepPoint, ...]:
+    current = float(getattr(config, setting))
+    points = []
+    for value in sorted({float(v) for v in values} | {current}):
+        if value == current:
+            results = baseline
+        else:
+            results = evaluate(cases, config=dataclasses.replace(config, **{setting: value}))
+        points.append(sweep_point(setting, value, results, baseline=baseline, configured=value == current))
+    return tuple(points)

@@ -1,0 +1,160 @@
+"""manage.py evaluate --golden FILE [--corpus DIR] [--json OUT] [--report DIR] [--sweep]: measure the answers."""
+import json
+from contextlib import nullcontext
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from answers.evaluation.corpus import CorpusError, load_corpus, throwaway_database
+from answers.evaluation.golden import GoldenCase, GoldenError, load_golden
+from answers.evaluation.metrics import summarise
+from answers.evaluation.report import Run, metric_rows, sweep_tables, write_json, write_reports
+from answers.evaluation.runner import evaluate_cases
+from answers.evaluation.sweep import run_sweep
+from answers.services import QuestionRejected, clean_question, pipeline_config
+
+FLOOR_KEYS = {"min_status_accuracy", "max_unverified_delivered", "max_forbidden_delivered"}
+
+
+class Command(BaseCommand):
+    help = (
+        "Ask every question of a golden file through the site's own entry point and report how often the right "
+        "kind of reply came back, citation and fact quality, unverified sentences delivered and latency. With "
+        "--corpus the documents go into a throwaway database; the site's data is never touched."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--golden", required=True, help="The golden file (JSONL, one case a line).")
+        parser.add_argument("--corpus", help="Ingest this folder (recursively) into a throwaway database and ask it.")
+        parser.add_argument("--json", dest="json_path", help="Write every metric and every case to this file.")
+        parser.add_argument("--report", help="Write report.html, report.md and known_misses.md into this folder.")
+        parser.add_argument(
+            "--sweep", action="store_true",
+            help="Re-decide every case over ranges of RAG_MIN_COVERAGE and RAG_MIN_SCORE (with a model generator, "
+            "every value asks the model again).",
+        )
+        parser.add_argument("--min-status-accuracy", type=float, help="Exit 1 when status accuracy is under this.")
+        parser.add_argument(
+            "--fail-on-unverified", action="store_true", help="Exit 1 if any unverified sentence was delivered."
+        )
+        parser.add_argument(
+            "--floor", help='JSON file like {"min_status_accuracy": 0.8, "max_unverified_delivered": 0}.'
+        )
+
+    def handle(self, *args, **options) -> None:
+        cases = self._cases(options["golden"])
+        floor = self._floor(options)
+        config = pipeline_config()
+        corpus = options["corpus"]
+        if corpus and not Path(corpus).is_dir():
+            raise CommandError(f"{corpus}: no such folder")
+        load = sweep = None
+        with throwaway_database() if corpus else nullcontext():
+            if corpus:
+                try:
+                    load = load_corpus(corpus)
+                except CorpusError as error:
+                    raise CommandError(str(error)) from None
+                self._print_load(load)
+            results = evaluate_cases(cases, config=config)
+            if options["sweep"]:
+                sweep = run_sweep(cases, config=config, baseline=results, evaluate=evaluate_cases)
+        run = Run(
+            golden=options["golden"], corpus=corpus or "the site's database", config=config,
+            metrics=summarise(results, k=config.top_k), results=results, load=load, sweep=sweep,
+        )
+        self._print_run(run)
+        if options["json_path"]:
+            self.stdout.write(f"JSON written to {write_json(options['json_path'], run)}")
+        if options["report"]:
+            written = write_reports(options["report"], run)
+            self.stdout.write("Report written to " + ", ".join(str(path) for path in written))
+        self._check(run, floor)
+
+    def _cases(self, path: str) -> tuple[GoldenCase, ...]:
+        try:
+            cases = load_golden(path)
+        except GoldenError as error:
+            raise CommandError(str(error)) from None
+        for case in cases:
+            try:
+                clean_question(case.question)
+            except QuestionRejected as error:
+                raise CommandError(f"{path}, line {case.line}: {error}") from None
+        return cases
+
+    def _floor(self, options: dict) -> dict[str, float]:
+        floor: dict[str, float] = {}
+        if options["floor"]:
+            try:
+                data = json.loads(Path(options["floor"]).read_text(encoding="utf-8"))
+            except (OSError, ValueError) as error:
+                raise CommandError(f"{options['floor']}: not a readable JSON file ({error})") from None
+            if not isinstance(data, dict) or not set(data) <= FLOOR_KEYS or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in data.values()
+            ):
+                raise CommandError(f"{options['floor']}: must map some of {', '.join(sorted(FLOOR_KEYS))} to numbers")
+            floor.update(data)
+        if options["min_status_accuracy"] is not None:
+            floor["min_status_accuracy"] = options["min_status_accuracy"]
+        if options["fail_on_unverified"]:
+            floor["max_unverified_delivered"] = 0
+        return floor
+
+    def _print_load(self, load) -> None:
+        self.stdout.write(
+            f"Corpus: {len(load.ingested)} files ingested, {len(load.failed)} failed, {len(load.skipped)} skipped "
+            "(unsupported format)."
+        )
+        for name, error in load.failed:
+            self.stdout.write(self.style.WARNING(f"  failed: {name}: {error}"))
+
+    def _print_run(self, run: Run) -> None:
+        width = max(len(r.case.id) for r in run.results)
+        for r in run.results:
+            mark = "ok" if r.ok else "✗"
+            self.stdout.write(
+                f"{r.case.id:<{width}}  {r.case.expect:<11}  {r.actual:<11}  {mark:<2}  "
+                f"facts {sum(r.facts_found)}/{len(r.facts_found)}  {r.latency_ms:6.1f} ms"
+            )
+            for text, reasons in r.unverified:
+                self.stdout.write(self.style.ERROR(f"    unverified: {text} ({'; '.join(reasons)})"))
+        self.stdout.write("")
+        self._table(("metric", "value"), metric_rows(run.metrics))
+        self.stdout.write("")
+        kinds = list(run.metrics.confusion["answered"])
+        self._table(("expected \\ actual", *kinds), [(e, *row.values()) for e, row in run.metrics.confusion.items()])
+        for sweep in sweep_tables(run.sweep):
+            self.stdout.write(f"\nSweep of {sweep['title']}:")
+            self._table(
+                ("value", "status accuracy", "errors", "answered wrongly", "refused wrongly", "unverified", "flips"),
+                [(r["value"], r["accuracy"], r["errors"], r["answered_wrongly"], r["refused_wrongly"], r["unverified"],
+                  r["flips"]) for r in sweep["rows"]],
+            )
+        misses = run.known_misses
+        self.stdout.write(f"\nKnown misses ({len(misses)}):" if misses else "\nKnown misses: none.")
+        for miss in misses:
+            self.stdout.write(
+                f"  {miss.case_id}: expected {miss.expect}, got {miss.actual} ({miss.audience}) {miss.question}"
+            )
+
+    def _table(self, header: tuple, rows: list) -> None:
+        cells = [[str(c) for c in header]] + [[str(c) for c in row] for row in rows]
+        widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+        for index, row in enumerate(cells):
+            self.stdout.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+            if index == 0:
+                self.stdout.write("  ".join("-" * width for width in widths))
+
+    def _check(self, run: Run, floor: dict[str, float]) -> None:
+        m = run.metrics
+        failures = []
+        if "min_status_accuracy" in floor and m.status_accuracy < floor["min_status_accuracy"]:
+            minimum = floor["min_status_accuracy"]
+            failures.append(f"status accuracy {m.status_accuracy:.3f} is under the floor {minimum}")
+        if "max_unverified_delivered" in floor and m.unverified_delivered > floor["max_unverified_delivered"]:
+            failures.append(f"{m.unverified_delivered} unverified sentences were delivered")
+        if "max_forbidden_delivered" in floor and m.forbidden_delivered > floor["max_forbidden_delivered"]:
+            failures.append(f"forbidden text was delivered {m.forbidden_delivered} times")
+        if failures:
+            raise CommandError("; ".join(failures), returncode=1)

@@ -1,0 +1,163 @@
+"""manage.py evaluate end to end on a small hand-made corpus whose answers are known."""
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+
+from answers.index import corpus_stamp, current_index
+from answers.models import QuestionLog
+from corpus_admin.models import Chunk, Source
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HERE = Path(__file__).parent
+CORPUS = str(HERE / "corpus")
+GOLDEN = str(HERE / "golden.jsonl")
+
+
+def evaluate(*args: str) -> str:
+    out = StringIO()
+    call_command("evaluate", "--golden", GOLDEN, "--corpus", CORPUS, *args, stdout=out)
+    return out.getvalue()
+
+
+def test_metrics_on_the_hand_made_corpus_match_hand_computed_values(tmp_path):
+    output = evaluate("--json", str(tmp_path / "out.json"))
+    data = json.loads((tmp_path / "out.json").read_text())
+
+    # 8 cases; only refund-expected-refused (expected unsupported) came back answered.
+    assert data["status_accuracy"] == 7 / 8
+    assert data["confusion"]["answered"] == {
+        "answered": 4, "no_material": 0, "conflict": 0, "unsupported": 0, "failed": 0
+    }
+    assert data["confusion"]["no_material"]["no_material"] == 2 and data["confusion"]["conflict"]["conflict"] == 1
+    assert data["confusion"]["unsupported"]["answered"] == 1
+    # 5 cases list sources; trash-wrong-source expects garden.md, which shares no word with its question.
+    assert data["recall_at_k"] == 4 / 5
+    # 5 citations: refunds, trash, discount right; trash for garden.md and the one in a case with no source wrong.
+    assert data["citation_precision"] == 3 / 5
+    # 4 cases expect an answer with sources; trash-wrong-source cites none of its sources.
+    assert data["citation_recall"] == 3 / 4
+    # 5 facts; "permanently erased" is not in the trash answer ("30 DAYS" matches whatever the case).
+    assert data["fact_recall"] == 4 / 5
+    assert data["unverified_delivered"] == 0 and data["forbidden_delivered"] == 0
+    assert 0 < data["latency_p50_ms"] <= data["latency_p95_ms"]
+    cases = {case["id"]: case for case in data["cases"]}
+    assert cases["trash-days"]["facts_found"] == [True, False]
+    assert cases["upload-conflict"]["actual"] == "conflict"
+    assert data["ingest"]["failed"] == [["empty.md", "empty.md: the file is empty"]]
+    assert "refund-expected-refused  unsupported  answered     ✗" in output
+    assert "Status accuracy                 0.875 (7/8)" in output
+    assert "9 files ingested, 1 failed, 1 skipped" in output
+
+
+def test_throwaway_run_leaves_the_site_database_and_index_untouched(ingest, filler):
+    ingest("site-only.md", "# Site\n\nThe site kettle boils water in 90 seconds.\n")
+    call_command("ask", "How fast does the site kettle boil water?", stdout=StringIO())
+    name, test_settings = connection.settings_dict["NAME"], dict(connection.settings_dict["TEST"])
+
+    def state():
+        return (
+            sorted(Source.objects.values_list("original_name", "version", "sha256", "updated_on")),
+            sorted(Chunk.objects.values_list("chunk_id", "superseded_at")),
+            sorted(QuestionLog.objects.values_list("pk", "question")),
+            corpus_stamp(),
+        )
+
+    before = state()
+    evaluate()
+
+    assert state() == before
+    assert (connection.settings_dict["NAME"], connection.settings_dict["TEST"]) == (name, test_settings)
+    served = set(current_index().records)
+    assert served == set(Chunk.objects.values_list("chunk_id", flat=True))
+    assert "refunds-v1-c01" not in served
+    answer = StringIO()
+    call_command("ask", "How fast does the site kettle boil water?", "--json", stdout=answer)
+    assert json.loads(answer.getvalue())["citations"] == ["site-only-v1-c01"]
+
+
+def test_report_shows_a_hostile_question_escaped(tmp_path):
+    evaluate("--report", str(tmp_path), "--sweep")
+    html = (tmp_path / "report.html").read_text()
+
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;{{ x }}{% now &#x27;Y&#x27; %}" in html
+    assert "<script" not in html
+    assert html.count("<svg") == 3  # one plot per swept threshold
+    assert "refund-expected-refused" in (tmp_path / "known_misses.md").read_text()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in (tmp_path / "report.md").read_text()
+
+
+def test_sweep_reports_every_value_and_the_known_misses(tmp_path):
+    output = evaluate("--sweep", "--json", str(tmp_path / "out.json"))
+    sweep = json.loads((tmp_path / "out.json").read_text())["sweep"]
+
+    assert [p["value"] for p in sweep["coverage"]] == [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+    assert [p["value"] for p in sweep["score"]] == [0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0]
+    configured = [p for p in sweep["coverage"] if p["configured"]]
+    assert len(configured) == 1 and configured[0]["flips"] == [] and configured[0]["status_accuracy"] == 7 / 8
+    assert "Sweep of RAG_MIN_COVERAGE" in output and "Sweep of RAG_MIN_SCORE" in output
+    assert "refund-expected-refused: expected unsupported, got answered" in output
+
+
+def test_floors_fail_the_run_after_writing_the_results(tmp_path):
+    with pytest.raises(CommandError, match="status accuracy 0.875 is under the floor 0.9") as error:
+        evaluate("--min-status-accuracy", "0.9", "--json", str(tmp_path / "out.json"))
+
+    assert error.value.returncode == 1
+    assert (tmp_path / "out.json").exists()
+    floor = tmp_path / "floor.json"
+    floor.write_text(json.dumps({"min_status_accuracy": 0.875, "max_unverified_delivered": 0}))
+    evaluate("--floor", str(floor), "--fail-on-unverified")
+
+
+class TalkativeGenerator:
+    """Quotes the block, then adds a sentence the pipeline's verifier accepts and the re-check does not."""
+
+    name = "talkative"
+    regenerates = False
+
+    def __init__(self, config) -> None:
+        pass
+
+    async def stream(self, request):
+        if request.blocks:
+            yield "Refunds processed within days, because these very same ones should again further once here [1]. "
+
+
+def test_unverified_sentence_fails_the_run_when_asked(monkeypatch):
+    monkeypatch.setattr("answers.services.choose_generator", TalkativeGenerator)
+    out = StringIO()
+
+    with pytest.raises(CommandError, match="unverified sentences were delivered") as error:
+        call_command("evaluate", "--golden", GOLDEN, "--corpus", CORPUS, "--fail-on-unverified", stdout=out)
+
+    assert error.value.returncode == 1
+    assert "unverified: Refunds processed within days" in out.getvalue()
+
+
+def test_malformed_golden_line_is_a_command_error_naming_the_line(tmp_path):
+    golden = tmp_path / "bad.jsonl"
+    good = (HERE / "golden.jsonl").read_text().splitlines()[0]
+    golden.write_text(f"{good}\n{{\"id\": \"x\", \"question\": \"q\"}}\n")
+
+    with pytest.raises(CommandError, match=rf"{golden}, line 2: missing fields audience, expect, sources, facts"):
+        call_command("evaluate", "--golden", str(golden), stdout=StringIO())
+
+
+def test_evaluation_of_the_site_database_stays_out_of_the_conversation_log(ingest, filler, tmp_path):
+    ingest("kettle.md", "# Kettle\n\nThe office kettle boils water in 90 seconds.\n")
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text(json.dumps({
+        "id": "kettle", "question": "How fast does the office kettle boil water?", "audience": "public",
+        "expect": "answered", "sources": ["kettle.md"], "facts": ["90 seconds"],
+    }) + "\n")
+    out = StringIO()
+
+    call_command("evaluate", "--golden", str(golden), "--min-status-accuracy", "1", stdout=out)
+
+    assert "kettle  answered     answered     ok  facts 1/1" in out.getvalue()
+    assert not QuestionLog.objects.exists()

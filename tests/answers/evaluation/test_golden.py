@@ -1,0 +1,65 @@
+"""The golden file: valid cases are read field by field; a malformed line is an error naming the file and line."""
+import json
+
+import pytest
+
+from answers.evaluation.golden import GoldenError, load_golden
+
+GOOD = {"id": "c1", "question": "How long?", "audience": "partner", "expect": "answered", "sources": ["a.md"],
+        "facts": ["30 days", ["5-7", "5–7"]], "forbid": ["free"], "note": "ignored"}
+
+
+def write(tmp_path, *lines: str):
+    path = tmp_path / "golden.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_valid_case_is_read_with_alternatives_and_audience_tier(tmp_path):
+    (case,) = load_golden(write(tmp_path, json.dumps(GOOD)))
+
+    assert case.facts == (("30 days",), ("5-7", "5–7"))
+    assert case.sources == ("a.md",) and case.forbid == ("free",)
+    assert case.audiences == ("public", "partner")
+    assert case.line == 1
+
+
+def test_blank_lines_are_skipped_and_line_numbers_kept(tmp_path):
+    second = json.dumps({**GOOD, "id": "c2"})
+    cases = load_golden(write(tmp_path, json.dumps(GOOD), "", second))
+
+    assert [c.line for c in cases] == [1, 3]
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "must be a JSON object"),
+        (json.dumps({k: v for k, v in GOOD.items() if k != "facts"}), "missing field facts"),
+        (json.dumps({**GOOD, "audience": "everyone"}), "'audience' must be one of"),
+        (json.dumps({**GOOD, "expect": "refused"}), "'expect' must be one of"),
+        (json.dumps({**GOOD, "sources": "a.md"}), "'sources' must be a list"),
+        (json.dumps({**GOOD, "facts": [30]}), "every element of 'facts'"),
+        (json.dumps({**GOOD, "facts": [[]]}), "every element of 'facts'"),
+        (json.dumps({**GOOD, "question": ""}), "'question' must be a non-empty string"),
+        (json.dumps({**GOOD, "id": 7}), "'id' must be a non-empty string"),
+        (json.dumps({**GOOD, "forbid": [None]}), "every element of 'forbid'"),
+    ],
+)
+def test_malformed_line_is_an_error_naming_file_and_line(tmp_path, line, message):
+    path = write(tmp_path, json.dumps(GOOD), line)
+
+    with pytest.raises(GoldenError, match=message) as error:
+        load_golden(path)
+    assert f"{path}, line 2:" in str(error.value)
+
+
+def test_duplicate_id_names_both_lines(tmp_path):
+    with pytest.raises(GoldenError, match="line 2: id 'c1' already used on line 1"):
+        load_golden(write(tmp_path, json.dumps(GOOD), json.dumps(GOOD)))
+
+
+def test_empty_golden_file_is_an_error(tmp_path):
+    with pytest.raises(GoldenError, match="no cases"):
+        load_golden(write(tmp_path, ""))
