@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 
 FAKE_PORT ?= 8089
 
-.PHONY: run run-fake-claude test test-browser setup migrate demo
+.PHONY: run run-fake-claude test test-browser setup migrate demo eval
 
 $(VENV)/installed.stamp: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -45,3 +45,25 @@ test: setup
 
 test-browser: setup
 	DJANGO_ALLOW_ASYNC_UNSAFE=true timeout 900 $(PY) -m pytest -m browser tests/browser
+
+# Production-style: WORKERS daphne processes on PORT..PORT+WORKERS-1, DEBUG off, against DATABASE_URL and REDIS_URL
+# (default: PostgreSQL and Redis on loopback), after `check --deploy`, collectstatic, migrate and load_demo.
+# Plain HTTP on loopback; behind a proxy that ends TLS, add WORKER_FLAGS=--behind-tls-proxy. See rag_site/workers.py.
+WORKERS ?= 2
+WORKER_FLAGS ?=
+.PHONY: run-workers loadtest
+run-workers: setup
+	$(PY) -m rag_site.workers --workers $(WORKERS) --host $(HOST) --port $(PORT) $(WORKER_FLAGS)
+
+# Websocket clients asking demo questions against a running site on this machine (e.g. one started by run-workers).
+URL ?= http://$(HOST):$(PORT)
+CLIENTS ?= 100
+QUESTIONS ?= 5
+loadtest: setup
+	$(PY) manage.py loadtest --url $(URL) --clients $(CLIENTS) --questions $(QUESTIONS)
+
+# Measure the answers on the demo golden set, in a throwaway database (the site's data is never touched);
+# fails when status accuracy falls under the floor or any unverified sentence was delivered. Report: var/eval/.
+eval: setup
+	$(PY) manage.py evaluate --golden answers/evaluation/golden/demo.jsonl --corpus corpus_admin/demo/documents \
+		--report var/eval --json var/eval/results.json --sweep --floor answers/evaluation/golden/floor.json
