@@ -11,10 +11,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from corpus_admin.chunking import ChunkDraft, chunk_document
+from corpus_admin.chunking import ChunkDraft
 from corpus_admin.corpus_state import corpus_version_bump
 from corpus_admin.models import Audience, Chunk, Source, SourceStatus, Upload
-from corpus_admin.parsing import RejectedFile, parse_document
+from corpus_admin.parsing import RejectedFile
+from corpus_admin.sandbox import parse_and_chunk
 
 logger = logging.getLogger(__name__)
 
@@ -63,12 +64,22 @@ def ingest_file(
     sha256 = hashlib.sha256(content).hexdigest()
     if existing and not force and existing.sha256 == sha256 and existing.status == SourceStatus.READY:
         _update_details(existing, audience=audience, title=title, document_date=document_date)
+        if existing.last_error:  # the served content was uploaded again: an earlier failed upload no longer matters
+            Source.objects.filter(pk=existing.pk).update(last_error="")
         return IngestResult(name, UNCHANGED, existing.pk, existing.version, existing.chunks.current().count())
     try:
-        document = parse_document(file_name=name, content=content, max_bytes=max_upload_bytes())
-        drafts = chunk_document(
-            document, max_tokens=settings.RAG_CHUNK_TOKENS, overlap_tokens=settings.RAG_CHUNK_OVERLAP
+        # In a worker process with time and memory limits, so a hostile file fails alone (§2.5).
+        parsed = parse_and_chunk(
+            file_name=name,
+            content=content,
+            max_bytes=max_upload_bytes(),
+            max_tokens=settings.RAG_CHUNK_TOKENS,
+            overlap_tokens=settings.RAG_CHUNK_OVERLAP,
+            timeout_s=settings.RAG_PARSE_TIMEOUT_S,
+            memory_mb=settings.RAG_PARSE_MEMORY_MB,
+            isolated=settings.RAG_PARSE_ISOLATION,
         )
+        drafts = parsed.drafts
         if not drafts:
             raise RejectedFile(name, "no text to index")
         source, version = _switch_version(
@@ -76,8 +87,8 @@ def ingest_file(
             existing=existing,
             content=content,
             sha256=sha256,
-            media_type=document.media_type,
-            title=title or (existing.title if existing else None) or document.title or _title_from_name(name),
+            media_type=parsed.media_type,
+            title=title or (existing.title if existing else None) or parsed.title or _title_from_name(name),
             audience=audience,
             document_date=document_date,
             drafts=drafts,

@@ -133,7 +133,7 @@ WHITENOISE_USE_FINDERS = DEBUG
 # Uploads: the cap is enforced again by ingestion with a message naming the file.
 RAG_MAX_UPLOAD_MB = env_int("RAG_MAX_UPLOAD_MB", 20, minimum=1)
 # Parsing runs in a worker process (corpus_admin/sandbox.py): a file that needs more time or memory (MB on top
-# of the worker's ~115 MB at rest) is rejected alone. A 20 MB HTML file of dense markup needs ~25 s and ~1.1 GB.
+# of the worker's ~110-135 MB at rest) is rejected alone. A 20 MB HTML file of dense markup needs ~25 s, ~1.1 GB.
 RAG_PARSE_ISOLATION = env_bool("RAG_PARSE_ISOLATION", True)
 RAG_PARSE_TIMEOUT_S = env_float("RAG_PARSE_TIMEOUT_S", 30.0, minimum=1.0)
 RAG_PARSE_MEMORY_MB = env_int("RAG_PARSE_MEMORY_MB", 1536, minimum=64)

@@ -37,6 +37,8 @@ def parse_markers(sentence: str) -> MarkedSentence:
             if number not in cited:
                 cited.append(number)
     text = MARKER.sub(" ", sentence)
+    while MARKER.search(text):  # "[5 [1], 7]" less "[1]" reads "[5 , 7]": not a citation, and never shown as one
+        text = MARKER.sub(" ", text)
     text = re.sub(r"\s+([.,;:!?])", r"\1", text)
     text = re.sub(r"\s+", " ", text).strip()
     return MarkedSentence(text=text, cited=tuple(cited))
@@ -86,7 +88,8 @@ def _boundary(text: str, *, final: bool) -> int | None:
             return None  # "[4" may be the start of a marker that belongs to this sentence
         markers = _MARKER_RUN.match(rest)
         if markers:
-            if markers.end() >= len(rest) and not final:
+            after = rest[markers.end():]
+            if not final and (not after or _PARTIAL_MARKER.fullmatch(after.lstrip())):
                 return None  # markers after the full stop may still be arriving
             return end + markers.end()
         if rest.strip() == "" and not final:

@@ -144,3 +144,12 @@ def test_each_served_change_moves_the_corpus_version(ingest):
     ingest("refunds.md", REFUNDS_V2)
 
     assert corpus_version() == start + 2
+
+
+def test_uploading_the_served_content_again_clears_an_earlier_failure(ingest):
+    ingest("refunds.md", REFUNDS_V1)
+    ingest_file(file_name="refunds.md", content=b"\x00\x01binary")
+
+    result = ingest_file(file_name="refunds.md", content=REFUNDS_V1.encode())
+
+    assert result.outcome == UNCHANGED and Source.objects.get().last_error == ""
