@@ -83,14 +83,14 @@ DATABASES = {
         conn_max_age=env_int("DJANGO_DB_CONN_MAX_AGE", 0, minimum=0),
     )
 }
+# Browser tests run daphne in another process, so the test database must be one both can open (a file for SQLite,
+# a named database for PostgreSQL); the run id, inherited by child processes, keeps two test runs on one machine apart.
+_run_id = os.environ.setdefault("RAG_TEST_RUN_ID", str(os.getpid()))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Browser tests run daphne in another process, so the test database must be a file both can open; the
-    # run id (inherited by child processes) keeps two test runs on one machine apart.
-    _run_id = os.environ.setdefault("RAG_TEST_RUN_ID", str(os.getpid()))
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{_run_id}.sqlite3")}
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
 else:
-    DATABASES["default"]["TEST"] = {"NAME": env_str("DJANGO_TEST_DB_NAME", "test_rag_site")}
+    DATABASES["default"]["TEST"] = {"NAME": env_str("DJANGO_TEST_DB_NAME", f"test_rag_site_{_run_id}")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
