@@ -6,10 +6,11 @@ from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 
 from answers.models import QuestionLog
+from rag_site.admin_views import ReadOnlyAdminMixin
 
 
 @admin.register(QuestionLog)
-class QuestionLogAdmin(admin.ModelAdmin):
+class QuestionLogAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("created_at", "question_short", "user", "channel", "status", "refusal_kind", "generator")
     list_filter = ("status", "refusal_kind", "channel", "generator")
     search_fields = ("question", "user__username")
@@ -20,15 +21,6 @@ class QuestionLogAdmin(admin.ModelAdmin):
         "issued_blocks", "context_tokens", "generator", "error", "timings_json",
     )
     readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
     @admin.display(description="Question")
     def question_short(self, log: QuestionLog) -> str:

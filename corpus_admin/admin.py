@@ -19,9 +19,10 @@ from corpus_admin.ingestion import (
     withdraw_source,
 )
 from corpus_admin.models import Chunk, Source
+from rag_site.admin_views import ReadOnlyAdminMixin
 
 
-class ChunkInline(admin.TabularInline):
+class ChunkInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = Chunk
     fields = ("link", "version", "ordinal", "heading", "lines", "token_count", "state")
     readonly_fields = fields
@@ -30,12 +31,6 @@ class ChunkInline(admin.TabularInline):
     show_change_link = False
     ordering = ("-version", "ordinal")
     classes = ("collapse",)
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
     @admin.display(description="Chunk")
     def link(self, chunk: Chunk) -> str:
@@ -54,7 +49,6 @@ class ChunkInline(admin.TabularInline):
         if chunk.withdrawn_at:
             return "withdrawn"
         return "superseded" if chunk.superseded_at else "served"
-
 
 @admin.register(Source)
 class SourceAdmin(admin.ModelAdmin):
@@ -136,20 +130,11 @@ class SourceAdmin(admin.ModelAdmin):
 
 
 @admin.register(Chunk)
-class ChunkAdmin(admin.ModelAdmin):
+class ChunkAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("chunk_id", "source", "version", "ordinal", "token_count", "superseded_at", "withdrawn_at")
     list_filter = ("source__audience",)
     search_fields = ("chunk_id", "text", "source__title")
     list_select_related = ("source",)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 def _report(request: HttpRequest, model_admin: admin.ModelAdmin, result: IngestResult) -> None:
