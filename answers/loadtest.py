@@ -1,0 +1,335 @@
+"""Load test: websocket clients asking questions concurrently against a running site on loopback, timed per answer.
+
+Each client is what a visitor's page does: GET `/` for a session cookie, open `/ws/chat/` with the site's Origin
+and that cookie, then ask its questions one after the other, reading the HTML fragments the server pushes. Every
+client first connects, then all start asking together, so the figures are about answering, not connecting. Each
+answer has a timeout and the whole run a deadline; an answer still running at the deadline counts as unfinished.
+"""
+import asyncio
+import ipaddress
+import json
+import math
+import re
+import socket
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from urllib.parse import urlsplit
+
+from websockets.asyncio.client import ClientConnection, connect
+
+# Questions of the demo corpus that the extractive generator answers (corpus_admin/demo/README.md).
+DEMO_QUESTIONS = (
+    "How long does a refund take to process?",
+    "How long are deleted files kept in the trash?",
+    "How long does the free trial last?",
+    "What is the API rate limit?",
+    "What status code does the API return for an invalid token?",
+    "What is the maximum number of members on the Team plan?",
+    "How long is version history kept on the Business plan?",
+    "When do share links expire by default?",
+    "How long are two-factor codes valid?",
+    "What file size does the desktop sync client support?",
+    "How long must a password be?",
+    "How often are backups taken?",
+    "What is the uptime SLA?",
+    "When are invoices issued?",
+)
+
+_EVENT = re.compile(r'data-event="([a-z]+)"')
+_STATUS = re.compile(r'class="status status-([a-z]+)"')
+_EMPTY_NOTICE = re.compile(r'^\s*<div id="notice"[^>]*>\s*</div>\s*$')
+_TEXT = re.compile(r"<[^>]+>")
+
+ANSWERED_STATUSES = ("answered", "refused")
+
+
+class NotLoopback(ValueError):
+    """The URL is not a loopback address; the load test never leaves the machine."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """The site's HTTP root, its websocket URL and the Origin the page would send."""
+
+    http_url: str
+    ws_url: str
+    origin: str
+
+
+def loopback_target(url: str) -> Target:
+    """The target for a URL on this machine (127.0.0.0/8, ::1 or localhost); NotLoopback for anything else."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise NotLoopback(f"{url!r} is not an http:// or https:// URL.")
+    if not _is_loopback(parts.hostname):
+        raise NotLoopback(
+            f"{parts.hostname} is not a loopback address: the load test only runs against this machine "
+            "(127.0.0.1, ::1 or localhost)."
+        )
+    origin = f"{parts.scheme}://{parts.netloc}"
+    ws_scheme = "wss" if parts.scheme == "https" else "ws"
+    return Target(http_url=f"{origin}/", ws_url=f"{ws_scheme}://{parts.netloc}/ws/chat/", origin=origin)
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        pass
+    if host != "localhost":
+        return False
+    try:  # localhost is loopback only if it resolves there
+        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
+    except OSError:
+        return False
+    return bool(addresses) and all(ipaddress.ip_address(a.split("%")[0]).is_loopback for a in addresses)
+
+
+@dataclass(frozen=True)
+class LoadPlan:
+    """How many clients ask how many questions each, and how long anything may take."""
+
+    target: Target
+    clients: int
+    questions: int
+    timeout_s: float = 30.0
+    deadline_s: float = 300.0
+    pool: tuple[str, ...] = DEMO_QUESTIONS
+
+    def question(self, client: int, turn: int) -> str:
+        """The question a client asks at a turn: the pool in turn, each client starting elsewhere."""
+        return self.pool[(client * self.questions + turn) % len(self.pool)]
+
+
+@dataclass(frozen=True)
+class AnswerTiming:
+    """One question's outcome and, when reached, its times to the first sentence and to the end."""
+
+    outcome: str  # answered, refused, or an error: failed, incomplete, notice, timeout, closed, connect, unfinished
+    first_sentence_s: float | None = None
+    done_s: float | None = None
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """Whether the server answered or refused, as the demo questions expect."""
+        return self.outcome in ANSWERED_STATUSES
+
+
+@dataclass
+class _Client:
+    plan: LoadPlan
+    number: int
+    start: asyncio.Event
+    ready: asyncio.Event = field(default_factory=asyncio.Event)  # connected, or failed to
+    timings: list[AnswerTiming] = field(default_factory=list)
+    connect_s: float | None = None
+    cookie: str = ""
+
+    async def run(self) -> None:
+        began = time.perf_counter()
+        try:
+            self.cookie = await asyncio.to_thread(session_cookie, self.plan.target.http_url, self.plan.timeout_s)
+            socket_ = await self._connect()
+        except Exception as error:  # noqa: BLE001  (any failure to connect is this client's result)
+            self.timings = [AnswerTiming("connect", detail=_describe(error))] * self.plan.questions
+            self.ready.set()
+            return
+        self.connect_s = time.perf_counter() - began
+        self.ready.set()
+        await self.start.wait()
+        try:
+            for turn in range(self.plan.questions):
+                timing = await self._ask(socket_, self.plan.question(self.number, turn))
+                self.timings.append(timing)
+                if timing.outcome == "timeout":  # the old answer may still be streaming: start afresh
+                    await socket_.close()
+                    socket_ = await self._connect()
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001  (the socket closed under us: the rest of its questions are lost)
+            missing = self.plan.questions - len(self.timings)
+            self.timings.extend([AnswerTiming("closed", detail=_describe(error))] * missing)
+        finally:
+            await socket_.close()
+
+    async def _connect(self) -> ClientConnection:
+        return await connect(
+            self.plan.target.ws_url,
+            origin=self.plan.target.origin,
+            additional_headers={"Cookie": self.cookie} if self.cookie else None,
+            proxy=None,  # loopback only, whatever the environment's proxy variables say
+            compression=None,
+            open_timeout=self.plan.timeout_s,
+            max_size=2**22,
+        )
+
+    async def _ask(self, socket_: ClientConnection, question: str) -> AnswerTiming:
+        sent = time.perf_counter()
+        first: float | None = None
+        await socket_.send(json.dumps({"question": question}))
+        try:
+            async with asyncio.timeout(self.plan.timeout_s):
+                while True:
+                    message = await socket_.recv()
+                    if isinstance(message, bytes):
+                        message = message.decode("utf-8", "replace")
+                    kind, status = read_fragment(message)
+                    elapsed = time.perf_counter() - sent
+                    if kind == "sentence" and first is None:
+                        first = elapsed
+                    elif kind == "notice":
+                        return AnswerTiming("notice", first, None, _plain(message))
+                    elif kind == "done":
+                        return AnswerTiming(status or "done", first, elapsed)
+        except TimeoutError:
+            return AnswerTiming("timeout", first, None, f"no end of answer within {self.plan.timeout_s:g} s")
+
+
+def read_fragment(html: str) -> tuple[str, str]:
+    """What a pushed fragment is: (kind, status). Kinds: turn, meta, sentence, refusal, done, notice, ignore.
+
+    The server clears old notices with an empty `#notice` at the start of each question: that one is "ignore".
+    A turn's error is followed by its done, so only a non-empty notice (busy, rate limited, failed) ends a
+    question early.
+    """
+    found = _EVENT.search(html)
+    if found is None:
+        return "ignore", ""
+    kind = found.group(1)
+    if kind == "error" and html.lstrip().startswith('<div id="notice"'):
+        return ("ignore" if _EMPTY_NOTICE.match(html) else "notice"), ""
+    if kind == "error":
+        return "ignore", ""  # AnswerFailed: the done that follows says failed or incomplete
+    if kind == "done":
+        status = _STATUS.search(html)
+        return "done", status.group(1) if status else ""
+    return kind, ""
+
+
+def session_cookie(url: str, timeout_s: float) -> str:
+    """GET the chat page and return its cookies as a Cookie header (the session the server rate-limits by)."""
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through a proxy
+    with opener.open(urllib.request.Request(url, headers={"Accept": "text/html"}), timeout=timeout_s) as response:
+        if response.status != 200:
+            raise RuntimeError(f"GET {url} answered HTTP {response.status}")
+        jar = SimpleCookie()
+        for header in response.headers.get_all("Set-Cookie") or ():
+            jar.load(header)
+    return "; ".join(f"{name}={morsel.value}" for name, morsel in jar.items())
+
+
+def _plain(html: str) -> str:
+    return " ".join(_TEXT.sub(" ", html).split())[:200]
+
+
+def _describe(error: BaseException) -> str:
+    if isinstance(error, urllib.error.HTTPError):
+        return f"HTTP {error.code} from {error.url}"
+    return f"{type(error).__name__}: {error}"[:200]
+
+
+@dataclass(frozen=True)
+class LoadReport:
+    """The figures of one run."""
+
+    plan: LoadPlan
+    timings: tuple[AnswerTiming, ...]
+    connect_s: tuple[float, ...]
+    wall_s: float
+
+    def as_json(self) -> dict:
+        """The figures as one JSON object (times in milliseconds)."""
+        first = [t.first_sentence_s for t in self.timings if t.first_sentence_s is not None and t.ok]
+        done = [t.done_s for t in self.timings if t.done_s is not None and t.ok]
+        outcomes = Counter(t.outcome for t in self.timings)
+        completed = sum(outcomes[s] for s in ANSWERED_STATUSES)
+        errors = len(self.timings) - completed
+        return {
+            "url": self.plan.target.http_url,
+            "clients": self.plan.clients,
+            "questions_per_client": self.plan.questions,
+            "asked": len(self.timings) - outcomes["connect"] - outcomes["closed"] - outcomes["unfinished"],
+            "answered": outcomes["answered"],
+            "refused": outcomes["refused"],
+            "errors": errors,
+            "error_kinds": {k: v for k, v in sorted(outcomes.items()) if k not in ANSWERED_STATUSES},
+            "error_examples": sorted({t.detail for t in self.timings if not t.ok and t.detail})[:5],
+            "first_sentence_p50_ms": _ms(percentile(first, 50)),
+            "first_sentence_p95_ms": _ms(percentile(first, 95)),
+            "first_sentence_p99_ms": _ms(percentile(first, 99)),
+            "done_p50_ms": _ms(percentile(done, 50)),
+            "done_p95_ms": _ms(percentile(done, 95)),
+            "done_p99_ms": _ms(percentile(done, 99)),
+            "connect_p95_ms": _ms(percentile(list(self.connect_s), 95)),
+            "wall_s": round(self.wall_s, 3),
+            "answers_per_s": round(completed / self.wall_s, 2) if self.wall_s > 0 else 0.0,
+        }
+
+    def as_text(self) -> str:
+        """The figures as lines for a terminal."""
+        data = self.as_json()
+        return "\n".join(
+            [
+                f"{data['clients']} clients x {data['questions_per_client']} questions against {data['url']}",
+                f"  answered {data['answered']}, refused {data['refused']}, errors {data['errors']}"
+                + (f" {data['error_kinds']}" if data["errors"] else ""),
+                f"  first verified sentence  p50 {data['first_sentence_p50_ms']} ms  "
+                f"p95 {data['first_sentence_p95_ms']} ms  p99 {data['first_sentence_p99_ms']} ms",
+                f"  end of answer            p50 {data['done_p50_ms']} ms  "
+                f"p95 {data['done_p95_ms']} ms  p99 {data['done_p99_ms']} ms",
+                f"  {data['answers_per_s']} answers/s over {data['wall_s']} s (connecting: p95 "
+                f"{data['connect_p95_ms']} ms, not counted)",
+                *(f"  e.g. {example}" for example in data["error_examples"]),
+            ]
+        )
+
+
+def percentile(values: list[float], share: float) -> float | None:
+    """The nearest-rank percentile (share in 0..100) of the values, or None when there are none."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(share / 100 * len(ordered)))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds * 1000, 1)
+
+
+async def run_load(plan: LoadPlan) -> LoadReport:
+    """Connect every client, then let them all ask; stop at the deadline whatever is still running."""
+    start = asyncio.Event()
+    clients = [_Client(plan, n, start) for n in range(plan.clients)]
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + plan.deadline_s
+    tasks = [asyncio.create_task(client.run()) for client in clients]
+    # Everyone connects (or fails to) before the first question, so connecting is not timed as answering.
+    connected = [asyncio.create_task(client.ready.wait()) for client in clients]
+    await asyncio.wait(connected, timeout=max(0.0, deadline - loop.time()))
+    for waiter in connected:
+        waiter.cancel()
+    began = time.perf_counter()
+    start.set()
+    _, pending = await asyncio.wait(tasks, timeout=max(0.0, deadline - loop.time()))
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    wall = time.perf_counter() - began
+    timings: list[AnswerTiming] = []
+    for client in clients:
+        timings.extend(client.timings)
+        missing = plan.questions - len(client.timings)
+        timings.extend([AnswerTiming("unfinished", detail="still running at the deadline")] * missing)
+    return LoadReport(
+        plan=plan,
+        timings=tuple(timings),
+        connect_s=tuple(c.connect_s for c in clients if c.connect_s is not None),
+        wall_s=wall,
+    )
+

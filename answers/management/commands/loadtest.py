@@ -1,0 +1,58 @@
+"""manage.py loadtest --url URL --clients C --questions Q [--json]: websocket clients asking demo questions at once."""
+import asyncio
+import json
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from answers.loadtest import LoadPlan, NotLoopback, loopback_target, run_load
+
+MAX_CLIENTS = 1000
+MAX_QUESTIONS = 100
+
+
+def _bounded(low: float, high: float, kind=int):
+    def parse(raw: str):
+        value = kind(raw)
+        if not low <= value <= high:
+            raise ValueError(f"must be between {low:g} and {high:g}")
+        return value
+
+    parse.__name__ = kind.__name__  # argparse names the type in its error message
+    return parse
+
+
+class Command(BaseCommand):
+    help = (
+        "Load-test a running site on this machine: C websocket clients each ask Q demo questions one after the "
+        "other, all clients at once. Prints time to the first verified sentence and to the end of the answer "
+        "(p50/p95/p99), errors and answers per second. Exit status 1 if any question failed."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--url", required=True, help="The site's root on loopback, e.g. http://127.0.0.1:8000")
+        parser.add_argument("--clients", type=_bounded(1, MAX_CLIENTS), default=10, help="Concurrent clients.")
+        parser.add_argument("--questions", type=_bounded(1, MAX_QUESTIONS), default=5, help="Questions per client.")
+        parser.add_argument(
+            "--timeout", type=_bounded(0.1, 600, float), default=30.0, help="Seconds one answer may take (30)."
+        )
+        parser.add_argument(
+            "--deadline", type=_bounded(1, 3600, float), default=300.0, help="Seconds the whole run may take (300)."
+        )
+        parser.add_argument("--json", action="store_true", help="Print one JSON object.")
+
+    def handle(self, *args, **options) -> None:
+        try:
+            target = loopback_target(options["url"])
+        except NotLoopback as error:
+            raise CommandError(str(error)) from None
+        plan = LoadPlan(
+            target=target,
+            clients=options["clients"],
+            questions=options["questions"],
+            timeout_s=options["timeout"],
+            deadline_s=options["deadline"],
+        )
+        report = asyncio.run(run_load(plan))
+        self.stdout.write(json.dumps(report.as_json(), indent=2) if options["json"] else report.as_text())
+        if report.as_json()["errors"]:
+            raise SystemExit(1)

@@ -1,0 +1,180 @@
+"""Production-style start: N daphne workers on PostgreSQL and Redis, DEBUG off, static files collected.
+
+    python -m rag_site.workers --workers 2 --port 8000      (what `make run-workers WORKERS=2` runs)
+
+Before any worker starts: the deployment check (`check --deploy --fail-level WARNING`) with the production
+security settings, `collectstatic` (whitenoise serves var/staticfiles), `migrate` and `load_demo`. Then one daphne
+per port PORT..PORT+N-1; Ctrl-C or any worker exiting stops them all.
+
+Settings come from the environment, with loopback defaults: DATABASE_URL (PostgreSQL on 127.0.0.1, database
+`rag_site`, created if missing), REDIS_URL (127.0.0.1:6379/0), DJANGO_ALLOWED_HOSTS (127.0.0.1, localhost) and
+DJANGO_SECRET_KEY (generated once into var/secret-key when unset). The workers speak plain HTTP on loopback, so by
+default they run without the HTTPS redirect and secure cookies; `--behind-tls-proxy` keeps both on and trusts the
+proxy's `X-Forwarded-Proto: https` (DJANGO_BEHIND_TLS_PROXY), which is how they run behind a proxy ending TLS.
+This module imports no Django settings: it prepares the environment the commands and workers then read.
+"""
+import argparse
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/rag_site"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_ALLOWED_HOSTS = "127.0.0.1,localhost"
+# What plain-HTTP loopback workers must switch off; a TLS-ending proxy in front keeps them on instead.
+LOOPBACK_OVERRIDES = {"DJANGO_SECURE_SSL_REDIRECT": "false", "DJANGO_SECURE_COOKIES": "false"}
+
+
+def secret_key(path: Path) -> str:
+    """The key stored at path, generated (readable by the owner only) the first time."""
+    if not path.exists() or not path.read_text(encoding="utf-8").strip():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(secrets.token_urlsafe(50) + "\n")
+    return path.read_text(encoding="utf-8").strip()
+
+
+def deployment_env(environ: Mapping[str, str], *, key_file: Path) -> dict[str, str]:
+    """The environment with DEBUG off and every production setting the deployment check needs."""
+    env = dict(environ)
+    env.setdefault("DATABASE_URL", DEFAULT_DATABASE_URL)
+    env.setdefault("REDIS_URL", DEFAULT_REDIS_URL)
+    env.setdefault("DJANGO_ALLOWED_HOSTS", DEFAULT_ALLOWED_HOSTS)
+    env["DJANGO_DEBUG"] = "false"
+    if not env.get("DJANGO_SECRET_KEY"):
+        env["DJANGO_SECRET_KEY"] = secret_key(key_file)
+    return env
+
+
+def worker_env(deployment: Mapping[str, str], *, behind_tls_proxy: bool) -> dict[str, str]:
+    """The workers' environment: behind a TLS proxy, trust its forwarded scheme; on plain loopback, no redirect."""
+    env = dict(deployment)
+    if behind_tls_proxy:
+        env["DJANGO_BEHIND_TLS_PROXY"] = "true"
+    else:
+        for name, value in LOOPBACK_OVERRIDES.items():
+            env.setdefault(name, value)
+    return env
+
+
+def daphne_command(*, host: str, port: int, behind_tls_proxy: bool) -> list[str]:
+    """One worker's command line."""
+    command = [sys.executable, "-m", "daphne", "-b", host, "-p", str(port)]
+    if behind_tls_proxy:
+        command.append("--proxy-headers")  # client address from X-Forwarded-For, as rate limits need
+    return [*command, "rag_site.asgi:application"]
+
+
+def ensure_database(database_url: str) -> None:
+    """Create the PostgreSQL database the URL names if it does not exist yet (other engines: nothing to do)."""
+    import dj_database_url
+    import psycopg
+    from psycopg import sql
+
+    config = dj_database_url.parse(database_url)
+    if config["ENGINE"] != "django.db.backends.postgresql":
+        return
+    connect = {"host": config["HOST"] or None, "port": config["PORT"] or None, "user": config["USER"] or None}
+    if config["PASSWORD"]:
+        connect["password"] = config["PASSWORD"]
+    with psycopg.connect(dbname="postgres", autocommit=True, **connect) as connection:
+        exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [config["NAME"]]).fetchone()
+        if not exists:
+            connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(config["NAME"])))
+            print(f"Created database {config['NAME']}.", flush=True)
+
+
+def manage(*args: str, env: Mapping[str, str]) -> None:
+    """Run one manage.py command; stop everything if it fails."""
+    subprocess.run([sys.executable, "manage.py", *args], cwd=BASE_DIR, env=env, check=True)
+
+
+def prepare(deployment: Mapping[str, str], workers: Mapping[str, str], *, demo: bool) -> None:
+    """The deployment gate, then what every worker needs in place before it starts."""
+    manage("check", "--deploy", "--fail-level", "WARNING", env=deployment)
+    ensure_database(workers["DATABASE_URL"])
+    manage("collectstatic", "--noinput", "--verbosity", "0", env=workers)
+    manage("migrate", "--noinput", "--verbosity", "0", env=workers)
+    if demo:
+        manage("load_demo", env=workers)
+
+
+def serve(commands: Sequence[list[str]], *, env: Mapping[str, str]) -> int:
+    """Start every worker; when one exits or a signal arrives, stop the others. Returns the exit status."""
+    processes = [subprocess.Popen(command, cwd=BASE_DIR, env=env) for command in commands]
+    stopping = False
+
+    def stop(signum: int, frame) -> None:
+        nonlocal stopping
+        stopping = True
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        while not stopping and all(process.poll() is None for process in processes):
+            time.sleep(0.2)
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    failed = [p.returncode for p in processes if p.returncode not in (0, -signal.SIGTERM, -signal.SIGINT)]
+    return 0 if stopping or not failed else failed[0] or 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rag_site.workers", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", type=int, default=2, help="How many daphne processes (2).")
+    parser.add_argument("--host", default="127.0.0.1", help="Address to bind (127.0.0.1).")
+    parser.add_argument("--port", type=int, default=8000, help="First port; worker i listens on PORT+i (8000).")
+    parser.add_argument("--behind-tls-proxy", action="store_true", help="A proxy in front ends TLS: keep the HTTPS "
+                        "redirect and secure cookies on and trust its X-Forwarded-Proto/-For headers.")
+    parser.add_argument("--no-demo", dest="demo", action="store_false", help="Do not load the demo corpus.")
+    options = parser.parse_args(argv)
+    if options.workers < 1:
+        parser.error("--workers must be at least 1")
+
+    deployment = deployment_env(os.environ, key_file=BASE_DIR / "var" / "secret-key")
+    workers = worker_env(deployment, behind_tls_proxy=options.behind_tls_proxy)
+    try:
+        prepare(deployment, workers, demo=options.demo)
+    except subprocess.CalledProcessError as error:
+        print(f"Stopped before starting workers: {' '.join(error.cmd[1:])} failed.", file=sys.stderr)
+        return error.returncode or 1
+    ports = [options.port + i for i in range(options.workers)]
+    commands = [daphne_command(host=options.host, port=p, behind_tls_proxy=options.behind_tls_proxy) for p in ports]
+    print(
+        f"{options.workers} worker(s) on " + ", ".join(f"http://{options.host}:{p}/" for p in ports)
+        + f" (database {_redacted(workers['DATABASE_URL'])}, channel layer and cache {_redacted(workers['REDIS_URL'])})."
+        " Ctrl-C stops them all.",
+        flush=True,
+    )
+    return serve(commands, env=workers)
+
+
+def _redacted(url: str) -> str:
+    """The URL without its password, for printing."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password:
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+        return urlunsplit(parts._replace(netloc=netloc))
+    return url
+
+
+if __name__ == "__main__":
+    sys.exit(main())

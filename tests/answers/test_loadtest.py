@@ -1,0 +1,153 @@
+"""manage.py loadtest: loopback only, fragments read as the page reads them, and a real run against daphne."""
+import contextlib
+import io
+import json
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from asgiref.sync import SyncToAsync
+from channels.layers import channel_layers
+from channels.routing import get_default_application
+from channels.testing.live import make_application, set_database_connection
+from daphne.testing import DaphneProcess
+from django.core.management import CommandError, call_command
+from django.db import connections
+
+from answers.loadtest import DEMO_QUESTIONS, NotLoopback, loopback_target, percentile, read_fragment
+from answers.rendering import render_notice
+
+HOST = "127.0.0.1"
+
+
+@pytest.mark.parametrize(
+    ("url", "ws_url", "origin"),
+    [
+        ("http://127.0.0.1:8000", "ws://127.0.0.1:8000/ws/chat/", "http://127.0.0.1:8000"),
+        ("http://127.0.0.2:9000/", "ws://127.0.0.2:9000/ws/chat/", "http://127.0.0.2:9000"),
+        ("https://[::1]:8443", "wss://[::1]:8443/ws/chat/", "https://[::1]:8443"),
+        ("http://localhost:8000", "ws://localhost:8000/ws/chat/", "http://localhost:8000"),
+    ],
+)
+def test_loopback_urls_give_the_socket_and_the_origin_the_page_would_send(url, ws_url, origin):
+    target = loopback_target(url)
+
+    assert (target.ws_url, target.origin) == (ws_url, origin)
+
+
+@pytest.mark.parametrize("url", ["http://example.com", "http://10.0.0.5:8000", "http://0.0.0.0:8000", "ftp://127.0.0.1"])
+def test_other_urls_are_refused(url):
+    with pytest.raises(NotLoopback):
+        loopback_target(url)
+
+
+def test_command_refuses_a_remote_url_by_name():
+    with pytest.raises(CommandError, match="example.com is not a loopback address"):
+        call_command("loadtest", "--url", "http://example.com", stdout=io.StringIO())
+
+
+def test_the_empty_notice_that_clears_old_ones_is_not_an_error():
+    assert read_fragment(render_notice("")) == ("ignore", "")
+    assert read_fragment(render_notice("Please wait until the current answer has finished."))[0] == "notice"
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        ('<div id="answer-t1" hx-swap-oob="beforeend" data-event="sentence"><p data-event="sentence">A.</p></div>',
+         ("sentence", "")),
+        ('<p class="status status-answered" id="status-t1" data-event="done">End.</p>', ("done", "answered")),
+        ('<p class="status status-refused" id="status-t1" data-event="done">End.</p>', ("done", "refused")),
+        ('<div class="refusal" id="refusal-t1" data-event="refusal" data-kind="no_material"></div>', ("refusal", "")),
+        ('<div class="error" id="error-t1" data-event="error">Cut off.</div>', ("ignore", "")),
+        ("<p>no event</p>", ("ignore", "")),
+    ],
+)
+def test_fragments_are_read_by_their_first_event(html, expected):
+    assert read_fragment(html) == expected
+
+
+def test_percentile_is_nearest_rank():
+    values = [float(v) for v in range(1, 101)]
+
+    assert (percentile(values, 50), percentile(values, 95), percentile(values, 99)) == (50.0, 95.0, 99.0)
+    assert percentile([], 95) is None
+
+
+def test_demo_questions_are_distinct():
+    assert len(set(DEMO_QUESTIONS)) == len(DEMO_QUESTIONS) >= 10
+
+
+@pytest.fixture
+def site_url(transactional_db, settings) -> Iterator[str]:
+    """A real daphne on the test database with the demo corpus and the default rate limit (20 a minute)."""
+    call_command("load_demo", stdout=io.StringIO())
+    settings.RAG_RATE_LIMIT = 20  # the limit stays on: each client's session has its own count
+    get_default_application()
+    connections.close_all()  # the fork must not share this process's database sockets
+    server = DaphneProcess(HOST, _application, setup=_server_setup)
+    server.start()
+    deadline = time.monotonic() + 30
+    try:
+        while not server.ready.wait(timeout=0.1):
+            if not server.is_alive() or time.monotonic() > deadline:
+                detail = "" if server.errors.empty() else server.errors.get(False)[1]
+                pytest.fail(f"daphne did not start within 30 s. {detail}")
+        yield f"http://{HOST}:{server.port.value}"
+    finally:
+        server.terminate()
+        server.join(timeout=10)
+        if server.is_alive():
+            server.kill()
+            server.join()
+
+
+def _server_setup() -> None:
+    """In the forked server: the test database, and an executor and channel layers of its own. The test process's
+    belong to it: its async tests started asgiref's one sync thread, which a fork inherits without the thread, so
+    the consumer's database calls would never run; its channel layers are bound to those tests' event loops."""
+    set_database_connection()
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+    channel_layers.backends.clear()
+
+
+def _application():
+    return make_application(static_wrapper=None)
+
+
+def test_small_load_against_a_real_server_answers_every_question(site_url):
+    out = io.StringIO()
+
+    with contextlib.suppress(SystemExit):  # exit status 1 on errors: the figures below say which
+        call_command("loadtest", "--url", site_url, "--clients", "5", "--questions", "2", "--json", "--timeout", "20",
+                     "--deadline", "60", stdout=out)
+
+    figures = json.loads(out.getvalue())
+    assert {"first_sentence_p50_ms", "first_sentence_p95_ms", "done_p95_ms", "errors", "answers_per_s"} <= set(figures)
+    assert figures["errors"] == 0, (figures["error_kinds"], figures["error_examples"])
+    assert figures["answered"] == 10
+    assert 0 < figures["first_sentence_p50_ms"] <= figures["first_sentence_p95_ms"] <= figures["done_p95_ms"]
+    assert figures["answers_per_s"] > 0
+
+
+def test_text_report_names_the_figures(site_url):
+    out = io.StringIO()
+
+    call_command("loadtest", "--url", site_url, "--clients", "2", "--questions", "1", stdout=out)
+
+    assert "first verified sentence  p50" in out.getvalue()
+    assert "answers/s" in out.getvalue()
+
+
+def test_a_rate_limited_question_counts_as_an_error_and_fails_the_run(site_url):
+    out = io.StringIO()
+
+    with pytest.raises(SystemExit) as exit_:
+        call_command("loadtest", "--url", site_url, "--clients", "1", "--questions", "21", "--json", stdout=out)
+
+    figures = json.loads(out.getvalue())
+    assert exit_.value.code == 1
+    assert (figures["answered"], figures["errors"], figures["error_kinds"]) == (20, 1, {"notice": 1})
+    assert "questions in the last minute" in figures["error_examples"][0]
+

@@ -1,0 +1,273 @@
+"""Several workers: the production-style launcher's environment, and two daphne processes that stay coherent.
+
+The coherence test runs two real daphne processes on PostgreSQL and Redis (CI's second run sets DATABASE_URL and
+REDIS_URL): a document uploaded through worker A's admin is answered from on worker B within two seconds, and
+stops being cited there within two seconds of its withdrawal on A.
+"""
+import json
+import os
+import re
+import stat
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from http.cookies import SimpleCookie
+from pathlib import Path
+
+import pytest
+from asgiref.sync import SyncToAsync
+from channels.layers import channel_layers
+from channels.routing import get_default_application
+from channels.testing.live import make_application, set_database_connection
+from daphne.testing import DaphneProcess
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connections
+from django.test import Client
+from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
+
+from corpus_admin.models import Source
+from rag_site.workers import LOOPBACK_OVERRIDES, daphne_command, deployment_env, secret_key, worker_env
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST = "127.0.0.1"
+COHERENT_WITHIN_S = 2.0
+
+FERRY_FILE = "skellig-ferry.md"
+FERRY_TEXT = "# Skellig ferry\n\nThe Skellig Island ferry carries at most 48 passengers on each crossing.\n"
+FERRY_QUESTION = "How many passengers does the Skellig Island ferry carry?"
+
+
+# The launcher's environment ------------------------------------------------------------------------------------
+
+
+def test_deployment_env_turns_debug_off_and_generates_a_private_secret_key_once(tmp_path):
+    key_file = tmp_path / "var" / "secret-key"
+
+    first = deployment_env({"DJANGO_DEBUG": "true"}, key_file=key_file)
+    second = deployment_env({}, key_file=key_file)
+
+    assert first["DJANGO_DEBUG"] == "false"
+    assert len(first["DJANGO_SECRET_KEY"]) >= 50
+    assert second["DJANGO_SECRET_KEY"] == first["DJANGO_SECRET_KEY"]
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+
+
+def test_deployment_env_keeps_what_the_environment_gives(tmp_path):
+    given = {
+        "DJANGO_SECRET_KEY": "given-key",
+        "DATABASE_URL": "postgres://app@db.internal:5432/answers",
+        "REDIS_URL": "redis://cache.internal:6379/1",
+        "DJANGO_ALLOWED_HOSTS": "answers.example.com",
+    }
+
+    env = deployment_env(given, key_file=tmp_path / "secret-key")
+
+    assert {name: env[name] for name in given} == given
+    assert not (tmp_path / "secret-key").exists()
+
+
+def test_deployment_env_defaults_to_postgresql_and_redis_on_loopback(tmp_path):
+    env = deployment_env({}, key_file=tmp_path / "secret-key")
+
+    assert env["DATABASE_URL"].startswith("postgres://postgres@127.0.0.1:5432/")
+    assert env["REDIS_URL"] == "redis://127.0.0.1:6379/0"
+
+
+def test_loopback_workers_drop_the_https_redirect_and_a_tls_proxy_keeps_it():
+    deployment = {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "k"}
+
+    loopback = worker_env(deployment, behind_tls_proxy=False)
+    proxied = worker_env(deployment, behind_tls_proxy=True)
+
+    assert {name: loopback[name] for name in LOOPBACK_OVERRIDES} == LOOPBACK_OVERRIDES
+    assert proxied["DJANGO_BEHIND_TLS_PROXY"] == "true"
+    assert not set(LOOPBACK_OVERRIDES) & set(proxied)
+    assert "--proxy-headers" in daphne_command(host=HOST, port=8001, behind_tls_proxy=True)
+    assert daphne_command(host=HOST, port=8001, behind_tls_proxy=False)[-3:] == ["-p", "8001", "rag_site.asgi:application"]
+
+
+def test_deploy_check_passes_with_the_launchers_environment(tmp_path):
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "RAG_", "DATABASE_URL", "REDIS_URL"))}
+    env = deployment_env(clean, key_file=tmp_path / "secret-key")
+
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_secret_key_file_left_empty_is_filled(tmp_path):
+    key_file = tmp_path / "secret-key"
+    key_file.write_text("\n")
+
+    assert len(secret_key(key_file)) >= 50
+
+
+# Two workers on PostgreSQL and Redis ---------------------------------------------------------------------------
+
+needs_shared_backends = pytest.mark.skipif(
+    settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql" or not settings.REDIS_URL,
+    reason="two workers share state only through PostgreSQL and Redis: set DATABASE_URL=postgres://... and "
+    "REDIS_URL (CI's second run does)",
+)
+
+
+def _start_worker() -> DaphneProcess:
+    server = DaphneProcess(HOST, _application, setup=_server_setup)
+    server.start()  # not a daemon: ingestion parses uploads in a child process of the server
+    return server
+
+
+def _server_setup() -> None:
+    """In the forked server: the test database, and an executor and channel layers of its own. The test process's
+    belong to it: its async tests started asgiref's one sync thread, which a fork inherits without the thread, so
+    the consumer's database calls would never run; its channel layers are bound to those tests' event loops."""
+    set_database_connection()
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+    channel_layers.backends.clear()
+
+
+def _application():
+    return make_application(static_wrapper=None)
+
+
+def _stop(server: DaphneProcess) -> None:
+    server.terminate()
+    server.join(timeout=10)
+    if server.is_alive():
+        server.kill()
+        server.join()
+
+
+@pytest.fixture
+def two_workers(transactional_db, filler, settings) -> Iterator[tuple[str, str]]:
+    """Two daphne processes on the test database, forked once the corpus is committed."""
+    # Uploads are parsed in this process's forkserver (corpus_admin/sandbox.py), which a fork of it cannot use;
+    # the sandbox has its own tests, this one is about coherence.
+    settings.RAG_PARSE_ISOLATION = False
+    get_default_application()  # import the site once; both forks inherit it
+    connections.close_all()  # the forks must not share this process's database sockets
+    servers = [_start_worker(), _start_worker()]
+    try:
+        deadline = time.monotonic() + 30
+        for server in servers:
+            while not server.ready.wait(timeout=0.1):
+                if not server.is_alive() or time.monotonic() > deadline:
+                    detail = "" if server.errors.empty() else server.errors.get(False)[1]
+                    pytest.fail(f"daphne did not start within 30 s. {detail}")
+        yield tuple(f"http://{HOST}:{server.port.value}" for server in servers)
+    finally:
+        for server in servers:
+            _stop(server)
+
+
+class Browserless:
+    """A signed-in admin over plain HTTP: the session cookie of Django's test client, the CSRF token of a form."""
+
+    def __init__(self, base_url: str, user: User) -> None:
+        client = Client()
+        client.force_login(user)
+        self.base_url = base_url
+        self.cookies = {settings.SESSION_COOKIE_NAME: client.cookies[settings.SESSION_COOKIE_NAME].value}
+        self.opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+    def get(self, path: str) -> str:
+        with self.opener.open(self._request(path), timeout=10) as response:
+            self._keep_cookies(response)
+            return response.read().decode("utf-8")
+
+    def post_form(self, path: str, data: dict) -> str:
+        body = encode_multipart(BOUNDARY, data)
+        request = self._request(path, data=body, headers={"Content-Type": MULTIPART_CONTENT})
+        with self.opener.open(request, timeout=30) as response:
+            self._keep_cookies(response)
+            return response.read().decode("utf-8")
+
+    def csrf_token(self, path: str) -> str:
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', self.get(path))
+        assert token, f"no CSRF token on {path}"
+        return token.group(1)
+
+    def _request(self, path: str, **kwargs) -> urllib.request.Request:
+        request = urllib.request.Request(self.base_url + path, **kwargs)
+        request.add_header("Cookie", "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+        return request
+
+    def _keep_cookies(self, response) -> None:
+        jar = SimpleCookie()
+        for header in response.headers.get_all("Set-Cookie") or ():
+            jar.load(header)
+        self.cookies.update({name: morsel.value for name, morsel in jar.items()})
+
+
+def ask(base_url: str, question: str) -> dict:
+    """POST /api/answer as an anonymous program."""
+    request = urllib.request.Request(
+        f"{base_url}/api/answer",
+        data=json.dumps({"question": question}).encode("utf-8"),
+        headers={"Content-Type": "application/json"},
+    )
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with opener.open(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def cites_ferry(answer: dict) -> bool:
+    return answer["status"] == "answered" and any(c.startswith("skellig-ferry-") for c in answer["citations"])
+
+
+def wait_until(condition, *, within: float) -> float:
+    """Seconds until condition() held; fails the test if it did not within the limit."""
+    started = time.monotonic()
+    while True:
+        if condition():
+            return time.monotonic() - started
+        if time.monotonic() - started > within:
+            pytest.fail(f"not true within {within} s")
+        time.sleep(0.05)
+
+
+@needs_shared_backends
+def test_upload_on_one_worker_is_answered_on_the_other_and_withdrawal_follows(two_workers, admin_user):
+    worker_a, worker_b = two_workers
+    before = ask(worker_b, FERRY_QUESTION)  # B has built its index before the upload, so it must notice the change
+    assert before["refused"] and not cites_ferry(before)
+    admin = Browserless(worker_a, admin_user)
+
+    upload = "/admin/corpus_admin/source/upload/"
+    admin.post_form(upload, {
+        "csrfmiddlewaretoken": admin.csrf_token(upload),
+        "files": SimpleUploadedFile(FERRY_FILE, FERRY_TEXT.encode("utf-8"), content_type="text/markdown"),
+        "audience": "public",
+        "document_date": "",
+        "title": "",
+    })
+    assert Source.objects.filter(original_name=FERRY_FILE, version=1).exists()
+    answered_after = wait_until(lambda: cites_ferry(ask(worker_b, FERRY_QUESTION)), within=COHERENT_WITHIN_S)
+
+    answer = ask(worker_b, FERRY_QUESTION)
+    assert "48 passengers" in answer["answer"]
+    assert cites_ferry(ask(worker_a, FERRY_QUESTION))
+
+    changelist = "/admin/corpus_admin/source/"
+    source = Source.objects.get(original_name=FERRY_FILE)
+    admin.post_form(changelist, {
+        "csrfmiddlewaretoken": admin.csrf_token(changelist),
+        "action": "withdraw_selected",
+        "_selected_action": [str(source.pk)],
+        "index": "0",
+    })
+    source.refresh_from_db()
+    assert source.is_withdrawn
+    withdrawn_after = wait_until(lambda: not cites_ferry(ask(worker_b, FERRY_QUESTION)), within=COHERENT_WITHIN_S)
+
+    assert answered_after < COHERENT_WITHIN_S and withdrawn_after < COHERENT_WITHIN_S
+    assert not cites_ferry(ask(worker_a, FERRY_QUESTION))
