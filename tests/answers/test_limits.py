@@ -1,6 +1,8 @@
 """Question limits: per caller across sockets and workers, site-wide, and per worker process."""
 import asyncio
 import json
+import random
+import uuid
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -20,9 +22,15 @@ def corpus(ingest, filler):
     ingest("trash.md", "# Trash\n\nDeleted files are kept in the trash for 30 days.\n")
 
 
+def fresh_minute() -> float:
+    """The start of a minute no other run used: counters live in a shared cache (Redis in CI) for two minutes."""
+    return 60.0 * random.randrange(10**6, 10**9)
+
+
 async def test_site_wide_rate_limit_refuses_once_the_site_is_over_it(settings):
     settings.RAG_SITE_RATE_LIMIT = 3
-    decisions = [await rate_limit_hit(f"session:{n}", clock=lambda: 120.0) for n in range(4)]
+    minute = fresh_minute()
+    decisions = [await rate_limit_hit(f"session:{n}", clock=lambda: minute) for n in range(4)]
 
     assert [d.allowed for d in decisions] == [True, True, True, False]
     assert "site is answering as many questions" in decisions[-1].message and decisions[-1].retry_after_s == 60
@@ -30,23 +38,25 @@ async def test_site_wide_rate_limit_refuses_once_the_site_is_over_it(settings):
 
 async def test_caller_rate_limit_message_says_when_to_retry(settings):
     settings.RAG_RATE_LIMIT = 1
+    now = fresh_minute() + 10
 
-    await rate_limit_hit("user:7", clock=lambda: 130.0)
-    refused = await rate_limit_hit("user:7", clock=lambda: 130.0)
+    await rate_limit_hit("user:7", clock=lambda: now)
+    refused = await rate_limit_hit("user:7", clock=lambda: now)
 
     assert not refused.allowed and refused.retry_after_s == 50 and "try again in 50 seconds" in refused.message
 
 
 async def test_one_caller_has_at_most_n_answers_at_once_and_slots_are_given_back(settings):
     settings.RAG_MAX_CONCURRENT_PER_CALLER = 2
+    one, other = f"user:{uuid.uuid4()}", f"user:{uuid.uuid4()}"  # the cache may be a Redis shared with other runs
 
-    async with answering("user:1"), answering("user:1"):
+    async with answering(one), answering(one):
         with pytest.raises(QuestionRefused, match="already have 2 answers"):
-            async with answering("user:1"):
+            async with answering(one):
                 pass
-        async with answering("user:2"):  # another caller is not affected
+        async with answering(other):  # another caller is not affected
             pass
-    async with answering("user:1"), answering("user:1"):
+    async with answering(one), answering(one):
         pass
 
 
@@ -54,9 +64,9 @@ async def test_worker_cap_makes_a_question_wait_then_refuses_it(settings):
     settings.RAG_MAX_CONCURRENT_ANSWERS = 1
     settings.RAG_ANSWER_QUEUE_WAIT_S = 0.1
 
-    async with answering("user:1"):
+    async with answering(f"user:{uuid.uuid4()}"):
         with pytest.raises(QuestionRefused, match="busy"):
-            async with answering("user:2"):
+            async with answering(f"user:{uuid.uuid4()}"):
                 pass
 
 

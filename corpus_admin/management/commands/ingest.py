@@ -1,4 +1,5 @@
 """manage.py ingest PATH... [--audience A]: ingest files and folders with a progress bar and a summary."""
+import time
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -35,6 +36,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         files = collect_files(options["paths"])
         results: list[IngestResult] = []
+        started = time.monotonic()
         with tqdm(files, desc="Ingesting", unit="file", file=self.stderr, disable=not files) as bar:
             for path in bar:
                 bar.set_postfix_str(path.name[:40])
@@ -46,16 +48,20 @@ class Command(BaseCommand):
                         audience=options["audience"],
                     )
                 )
-        self._print_summary(results)
+        self._print_summary(results, seconds=time.monotonic() - started)
         if any(r.failed for r in results):
             raise SystemExit(1)
 
-    def _print_summary(self, results: list[IngestResult]) -> None:
+    def _print_summary(self, results: list[IngestResult], *, seconds: float) -> None:
         counts = {outcome: sum(r.outcome == outcome for r in results) for outcome in (ADDED, UPDATED, UNCHANGED, FAILED)}
         chunks = sum(r.chunk_count for r in results if r.outcome in (ADDED, UPDATED))
         self.stdout.write(
             f"{counts[ADDED]} added, {counts[UPDATED]} updated, {counts[UNCHANGED]} unchanged, "
             f"{counts[FAILED]} failed ({chunks} new chunks)"
+        )
+        seconds = max(seconds, 1e-6)
+        self.stdout.write(
+            f"{len(results)} files in {seconds:.1f} s: {len(results) / seconds:.1f} files/s, {chunks / seconds:.0f} chunks/s"
         )
         for result in results:
             if result.failed:
