@@ -22,6 +22,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/rag_site"
@@ -99,7 +100,10 @@ def manage(*args: str, env: Mapping[str, str]) -> None:
 def prepare(deployment: Mapping[str, str], workers: Mapping[str, str], *, demo: bool) -> None:
     """The deployment gate, then what every worker needs in place before it starts."""
     manage("check", "--deploy", "--fail-level", "WARNING", env=deployment)
-    ensure_database(workers["DATABASE_URL"])
+    try:
+        ensure_database(workers["DATABASE_URL"])
+    except Exception as error:  # psycopg's errors name the host and the reason
+        raise SystemExit(f"Cannot reach the database {_redacted(workers['DATABASE_URL'])}: {error}") from None
     manage("collectstatic", "--noinput", "--verbosity", "0", env=workers)
     manage("migrate", "--noinput", "--verbosity", "0", env=workers)
     if demo:
@@ -158,7 +162,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = [daphne_command(host=options.host, port=p, behind_tls_proxy=options.behind_tls_proxy) for p in ports]
     print(
         f"{options.workers} worker(s) on " + ", ".join(f"http://{options.host}:{p}/" for p in ports)
-        + f" (database {_redacted(workers['DATABASE_URL'])}, channel layer and cache {_redacted(workers['REDIS_URL'])})."
+        + f" (database {_redacted(workers['DATABASE_URL'])},"
+        f" channel layer and cache {_redacted(workers['REDIS_URL'])})."
         " Ctrl-C stops them all.",
         flush=True,
     )
@@ -167,8 +172,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _redacted(url: str) -> str:
     """The URL without its password, for printing."""
-    from urllib.parse import urlsplit, urlunsplit
-
     parts = urlsplit(url)
     if parts.password:
         netloc = parts.netloc.replace(f":{parts.password}@", ":***@")

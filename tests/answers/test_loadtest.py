@@ -36,7 +36,9 @@ def test_loopback_urls_give_the_socket_and_the_origin_the_page_would_send(url, w
     assert (target.ws_url, target.origin) == (ws_url, origin)
 
 
-@pytest.mark.parametrize("url", ["http://example.com", "http://10.0.0.5:8000", "http://0.0.0.0:8000", "ftp://127.0.0.1"])
+@pytest.mark.parametrize(
+    "url", ["http://example.com", "http://10.0.0.5:8000", "http://0.0.0.0:8000", "ftp://127.0.0.1"]
+)
 def test_other_urls_are_refused(url):
     with pytest.raises(NotLoopback):
         loopback_target(url)
