@@ -2,23 +2,15 @@
 import contextlib
 import io
 import json
-import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from asgiref.sync import SyncToAsync
-from channels.layers import channel_layers
-from channels.routing import get_default_application
-from channels.testing.live import make_application, set_database_connection
-from daphne.testing import DaphneProcess
 from django.core.management import CommandError, call_command
-from django.db import connections
 
 from answers.loadtest import DEMO_QUESTIONS, NotLoopback, loopback_target, percentile, read_fragment
 from answers.rendering import render_notice
+from answers.testing.live_server import running_daphnes
 
-HOST = "127.0.0.1"
 
 
 @pytest.mark.parametrize(
@@ -86,36 +78,8 @@ def site_url(transactional_db, settings) -> Iterator[str]:
     """A real daphne on the test database with the demo corpus and the default rate limit (20 a minute)."""
     call_command("load_demo", stdout=io.StringIO())
     settings.RAG_RATE_LIMIT = 20  # the limit stays on: each client's session has its own count
-    get_default_application()
-    connections.close_all()  # the fork must not share this process's database sockets
-    server = DaphneProcess(HOST, _application, setup=_server_setup)
-    server.start()
-    deadline = time.monotonic() + 30
-    try:
-        while not server.ready.wait(timeout=0.1):
-            if not server.is_alive() or time.monotonic() > deadline:
-                detail = "" if server.errors.empty() else server.errors.get(False)[1]
-                pytest.fail(f"daphne did not start within 30 s. {detail}")
-        yield f"http://{HOST}:{server.port.value}"
-    finally:
-        server.terminate()
-        server.join(timeout=10)
-        if server.is_alive():
-            server.kill()
-            server.join()
-
-
-def _server_setup() -> None:
-    """In the forked server: the test database, and an executor and channel layers of its own. The test process's
-    belong to it: its async tests started asgiref's one sync thread, which a fork inherits without the thread, so
-    the consumer's database calls would never run; its channel layers are bound to those tests' event loops."""
-    set_database_connection()
-    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
-    channel_layers.backends.clear()
-
-
-def _application():
-    return make_application(static_wrapper=None)
+    with running_daphnes(1, on_timeout=pytest.fail) as (url,):
+        yield url
 
 
 def test_small_load_against_a_real_server_answers_every_question(site_url):

@@ -7,15 +7,12 @@ import io
 import os
 import re
 import shutil
-import time
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 
 import pytest
 from channels.routing import get_default_application
-from channels.testing.live import make_application, set_database_connection
-from daphne.testing import DaphneProcess
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
@@ -24,9 +21,10 @@ from django.db import connections
 from django.test import Client
 from playwright.sync_api import BrowserContext, Route
 
+from answers.testing.live_server import running_daphnes, site_application
+
 HERE = Path(__file__).resolve().parent
 HOST = "127.0.0.1"
-SERVER_START_SECONDS = 30
 
 # Anything not addressed to the live server is aborted: the tests never reach the network.
 OFFSITE = re.compile(r"^(?!(https?|wss?)://127\.0\.0\.1(:\d+)?/)")
@@ -98,33 +96,9 @@ def live_server_url(site_imported, transactional_db, demo_corpus) -> Iterator[st
         if connection.vendor == "sqlite" and connection.is_in_memory_db():
             pytest.fail("The live server needs a test database in a file (settings set TEST.NAME).")
     assert HOST in settings.ALLOWED_HOSTS, "the page's Origin host must be allowed by AllowedHostsOriginValidator"
-    # The server is a fork of this process: it must not inherit (and share) this process's database sockets.
-    connections.close_all()
-    server = DaphneProcess(
-        HOST,
-        partial(make_application, static_wrapper=ASGIStaticFilesHandler),
-        setup=set_database_connection,
-    )
-    server.daemon = True
-    server.start()
-    deadline = time.monotonic() + SERVER_START_SECONDS
-    while not server.ready.wait(timeout=0.1):
-        if not server.is_alive() or time.monotonic() > deadline:
-            _stop(server)
-            detail = "" if server.errors.empty() else server.errors.get(False)[1]
-            pytest.fail(f"daphne did not start within {SERVER_START_SECONDS} s. {detail}")
-    try:
-        yield f"http://{HOST}:{server.port.value}"
-    finally:
-        _stop(server)
-
-
-def _stop(server: DaphneProcess) -> None:
-    server.terminate()
-    server.join(timeout=10)
-    if server.is_alive():
-        server.kill()
-        server.join()
+    application = partial(site_application, static_wrapper=ASGIStaticFilesHandler)
+    with running_daphnes(1, application=application, daemon=True, on_timeout=pytest.fail) as (url,):
+        yield url
 
 
 @pytest.fixture

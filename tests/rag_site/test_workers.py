@@ -13,23 +13,17 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from http.cookies import SimpleCookie
 from pathlib import Path
 
 import pytest
-from asgiref.sync import SyncToAsync
-from channels.layers import channel_layers
-from channels.routing import get_default_application
-from channels.testing.live import make_application, set_database_connection
-from daphne.testing import DaphneProcess
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import connections
 from django.test import Client
 from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 
+from answers.testing.live_server import running_daphnes
 from corpus_admin.models import Source
 from rag_site.workers import LOOPBACK_OVERRIDES, daphne_command, deployment_env, secret_key, worker_env
 
@@ -121,53 +115,14 @@ needs_shared_backends = pytest.mark.skipif(
 )
 
 
-def _start_worker() -> DaphneProcess:
-    server = DaphneProcess(HOST, _application, setup=_server_setup)
-    server.start()  # not a daemon: ingestion parses uploads in a child process of the server
-    return server
-
-
-def _server_setup() -> None:
-    """In the forked server: the test database, and an executor and channel layers of its own. The test process's
-    belong to it: its async tests started asgiref's one sync thread, which a fork inherits without the thread, so
-    the consumer's database calls would never run; its channel layers are bound to those tests' event loops."""
-    set_database_connection()
-    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
-    channel_layers.backends.clear()
-
-
-def _application():
-    return make_application(static_wrapper=None)
-
-
-def _stop(server: DaphneProcess) -> None:
-    server.terminate()
-    server.join(timeout=10)
-    if server.is_alive():
-        server.kill()
-        server.join()
-
-
 @pytest.fixture
 def two_workers(transactional_db, filler, settings) -> Iterator[tuple[str, str]]:
     """Two daphne processes on the test database, forked once the corpus is committed."""
     # Uploads are parsed in this process's forkserver (corpus_admin/sandbox.py), which a fork of it cannot use;
     # the sandbox has its own tests, this one is about coherence.
     settings.RAG_PARSE_ISOLATION = False
-    get_default_application()  # import the site once; both forks inherit it
-    connections.close_all()  # the forks must not share this process's database sockets
-    servers = [_start_worker(), _start_worker()]
-    try:
-        deadline = time.monotonic() + 30
-        for server in servers:
-            while not server.ready.wait(timeout=0.1):
-                if not server.is_alive() or time.monotonic() > deadline:
-                    detail = "" if server.errors.empty() else server.errors.get(False)[1]
-                    pytest.fail(f"daphne did not start within 30 s. {detail}")
-        yield tuple(f"http://{HOST}:{server.port.value}" for server in servers)
-    finally:
-        for server in servers:
-            _stop(server)
+    with running_daphnes(2, on_timeout=pytest.fail) as urls:
+        yield tuple(urls)
 
 
 class Browserless:
