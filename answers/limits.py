@@ -11,10 +11,19 @@ import weakref
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 
 WINDOW_S = 60
+
+
+# Django's async cache methods (aincr, adecr) read and then write: concurrent questions would lose counts. The sync
+# ones are atomic (a lock in the local-memory cache, INCR and SET NX in Redis); they touch no database, so they run
+# off the thread that Django's database calls are kept on.
+_cache_add = sync_to_async(lambda key, value, timeout: cache.add(key, value, timeout=timeout), thread_sensitive=False)
+_cache_incr = sync_to_async(lambda key: cache.incr(key), thread_sensitive=False)
+_cache_decr = sync_to_async(lambda key: cache.decr(key), thread_sensitive=False)
 SLOT_TTL_S = 600  # a crashed worker's slots expire rather than block a caller for ever
 
 
@@ -49,8 +58,8 @@ async def _count(key: str, now: float) -> tuple[int, int]:
     """Count one question in the current one-minute window; return the count and the seconds left in it."""
     window = int(now // WINDOW_S)
     cache_key = f"rag:rate:{key}:{window}"
-    await cache.aadd(cache_key, 0, timeout=WINDOW_S * 2)
-    return await cache.aincr(cache_key), max(1, math.ceil((window + 1) * WINDOW_S - now))
+    await _cache_add(cache_key, 0, timeout=WINDOW_S * 2)
+    return await _cache_incr(cache_key), max(1, math.ceil((window + 1) * WINDOW_S - now))
 
 
 async def rate_limit_hit(key: str, *, clock: Callable[[], float] = time.time) -> RateDecision:
@@ -89,9 +98,9 @@ async def answering(key: str) -> AsyncIterator[None]:
     """Hold one of the caller's concurrent-answer slots and one of this worker's for the answer's duration."""
     per_caller = settings.RAG_MAX_CONCURRENT_PER_CALLER
     slot_key = f"rag:answering:{key}"
-    await cache.aadd(slot_key, 0, timeout=SLOT_TTL_S)
+    await _cache_add(slot_key, 0, timeout=SLOT_TTL_S)
     try:
-        if await cache.aincr(slot_key) > per_caller > 0:
+        if await _cache_incr(slot_key) > per_caller > 0:
             raise QuestionRefused(
                 f"You already have {per_caller} answer{'s' if per_caller != 1 else ''} being written; "
                 "wait for one to finish, then ask again."
@@ -107,4 +116,4 @@ async def answering(key: str) -> AsyncIterator[None]:
             semaphore.release()
     finally:
         with contextlib.suppress(ValueError):  # the slot may have expired meanwhile
-            await cache.adecr(slot_key)
+            await _cache_decr(slot_key)

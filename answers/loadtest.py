@@ -99,6 +99,7 @@ class LoadPlan:
     timeout_s: float = 30.0
     deadline_s: float = 300.0
     pool: tuple[str, ...] = DEMO_QUESTIONS
+    one_visitor: bool = False  # every client shares one session: one user flooding from many sockets
 
     def question(self, client: int, turn: int) -> str:
         """The question a client asks at a turn: the pool in turn, each client starting elsewhere."""
@@ -133,7 +134,8 @@ class _Client:
     async def run(self) -> None:
         began = time.perf_counter()
         try:
-            self.cookie = await asyncio.to_thread(session_cookie, self.plan.target.http_url, self.plan.timeout_s)
+            if not self.cookie:
+                self.cookie = await asyncio.to_thread(session_cookie, self.plan.target.http_url, self.plan.timeout_s)
             socket_ = await self._connect()
         except Exception as error:  # noqa: BLE001  (any failure to connect is this client's result)
             self.timings = [AnswerTiming("connect", detail=_describe(error))] * self.plan.questions
@@ -306,6 +308,10 @@ async def run_load(plan: LoadPlan) -> LoadReport:
     """Connect every client, then let them all ask; stop at the deadline whatever is still running."""
     start = asyncio.Event()
     clients = [_Client(plan, n, start) for n in range(plan.clients)]
+    if plan.one_visitor:
+        shared = await asyncio.to_thread(session_cookie, plan.target.http_url, plan.timeout_s)
+        for client in clients:
+            client.cookie = shared
     loop = asyncio.get_running_loop()
     deadline = loop.time() + plan.deadline_s
     tasks = [asyncio.create_task(client.run()) for client in clients]

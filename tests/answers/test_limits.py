@@ -100,3 +100,13 @@ async def test_many_sockets_of_one_user_share_the_concurrency_cap(corpus, settin
     release.set()
     for socket in sockets:
         await socket.disconnect()
+
+
+async def test_concurrent_questions_never_lose_a_count(settings):
+    settings.RAG_RATE_LIMIT = 10
+    key = f"session:{uuid.uuid4()}"
+    minute = fresh_minute()
+
+    decisions = await asyncio.gather(*(rate_limit_hit(key, clock=lambda: minute) for _ in range(30)))
+
+    assert sum(d.allowed for d in decisions) == 10

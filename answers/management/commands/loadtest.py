@@ -38,6 +38,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--deadline", type=_bounded(1, 3600, float), default=300.0, help="Seconds the whole run may take (300)."
         )
+        parser.add_argument(
+            "--one-visitor", action="store_true",
+            help="All clients share one session: one visitor flooding from many sockets (limits apply to it).",
+        )
         parser.add_argument("--json", action="store_true", help="Print one JSON object.")
 
     def handle(self, *args, **options) -> None:
@@ -51,6 +55,7 @@ class Command(BaseCommand):
             questions=options["questions"],
             timeout_s=options["timeout"],
             deadline_s=options["deadline"],
+            one_visitor=options["one_visitor"],
         )
         report = asyncio.run(run_load(plan))
         self.stdout.write(json.dumps(report.as_json(), indent=2) if options["json"] else report.as_text())
