@@ -7,6 +7,8 @@ fails until it is.
 """
 import io
 import json
+import tempfile
+from pathlib import Path
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -145,6 +147,18 @@ def via_admin_log(user, question: str) -> str:
     )
 
 
+def via_evaluate(user, question: str) -> str:
+    """An evaluation case asked with the caller's audience: its printed table and its JSON."""
+    audience = max(caller_audiences(user), key=("public", "partner", "internal").index)
+    case = {"id": "c1", "question": question, "audience": audience, "expect": "answered", "sources": [], "facts": []}
+    with tempfile.TemporaryDirectory() as folder:
+        golden, results = Path(folder) / "golden.jsonl", Path(folder) / "results.json"
+        golden.write_text(json.dumps(case) + "\n")
+        out = io.StringIO()
+        call_command("evaluate", "--golden", str(golden), "--json", str(results), stdout=out)
+        return out.getvalue() + results.read_text()
+
+
 def via_error_messages(user, question: str) -> str:
     client = client_for(user)
     missing = client.get("/chunks/internal-kiosk-v1-c01/").content.decode()
@@ -162,11 +176,12 @@ SURFACES = {
     "library": via_library,
     "chat page": via_chat_page,
     "admin log": via_admin_log,
+    "evaluate": via_evaluate,
     "error messages": via_error_messages,
 }
 # Routes each surface covers, by URL name; the admin is covered by "admin log" and admin tests.
 ROUTES_COVERED = {"chunk-detail", "library", "home", "api-answer", "api-answer-stream"}
-SHOWS_ANSWERS = {"retrieval", "api", "sse", "websocket", "ask", "chunk pages"}
+SHOWS_ANSWERS = {"retrieval", "api", "sse", "websocket", "ask", "chunk pages", "evaluate"}
 
 
 @pytest.mark.parametrize("caller", list(SEES))
