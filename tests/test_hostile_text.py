@@ -10,7 +10,7 @@ from corpus_admin.models import Chunk, Source
 pytestmark = pytest.mark.django_db(transaction=True)
 
 HOSTILE = [
-    "{{ 7|add:35 }}",
+    "{{ 'rendered'|upper }}",
     "{% now 'Y' %}",
     "<script>alert('doc')</script>",
     '<img src=x onerror="alert(1)">',
@@ -36,7 +36,7 @@ def assert_inert(page: str) -> None:
     assert "<img src=x" not in page and 'onerror="alert' not in page
     assert '<div hx-get="/admin/"' not in page
     assert 'href="javascript:' not in page and 'src="http://evil.example' not in page
-    assert "42" not in page.replace("0.42", "")  # "{{ 7|add:35 }}" was never rendered
+    assert "RENDERED" not in page  # "{{ 'rendered'|upper }}" was never compiled
 
 
 def test_chunk_pages_show_hostile_text_literally(client, hostile):
@@ -45,7 +45,7 @@ def test_chunk_pages_show_hostile_text_literally(client, hostile):
         assert_inert(page)
     page = client.get(Chunk.objects.filter(source__original_name="widget-notes.md").first().get_absolute_url())
     text = page.content.decode()
-    assert "{{ 7|add:35 }}" in text and "{% now &#x27;Y&#x27; %}" in text and "&lt;script&gt;" in text
+    assert "{{ &#x27;rendered&#x27;|upper }}" in text and "{% now &#x27;Y&#x27; %}" in text and "&lt;script&gt;" in text
 
 
 def test_chat_fragments_and_api_keep_hostile_text_as_text(client, hostile):
@@ -82,7 +82,7 @@ def test_admin_shows_hostile_text_literally(client, hostile, admin_user):
 
     for page in pages:
         assert_inert(page)
-    assert any("{{ 7|add:35 }}" in page for page in pages)
+    assert any("{{ &#x27;rendered&#x27;|upper }}" in page for page in pages)
 
 
 def test_question_log_in_the_admin_shows_hostile_questions_literally(client, hostile, admin_user):
@@ -97,4 +97,4 @@ def test_question_log_in_the_admin_shows_hostile_questions_literally(client, hos
 
     for page in pages:
         assert_inert(page)
-    assert "{{ 7|add:35 }}" in pages[1]
+    assert "{{ &#x27;rendered&#x27;|upper }}" in pages[1]
