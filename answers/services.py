@@ -10,14 +10,13 @@ from django.urls import reverse
 
 from answers.claude import ClaudeGenerator, ClaudeSettings
 from answers.fallback import FallbackGenerator
-from answers.index import IndexSnapshot, current_index
+from answers.index import IndexSnapshot, current_index, max_rank_for
 from answers.models import QuestionLog
 from answers.pipeline.answer import answer_events
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.events import Event
 from answers.pipeline.extractive import ExtractiveGenerator
 from answers.pipeline.generation import Generator
-from answers.pipeline.records import AUDIENCE_RANK
 from answers.pipeline.tokenize import TokenizerConfig
 from answers.pipeline.types import Retrieved
 from answers.summary import AnswerSummary
@@ -117,7 +116,7 @@ def caller_audiences(user) -> tuple[str, ...]:
 
 def _prepare(user, audiences: tuple[str, ...] | None) -> tuple[tuple[str, ...], CallerRetriever]:
     audiences = audiences or caller_audiences(user)
-    retriever = CallerRetriever(current_index(), max(AUDIENCE_RANK[a] for a in audiences))
+    retriever = CallerRetriever(current_index(), max_rank_for(audiences))
     return audiences, retriever
 
 

@@ -9,7 +9,9 @@ from answers.pipeline.events import (
     AnswerRefused,
     BlocksIssued,
     Citation,
+    ConflictSide,
     Event,
+    IssuedBlock,
     SentenceDropped,
     SentenceVerified,
 )
@@ -54,23 +56,14 @@ class AnswerSummary:
             "status": self.status,
             "answer": " ".join(s.text for s in self.sentences),
             "sentences": [
-                {"text": s.text, "citations": [citation_json(c, chunk_url) for c in s.citations]}
+                {"text": s.text, "citations": [numbered_json(c, chunk_url) for c in s.citations]}
                 for s in self.sentences
             ],
             "citations": citations,
             "refused": self.refusal is not None,
             "refusal": None if self.refusal is None else refusal_json(self.refusal, chunk_url),
             "error": None if self.error is None else self.error.message,
-            "sources": [
-                {
-                    "n": b.n,
-                    "chunk_id": b.chunk_id,
-                    "url": chunk_url(b.chunk_id),
-                    "source_title": b.source_title,
-                    "source_updated_on": _date(b.updated_on),
-                }
-                for b in (self.meta.blocks if self.meta else ())
-            ],
+            "sources": [numbered_json(b, chunk_url) for b in (self.meta.blocks if self.meta else ())],
             "retrieved": [{"id": chunk_id, "score": score} for chunk_id, score in (self.meta.retrieved if self.meta else ())],
             "context_tokens": self.meta.context_tokens if self.meta else 0,
             "generator": self.done.generator if self.done else "",
@@ -83,15 +76,11 @@ def event_json(event: Event, chunk_url: Callable[[str], str]) -> dict[str, Any]:
     """One event as the JSON an event stream carries (never called for dropped sentences)."""
     if isinstance(event, BlocksIssued):
         return {
-            "blocks": [
-                {"n": b.n, "chunk_id": b.chunk_id, "url": chunk_url(b.chunk_id), "source_title": b.source_title,
-                 "source_updated_on": _date(b.updated_on)}
-                for b in event.blocks
-            ],
+            "blocks": [numbered_json(b, chunk_url) for b in event.blocks],
             "context_tokens": event.context_tokens,
         }
     if isinstance(event, SentenceVerified):
-        return {"text": event.text, "citations": [citation_json(c, chunk_url) for c in event.citations]}
+        return {"text": event.text, "citations": [numbered_json(c, chunk_url) for c in event.citations]}
     if isinstance(event, AnswerRefused):
         return refusal_json(event, chunk_url)
     if isinstance(event, AnswerDone):
@@ -101,15 +90,19 @@ def event_json(event: Event, chunk_url: Callable[[str], str]) -> dict[str, Any]:
     raise TypeError(f"{type(event).__name__} is not sent to callers")
 
 
-def citation_json(citation: Citation, chunk_url: Callable[[str], str]) -> dict[str, Any]:
-    """A citation as JSON: n, chunk id, URL, source title and date."""
+def source_json(item: Citation | IssuedBlock | ConflictSide, chunk_url: Callable[[str], str]) -> dict[str, Any]:
+    """Where a citation, a block or a conflict side comes from: chunk id, URL, source title and date."""
     return {
-        "n": citation.n,
-        "chunk_id": citation.chunk_id,
-        "url": chunk_url(citation.chunk_id),
-        "source_title": citation.source_title,
-        "source_updated_on": _date(citation.updated_on),
+        "chunk_id": item.chunk_id,
+        "url": chunk_url(item.chunk_id),
+        "source_title": item.source_title,
+        "source_updated_on": _date(item.updated_on),
     }
+
+
+def numbered_json(item: Citation | IssuedBlock, chunk_url: Callable[[str], str]) -> dict[str, Any]:
+    """A citation or an issued block as JSON: its number n, then its source."""
+    return {"n": item.n, **source_json(item, chunk_url)}
 
 
 def refusal_json(refusal: AnswerRefused, chunk_url: Callable[[str], str]) -> dict[str, Any]:
@@ -117,16 +110,7 @@ def refusal_json(refusal: AnswerRefused, chunk_url: Callable[[str], str]) -> dic
     return {
         "kind": refusal.reason,
         "message": refusal.message,
-        "sides": [
-            {
-                "statement": side.statement,
-                "chunk_id": side.chunk_id,
-                "url": chunk_url(side.chunk_id),
-                "source_title": side.source_title,
-                "source_updated_on": _date(side.updated_on),
-            }
-            for side in refusal.sides
-        ],
+        "sides": [{"statement": side.statement, **source_json(side, chunk_url)} for side in refusal.sides],
     }
 
 
