@@ -1,11 +1,12 @@
 """Verification of one complete sentence against the original text of the blocks it cites (§5.6)."""
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.quantities import numbers_in
 from answers.pipeline.sentences import parse_markers
-from answers.pipeline.tokenize import significant_terms
+from answers.pipeline.tokenize import TokenizerConfig, significant_terms
 from answers.pipeline.types import Block
 
 # With fewer blocks than this, "in most blocks" says nothing about a term (one block holds every one of its terms).
@@ -25,13 +26,24 @@ class Verdict:
         return bool(self.passing)
 
 
+# Every sentence of an answer is checked against the same few chunk texts: tokenize each text once.
+@functools.lru_cache(maxsize=256)
+def _terms_of(text: str, tokenizer: TokenizerConfig) -> frozenset[str]:
+    return frozenset(significant_terms(text, tokenizer))
+
+
+@functools.lru_cache(maxsize=256)
+def _numbers_of(text: str) -> frozenset[str]:
+    return frozenset(numbers_in(text))
+
+
 def common_terms(blocks: Sequence[Block], *, config: PipelineConfig) -> frozenset[str]:
     """Terms found in more than `common_term_share` of the blocks' original texts."""
     if len(blocks) < _MIN_BLOCKS_FOR_COMMON_TERMS:
         return frozenset()
     counts: dict[str, int] = {}
     for block in blocks:
-        for term in set(significant_terms(block.record.text, config.tokenizer)):
+        for term in _terms_of(block.record.text, config.tokenizer):
             counts[term] = counts.get(term, 0) + 1
     return frozenset(term for term, count in counts.items() if count / len(blocks) > config.common_term_share)
 
@@ -56,7 +68,7 @@ def verify_sentence(
         if block is None:
             reasons.append(f"cited [{n}], which was not issued")
             continue
-        source_terms = set(significant_terms(block.record.text, config.tokenizer))
+        source_terms = _terms_of(block.record.text, config.tokenizer)
         share = len(distinctive & source_terms) / len(distinctive) if distinctive else 0.0
         if share < config.min_overlap:
             reasons.append(f"[{n}] shares {share:.2f} of its terms (needs {config.min_overlap:.2f})")
@@ -64,7 +76,7 @@ def verify_sentence(
         valid.append(n)
     stated = numbers_in(marked.text)
     if valid and stated:
-        found = set().union(*(numbers_in(blocks[n].record.text) for n in valid))
+        found = set().union(*(_numbers_of(blocks[n].record.text) for n in valid))
         missing = sorted(stated - found)
         if missing:
             cited = ", ".join(f"[{n}]" for n in valid)
