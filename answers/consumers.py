@@ -4,6 +4,7 @@ import contextlib
 import json
 import logging
 import uuid
+from collections.abc import Awaitable, Callable
 
 from channels.auth import get_user
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -31,6 +32,46 @@ def parse_frame(text: str | None) -> str:
     if not isinstance(frame, dict) or "question" not in frame:
         raise QuestionRejected('The message must be a JSON object with the field "question".')
     return clean_question(frame["question"])
+
+
+class Outbox:
+    """Fragments out as frames: whatever is ready when the socket is next free goes in one frame, in order.
+
+    A fragment is never held back waiting for another: the frame leaves as soon as the answer's task yields. An
+    extractive answer, written without a pause, leaves as one frame; a model's sentences leave as they are verified.
+    The page's websocket extension swaps every element of a frame by its `hx-swap-oob`.
+    """
+
+    def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
+        self._send = send
+        self._pending: list[str] = []
+        self._sending: asyncio.Task | None = None
+
+    def put(self, fragment: str) -> None:
+        """Queue a fragment for the next frame."""
+        if not fragment:
+            return
+        self._pending.append(fragment)
+        if self._sending is None or self._sending.done():
+            self._sending = asyncio.create_task(self._drain())
+
+    async def flush(self) -> None:
+        """Wait until every queued fragment has been sent."""
+        while self._sending is not None and not self._sending.done():
+            await self._sending
+        if self._sending is not None:
+            self._sending.result()  # a failed send surfaces here
+
+    def cancel(self) -> None:
+        """Drop what is queued (the socket is closing)."""
+        self._pending.clear()
+        if self._sending is not None:
+            self._sending.cancel()
+
+    async def _drain(self) -> None:
+        while self._pending:
+            frame, self._pending = "".join(self._pending), []
+            await self._send(frame)
 
 
 class ChatConsumer(AsyncWebsocketConsumer):
@@ -70,31 +111,35 @@ class ChatConsumer(AsyncWebsocketConsumer):
         if not decision.allowed:
             await self.send(render_notice(decision.message))
             return
-        await self.send(render_notice(""))
         self.busy = True
         task = asyncio.create_task(self._answer(question, user, session.session_key if session else "", key))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
     async def _answer(self, question: str, user, session_key: str | None, key: str) -> None:
+        outbox = Outbox(lambda frame: self.send(frame))
         try:
             async with answering(key):
                 turn = uuid.uuid4().hex[:12]
-                await self.send(render_turn(turn, question))
+                outbox.put(render_notice(""))  # clears an earlier notice
+                outbox.put(render_turn(turn, question))
                 async for event in answer_question(
                     question=question, user=user, channel=QuestionLog.Channel.WEBSOCKET, session_key=session_key or ""
                 ):
-                    fragment = render_event(turn, event)
-                    if fragment:
-                        await self.send(fragment)
+                    outbox.put(render_event(turn, event))
                     if isinstance(event, AnswerDone):
+                        await outbox.flush()  # the end marker is out before another question is taken
                         self.busy = False
+            await outbox.flush()
         except QuestionRefused as refused:
-            await self.send(render_notice(refused.message))
+            outbox.put(render_notice(refused.message))
+            await outbox.flush()
         except asyncio.CancelledError:
+            outbox.cancel()
             raise
         except Exception:
             logger.exception("Answering over the websocket failed")
-            await self.send(render_notice(FAILED_MESSAGE))
+            outbox.put(render_notice(FAILED_MESSAGE))
+            await outbox.flush()
         finally:
             self.busy = False

@@ -1,4 +1,4 @@
-"""Limits on questions: per caller and site-wide, counted in the shared cache so every socket and worker adds up.
+"""Limits on questions: per caller and site-wide, counted in shared counters so every socket and worker adds up.
 
 Two kinds: a rate (questions a minute, per caller and for the whole site) and concurrency (answers being written
 at once, per caller across all their sockets and workers, and per worker process).
@@ -11,19 +11,12 @@ import weakref
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.core.cache import cache
+
+from answers.counters import shared_counters
 
 WINDOW_S = 60
 
-
-# Django's async cache methods (aincr, adecr) read and then write: concurrent questions would lose counts. The sync
-# ones are atomic (a lock in the local-memory cache, INCR and SET NX in Redis); they touch no database, so they run
-# off the thread that Django's database calls are kept on.
-_cache_add = sync_to_async(lambda key, value, timeout: cache.add(key, value, timeout=timeout), thread_sensitive=False)
-_cache_incr = sync_to_async(lambda key: cache.incr(key), thread_sensitive=False)
-_cache_decr = sync_to_async(lambda key: cache.decr(key), thread_sensitive=False)
 SLOT_TTL_S = 600  # a crashed worker's slots expire rather than block a caller for ever
 
 
@@ -54,30 +47,28 @@ def caller_key(*, user_id: int | None, session_key: str | None, client: str | No
     return f"client:{client or 'unknown'}"
 
 
-async def _count(key: str, now: float) -> tuple[int, int]:
-    """Count one question in the current one-minute window; return the count and the seconds left in it."""
-    window = int(now // WINDOW_S)
-    cache_key = f"rag:rate:{key}:{window}"
-    await _cache_add(cache_key, 0, timeout=WINDOW_S * 2)
-    return await _cache_incr(cache_key), max(1, math.ceil((window + 1) * WINDOW_S - now))
-
-
 async def rate_limit_hit(key: str, *, clock: Callable[[], float] = time.time) -> RateDecision:
     """Count one question for the caller and for the site; refuse it if either is over its limit."""
     now = clock()
     limit, site_limit = settings.RAG_RATE_LIMIT, settings.RAG_SITE_RATE_LIMIT
-    if limit > 0:
-        count, retry = await _count(key, now)
-        if count > limit:
-            return RateDecision(
-                False, retry, f"You have asked {limit} questions in the last minute; please try again in {retry} seconds."
-            )
-    if site_limit > 0:
-        count, retry = await _count("site", now)
-        if count > site_limit:
-            return RateDecision(
-                False, retry, f"The site is answering as many questions as it can; please try again in {retry} seconds."
-            )
+    if limit <= 0 and site_limit <= 0:
+        return RateDecision(True)
+    window = int(now // WINDOW_S)
+    retry = max(1, math.ceil((window + 1) * WINDOW_S - now))
+    caller, site = await shared_counters().count_rate(
+        f"rag:rate:{key}:{window}" if limit > 0 else None,
+        f"rag:rate:site:{window}" if site_limit > 0 else None,
+        caller_limit=limit,
+        ttl_s=WINDOW_S * 2,
+    )
+    if limit > 0 and caller > limit:
+        return RateDecision(
+            False, retry, f"You have asked {limit} questions in the last minute; please try again in {retry} seconds."
+        )
+    if site_limit > 0 and site > site_limit:
+        return RateDecision(
+            False, retry, f"The site is answering as many questions as it can; please try again in {retry} seconds."
+        )
     return RateDecision(True)
 
 
@@ -97,14 +88,14 @@ def _worker_semaphore() -> asyncio.Semaphore:
 async def answering(key: str) -> AsyncIterator[None]:
     """Hold one of the caller's concurrent-answer slots and one of this worker's for the answer's duration."""
     per_caller = settings.RAG_MAX_CONCURRENT_PER_CALLER
+    counters = shared_counters()
     slot_key = f"rag:answering:{key}"
-    await _cache_add(slot_key, 0, timeout=SLOT_TTL_S)
+    if per_caller > 0 and not await counters.take_slot(slot_key, limit=per_caller, ttl_s=SLOT_TTL_S):
+        raise QuestionRefused(
+            f"You already have {per_caller} answer{'s' if per_caller != 1 else ''} being written; "
+            "wait for one to finish, then ask again."
+        )
     try:
-        if await _cache_incr(slot_key) > per_caller > 0:
-            raise QuestionRefused(
-                f"You already have {per_caller} answer{'s' if per_caller != 1 else ''} being written; "
-                "wait for one to finish, then ask again."
-            )
         semaphore = _worker_semaphore()
         try:
             await asyncio.wait_for(semaphore.acquire(), timeout=settings.RAG_ANSWER_QUEUE_WAIT_S)
@@ -115,5 +106,5 @@ async def answering(key: str) -> AsyncIterator[None]:
         finally:
             semaphore.release()
     finally:
-        with contextlib.suppress(ValueError):  # the slot may have expired meanwhile
-            await _cache_decr(slot_key)
+        if per_caller > 0:
+            await counters.give_slot(slot_key)

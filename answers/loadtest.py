@@ -40,8 +40,8 @@ DEMO_QUESTIONS = (
 )
 
 _EVENT = re.compile(r'data-event="([a-z]+)"')
-_STATUS = re.compile(r'class="status status-([a-z]+)"')
-_EMPTY_NOTICE = re.compile(r'^\s*<div id="notice"[^>]*>\s*</div>\s*$')
+_DONE_STATUS = re.compile(r'class="status status-([a-z]+)"[^>]*data-event="done"')
+_NOTICE = re.compile(r'<div id="notice"[^>]*>(.*?)</div>', re.S)
 _TEXT = re.compile(r"<[^>]+>")
 
 ANSWERED_STATUSES = ("answered", "refused")
@@ -180,37 +180,39 @@ class _Client:
                     message = await socket_.recv()
                     if isinstance(message, bytes):
                         message = message.decode("utf-8", "replace")
-                    kind, status = read_fragment(message)
+                    frame = read_frame(message)
                     elapsed = time.perf_counter() - sent
-                    if kind == "sentence" and first is None:
+                    if "sentence" in frame.events and first is None:
                         first = elapsed
-                    elif kind == "notice":
-                        return AnswerTiming("notice", first, None, _plain(message))
-                    elif kind == "done":
-                        return AnswerTiming(status or "done", first, elapsed)
+                    if frame.notice:
+                        return AnswerTiming("notice", first, None, frame.notice)
+                    if "done" in frame.events:
+                        return AnswerTiming(frame.status or "done", first, elapsed)
         except TimeoutError:
             return AnswerTiming("timeout", first, None, f"no end of answer within {self.plan.timeout_s:g} s")
 
 
-def read_fragment(html: str) -> tuple[str, str]:
-    """What a pushed fragment is: (kind, status). Kinds: turn, meta, sentence, refusal, done, notice, ignore.
+@dataclass(frozen=True)
+class Frame:
+    """What one pushed frame holds: its events in order, the end's status if it ends the answer, any notice text."""
 
-    The server clears old notices with an empty `#notice` at the start of each question: that one is "ignore".
-    A turn's error is followed by its done, so only a non-empty notice (busy, rate limited, failed) ends a
-    question early.
+    events: tuple[str, ...]
+    status: str = ""
+    notice: str = ""
+
+
+def read_frame(html: str) -> Frame:
+    """Read a frame as the page would: one or more fragments, each swapped by its `hx-swap-oob`.
+
+    The server clears old notices with an empty `#notice` at the start of each question: only a non-empty one
+    (busy, rate limited, failed) is a notice. A turn's error is followed by its done, which says failed or
+    incomplete, so it is not an event of its own here.
     """
-    found = _EVENT.search(html)
-    if found is None:
-        return "ignore", ""
-    kind = found.group(1)
-    if kind == "error" and html.lstrip().startswith('<div id="notice"'):
-        return ("ignore" if _EMPTY_NOTICE.match(html) else "notice"), ""
-    if kind == "error":
-        return "ignore", ""  # AnswerFailed: the done that follows says failed or incomplete
-    if kind == "done":
-        status = _STATUS.search(html)
-        return "done", status.group(1) if status else ""
-    return kind, ""
+    notice = " ".join(_plain(text) for text in _NOTICE.findall(html)).strip()
+    without_notices = _NOTICE.sub("", html)
+    events = tuple(kind for kind in _EVENT.findall(without_notices) if kind != "error")
+    status = _DONE_STATUS.search(without_notices)
+    return Frame(events=events, status=status.group(1) if status else "", notice=notice)
 
 
 def session_cookie(url: str, timeout_s: float) -> str:

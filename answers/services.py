@@ -1,4 +1,5 @@
 """Answer services: settings -> pipeline config, generator choice, the caller's retriever, and the log."""
+import functools
 import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
@@ -84,8 +85,9 @@ def choose_generator(config: PipelineConfig) -> Generator:
     return claude
 
 
+@functools.lru_cache(maxsize=8192)
 def chunk_url(chunk_id: str) -> str:
-    """The permanent page of a chunk."""
+    """The permanent page of a chunk (remembered: every answer links several)."""
     return reverse("chunk-detail", kwargs={"chunk_id": chunk_id})
 
 

@@ -91,6 +91,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
 else:
     DATABASES["default"]["TEST"] = {"NAME": env_str("DJANGO_TEST_DB_NAME", f"test_rag_site_{_run_id}")}
+# A pool of PostgreSQL connections per worker (psycopg_pool): Django's advice for ASGI, where persistent connections
+# would be one per thread. The production launcher turns it on; 0 opens a connection per question instead.
+_pool_max = env_int("DJANGO_DB_POOL_MAX", 0, minimum=0)
+if _pool_max and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    if DATABASES["default"]["CONN_MAX_AGE"]:
+        raise ImproperlyConfigured("Set DJANGO_DB_POOL_MAX or DJANGO_DB_CONN_MAX_AGE, not both: a pool keeps connections.")
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": _pool_max, "timeout": 10}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -103,7 +110,7 @@ if REDIS_URL:
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
         }
     }
-    # Rate limits are counted in the cache, so several workers must share it.
+    # Shared by every worker, like the limits' counters (answers/counters.py), which use Redis directly.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -7,7 +7,8 @@ security settings, `collectstatic` (whitenoise serves var/staticfiles), `migrate
 per port PORT..PORT+N-1; Ctrl-C or any worker exiting stops them all.
 
 Settings come from the environment, with loopback defaults: DATABASE_URL (PostgreSQL on 127.0.0.1, database
-`rag_site`, created if missing), REDIS_URL (127.0.0.1:6379/0), DJANGO_ALLOWED_HOSTS (127.0.0.1, localhost) and
+`rag_site`, created if missing), REDIS_URL (127.0.0.1:6379/0), DJANGO_DB_POOL_MAX (8 pooled connections per worker
+unless DJANGO_DB_CONN_MAX_AGE is set), DJANGO_ALLOWED_HOSTS (127.0.0.1, localhost) and
 DJANGO_SECRET_KEY (generated once into var/secret-key when unset). The workers speak plain HTTP on loopback, so by
 default they run without the HTTPS redirect and secure cookies; `--behind-tls-proxy` keeps both on and trusts the
 proxy's `X-Forwarded-Proto: https` (DJANGO_BEHIND_TLS_PROXY), which is how they run behind a proxy ending TLS.
@@ -28,6 +29,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/rag_site"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_ALLOWED_HOSTS = "127.0.0.1,localhost"
+DEFAULT_DB_POOL_MAX = "8"  # connections per worker; asgiref runs a worker's database calls on one thread anyway
 # What plain-HTTP loopback workers must switch off; a TLS-ending proxy in front keeps them on instead.
 LOOPBACK_OVERRIDES = {"DJANGO_SECURE_SSL_REDIRECT": "false", "DJANGO_SECURE_COOKIES": "false"}
 
@@ -48,6 +50,8 @@ def deployment_env(environ: Mapping[str, str], *, key_file: Path) -> dict[str, s
     env.setdefault("DATABASE_URL", DEFAULT_DATABASE_URL)
     env.setdefault("REDIS_URL", DEFAULT_REDIS_URL)
     env.setdefault("DJANGO_ALLOWED_HOSTS", DEFAULT_ALLOWED_HOSTS)
+    if not env.get("DJANGO_DB_CONN_MAX_AGE"):
+        env.setdefault("DJANGO_DB_POOL_MAX", DEFAULT_DB_POOL_MAX)
     env["DJANGO_DEBUG"] = "false"
     if not env.get("DJANGO_SECRET_KEY"):
         env["DJANGO_SECRET_KEY"] = secret_key(key_file)

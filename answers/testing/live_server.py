@@ -23,8 +23,26 @@ def fresh_server_state() -> None:
     tests' event loops.
     """
     set_database_connection()
+    forget_inherited_pools()
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     channel_layers.backends.clear()
+
+
+_INHERITED: list = []  # the test process's pools, kept referenced so their sockets are never closed from here
+
+
+def forget_inherited_pools() -> None:
+    """Give this fork connection pools of its own (with DJANGO_DB_POOL_MAX): the inherited ones' threads did not fork.
+
+    They are kept, not closed: closing would end connections the test process is still using.
+    """
+    for connection in connections.all(initialized_only=True):
+        pools = getattr(type(connection), "_connection_pools", None)
+        if pools:
+            _INHERITED.append(dict(pools))
+            pools.clear()
+        _INHERITED.append(connection.connection)
+        connection.connection = None
 
 
 def site_application(static_wrapper=None):

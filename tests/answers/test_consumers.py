@@ -2,6 +2,7 @@
 import asyncio
 import html
 import json
+import re
 import os
 
 import pytest
@@ -10,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import Group
 from django.test import Client
 
+from answers.consumers import Outbox
 from answers.models import QuestionLog
 from answers.pipeline.generation import GenerationRequest
 from rag_site.asgi import application
@@ -55,7 +57,9 @@ async def ask(communicator: WebsocketCommunicator, question: str, timeout: float
 
 
 def events(fragments: list[str]) -> list[str]:
-    return [f.split('data-event="', 1)[1].split('"', 1)[0] for f in fragments if 'data-event="' in f]
+    """The events of the frames in order (a frame may carry several; one event's elements count once)."""
+    kinds = [kind for fragment in fragments for kind in re.findall(r'data-event="([a-z]+)"', fragment)]
+    return [kind for i, kind in enumerate(kinds) if i == 0 or kinds[i - 1] != kind]
 
 
 class SlowGenerator:
@@ -91,11 +95,45 @@ async def test_question_gets_turn_meta_sentence_and_done_fragments(corpus):
 
     fragments = await ask(communicator, TRASH_Q)
 
-    assert events(fragments)[:3] == ["error", "turn", "meta"]  # the first clears any earlier notice
-    assert events(fragments)[-2:] == ["sentence", "done"]
+    assert events(fragments) == ["error", "turn", "meta", "sentence", "done"]  # the first clears any earlier notice
+    assert len(fragments) == 2  # the turn at once; an extractive answer, written without a pause, in one frame
     sentence = next(f for f in fragments if 'data-event="sentence"' in f)
     assert "Deleted files are kept in the trash for 30 days." in sentence
     assert 'href="/chunks/trash-v1-c01/"' in sentence and 'class="cite"' in sentence
+    await communicator.disconnect()
+
+
+async def test_outbox_sends_what_is_ready_together_and_keeps_the_order():
+    sent: list[str] = []
+    gate = asyncio.Event()
+
+    async def send(frame: str) -> None:
+        sent.append(frame)
+        await gate.wait()
+
+    outbox = Outbox(send)
+    outbox.put("a")
+    outbox.put("b")
+    await asyncio.sleep(0)  # the first frame leaves; its send is still going on
+    outbox.put("c")
+    outbox.put("")
+    outbox.put("d")
+    gate.set()
+    await outbox.flush()
+
+    assert sent == ["ab", "cd"]
+
+
+async def test_model_sentences_leave_as_they_are_verified(corpus, slow):
+    communicator = await connect()
+    await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
+
+    first = [await communicator.receive_from(timeout=5)]
+    while 'data-event="sentence"' not in first[-1]:
+        first.append(await communicator.receive_from(timeout=5))
+
+    assert "Deleted files are kept in the trash for 30 days." in first[-1]  # while the generator is still writing
+    assert not slow.stopped.is_set()
     await communicator.disconnect()
 
 

@@ -7,8 +7,9 @@ from collections.abc import Iterator
 import pytest
 from django.core.management import CommandError, call_command
 
-from answers.loadtest import DEMO_QUESTIONS, NotLoopback, loopback_target, percentile, read_fragment
-from answers.rendering import render_notice
+from answers.loadtest import DEMO_QUESTIONS, Frame, NotLoopback, loopback_target, percentile, read_frame
+from answers.pipeline.events import AnswerDone, Citation, SentenceVerified
+from answers.rendering import render_event, render_notice, render_turn
 from answers.testing.live_server import running_daphnes
 
 
@@ -42,24 +43,37 @@ def test_command_refuses_a_remote_url_by_name():
 
 
 def test_the_empty_notice_that_clears_old_ones_is_not_an_error():
-    assert read_fragment(render_notice("")) == ("ignore", "")
-    assert read_fragment(render_notice("Please wait until the current answer has finished."))[0] == "notice"
+    assert read_frame(render_notice("")) == Frame(events=())
+    assert read_frame(render_notice("Please wait until the current answer has finished.")).notice == (
+        "Please wait until the current answer has finished."
+    )
 
 
 @pytest.mark.parametrize(
     ("html", "expected"),
     [
         ('<div id="answer-t1" hx-swap-oob="beforeend" data-event="sentence"><p data-event="sentence">A.</p></div>',
-         ("sentence", "")),
-        ('<p class="status status-answered" id="status-t1" data-event="done">End.</p>', ("done", "answered")),
-        ('<p class="status status-refused" id="status-t1" data-event="done">End.</p>', ("done", "refused")),
-        ('<div class="refusal" id="refusal-t1" data-event="refusal" data-kind="no_material"></div>', ("refusal", "")),
-        ('<div class="error" id="error-t1" data-event="error">Cut off.</div>', ("ignore", "")),
-        ("<p>no event</p>", ("ignore", "")),
+         Frame(("sentence", "sentence"))),
+        ('<p class="status status-answered" id="status-t1" data-event="done">End.</p>', Frame(("done",), "answered")),
+        ('<p class="status status-refused" id="status-t1" data-event="done">End.</p>', Frame(("done",), "refused")),
+        ('<div class="refusal" id="refusal-t1" data-event="refusal" data-kind="no_material"></div>', Frame(("refusal",))),
+        ('<div class="error" id="error-t1" data-event="error">Cut off.</div>', Frame(())),
+        ("<p>no event</p>", Frame(())),
     ],
 )
-def test_fragments_are_read_by_their_first_event(html, expected):
-    assert read_fragment(html) == expected
+def test_fragments_are_read_by_their_events(html, expected):
+    assert read_frame(html) == expected
+
+
+def test_one_frame_may_carry_a_whole_answer():
+    turn = render_turn("t1", "How long?")
+    answer = render_event("t1", SentenceVerified("Thirty days.", (Citation(1, "trash-v1-c01", "Trash", None),)))
+    done = render_event("t1", AnswerDone("answered", {}, {}, "extractive"))
+
+    frame = read_frame(render_notice("") + turn + answer + done)
+
+    assert (frame.events[0], frame.events[-1], frame.status, frame.notice) == ("turn", "done", "answered", "")
+    assert "sentence" in frame.events
 
 
 def test_percentile_is_nearest_rank():

@@ -1,0 +1,142 @@
+"""Shared counters for the question limits: Redis when the site has one (every worker adds up), else this process.
+
+Each call is one atomic step and, on Redis, one round trip made on the event loop itself: a question's limits cost
+three round trips and no thread hops (Django's cache API would take seven, each in a thread of its own).
+"""
+import asyncio
+import threading
+import time
+import weakref
+from typing import Protocol
+
+from django.conf import settings
+
+# Count the caller; only a caller within their limit is counted against the site, so one flooder cannot use up
+# everybody's allowance. Returns {caller count, site count or 0}.
+_RATE_SCRIPT = """
+local caller = 0
+if KEYS[1] ~= '' then
+  caller = redis.call('INCR', KEYS[1])
+  if caller == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+  if tonumber(ARGV[2]) > 0 and caller > tonumber(ARGV[2]) then return {caller, 0} end
+end
+if KEYS[2] == '' then return {caller, 0} end
+local site = redis.call('INCR', KEYS[2])
+if site == 1 then redis.call('EXPIRE', KEYS[2], ARGV[1]) end
+return {caller, site}
+"""
+# Take a slot unless the holder has `limit` already (0: no limit); a refused take leaves the count as it was.
+# The expiry is renewed on each take, so a crashed worker's slots lapse rather than block a caller for ever.
+_TAKE_SCRIPT = """
+local held = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+if tonumber(ARGV[2]) > 0 and held > tonumber(ARGV[2]) then redis.call('DECR', KEYS[1]); return 0 end
+return held
+"""
+_GIVE_SCRIPT = """
+if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then return redis.call('DECR', KEYS[1]) end
+return 0
+"""
+
+
+class Counters(Protocol):
+    """The atomic steps the limits need."""
+
+    async def count_rate(self, caller_key: str | None, site_key: str | None, *, caller_limit: int, ttl_s: int) -> tuple[int, int]:
+        """Count one question for the caller and, if the caller is within its limit, for the site (None: not counted)."""
+
+    async def take_slot(self, key: str, *, limit: int, ttl_s: int) -> bool:
+        """Take one of at most `limit` slots (0: unlimited); False when all are taken."""
+
+    async def give_slot(self, key: str) -> None:
+        """Give a taken slot back."""
+
+
+class RedisCounters:
+    """Counters in Redis, shared by every worker; one client per event loop."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def _scripts(self):
+        loop = asyncio.get_running_loop()
+        scripts = self._clients.get(loop)
+        if scripts is None:
+            import redis.asyncio
+
+            client = redis.asyncio.Redis.from_url(self.url, socket_timeout=5, socket_connect_timeout=5)
+            scripts = self._clients[loop] = tuple(
+                client.register_script(source) for source in (_RATE_SCRIPT, _TAKE_SCRIPT, _GIVE_SCRIPT)
+            )
+        return scripts
+
+    async def count_rate(self, caller_key: str | None, site_key: str | None, *, caller_limit: int, ttl_s: int) -> tuple[int, int]:
+        rate, _, _ = self._scripts()
+        caller, site = await rate(keys=[caller_key or "", site_key or ""], args=[ttl_s, caller_limit])
+        return int(caller), int(site)
+
+    async def take_slot(self, key: str, *, limit: int, ttl_s: int) -> bool:
+        _, take, _ = self._scripts()
+        return int(await take(keys=[key], args=[ttl_s, limit])) > 0
+
+    async def give_slot(self, key: str) -> None:
+        _, _, give = self._scripts()
+        await give(keys=[key])
+
+
+class MemoryCounters:
+    """Counters in this process (a site without Redis runs as one process); a lock keeps each step atomic."""
+
+    def __init__(self, clock=time.monotonic) -> None:
+        self._values: dict[str, tuple[int, float]] = {}
+        self._lock = threading.Lock()
+        self._clock = clock
+
+    def _add(self, key: str, amount: int, ttl_s: int) -> int:
+        now = self._clock()
+        value, expires = self._values.get(key, (0, 0.0))
+        if expires <= now:
+            value, expires = 0, now + ttl_s
+        self._values[key] = (value + amount, expires)
+        return value + amount
+
+    async def count_rate(self, caller_key: str | None, site_key: str | None, *, caller_limit: int, ttl_s: int) -> tuple[int, int]:
+        with self._lock:
+            self._forget_expired()
+            caller = 0 if caller_key is None else self._add(caller_key, 1, ttl_s)
+            if site_key is None or 0 < caller_limit < caller:
+                return caller, 0
+            return caller, self._add(site_key, 1, ttl_s)
+
+    async def take_slot(self, key: str, *, limit: int, ttl_s: int) -> bool:
+        with self._lock:
+            if self._add(key, 1, ttl_s) > limit > 0:
+                self._add(key, -1, ttl_s)
+                return False
+            return True
+
+    async def give_slot(self, key: str) -> None:
+        with self._lock:
+            value, expires = self._values.get(key, (0, 0.0))
+            if value > 0 and expires > self._clock():
+                self._values[key] = (value - 1, expires)
+
+    def _forget_expired(self) -> None:
+        if len(self._values) < 10_000:
+            return
+        now = self._clock()
+        for key in [k for k, (_, expires) in self._values.items() if expires and expires <= now]:
+            del self._values[key]
+
+
+_counters: dict[str, Counters] = {}
+
+
+def shared_counters() -> Counters:
+    """The site's counters: in Redis when REDIS_URL is set, else in this process."""
+    url = settings.REDIS_URL or ""
+    counters = _counters.get(url)
+    if counters is None:
+        counters = _counters[url] = RedisCounters(url) if url else MemoryCounters()
+    return counters
