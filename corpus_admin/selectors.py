@@ -1,16 +1,22 @@
 """Reads of the corpus; the one place where rows become pipeline dataclasses."""
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
+
+from django.db.models import Count, Max, Sum
 
 from answers.pipeline.records import ChunkRecord
 from corpus_admin.models import Chunk, Source
 from corpus_admin.visibility import EVERYONE
 
 
-def chunk_records(*, audiences: tuple[str, ...] = EVERYONE, batch_size: int = 2000) -> Iterator[ChunkRecord]:
-    """Yield every served chunk visible to the given audiences, ordered by chunk id."""
+def chunk_records(
+    *, audiences: tuple[str, ...] = EVERYONE, source_ids: Collection[int] | None = None, batch_size: int = 2000
+) -> Iterator[ChunkRecord]:
+    """Yield every served chunk visible to the given audiences (of the given sources only), ordered by chunk id."""
+    served = Chunk.objects.current().for_audiences(audiences)
+    if source_ids is not None:
+        served = served.filter(source_id__in=list(source_ids))
     rows = (
-        Chunk.objects.current()
-        .for_audiences(audiences)
+        served
         .order_by("chunk_id")
         .values_list(
             "chunk_id",
@@ -43,6 +49,29 @@ def chunk_records(*, audiences: tuple[str, ...] = EVERYONE, batch_size: int = 20
             token_count=tokens,
             fingerprint=fp,
         )
+
+
+def served_sources() -> dict[int, tuple]:
+    """Per source with served chunks, everything its chunks' records depend on: equal readings, equal records.
+
+    The source's title, file name, audience and date go into every record; which chunks are served shows in their
+    count, newest id and id sum (chunk rows never change, only their marks do). One query over sources, one
+    grouped over the served chunks: cheap enough to run on every corpus change, whatever the corpus size.
+    """
+    served = list(
+        Chunk.objects.current()
+        .order_by()
+        .values_list("source_id")
+        .annotate(count=Count("id"), newest=Max("id"), total=Sum("id"))
+    )
+    # Read after the chunks: a source committed in between has no chunks counted, so nothing is missed here.
+    facts = {
+        pk: (title, name, audience, updated_on)
+        for pk, title, name, audience, updated_on in Source.objects.values_list(
+            "pk", "title", "original_name", "audience", "updated_on"
+        )
+    }
+    return {source_id: (*facts[source_id], count, newest, total) for source_id, count, newest, total in served}
 
 
 def chunk_visible(*, chunk_id: str, audiences: tuple[str, ...]) -> Chunk | None:

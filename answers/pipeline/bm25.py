@@ -17,7 +17,7 @@ negative when the average idf is (tiny corpora, such as a single document).
 import json
 import math
 import os
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,39 +101,101 @@ class Bm25Index:
         """Index (chunk_id, audience name or rank, tokens) triples; chunk ids must be unique."""
         rows = list(docs)
         chunk_ids = [chunk_id for chunk_id, _, _ in rows]
-        if len(set(chunk_ids)) != len(chunk_ids):
-            raise ValueError("chunk ids must be unique")
-        ranks = np.array(
-            [AUDIENCE_RANK[audience] if isinstance(audience, str) else audience for _, audience, _ in rows],
-            dtype=np.int64,
-        ).reshape(-1)
-        if ranks.size and (ranks.min() < 0 or ranks.max() >= TIERS):
-            raise ValueError("audience rank out of range")
-        # Internal document numbers follow (rank, chunk id); chunk_order keeps each one's chunk-id position.
-        by_chunk = np.array(sorted(range(len(rows)), key=chunk_ids.__getitem__), dtype=np.int64)
-        internal = by_chunk[np.argsort(ranks[by_chunk], kind="stable")]
-        chunk_order = np.empty(len(rows), dtype=np.int32)
-        chunk_order[by_chunk] = np.arange(len(rows), dtype=np.int32)
-        chunk_order = chunk_order[internal]
+        ranks = _ranks(audience for _, audience, _ in rows)
+        # Rows in internal order first, so term ids follow first appearance in that order (rank-bm25's dict order).
+        internal = _internal_order(chunk_ids, ranks)
         rows = [rows[i] for i in internal.tolist()]
-        ranks = ranks[internal].astype(np.int8)
-        n_docs = len(rows)
-        lengths = np.fromiter((len(tokens) for _, _, tokens in rows), dtype=np.int64, count=n_docs)
-
+        lengths = np.fromiter((len(tokens) for _, _, tokens in rows), dtype=np.int64, count=len(rows))
         stream: list[str] = []
         for _, _, tokens in rows:
             stream.extend(tokens)
         vocabulary = _Vocabulary()
         term_of_token = np.fromiter(map(vocabulary.__getitem__, stream), dtype=np.int32, count=len(stream))
         del stream
-        terms = list(vocabulary)
-        n_terms = len(terms)
-        post_docs, tfs, term_starts = _postings(term_of_token, lengths, n_terms)
-        del term_of_token
+        doc_of_token = np.repeat(np.arange(len(rows), dtype=np.int32), lengths)
+        return cls._assemble(
+            chunk_ids=[chunk_id for chunk_id, _, _ in rows],
+            ranks=ranks[internal],
+            lengths=lengths,
+            terms=list(vocabulary),
+            entries=(term_of_token, doc_of_token, np.ones(term_of_token.size, dtype=np.int32)),
+            k1=k1, b=b, epsilon=epsilon,
+        )
+
+    def with_changes(self, *, removed: Collection[str], added: Iterable[tuple[str, str | int, list[str]]]) -> "Bm25Index":
+        """A new index without the removed chunks and with the added ones, reusing this one's postings.
+
+        It scores as an index built afresh from the same chunks, except that terms keep their old numbering: the
+        epsilon floor's average idf is then summed in another order and may differ in its last bit.
+        """
+        removed = set(removed)
+        unknown = removed.difference(self._chunk_ids) if len(removed) < 64 else removed - set(self._chunk_ids)
+        if unknown:
+            raise ValueError(f"cannot remove chunks the index does not hold: {sorted(unknown)[:5]}")
+        rows = list(added)
+        kept = np.array([chunk_id not in removed for chunk_id in self._chunk_ids], dtype=bool)
+        kept_docs = np.flatnonzero(kept)
+        # Old postings as (term, document, tf), documents renumbered over the kept ones.
+        n_terms = len(self._terms)
+        post_terms = np.repeat(np.arange(n_terms, dtype=np.int32), np.diff(self._offsets[0::TIERS]))
+        post_tfs = self._pair_tf[self._post_codes].astype(np.int32)
+        renumber = np.cumsum(kept, dtype=np.int64) - 1
+        live = kept[self._post_docs]
+        old = (post_terms[live], renumber[self._post_docs[live]].astype(np.int32), post_tfs[live])
+        # New postings: their documents come after the kept ones; new terms after the old ones.
+        vocabulary = _Vocabulary(self._term_ids)
+        stream: list[str] = []
+        for _, _, tokens in rows:
+            stream.extend(tokens)
+        new_lengths = np.fromiter((len(tokens) for _, _, tokens in rows), dtype=np.int64, count=len(rows))
+        new = (
+            np.fromiter(map(vocabulary.__getitem__, stream), dtype=np.int32, count=len(stream)),
+            np.repeat(np.arange(len(rows), dtype=np.int32) + np.int32(kept_docs.size), new_lengths),
+            np.ones(len(stream), dtype=np.int32),
+        )
+        terms = list(self._terms) + list(vocabulary)[n_terms:]
+        return self._assemble(
+            chunk_ids=[self._chunk_ids[i] for i in kept_docs.tolist()] + [chunk_id for chunk_id, _, _ in rows],
+            ranks=np.concatenate((self._ranks[kept_docs].astype(np.int64), _ranks(a for _, a, _ in rows))),
+            lengths=np.concatenate((self._lengths[kept_docs], new_lengths)),
+            terms=terms,
+            entries=tuple(np.concatenate((o, n)) for o, n in zip(old, new)),
+            k1=self.k1, b=self.b, epsilon=self.epsilon,
+        )
+
+    @classmethod
+    def _assemble(
+        cls,
+        *,
+        chunk_ids: list[str],
+        ranks: np.ndarray,
+        lengths: np.ndarray,
+        terms: list[str],
+        entries: tuple[np.ndarray, np.ndarray, np.ndarray],
+        k1: float,
+        b: float,
+        epsilon: float,
+    ) -> "Bm25Index":
+        """The index of documents given in any order, with (term, document, count) entries summed per pair."""
+        if len(set(chunk_ids)) != len(chunk_ids):
+            raise ValueError("chunk ids must be unique")
+        n_docs = len(chunk_ids)
+        # Internal document numbers follow (rank, chunk id); chunk_order keeps each one's chunk-id position.
+        internal = _internal_order(chunk_ids, ranks)
+        number = np.empty(n_docs, dtype=np.int32)
+        number[internal] = np.arange(n_docs, dtype=np.int32)
+        by_chunk = np.array(sorted(range(n_docs), key=chunk_ids.__getitem__), dtype=np.int64)
+        chunk_order = np.empty(n_docs, dtype=np.int32)
+        chunk_order[by_chunk] = np.arange(n_docs, dtype=np.int32)
+        chunk_order = chunk_order[internal]
+        lengths = lengths[internal]
+        term_ids, docs, counts = entries
+        post_docs, tfs, term_starts = _postings(term_ids, number[docs] if docs.size else docs, counts, len(terms), n_docs)
+        ranks = ranks[internal].astype(np.int8)
         offsets = _tier_offsets(post_docs, term_starts, ranks)
         post_codes, pair_tf, pair_length = _pair_codes(tfs, lengths[post_docs])
         return cls(
-            chunk_ids=[chunk_id for chunk_id, _, _ in rows],
+            chunk_ids=[chunk_ids[i] for i in internal.tolist()],
             ranks=ranks,
             lengths=lengths,
             chunk_order=chunk_order,
@@ -318,17 +380,29 @@ def _checked_rank(max_rank: int) -> int:
     return max_rank
 
 
+def _ranks(audiences: Iterable[str | int]) -> np.ndarray:
+    ranks = np.array(
+        [AUDIENCE_RANK[audience] if isinstance(audience, str) else audience for audience in audiences], dtype=np.int64
+    ).reshape(-1)
+    if ranks.size and (ranks.min() < 0 or ranks.max() >= TIERS):
+        raise ValueError("audience rank out of range")
+    return ranks
+
+
+def _internal_order(chunk_ids: list[str], ranks: np.ndarray) -> np.ndarray:
+    """Positions in (rank, chunk id) order: a tier's documents are then a prefix."""
+    by_chunk = np.array(sorted(range(len(chunk_ids)), key=chunk_ids.__getitem__), dtype=np.int64)
+    return by_chunk[np.argsort(ranks[by_chunk], kind="stable")]
+
+
 def _postings(
-    term_of_token: np.ndarray, lengths: np.ndarray, n_terms: int
+    term_ids: np.ndarray, docs: np.ndarray, counts: np.ndarray, n_terms: int, n_docs: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Documents and term frequencies of every term, term by term, documents ascending; plus each term's start."""
-    if term_of_token.size == 0:
+    if term_ids.size == 0:
         return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(n_terms + 1, dtype=np.int64)
-    doc_of_token = np.repeat(np.arange(lengths.size, dtype=np.int32), lengths)
     # scipy's COO -> CSR conversion is a linear-time counting sort that sums repeated (term, doc) entries.
-    matrix = scipy.sparse.csr_array(
-        (np.ones(term_of_token.size, dtype=np.int32), (term_of_token, doc_of_token)), shape=(n_terms, lengths.size)
-    )
+    matrix = scipy.sparse.csr_array((counts, (term_ids, docs)), shape=(n_terms, n_docs))
     matrix.sum_duplicates()
     return (
         matrix.indices.astype(np.int32, copy=False),

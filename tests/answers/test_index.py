@@ -7,8 +7,9 @@ import answers.index as index_module
 from answers.index import IndexHolder, IndexSnapshot, max_rank_for, search
 from answers.pipeline.records import ChunkRecord
 from answers.pipeline.tokenize import tokenize
-from corpus_admin.ingestion import withdraw_source
+from corpus_admin.ingestion import update_source_details, withdraw_source
 from corpus_admin.models import Source
+from corpus_admin.selectors import chunk_records, served_sources
 from corpus_admin.visibility import EVERYONE, PUBLIC_ONLY, WITH_PARTNER
 
 REFUNDS = "# Refunds\n\nRefunds are issued within 30 days of purchase.\n"
@@ -64,6 +65,78 @@ def test_ingest_and_withdrawal_change_what_the_next_question_sees(holder, ingest
     assert after_withdrawal.version > after_ingest.version
     assert hit_titles(after_withdrawal, "upload limit") == []
     assert hit_titles(after_ingest, "upload limit") == ["Upload limits"]  # the old snapshot is unchanged
+
+
+def updating_holder(max_update_share: float = 1.0) -> IndexHolder:
+    """A holder as the site's, updating the previous snapshot (these corpora are tiny: any share is "few")."""
+    return IndexHolder(
+        store_dir=None,
+        read_sources=served_sources,
+        read_source_records=lambda ids: chunk_records(source_ids=ids),
+        max_update_share=max_update_share,
+    )
+
+
+def assert_same_as_a_fresh_build(snapshot: IndexSnapshot, questions: list[str]) -> None:
+    fresh = IndexHolder(store_dir=None).current()
+    assert dict(snapshot.records) == dict(fresh.records) and list(snapshot.records) == list(fresh.records)
+    for question in questions:
+        for audiences in (PUBLIC_ONLY, WITH_PARTNER, EVERYONE):
+            assert hit_titles(snapshot, question, audiences) == hit_titles(fresh, question, audiences)
+
+
+@pytest.mark.django_db
+def test_an_upload_a_detail_change_and_a_withdrawal_update_the_snapshot_without_a_full_build(ingest):
+    ingest_fillers(ingest)
+    ingest("refunds.md", REFUNDS, title="Refund policy")
+    holder = updating_holder()
+    holder.current()
+    questions = ["upload limit", "How are refunds issued?", "pricing floor", "Refund policy"]
+
+    ingest("uploads.md", UPLOADS, title="Upload limits")
+    assert hit_titles(holder.current(), "upload limit") == ["Upload limits"]
+    ingest("floor.md", FLOOR, title="Pricing floor", audience="partner")
+    update_source_details(Source.objects.get(original_name="refunds.md"), title="Refunds", audience="internal")
+    updated = holder.current()
+    assert hit_titles(updated, "How are refunds issued?", PUBLIC_ONLY) == []
+    assert hit_titles(updated, "How are refunds issued?", EVERYONE) == ["Refunds"]
+    assert_same_as_a_fresh_build(updated, questions)
+    withdraw_source(Source.objects.get(original_name="uploads.md"))
+    withdrawn = holder.current()
+
+    assert hit_titles(withdrawn, "upload limit") == []
+    assert_same_as_a_fresh_build(withdrawn, questions)
+    assert (holder.builds, holder.updates) == (4, 3)
+
+
+@pytest.mark.django_db
+def test_a_new_version_of_a_document_replaces_its_chunks_in_an_update(ingest):
+    ingest_fillers(ingest)
+    ingest("uploads.md", UPLOADS, title="Upload limits")
+    holder = updating_holder()
+    holder.current()
+
+    ingest("uploads.md", "# Uploads\n\nThe upload limit is 500 MB per file.\n", title="Upload limits")
+    snapshot = holder.current()
+
+    assert holder.updates == 1
+    assert [r.text for r in snapshot.records.values() if r.source_title == "Upload limits"] == [
+        "The upload limit is 500 MB per file."
+    ]
+    assert_same_as_a_fresh_build(snapshot, ["upload limit 500", "upload limit 200"])
+
+
+@pytest.mark.django_db
+def test_when_much_of_the_corpus_changed_the_snapshot_is_built_afresh(ingest):
+    ingest("refunds.md", REFUNDS, title="Refund policy")
+    holder = updating_holder(max_update_share=0.25)
+    holder.current()
+
+    ingest_fillers(ingest)  # three new sources against one served: more than a quarter of the corpus
+    snapshot = holder.current()
+
+    assert (holder.builds, holder.updates) == (2, 0)
+    assert_same_as_a_fresh_build(snapshot, ["shortcut", "refunds"])
 
 
 @pytest.mark.django_db(transaction=True)

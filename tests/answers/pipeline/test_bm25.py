@@ -117,6 +117,53 @@ def test_each_tier_scores_exactly_as_rank_bm25_over_only_its_documents(docs, que
             assert_same(np.array([scores.get(chunk_ids[i], 0.0) for i in visible]), expected)
 
 
+tiered_docs = st.lists(
+    st.tuples(st.sampled_from(AUDIENCES), st.lists(words, min_size=0, max_size=10)), min_size=0, max_size=20
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(before=tiered_docs, added=tiered_docs, drop=st.lists(st.booleans(), max_size=20), query=queries)
+def test_an_index_with_changes_scores_and_ranks_as_one_built_afresh(before, added, drop, query):
+    old = {f"c{i:03d}": doc for i, doc in enumerate(before)}
+    removed = [chunk_id for chunk_id, gone in zip(old, drop) if gone]
+    new = {f"n{i:03d}": doc for i, doc in enumerate(added)}
+    after = {**{c: d for c, d in old.items() if c not in removed}, **new}
+
+    changed = Bm25Index.build((c, a, t) for c, (a, t) in old.items()).with_changes(
+        removed=removed, added=[(c, a, t) for c, (a, t) in new.items()]
+    )
+    fresh = Bm25Index.build((c, a, t) for c, (a, t) in after.items())
+
+    assert len(changed) == len(after)
+    for max_rank in (PUBLIC, PARTNER, INTERNAL):
+        assert changed.doc_count(max_rank=max_rank) == fresh.doc_count(max_rank=max_rank)
+        ours, theirs = changed.scores(query, max_rank=max_rank), fresh.scores(query, max_rank=max_rank)
+        assert ours.keys() == theirs.keys()
+        assert all(math.isclose(ours[c], theirs[c], rel_tol=1e-9, abs_tol=1e-12) for c in ours)
+        for term in query:
+            assert changed.has_term(term, max_rank=max_rank) == fresh.has_term(term, max_rank=max_rank)
+        top = changed.search(query, max_rank=max_rank, k=5)
+        assert [hit.chunk_id for hit in top] == [hit.chunk_id for hit in fresh.search(query, max_rank=max_rank, k=5)]
+
+
+def test_removing_a_chunk_the_index_does_not_hold_is_refused():
+    index, _ = public_index(CORPUS)
+    with pytest.raises(ValueError, match="does not hold"):
+        index.with_changes(removed=["nowhere-c01"], added=[])
+
+
+def test_a_changed_index_saves_and_loads_like_a_built_one(tmp_path):
+    index, chunk_ids = public_index(CORPUS)
+    changed = index.with_changes(removed=[chunk_ids[0]], added=[("new-c01", "partner", ["refund", "fast"])])
+    changed.save(tmp_path / "changed.npz")
+
+    loaded = Bm25Index.load(tmp_path / "changed.npz")
+
+    assert loaded.scores(["refund"], max_rank=PARTNER) == changed.scores(["refund"], max_rank=PARTNER)
+    assert "new-c01" in loaded.scores(["fast"], max_rank=PARTNER)
+
+
 def test_public_scores_do_not_change_when_partner_and_internal_documents_exist():
     public = [("p1", "public", ["refund", "day"]), ("p2", "public", ["upload", "limit"]), ("p3", "public", ["day"])]
     hidden = [("x1", "partner", ["refund", "refund", "floor"]), ("x2", "internal", ["refund", "price", "day"])]
