@@ -138,10 +138,9 @@ class Bm25Index:
         # Old postings as (term, document, tf), documents renumbered over the kept ones.
         n_terms = len(self._terms)
         post_terms = np.repeat(np.arange(n_terms, dtype=np.int32), np.diff(self._offsets[0::TIERS]))
-        post_tfs = self._pair_tf[self._post_codes].astype(np.int32)
-        renumber = np.cumsum(kept, dtype=np.int64) - 1
+        renumber = np.cumsum(kept, dtype=np.int32) - np.int32(1)
         live = kept[self._post_docs]
-        old = (post_terms[live], renumber[self._post_docs[live]].astype(np.int32), post_tfs[live])
+        old = (post_terms[live], renumber[self._post_docs[live]], self._pair_tf.astype(np.int32)[self._post_codes[live]])
         # New postings: their documents come after the kept ones; new terms after the old ones.
         vocabulary = _Vocabulary(self._term_ids)
         stream: list[str] = []
@@ -418,10 +417,13 @@ def _tier_offsets(post_docs: np.ndarray, term_starts: np.ndarray, ranks: np.ndar
     offsets[0:-1:TIERS] = term_starts[:-1]
     offsets[-1] = term_starts[-1]
     for rank in range(TIERS - 1):
-        # the postings of rank <= rank of a term are those whose document comes before the next rank's first
+        # A term's postings of rank <= rank are those before its first document of a higher rank. Those higher
+        # documents are few in a mostly public corpus, so count them per term rather than scan every posting.
         boundary = int(np.searchsorted(ranks, rank, side="right"))
-        below = np.concatenate(([0], np.cumsum(post_docs < boundary)))
-        offsets[rank + 1 : -1 : TIERS] = term_starts[:-1] + below[term_starts[1:]] - below[term_starts[:-1]]
+        higher = np.flatnonzero(post_docs >= boundary)
+        higher_terms = np.searchsorted(term_starts, higher, side="right") - 1
+        above = np.bincount(higher_terms, minlength=n_terms)
+        offsets[rank + 1 : -1 : TIERS] = term_starts[1:] - above
     return offsets
 
 
