@@ -161,14 +161,18 @@ class IndexHolder:
         return worker is not None and worker.is_alive()
 
     def _rebuild_if_stale(self) -> IndexSnapshot:
+        updated = None
         with self._build_lock:
             snapshot = self._snapshot
             if snapshot is None or snapshot.stamp != self._read_stamp() or snapshot.tokenizer != self._tokenizer():
                 updates = self.updates
                 self._snapshot = snapshot = self._build(previous=snapshot)
-                if self.updates > updates:
-                    self._persist(snapshot)  # after the swap: saving a large index takes longer than updating it
-            return snapshot
+                updated = snapshot if self.updates > updates else None
+        if updated is not None and self._snapshot is updated:
+            # After the swap and outside the lock: saving a large index takes longer than updating it, and the
+            # next change must not wait for it.
+            self._persist(updated)
+        return snapshot
 
     def _start_background_rebuild(self) -> None:
         with self._start_lock:
