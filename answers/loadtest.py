@@ -93,13 +93,17 @@ def _is_loopback(host: str) -> bool:
 class LoadPlan:
     """How many clients ask how many questions each, and how long anything may take."""
 
-    target: Target
+    targets: tuple[Target, ...]  # several workers: client n asks targets[n % len], as a round-robin proxy would
     clients: int
     questions: int
     timeout_s: float = 30.0
     deadline_s: float = 300.0
     pool: tuple[str, ...] = DEMO_QUESTIONS
     one_visitor: bool = False  # every client shares one session: one user flooding from many sockets
+
+    def target(self, client: int) -> Target:
+        """The worker a client talks to."""
+        return self.targets[client % len(self.targets)]
 
     def question(self, client: int, turn: int) -> str:
         """The question a client asks at a turn: the pool in turn, each client starting elsewhere."""
@@ -135,7 +139,7 @@ class _Client:
         began = time.perf_counter()
         try:
             if not self.cookie:
-                self.cookie = await asyncio.to_thread(session_cookie, self.plan.target.http_url, self.plan.timeout_s)
+                self.cookie = await asyncio.to_thread(session_cookie, self.plan.target(self.number).http_url, self.plan.timeout_s)
             socket_ = await self._connect()
         except Exception as error:  # noqa: BLE001  (any failure to connect is this client's result)
             self.timings = [AnswerTiming("connect", detail=_describe(error))] * self.plan.questions
@@ -161,8 +165,8 @@ class _Client:
 
     async def _connect(self) -> ClientConnection:
         return await connect(
-            self.plan.target.ws_url,
-            origin=self.plan.target.origin,
+            self.plan.target(self.number).ws_url,
+            origin=self.plan.target(self.number).origin,
             additional_headers={"Cookie": self.cookie} if self.cookie else None,
             proxy=None,  # loopback only, whatever the environment's proxy variables say
             compression=None,
@@ -254,7 +258,7 @@ class LoadReport:
         completed = sum(outcomes[s] for s in ANSWERED_STATUSES)
         errors = len(self.timings) - completed
         return {
-            "url": self.plan.target.http_url,
+            "url": " ".join(target.http_url for target in self.plan.targets),
             "clients": self.plan.clients,
             "questions_per_client": self.plan.questions,
             "asked": len(self.timings) - outcomes["connect"] - outcomes["closed"] - outcomes["unfinished"],
@@ -311,7 +315,7 @@ async def run_load(plan: LoadPlan) -> LoadReport:
     start = asyncio.Event()
     clients = [_Client(plan, n, start) for n in range(plan.clients)]
     if plan.one_visitor:
-        shared = await asyncio.to_thread(session_cookie, plan.target.http_url, plan.timeout_s)
+        shared = await asyncio.to_thread(session_cookie, plan.targets[0].http_url, plan.timeout_s)
         for client in clients:
             client.cookie = shared
     loop = asyncio.get_running_loop()

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from django.core.management import CommandError, call_command
 
-from answers.loadtest import DEMO_QUESTIONS, Frame, NotLoopback, loopback_target, percentile, read_frame
+from answers.loadtest import DEMO_QUESTIONS, Frame, LoadPlan, NotLoopback, loopback_target, percentile, read_frame
 from answers.pipeline.events import AnswerDone, Citation, SentenceVerified
 from answers.rendering import render_event, render_notice, render_turn
 from answers.testing.live_server import running_daphnes
@@ -76,6 +76,13 @@ def test_one_frame_may_carry_a_whole_answer():
     assert "sentence" in frame.events
 
 
+def test_clients_are_spread_over_the_workers_in_turn():
+    first, second = loopback_target("http://127.0.0.1:8000"), loopback_target("http://127.0.0.1:8001")
+    plan = LoadPlan(targets=(first, second), clients=3, questions=1)
+
+    assert [plan.target(n) for n in range(3)] == [first, second, first]
+
+
 def test_percentile_is_nearest_rank():
     values = [float(v) for v in range(1, 101)]
 
@@ -109,6 +116,19 @@ def test_small_load_against_a_real_server_answers_every_question(site_url):
     assert figures["answered"] == 10
     assert 0 < figures["first_sentence_p50_ms"] <= figures["first_sentence_p95_ms"] <= figures["done_p95_ms"]
     assert figures["answers_per_s"] > 0
+
+
+def test_a_run_against_two_workers_answers_every_question(transactional_db, settings):
+    call_command("load_demo", stdout=io.StringIO())
+    out = io.StringIO()
+
+    with running_daphnes(2, on_timeout=pytest.fail) as (one, other):
+        call_command("loadtest", "--url", one, "--url", other, "--clients", "4", "--questions", "1", "--json",
+                     stdout=out)
+
+    figures = json.loads(out.getvalue())
+    assert (figures["answered"], figures["errors"]) == (4, 0)
+    assert figures["url"] == f"{one}/ {other}/"
 
 
 def test_text_report_names_the_figures(site_url):

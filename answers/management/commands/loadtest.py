@@ -1,4 +1,5 @@
-"""manage.py loadtest --url URL --clients C --questions Q [--json]: websocket clients asking demo questions at once."""
+"""manage.py loadtest --url URL [--url URL2 ...] --clients C --questions Q [--json]: websocket clients asking demo
+questions at once."""
 import asyncio
 import json
 
@@ -29,7 +30,11 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--url", required=True, help="The site's root on loopback, e.g. http://127.0.0.1:8000")
+        parser.add_argument(
+            "--url", required=True, action="append",
+            help="The site's root on loopback, e.g. http://127.0.0.1:8000; repeat it for several workers (clients "
+            "are spread over them in turn).",
+        )
         parser.add_argument("--clients", type=_bounded(1, MAX_CLIENTS), default=10, help="Concurrent clients.")
         parser.add_argument("--questions", type=_bounded(1, MAX_QUESTIONS), default=5, help="Questions per client.")
         parser.add_argument(
@@ -46,11 +51,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         try:
-            target = loopback_target(options["url"])
+            targets = tuple(loopback_target(url) for url in options["url"])
         except NotLoopback as error:
             raise CommandError(str(error)) from None
         plan = LoadPlan(
-            target=target,
+            targets=targets,
             clients=options["clients"],
             questions=options["questions"],
             timeout_s=options["timeout"],
