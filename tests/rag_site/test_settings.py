@@ -48,3 +48,24 @@ def test_embedded_defaults_check_cleanly():
     result = _manage("check", env={})
 
     assert result.returncode == 0, result.stderr
+
+
+def test_a_pool_and_kept_connections_together_are_refused_by_name():
+    result = _manage(
+        "check",
+        env={"DATABASE_URL": "postgres://app@db.internal:5432/answers", "DJANGO_DB_POOL_MAX": "8",
+             "DJANGO_DB_CONN_MAX_AGE": "60"},
+    )
+
+    assert result.returncode != 0
+    assert "Set DJANGO_DB_POOL_MAX or DJANGO_DB_CONN_MAX_AGE, not both" in result.stderr
+
+
+def test_a_pool_is_configured_for_postgresql():
+    code = "from django.conf import settings; print(settings.DATABASES['default']['OPTIONS']['pool']['max_size'])"
+    result = _manage(
+        "shell", "-c", code, env={"DATABASE_URL": "postgres://app@db.internal:5432/answers", "DJANGO_DB_POOL_MAX": "5"}
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "5"  # after the shell's own lines
