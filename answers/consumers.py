@@ -10,7 +10,7 @@ from channels.auth import get_user
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from answers.models import QuestionLog
-from answers.pipeline.events import AnswerDone
+from answers.pipeline.events import AnswerDone, SentenceVerified
 from answers.limits import QuestionRefused, answering, caller_key, rate_limit_hit
 from answers.rendering import render_event, render_notice, render_turn
 from answers.services import QuestionRejected, answer_question, clean_question
@@ -37,21 +37,24 @@ def parse_frame(text: str | None) -> str:
 class Outbox:
     """Fragments out as frames: whatever is ready when the socket is next free goes in one frame, in order.
 
-    A fragment is never held back waiting for another: the frame leaves as soon as the answer's task yields. An
-    extractive answer, written without a pause, leaves as one frame; a model's sentences leave as they are verified.
-    The page's websocket extension swaps every element of a frame by its `hx-swap-oob`.
+    A fragment is never held back waiting for another: frames leave as soon as the answer's task yields. A verified
+    sentence ends its frame, so the page appends sentences one by one even when they were all ready at once (an
+    extractive answer: the turn, then the sources with the first sentence, each further sentence, the end). The
+    page's websocket extension swaps every element of a frame by its `hx-swap-oob`.
     """
 
     def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
         self._send = send
-        self._pending: list[str] = []
+        self._frames: list[list[str]] = [[]]
         self._sending: asyncio.Task | None = None
 
-    def put(self, fragment: str) -> None:
-        """Queue a fragment for the next frame."""
+    def put(self, fragment: str, *, ends_frame: bool = False) -> None:
+        """Queue a fragment for the next frame; `ends_frame` sends what follows in a frame of its own."""
         if not fragment:
             return
-        self._pending.append(fragment)
+        self._frames[-1].append(fragment)
+        if ends_frame:
+            self._frames.append([])
         if self._sending is None or self._sending.done():
             self._sending = asyncio.create_task(self._drain())
 
@@ -64,14 +67,16 @@ class Outbox:
 
     def cancel(self) -> None:
         """Drop what is queued (the socket is closing)."""
-        self._pending.clear()
+        self._frames = [[]]
         if self._sending is not None:
             self._sending.cancel()
 
     async def _drain(self) -> None:
-        while self._pending:
-            frame, self._pending = "".join(self._pending), []
-            await self._send(frame)
+        while self._frames[0]:
+            frame = self._frames.pop(0)
+            if not self._frames:
+                self._frames.append([])
+            await self._send("".join(frame))
 
 
 class ChatConsumer(AsyncWebsocketConsumer):
@@ -126,7 +131,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 async for event in answer_question(
                     question=question, user=user, channel=QuestionLog.Channel.WEBSOCKET, session_key=session_key or ""
                 ):
-                    outbox.put(render_event(turn, event))
+                    outbox.put(render_event(turn, event), ends_frame=isinstance(event, SentenceVerified))
                     if isinstance(event, AnswerDone):
                         await outbox.flush()  # the end marker is out before another question is taken
                         self.busy = False

@@ -96,7 +96,7 @@ async def test_question_gets_turn_meta_sentence_and_done_fragments(corpus):
     fragments = await ask(communicator, TRASH_Q)
 
     assert events(fragments) == ["error", "turn", "meta", "sentence", "done"]  # the first clears any earlier notice
-    assert len(fragments) == 2  # the turn at once; an extractive answer, written without a pause, in one frame
+    assert len(fragments) == 3  # the turn; the sources with the sentence; the end
     sentence = next(f for f in fragments if 'data-event="sentence"' in f)
     assert "Deleted files are kept in the trash for 30 days." in sentence
     assert 'href="/chunks/trash-v1-c01/"' in sentence and 'class="cite"' in sentence
@@ -117,11 +117,13 @@ async def test_outbox_sends_what_is_ready_together_and_keeps_the_order():
     await asyncio.sleep(0)  # the first frame leaves; its send is still going on
     outbox.put("c")
     outbox.put("")
-    outbox.put("d")
+    outbox.put("d", ends_frame=True)  # as a sentence does
+    outbox.put("e", ends_frame=True)
+    outbox.put("f")
     gate.set()
     await outbox.flush()
 
-    assert sent == ["ab", "cd"]
+    assert sent == ["ab", "cd", "e", "f"]
 
 
 async def test_model_sentences_leave_as_they_are_verified(corpus, slow):
