@@ -147,6 +147,38 @@ def test_an_index_with_changes_scores_and_ranks_as_one_built_afresh(before, adde
         assert [hit.chunk_id for hit in top] == [hit.chunk_id for hit in fresh.search(query, max_rank=max_rank, k=5)]
 
 
+@pytest.mark.parametrize(
+    "added",
+    [
+        [("new-c01", "public", ["refund"] * 3 + ["day"] * 40)],  # longer than any chunk so far: every pair recoded
+        [("new-c01", "public", ["refund", "day"])],  # fits the (tf, length) table: only the new pairs are coded
+    ],
+)
+@pytest.mark.parametrize("long_document", [False, True])  # True: a (tf, length) grid too big to keep dense
+def test_changes_code_new_postings_as_a_fresh_build_would(added, long_document):
+    docs = {f"doc-c{i:05d}": ("public", tokens) for i, tokens in enumerate(CORPUS)}
+    if long_document:
+        docs["long-c01"] = ("partner", ["refund"] * 1100 + ["filler"] * 1000)
+    index = Bm25Index.build((c, a, t) for c, (a, t) in docs.items())
+
+    changed = index.with_changes(removed=["doc-c00001"], added=added)
+    fresh = Bm25Index.build(
+        [(c, a, t) for c, (a, t) in docs.items() if c != "doc-c00001"] + list(added)
+    )
+
+    for max_rank in (PUBLIC, PARTNER):
+        for query in (["refund"], ["day", "refund"], ["filler"]):
+            ours, theirs = changed.scores(query, max_rank=max_rank), fresh.scores(query, max_rank=max_rank)
+            assert ours.keys() == theirs.keys()
+            assert all(math.isclose(ours[c], theirs[c], rel_tol=1e-9) for c in ours)
+
+
+def test_an_added_chunk_id_already_held_is_refused():
+    index, chunk_ids = public_index(CORPUS)
+    with pytest.raises(ValueError, match="unique"):
+        index.with_changes(removed=[], added=[(chunk_ids[0], "public", ["again"])])
+
+
 def test_removing_a_chunk_the_index_does_not_hold_is_refused():
     index, _ = public_index(CORPUS)
     with pytest.raises(ValueError, match="does not hold"):
