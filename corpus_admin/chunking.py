@@ -64,17 +64,32 @@ def chunk_document(
 def _pack_section(
     section: Section, *, max_tokens: int, overlap_tokens: int, count_tokens: Callable[[str], int]
 ) -> list[list[Line]]:
-    """Greedily pack a section's lines into groups that fit max_tokens, with line overlap."""
+    """Greedily pack a section's lines into groups that fit max_tokens, with line overlap.
+
+    A group's count is carried as an upper bound: joining lines with a newline never costs more tokens than the
+    parts and one token for the newline (the tokenizer splits text at newlines before merging), so a unit that fits
+    the bound fits the group, and the whole group is counted again only when the bound says it may not. The groups
+    are the ones counting every join would give, for a fraction of the counting.
+    """
     groups: list[list[Line]] = []
     current: list[Line] = []
+    bound = 0  # at least count_tokens(_join(current))
     for line in section.lines:
-        for unit in _fit_line(line, max_tokens=max_tokens, count_tokens=count_tokens):
-            if not current or count_tokens(_join([*current, unit])) <= max_tokens:
+        for unit, unit_tokens in _fit_line(line, max_tokens=max_tokens, count_tokens=count_tokens):
+            if not current:
+                current, bound = [unit], unit_tokens
+                continue
+            joined = bound + 1 + unit_tokens
+            if joined > max_tokens:
+                joined = count_tokens(_join([*current, unit]))
+            if joined <= max_tokens:
                 current.append(unit)
+                bound = joined
                 continue
             groups.append(current)
             current = [*_overlap(current, unit=unit, max_tokens=max_tokens, overlap_tokens=overlap_tokens,
                                  count_tokens=count_tokens), unit]
+            bound = count_tokens(_join(current))
     if current:
         groups.append(current)
     return groups
@@ -93,10 +108,11 @@ def _overlap(
     return tail
 
 
-def _fit_line(line: Line, *, max_tokens: int, count_tokens: Callable[[str], int]) -> list[Line]:
-    """Split a line longer than max_tokens between words; every piece keeps the line number."""
-    if count_tokens(line.text) <= max_tokens:
-        return [line]
+def _fit_line(line: Line, *, max_tokens: int, count_tokens: Callable[[str], int]) -> list[tuple[Line, int]]:
+    """Split a line longer than max_tokens between words; every piece keeps the line number. With token counts."""
+    tokens = count_tokens(line.text)
+    if tokens <= max_tokens:
+        return [(line, tokens)]
     pieces: list[Line] = []
     words: list[str] = []
     for word in line.text.split():
@@ -106,7 +122,7 @@ def _fit_line(line: Line, *, max_tokens: int, count_tokens: Callable[[str], int]
         words.append(word)
     if words:
         pieces.append(Line(number=line.number, text=" ".join(words)))
-    return pieces
+    return [(piece, count_tokens(piece.text)) for piece in pieces]
 
 
 def _join(lines: Sequence[Line]) -> str:

@@ -2,6 +2,8 @@ import random
 import re
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from corpus_admin.chunking import ChunkDraft, chunk_document, fingerprint_text, normalise_text
 from corpus_admin.parsing import Line, ParsedDocument, Section, parse_document
@@ -228,3 +230,51 @@ def test_fingerprints_differ_when_words_differ(left: str, right: str) -> None:
 
 def test_fingerprint_is_32_hex_digits() -> None:
     assert re.fullmatch(r"[0-9a-f]{32}", fingerprint_text("anything"))
+
+
+line_texts = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"),
+    min_size=1, max_size=60,
+).filter(str.strip)
+
+
+@settings(max_examples=300, deadline=None)
+@given(first=line_texts, second=line_texts)
+def test_a_newline_join_never_costs_more_than_its_parts_and_one_token(first: str, second: str) -> None:
+    assert count_tokens(f"{first}\n{second}") <= count_tokens(first) + 1 + count_tokens(second)
+
+
+def pack_counting_every_join(lines: list[Line], *, max_tokens: int, overlap_tokens: int) -> list[list[Line]]:
+    """The packing the chunker must give: the whole group counted before each line is added."""
+    def joined(group: list[Line]) -> str:
+        return "\n".join(line.text for line in group)
+
+    groups: list[list[Line]] = []
+    current: list[Line] = []
+    for unit in lines:
+        if not current or count_tokens(joined([*current, unit])) <= max_tokens:
+            current.append(unit)
+            continue
+        groups.append(current)
+        tail: list[Line] = []
+        for line in reversed(current[1:]):
+            candidate = [line, *tail]
+            if count_tokens(joined(candidate)) > overlap_tokens or count_tokens(joined([*candidate, unit])) > max_tokens:
+                break
+            tail = candidate
+        current = [*tail, unit]
+    if current:
+        groups.append(current)
+    return groups
+
+
+@settings(max_examples=60, deadline=None)
+@given(texts=st.lists(line_texts, min_size=1, max_size=40), max_tokens=st.integers(30, 120))
+def test_chunks_are_the_ones_counting_every_join_would_give(texts: list[str], max_tokens: int) -> None:
+    lines = [Line(number=n, text=t) for n, t in enumerate(texts, start=1) if count_tokens(t) <= max_tokens]
+    assume(lines)
+    chunks = chunk_document(document(((), [(line.number, line.text) for line in lines])), max_tokens=max_tokens,
+                            overlap_tokens=10)
+
+    expected = pack_counting_every_join(lines, max_tokens=max_tokens, overlap_tokens=10)
+    assert [chunk.text for chunk in chunks] == ["\n".join(line.text for line in group) for group in expected]
