@@ -2,6 +2,7 @@
 import contextlib
 import io
 import json
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -142,6 +143,8 @@ def test_text_report_names_the_figures(site_url):
 
 def test_a_rate_limited_question_counts_as_an_error_and_fails_the_run(site_url):
     out = io.StringIO()
+    if time.time() % 60 > 45:  # the limit counts per clock minute: keep all 21 questions in one
+        time.sleep(61 - time.time() % 60)
 
     with pytest.raises(SystemExit) as exit_:
         call_command("loadtest", "--url", site_url, "--clients", "1", "--questions", "21", "--json", stdout=out)

@@ -139,12 +139,14 @@ def test_an_index_with_changes_scores_and_ranks_as_one_built_afresh(before, adde
     for max_rank in (PUBLIC, PARTNER, INTERNAL):
         assert changed.doc_count(max_rank=max_rank) == fresh.doc_count(max_rank=max_rank)
         ours, theirs = changed.scores(query, max_rank=max_rank), fresh.scores(query, max_rank=max_rank)
-        assert ours.keys() == theirs.keys()
-        assert all(math.isclose(ours[c], theirs[c], rel_tol=1e-9, abs_tol=1e-12) for c in ours)
+        # abs_tol: an average idf that is 0 in exact arithmetic may come out as 0.0 in one summation order and
+        # ~1e-17 in the other, and a zero score is not returned.
+        for chunk_id in ours.keys() | theirs.keys():
+            assert math.isclose(ours.get(chunk_id, 0.0), theirs.get(chunk_id, 0.0), rel_tol=1e-9, abs_tol=1e-12)
         for term in query:
             assert changed.has_term(term, max_rank=max_rank) == fresh.has_term(term, max_rank=max_rank)
-        top = changed.search(query, max_rank=max_rank, k=5)
-        assert [hit.chunk_id for hit in top] == [hit.chunk_id for hit in fresh.search(query, max_rank=max_rank, k=5)]
+        top = [hit.chunk_id for hit in changed.search(query, max_rank=max_rank, k=5) if abs(hit.score) > 1e-9]
+        assert top == [hit.chunk_id for hit in fresh.search(query, max_rank=max_rank, k=5) if abs(hit.score) > 1e-9]
 
 
 @pytest.mark.parametrize(
