@@ -10,6 +10,7 @@ documents) the rebuild takes milliseconds and runs in the calling thread instead
 after an upload already sees it.
 """
 import dataclasses
+import gc
 import datetime as dt
 import hashlib
 import logging
@@ -132,6 +133,7 @@ class IndexHolder:
             with self._build_lock:
                 if self._snapshot is None:
                     self._snapshot = self._build()
+                    settle_heap()
                 return self._snapshot
         if snapshot.stamp == self._read_stamp() and snapshot.tokenizer == self._tokenizer():
             return snapshot
@@ -143,8 +145,9 @@ class IndexHolder:
     def refresh_now(self) -> IndexSnapshot:
         """Build a snapshot of the corpus as it is now and make it current (waits for a running build)."""
         with self._build_lock:
-            self._snapshot = self._build()
-            return self._snapshot
+            self._snapshot = snapshot = self._build()
+        settle_heap()
+        return snapshot
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Wait for a background rebuild to finish; False if it is still running after timeout seconds."""
@@ -161,13 +164,16 @@ class IndexHolder:
         return worker is not None and worker.is_alive()
 
     def _rebuild_if_stale(self) -> IndexSnapshot:
-        updated = None
+        updated, built = None, False
         with self._build_lock:
             snapshot = self._snapshot
             if snapshot is None or snapshot.stamp != self._read_stamp() or snapshot.tokenizer != self._tokenizer():
                 updates = self.updates
                 self._snapshot = snapshot = self._build(previous=snapshot)
                 updated = snapshot if self.updates > updates else None
+                built = True
+        if built:
+            settle_heap()
         if updated is not None and self._snapshot is updated:
             # After the swap and outside the lock: saving a large index takes longer than updating it, and the
             # next change must not wait for it.
@@ -259,6 +265,18 @@ class IndexHolder:
         if store is None or len(records) < self.persist_from:
             return None
         return Path(store) / f"{_database_key()}-v{stamp[0]}-{_corpus_digest(records.values(), config)}.npz"
+
+
+def settle_heap() -> None:
+    """Collect once, then freeze what lives (the site's code, the current snapshot) when RAG_GC_FREEZE is on.
+
+    Python's full collections walk every tracked object, and an index holds one record per chunk: under load those
+    walks made the slowest answers. Frozen objects are skipped by the collector but still freed by reference
+    counting, as a replaced snapshot's records are.
+    """
+    if settings.RAG_GC_FREEZE:
+        gc.collect()
+        gc.freeze()
 
 
 def _light_records(records: Iterable[ChunkRecord]) -> dict[str, ChunkRecord]:

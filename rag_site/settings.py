@@ -170,6 +170,8 @@ RAG_MIN_OVERLAP = env_float("RAG_MIN_OVERLAP", 0.3, minimum=0.0)
 RAG_MIN_SENTENCE_COVERAGE = env_float("RAG_MIN_SENTENCE_COVERAGE", 0.7, minimum=0.0)
 RAG_STOPWORDS = env_bool("RAG_STOPWORDS", True)
 RAG_STEMMING = env_bool("RAG_STEMMING", True)
+# After each index build: a full collection, then gc.freeze(), so later collections skip the index and the code.
+RAG_GC_FREEZE = env_bool("RAG_GC_FREEZE", True)
 RAG_MAX_QUESTION_CHARS = env_int("RAG_MAX_QUESTION_CHARS", 2000, minimum=10)
 RAG_RATE_LIMIT = env_int("RAG_RATE_LIMIT", 20, minimum=0)  # questions per caller per minute; 0 switches it off
 RAG_SITE_RATE_LIMIT = env_int("RAG_SITE_RATE_LIMIT", 6000, minimum=0)  # questions per minute for the whole site

@@ -69,7 +69,11 @@ def filler(ingest) -> None:
 
 @pytest.fixture(autouse=True)
 def _no_rate_limit_unless_asked(settings) -> None:
-    """Tests ask many questions from one address; the limit tests set their own limits."""
+    """Tests ask many questions from one address; the limit tests set their own limits.
+
+    Nor do they freeze the heap after each of their many index builds (tests/answers/test_index.py checks that).
+    """
+    settings.RAG_GC_FREEZE = False
     settings.RAG_RATE_LIMIT = 0
     settings.RAG_SITE_RATE_LIMIT = 0
     settings.RAG_MAX_CONCURRENT_PER_CALLER = 0

@@ -1,4 +1,5 @@
 """The process-wide index: built on first use, rebuilt once per corpus change, swapped without mixing versions."""
+import gc
 import threading
 
 import pytest
@@ -137,6 +138,19 @@ def test_when_much_of_the_corpus_changed_the_snapshot_is_built_afresh(ingest):
 
     assert (holder.builds, holder.updates) == (2, 0)
     assert_same_as_a_fresh_build(snapshot, ["shortcut", "refunds"])
+
+
+@pytest.mark.django_db
+def test_each_build_freezes_what_lives_so_collections_skip_the_index(ingest, settings):
+    ingest_fillers(ingest)
+    settings.RAG_GC_FREEZE = True
+    try:
+        snapshot = updating_holder().current()
+
+        assert gc.get_freeze_count() >= len(snapshot.records)
+        assert not any(tracked is snapshot.records for tracked in gc.get_objects())  # frozen: out of the scans
+    finally:
+        gc.unfreeze()
 
 
 @pytest.mark.django_db(transaction=True)
