@@ -103,25 +103,47 @@ class Bm25Index:
         """Index (chunk_id, audience name or rank, tokens) triples; chunk ids must be unique."""
         rows = list(docs)
         chunk_ids = [chunk_id for chunk_id, _, _ in rows]
+        if len(set(chunk_ids)) != len(chunk_ids):
+            raise ValueError("chunk ids must be unique")
         ranks = _ranks(audience for _, audience, _ in rows)
-        # Rows in internal order first, so term ids follow first appearance in that order (rank-bm25's dict order).
-        internal = _internal_order(chunk_ids, ranks)
-        rows = [rows[i] for i in internal.tolist()]
-        lengths = np.fromiter((len(tokens) for _, _, tokens in rows), dtype=np.int64, count=len(rows))
+        # Internal document numbers follow (rank, chunk id); chunk_order keeps each one's chunk-id position.
+        by_chunk = np.array(sorted(range(len(rows)), key=chunk_ids.__getitem__), dtype=np.int64)
+        internal = by_chunk[np.argsort(ranks[by_chunk], kind="stable")]
+        chunk_order = np.empty(len(rows), dtype=np.int32)
+        chunk_order[by_chunk] = np.arange(len(rows), dtype=np.int32)
+        chunk_order = chunk_order[internal]
+        rows = [rows[i] for i in internal.tolist()]  # so term ids follow first appearance in this order
+        ranks = ranks[internal].astype(np.int8)
+        n_docs = len(rows)
+        lengths = np.fromiter((len(tokens) for _, _, tokens in rows), dtype=np.int64, count=n_docs)
+
         stream: list[str] = []
         for _, _, tokens in rows:
             stream.extend(tokens)
         vocabulary = _Vocabulary()
         term_of_token = np.fromiter(map(vocabulary.__getitem__, stream), dtype=np.int32, count=len(stream))
         del stream
-        doc_of_token = np.repeat(np.arange(len(rows), dtype=np.int32), lengths)
-        return cls._assemble(
+        terms = list(vocabulary)
+        doc_of_token = np.repeat(np.arange(n_docs, dtype=np.int32), lengths)
+        post_docs, tfs, term_starts = _postings(
+            term_of_token, doc_of_token, np.ones(term_of_token.size, dtype=np.int32), len(terms), n_docs
+        )
+        del term_of_token, doc_of_token
+        post_codes, pair_tf, pair_length = _pair_codes(tfs, lengths[post_docs])
+        return cls(
             chunk_ids=[chunk_id for chunk_id, _, _ in rows],
-            ranks=ranks[internal],
+            ranks=ranks,
             lengths=lengths,
-            terms=list(vocabulary),
-            entries=(term_of_token, doc_of_token, np.ones(term_of_token.size, dtype=np.int32)),
-            k1=k1, b=b, epsilon=epsilon,
+            chunk_order=chunk_order,
+            terms=terms,
+            offsets=_tier_offsets(post_docs, term_starts, ranks),
+            post_docs=post_docs,
+            post_codes=post_codes,
+            pair_tf=pair_tf,
+            pair_length=pair_length,
+            k1=k1,
+            b=b,
+            epsilon=epsilon,
         )
 
     def with_changes(self, *, removed: Collection[str], added: Iterable[tuple[str, str | int, list[str]]]) -> "Bm25Index":
@@ -232,53 +254,6 @@ class Bm25Index:
             k1=self.k1,
             b=self.b,
             epsilon=self.epsilon,
-        )
-
-    @classmethod
-    def _assemble(
-        cls,
-        *,
-        chunk_ids: list[str],
-        ranks: np.ndarray,
-        lengths: np.ndarray,
-        terms: list[str],
-        entries: tuple[np.ndarray, np.ndarray, np.ndarray],
-        k1: float,
-        b: float,
-        epsilon: float,
-    ) -> "Bm25Index":
-        """The index of documents given in any order, with (term, document, count) entries summed per pair."""
-        if len(set(chunk_ids)) != len(chunk_ids):
-            raise ValueError("chunk ids must be unique")
-        n_docs = len(chunk_ids)
-        # Internal document numbers follow (rank, chunk id); chunk_order keeps each one's chunk-id position.
-        internal = _internal_order(chunk_ids, ranks)
-        number = np.empty(n_docs, dtype=np.int32)
-        number[internal] = np.arange(n_docs, dtype=np.int32)
-        by_chunk = np.array(sorted(range(n_docs), key=chunk_ids.__getitem__), dtype=np.int64)
-        chunk_order = np.empty(n_docs, dtype=np.int32)
-        chunk_order[by_chunk] = np.arange(n_docs, dtype=np.int32)
-        chunk_order = chunk_order[internal]
-        lengths = lengths[internal]
-        term_ids, docs, counts = entries
-        post_docs, tfs, term_starts = _postings(term_ids, number[docs] if docs.size else docs, counts, len(terms), n_docs)
-        ranks = ranks[internal].astype(np.int8)
-        offsets = _tier_offsets(post_docs, term_starts, ranks)
-        post_codes, pair_tf, pair_length = _pair_codes(tfs, lengths[post_docs])
-        return cls(
-            chunk_ids=[chunk_ids[i] for i in internal.tolist()],
-            ranks=ranks,
-            lengths=lengths,
-            chunk_order=chunk_order,
-            terms=terms,
-            offsets=offsets,
-            post_docs=post_docs,
-            post_codes=post_codes,
-            pair_tf=pair_tf,
-            pair_length=pair_length,
-            k1=k1,
-            b=b,
-            epsilon=epsilon,
         )
 
     def _tier_stats(self, max_rank: int) -> _Tier:
@@ -458,12 +433,6 @@ def _ranks(audiences: Iterable[str | int]) -> np.ndarray:
     if ranks.size and (ranks.min() < 0 or ranks.max() >= TIERS):
         raise ValueError("audience rank out of range")
     return ranks
-
-
-def _internal_order(chunk_ids: list[str], ranks: np.ndarray) -> np.ndarray:
-    """Positions in (rank, chunk id) order: a tier's documents are then a prefix."""
-    by_chunk = np.array(sorted(range(len(chunk_ids)), key=chunk_ids.__getitem__), dtype=np.int64)
-    return by_chunk[np.argsort(ranks[by_chunk], kind="stable")]
 
 
 def _postings(
