@@ -2,16 +2,18 @@
 
 `current_index()` returns an immutable `IndexSnapshot`. The first call builds one (or loads the copy a previous
 worker saved for the same corpus). Later calls read the corpus stamp (one single-row query); when it changed, one
-background thread builds a new snapshot while callers keep getting the previous one, and the new one replaces it
+background thread makes a new snapshot while callers keep getting the previous one, and the new one replaces it
 with a single attribute assignment. A question holds its snapshot for its whole run, so it never mixes versions.
+A new snapshot is the previous one updated (the changed sources read and indexed again, the rest reused) unless
+much of the corpus changed; then it is built afresh.
 
 When the snapshot being replaced is small (fewer than `inline_below` chunks, e.g. the demo corpus or a test's few
 documents) the rebuild takes milliseconds and runs in the calling thread instead, so a question asked right
 after an upload already sees it.
 """
 import dataclasses
-import gc
 import datetime as dt
+import gc
 import hashlib
 import logging
 import threading
