@@ -36,6 +36,17 @@ async def test_site_wide_rate_limit_refuses_once_the_site_is_over_it(settings):
     assert "site is answering as many questions" in decisions[-1].message and decisions[-1].retry_after_s == 60
 
 
+async def test_a_caller_over_their_limit_does_not_use_up_the_sites(settings):
+    settings.RAG_RATE_LIMIT, settings.RAG_SITE_RATE_LIMIT = 1, 3
+    minute = fresh_minute()
+    flooder = [await rate_limit_hit("session:flooder", clock=lambda: minute) for _ in range(5)]
+
+    others = [await rate_limit_hit(f"session:other-{n}", clock=lambda: minute) for n in range(2)]
+
+    assert [d.allowed for d in flooder] == [True, False, False, False, False]
+    assert all(d.allowed for d in others)  # the site has counted 3: the flooder's first question and these two
+
+
 async def test_caller_rate_limit_message_says_when_to_retry(settings):
     settings.RAG_RATE_LIMIT = 1
     now = fresh_minute() + 10

@@ -1,0 +1,63 @@
+"""Shared counters: one atomic step each, in Redis when the site has it, else in this process."""
+import uuid
+
+import pytest
+from django.conf import settings
+
+from answers.counters import MemoryCounters, RedisCounters
+
+pytestmark = pytest.mark.asyncio
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+BACKENDS = [
+    pytest.param(lambda: MemoryCounters(), id="memory"),
+    pytest.param(
+        lambda: RedisCounters(settings.REDIS_URL),
+        id="redis",
+        marks=pytest.mark.skipif(not settings.REDIS_URL, reason="needs REDIS_URL (CI's second run sets it)"),
+    ),
+]
+
+
+@pytest.mark.parametrize("make", BACKENDS)
+async def test_a_caller_within_the_limit_is_counted_for_the_site_too(make):
+    counters, key = make(), uuid.uuid4().hex
+
+    counts = [await counters.count_rate(f"rag:test:{key}:c", f"rag:test:{key}:s", caller_limit=2, ttl_s=60)
+              for _ in range(3)]
+
+    assert counts == [(1, 1), (2, 2), (3, 0)]  # the third is over the caller's limit: the site does not count it
+
+
+@pytest.mark.parametrize("make", BACKENDS)
+async def test_slots_are_taken_up_to_the_limit_and_given_back_never_below_zero(make):
+    counters, key = make(), f"rag:test:{uuid.uuid4().hex}:slot"
+
+    taken = [await counters.take_slot(key, limit=2, ttl_s=60) for _ in range(3)]
+    for _ in range(4):
+        await counters.give_slot(key)
+
+    assert taken == [True, True, False]
+    assert [await counters.take_slot(key, limit=2, ttl_s=60) for _ in range(3)] == [True, True, False]
+
+
+async def test_in_memory_counts_lapse_after_their_time():
+    clock = Clock()
+    counters = MemoryCounters(clock=clock)
+    await counters.take_slot("slot", limit=1, ttl_s=10)
+    assert not await counters.take_slot("slot", limit=1, ttl_s=10)
+
+    clock.now += 11
+
+    assert await counters.take_slot("slot", limit=1, ttl_s=10)  # a crashed answer's slot does not block for ever
+    assert await counters.count_rate("caller", None, caller_limit=0, ttl_s=5) == (1, 0)
+    clock.now += 6
+    assert await counters.count_rate("caller", None, caller_limit=0, ttl_s=5) == (1, 0)
