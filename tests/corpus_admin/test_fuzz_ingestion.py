@@ -1,11 +1,11 @@
 """Property tests: whatever bytes arrive, ingestion ends in a clear rejection or a clean ingest (§2 promise 5, §4)."""
 import pytest
-from fpdf import FPDF
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from corpus_admin.ingestion import ADDED, FAILED, UNCHANGED, UPDATED, ingest_file
 from corpus_admin.models import Source, SourceStatus
+from corpus_admin.testing import pdf_bytes
 
 pytestmark = pytest.mark.django_db
 
@@ -16,16 +16,7 @@ names = st.builds(lambda stem, extension: stem + extension, st.sampled_from(["no
                   st.sampled_from(EXTENSIONS))
 
 
-def _pdf(*pages: str) -> bytes:
-    pdf = FPDF()
-    pdf.set_font("Helvetica", size=12)
-    for text in pages:
-        pdf.add_page()
-        pdf.multi_cell(0, 8, text)
-    return bytes(pdf.output())
-
-
-PDFS = [_pdf("Refunds take five days."), _pdf("Page one text.", "Page two text.", "Page three text.")]
+PDFS = [pdf_bytes("Refunds take five days."), pdf_bytes("Page one text.", "Page two text.", "Page three text.")]
 
 texts = st.text(max_size=300)
 contents = st.one_of(

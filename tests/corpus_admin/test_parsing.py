@@ -2,9 +2,9 @@ import pickle
 import random
 
 import pytest
-from fpdf import FPDF
 
 from corpus_admin.parsing import SUPPORTED, Line, ParsedDocument, RejectedFile, Section, parse_document
+from corpus_admin.testing import pdf_bytes
 
 MB = 1024 * 1024
 LIMIT = 20 * MB
@@ -26,20 +26,6 @@ def rejection(file_name: str, content: bytes, *, max_bytes: int = LIMIT) -> Reje
     with pytest.raises(RejectedFile) as caught:
         parse(file_name, content, max_bytes=max_bytes)
     return caught.value
-
-
-def pdf_bytes(*pages: str, title: str | None = None, user_password: str | None = None) -> bytes:
-    pdf = FPDF()
-    if title is not None:
-        pdf.set_title(title)
-    pdf.set_font("Helvetica", size=12)
-    for text in pages:
-        pdf.add_page()
-        if text:
-            pdf.multi_cell(0, 8, text)
-    if user_password is not None:
-        pdf.set_encryption(owner_password="owner", user_password=user_password)
-    return bytes(pdf.output())
 
 
 # --- Markdown ------------------------------------------------------------------------------

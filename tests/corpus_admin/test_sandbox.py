@@ -9,10 +9,10 @@ import time
 import zlib
 
 import pytest
-from fpdf import FPDF
 
 from corpus_admin.parsing import RejectedFile
 from corpus_admin.sandbox import ChunkedFile, ParserFailed, chunk_file, parse_and_chunk
+from corpus_admin.testing import pdf_bytes
 
 LIMITS = {"max_bytes": 20 * 1024 * 1024, "max_tokens": 300, "overlap_tokens": 40}
 MEMORY_MB = 1536
@@ -61,15 +61,6 @@ def rejection(file_name: str, content: bytes, **options) -> RejectedFile:
     with pytest.raises(RejectedFile) as caught:
         parse(file_name, content, **options)
     return caught.value
-
-
-def fpdf_bytes(*pages: str) -> bytes:
-    pdf = FPDF()
-    pdf.set_font("Helvetica", size=12)
-    for text in pages:
-        pdf.add_page()
-        pdf.multi_cell(0, 8, text)
-    return bytes(pdf.output())
 
 
 def raw_pdf(*, page_count: int, stream: bytes) -> bytes:
@@ -125,7 +116,7 @@ def assert_worker_still_parses() -> None:
         ("guide.md", b"# Guide\n\n## Refunds\n\nRefunds take 5-7 days.\n\n## Hours\n\n" + b"Open late. " * 400),
         ("page.html", dense_html(sections=40)),
         ("notes.rst", b"Notes\n=====\n\nBackups run every 6 hours.\n\nRestores\n--------\n\nAsk the desk.\n"),
-        ("manual.pdf", fpdf_bytes("Chapter one says hello.", "Chapter two says goodbye.")),
+        ("manual.pdf", pdf_bytes("Chapter one says hello.", "Chapter two says goodbye.")),
     ],
 )
 def test_file_parsed_in_the_worker_gives_the_same_chunks_as_inline(file_name, content):
@@ -231,7 +222,7 @@ def test_failed_parse_records_the_reason_and_keeps_the_served_version(settings, 
     from corpus_admin.ingestion import FAILED, ingest_file
     from corpus_admin.models import Chunk, Source
 
-    ingest(name, fpdf_bytes("The manual says hello.") if name.endswith(".pdf") else b"<p>The manual says hello.</p>")
+    ingest(name, pdf_bytes("The manual says hello.") if name.endswith(".pdf") else b"<p>The manual says hello.</p>")
     for setting, value in limit.items():
         setattr(settings, setting, value)
 
