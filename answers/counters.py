@@ -42,8 +42,10 @@ return 0
 class Counters(Protocol):
     """The atomic steps the limits need."""
 
-    async def count_rate(self, caller_key: str | None, site_key: str | None, *, caller_limit: int, ttl_s: int) -> tuple[int, int]:
-        """Count one question for the caller and, if the caller is within its limit, for the site (None: not counted)."""
+    async def count_rate(
+        self, caller_key: str | None, site_key: str | None, *, caller_limit: int, ttl_s: int
+    ) -> tuple[int, int]:
+        """Count a question for the caller and, if the caller is within its limit, the site (None: not counted)."""
 
     async def take_slot(self, key: str, *, limit: int, ttl_s: int) -> bool:
         """Take one of at most `limit` slots (0: unlimited); False when all are taken."""
@@ -71,7 +73,9 @@ class RedisCounters:
             )
         return scripts
 
-    async def count_rate(self, caller_key: str | None, site_key: str | None, *, caller_limit: int, ttl_s: int) -> tuple[int, int]:
+    async def count_rate(
+        self, caller_key: str | None, site_key: str | None, *, caller_limit: int, ttl_s: int
+    ) -> tuple[int, int]:
         rate, _, _ = self._scripts()
         caller, site = await rate(keys=[caller_key or "", site_key or ""], args=[ttl_s, caller_limit])
         return int(caller), int(site)
@@ -101,7 +105,9 @@ class MemoryCounters:
         self._values[key] = (value + amount, expires)
         return value + amount
 
-    async def count_rate(self, caller_key: str | None, site_key: str | None, *, caller_limit: int, ttl_s: int) -> tuple[int, int]:
+    async def count_rate(
+        self, caller_key: str | None, site_key: str | None, *, caller_limit: int, ttl_s: int
+    ) -> tuple[int, int]:
         with self._lock:
             self._forget_expired()
             caller = 0 if caller_key is None else self._add(caller_key, 1, ttl_s)

@@ -139,7 +139,8 @@ class _Client:
         began = time.perf_counter()
         try:
             if not self.cookie:
-                self.cookie = await asyncio.to_thread(session_cookie, self.plan.target(self.number).http_url, self.plan.timeout_s)
+                url = self.plan.target(self.number).http_url
+                self.cookie = await asyncio.to_thread(session_cookie, url, self.plan.timeout_s)
             socket_ = await self._connect()
         except Exception as error:  # noqa: BLE001  (any failure to connect is this client's result)
             self.timings = [AnswerTiming("connect", detail=_describe(error))] * self.plan.questions

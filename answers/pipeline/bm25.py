@@ -146,7 +146,9 @@ class Bm25Index:
             epsilon=epsilon,
         )
 
-    def with_changes(self, *, removed: Collection[str], added: Iterable[tuple[str, str | int, list[str]]]) -> "Bm25Index":
+    def with_changes(
+        self, *, removed: Collection[str], added: Iterable[tuple[str, str | int, list[str]]]
+    ) -> "Bm25Index":
         """A new index without the removed chunks and with the added ones, made by editing this one's postings.
 
         Kept documents keep their relative order, so their postings are copied once, renumbered, and the few new

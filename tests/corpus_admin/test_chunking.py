@@ -233,7 +233,9 @@ def test_fingerprint_is_32_hex_digits() -> None:
 
 
 line_texts = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"),
+    alphabet=st.characters(
+        blacklist_categories=("Cs",), blacklist_characters="\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+    ),
     min_size=1, max_size=60,
 ).filter(str.strip)
 
@@ -259,7 +261,9 @@ def pack_counting_every_join(lines: list[Line], *, max_tokens: int, overlap_toke
         tail: list[Line] = []
         for line in reversed(current[1:]):
             candidate = [line, *tail]
-            if count_tokens(joined(candidate)) > overlap_tokens or count_tokens(joined([*candidate, unit])) > max_tokens:
+            if count_tokens(joined(candidate)) > overlap_tokens:
+                break
+            if count_tokens(joined([*candidate, unit])) > max_tokens:
                 break
             tail = candidate
         current = [*tail, unit]
