@@ -97,11 +97,13 @@ class MemoryCounters:
         self._lock = threading.Lock()
         self._clock = clock
 
-    def _add(self, key: str, amount: int, ttl_s: int) -> int:
+    def _add(self, key: str, amount: int, ttl_s: int, *, renew: bool = False) -> int:
         now = self._clock()
         value, expires = self._values.get(key, (0, 0.0))
         if expires <= now:
-            value, expires = 0, now + ttl_s
+            value = 0
+        if expires <= now or renew:
+            expires = now + ttl_s
         self._values[key] = (value + amount, expires)
         return value + amount
 
@@ -117,7 +119,7 @@ class MemoryCounters:
 
     async def take_slot(self, key: str, *, limit: int, ttl_s: int) -> bool:
         with self._lock:
-            if self._add(key, 1, ttl_s) > limit > 0:
+            if self._add(key, 1, ttl_s, renew=True) > limit > 0:  # as in Redis: each take renews the expiry
                 self._add(key, -1, ttl_s)
                 return False
             return True

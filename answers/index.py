@@ -55,22 +55,14 @@ def corpus_stamp() -> Stamp:
     that already named other content; the row's time tells those apart. Plain SQL: the ORM's query building cost
     as much as the rest of a question's database work.
     """
+    table = connection.ops.quote_name(CorpusState._meta.db_table)
     with connection.cursor() as cursor:
-        cursor.execute(_STAMP_SQL.get(connection.vendor) or _stamp_sql(connection))
+        cursor.execute(f"SELECT version, changed_at FROM {table} ORDER BY id LIMIT 1")
         row = cursor.fetchone()
     if row is None:
         return (0, "")
     version, changed_at = row
     return (version or 0, str(changed_at or ""))
-
-
-_STAMP_SQL: dict[str, str] = {}
-
-
-def _stamp_sql(db) -> str:
-    table = db.ops.quote_name(CorpusState._meta.db_table)
-    sql = _STAMP_SQL[db.vendor] = f"SELECT version, changed_at FROM {table} ORDER BY id LIMIT 1"
-    return sql
 
 
 def tokenizer_from_settings() -> TokenizerConfig:

@@ -41,8 +41,9 @@ def forget_inherited_pools() -> None:
         if pools:
             _INHERITED.append(dict(pools))
             pools.clear()
-        _INHERITED.append(connection.connection)
-        connection.connection = None
+        if connection.connection is not None:
+            _INHERITED.append(connection.connection)
+            connection.connection = None
 
 
 def site_application(static_wrapper=None):
