@@ -97,6 +97,8 @@ def _candidates(blocks: Sequence[Block], terms: list[str], *, config: PipelineCo
         sentences = (MARKER.sub("", s).strip() for s in passage_sentences(block.text))
         for position, sentence in enumerate(s for s in sentences if len(s.split()) >= _MIN_WORDS):
             own = set(significant_terms(sentence, config.tokenizer))
+            if not own:  # stop words only ("All of the above."): nothing it could answer with
+                continue
             covered = frozenset(wanted & own)
             found.append(
                 Candidate(sentence, block, covered, len(covered) / len(wanted), len(covered) / len(own), position)

@@ -48,6 +48,14 @@ def test_quantity_question_without_a_number_in_any_matching_sentence_gets_nothin
     assert extract_answer("How long do refunds take?", BLOCKS, config=CONFIG) == []
 
 
+def test_a_block_sentence_of_stop_words_only_is_passed_over():
+    blocks = [block(1, "Deleted files are kept in the trash for 30 days. All of the above.")]
+
+    assert extract_answer("How long are deleted files kept in the trash?", blocks, config=CONFIG) == [
+        "Deleted files are kept in the trash for 30 days [1]."
+    ]
+
+
 def test_related_words_are_not_an_answer():
     assert extract_answer("Can the trash be emptied by guests in the mobile app?", BLOCKS, config=CONFIG) == []
 
