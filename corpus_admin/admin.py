@@ -4,7 +4,7 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
 from corpus_admin.forms import UploadForm
 from corpus_admin.ingestion import (
@@ -22,43 +22,23 @@ from corpus_admin.models import Chunk, Source
 from rag_site.admin_views import ReadOnlyAdminMixin
 
 
-class ChunkInline(ReadOnlyAdminMixin, admin.TabularInline):
-    model = Chunk
-    fields = ("link", "version", "ordinal", "heading", "lines", "token_count", "state")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-    show_change_link = False
-    ordering = ("-version", "ordinal")
-    classes = ("collapse",)
-
-    @admin.display(description="Chunk")
-    def link(self, chunk: Chunk) -> str:
-        return format_html('<a href="{}">{}</a>', chunk.get_absolute_url(), chunk.chunk_id)
-
-    @admin.display(description="Heading")
-    def heading(self, chunk: Chunk) -> str:
-        return chunk.heading_label
-
-    @admin.display(description="Lines")
-    def lines(self, chunk: Chunk) -> str:
-        return f"{chunk.line_start}-{chunk.line_end}"
-
-    @admin.display(description="State")
-    def state(self, chunk: Chunk) -> str:
-        if chunk.withdrawn_at:
-            return "withdrawn"
-        return "superseded" if chunk.superseded_at else "served"
-
 @admin.register(Source)
 class SourceAdmin(admin.ModelAdmin):
     list_display = ("title", "original_name", "audience", "version", "served_chunks", "updated_on", "status", "last_error_short")
     list_filter = ("audience", "status", "media_type")
     search_fields = ("title", "original_name", "slug")
-    readonly_fields = ("slug", "original_name", "media_type", "sha256", "version", "status", "last_error", "created_at", "changed_at")
+    readonly_fields = ("slug", "original_name", "media_type", "sha256", "version", "status", "last_error", "created_at", "changed_at", "passages")
     fields = ("title", "audience", "updated_on") + readonly_fields
     actions = ("reingest_selected", "withdraw_selected")
-    inlines = (ChunkInline,)
+    passages_shown = 50  # a synthetic source has 100k chunks: the rest are a paged list away
+
+    @admin.display(description="Passages")
+    def passages(self, source: Source) -> str:
+        """Links to the served passages' pages, and to the paged list of every version's chunks."""
+        served = source.chunks.current().order_by("ordinal")[: self.passages_shown]
+        links = format_html_join(", ", '<a href="{}">{}</a>', ((c.get_absolute_url(), c.chunk_id) for c in served))
+        every = reverse("admin:corpus_admin_chunk_changelist") + f"?source__id__exact={source.pk}"
+        return format_html('{}<br><a href="{}">All chunks of every version</a>', links or "none served", every)
 
     def get_queryset(self, request: HttpRequest):
         served = Q(chunks__superseded_at__isnull=True, chunks__withdrawn_at__isnull=True)
@@ -103,7 +83,7 @@ class SourceAdmin(admin.ModelAdmin):
                     file_name=upload.name,
                     size=upload.size,
                     read=upload.read,
-                    audience=form.cleaned_data["audience"],
+                    audience=form.cleaned_data["audience"] or None,
                     title=(form.cleaned_data["title"] or None) if len(files) == 1 else None,
                     document_date=form.cleaned_data["document_date"],
                 )
@@ -117,12 +97,12 @@ class SourceAdmin(admin.ModelAdmin):
         }
         return TemplateResponse(request, "admin/corpus_admin/source/upload.html", context)
 
-    @admin.action(description="Re-ingest the latest upload of the selected sources")
+    @admin.action(description="Re-ingest the latest upload of the selected sources", permissions=["change"])
     def reingest_selected(self, request: HttpRequest, queryset) -> None:
         for source in queryset:
             _report(request, self, reingest_source(source))
 
-    @admin.action(description="Withdraw the selected sources from answers")
+    @admin.action(description="Withdraw the selected sources from answers", permissions=["change"])
     def withdraw_selected(self, request: HttpRequest, queryset) -> None:
         for source in queryset:
             withdraw_source(source)

@@ -26,7 +26,13 @@ class UploadForm(forms.Form):
     files = MultipleFileField(
         help_text="Markdown, plain text, reST, HTML or PDF. A file named like an existing source becomes its next version."
     )
-    audience = forms.ChoiceField(choices=Audience.choices, initial=Audience.PUBLIC)
+    # Blank by default: a new version keeps its source's audience, so re-uploading an internal document with the
+    # form as it comes never publishes it. New files without a choice are public.
+    audience = forms.ChoiceField(
+        choices=[("", "Keep the current audience (new files: public)"), *Audience.choices],
+        required=False,
+        help_text="Who may see the passages. Leave blank to keep an existing source's audience.",
+    )
     document_date = forms.DateField(
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),

@@ -108,3 +108,50 @@ def test_changing_audience_in_admin_moves_corpus_version(client, admin_user, ing
 
     assert Source.objects.get().audience == "internal"
     assert corpus_version() == before + 1
+
+
+def test_a_new_version_uploaded_with_the_form_as_it_comes_keeps_its_audience(client, admin_user, ingest):
+    ingest("floor.md", "# Floor\n\nNever discount below 40 percent.", audience="internal")
+    client.force_login(admin_user)
+
+    response = _upload(client, SimpleUploadedFile("floor.md", b"# Floor\n\nNever discount below 35 percent."),
+                       audience="")
+
+    assert "floor.md: updated to version 2 with 1 chunks." in _messages(response)
+    assert Source.objects.get().audience == "internal"
+
+
+def test_a_new_file_uploaded_without_an_audience_is_public(client, admin_user):
+    client.force_login(admin_user)
+
+    _upload(client, SimpleUploadedFile("trash.md", b"# Trash\n\nDeleted files stay in the trash for 30 days."),
+            audience="")
+
+    assert Source.objects.get().audience == "public"
+
+
+def test_staff_who_may_only_view_sources_cannot_withdraw_them(client, staff_user, ingest):
+    from django.contrib.auth.models import Permission
+
+    ingest("trash.md", "# Trash\n\nDeleted files stay in the trash for 30 days.")
+    staff_user.user_permissions.add(Permission.objects.get(codename="view_source"))
+    client.force_login(staff_user)
+    source = Source.objects.get()
+
+    page = client.get("/admin/corpus_admin/source/").content.decode()
+    client.post("/admin/corpus_admin/source/", {"action": "withdraw_selected", "_selected_action": [source.pk]})
+
+    assert "withdraw_selected" not in page
+    assert Source.objects.get().status == SourceStatus.READY
+
+
+def test_change_page_links_to_every_chunk_of_the_source(client, admin_user, ingest):
+    ingest("trash.md", "# Trash\n\nDeleted files stay in the trash for 30 days.")
+    client.force_login(admin_user)
+    source = Source.objects.get()
+
+    page = client.get(f"/admin/corpus_admin/source/{source.pk}/change/").content.decode()
+    listing = client.get(f"/admin/corpus_admin/chunk/?source__id__exact={source.pk}").content.decode()
+
+    assert f'href="/admin/corpus_admin/chunk/?source__id__exact={source.pk}"' in page
+    assert "trash-v1-c01" in listing
