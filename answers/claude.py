@@ -2,14 +2,14 @@
 import asyncio
 import contextlib
 import logging
-import time
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 import anthropic
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
+from answers.limits import LoopSlots
 from answers.pipeline.compress import (
     Compression,
     apply_compression,
@@ -51,28 +51,36 @@ class UpstreamLimiter:
     """At most `limit` upstream calls at once in this process; a caller waits `wait_s`, then hears "busy"."""
 
     def __init__(self) -> None:
-        self._semaphores: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-    def _semaphore(self, limit: int) -> asyncio.Semaphore:
-        # One per event loop: a semaphore binds to the loop it is first used on.
-        loop = asyncio.get_running_loop()
-        semaphore = self._semaphores.get(loop)
-        if semaphore is None:
-            semaphore = self._semaphores[loop] = asyncio.Semaphore(limit)
-        return semaphore
+        self._slots = LoopSlots()
 
     @contextlib.asynccontextmanager
     async def slot(self, *, limit: int, wait_s: float) -> AsyncIterator[None]:
         """Hold one of the process's upstream slots for the duration of the block."""
-        semaphore = self._semaphore(limit)
-        try:
-            await asyncio.wait_for(semaphore.acquire(), timeout=wait_s)
-        except TimeoutError:
-            raise GenerationFailed(BUSY, busy=True) from None
+        semaphore = await self._slots.take(limit=limit, wait_s=wait_s)
+        if semaphore is None:
+            raise GenerationFailed(BUSY, busy=True)
         try:
             yield
         finally:
             semaphore.release()
+
+
+_clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def shared_client(settings: ClaudeSettings) -> anthropic.AsyncAnthropic:
+    """One API client per event loop and connection settings: its connections are reused from answer to answer.
+
+    Building one costs about 18 ms (an HTTP client and a TLS context), spent on the event loop.
+    """
+    by_settings = _clients.setdefault(asyncio.get_running_loop(), {})
+    key = (settings.api_key, settings.base_url, settings.timeout_s)
+    if key not in by_settings:
+        # Retries are ours (capped retry-after, no retry once text has arrived), so the SDK makes one try.
+        by_settings[key] = anthropic.AsyncAnthropic(
+            api_key=settings.api_key, base_url=settings.base_url, max_retries=0, timeout=settings.timeout_s
+        )
+    return by_settings[key]
 
 
 LIMITER = UpstreamLimiter()
@@ -119,17 +127,16 @@ class ClaudeGenerator:
         *,
         client: anthropic.AsyncAnthropic | None = None,
         limiter: UpstreamLimiter = LIMITER,
-        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.settings = settings
-        # Retries are ours (capped retry-after, no retry once text has arrived), so the SDK makes one try.
-        self._client = client or anthropic.AsyncAnthropic(
-            api_key=settings.api_key, base_url=settings.base_url, max_retries=0, timeout=settings.timeout_s
-        )
+        self._given_client = client
         self._limiter = limiter
-        self._clock = clock
         self._deadline: float | None = None
         self.stats = GenerationStats()
+
+    @property
+    def _client(self) -> anthropic.AsyncAnthropic:
+        return self._given_client or shared_client(self.settings)
 
     async def stream(self, request: GenerationRequest) -> AsyncIterator[str]:
         """Yield the model's answer text as it arrives."""
@@ -253,14 +260,16 @@ class ClaudeGenerator:
         async def one(block: Block) -> tuple[Block, bool]:
             prompt = compression_prompt(question, block)
             try:
-                async with asyncio.timeout_at(self._deadline):
-                    message = await self._client.messages.create(
-                        model=self.settings.compress_model,
-                        max_tokens=self.settings.max_tokens,
-                        system=prompt.system,
-                        messages=[{"role": "user", "content": prompt.user}],
-                    )
-            except (anthropic.APIError, TimeoutError) as error:
+                # Compression calls count against the upstream limit like the answer's own.
+                async with self._limiter.slot(limit=self.settings.max_concurrent, wait_s=self.settings.queue_wait_s):
+                    async with asyncio.timeout_at(self._deadline):
+                        message = await self._client.messages.create(
+                            model=self.settings.compress_model,
+                            max_tokens=self.settings.max_tokens,
+                            system=prompt.system,
+                            messages=[{"role": "user", "content": prompt.user}],
+                        )
+            except (anthropic.APIError, TimeoutError, GenerationFailed) as error:
                 self.stats.errors.append(f"compression: {type(error).__name__}")
                 return block, True
             kept = "".join(part.text for part in message.content if part.type == "text")

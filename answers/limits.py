@@ -72,16 +72,28 @@ async def rate_limit_hit(key: str, *, clock: Callable[[], float] = time.time) ->
     return RateDecision(True)
 
 
-_worker_slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+class LoopSlots:
+    """At most `limit` holders at once on each event loop (a semaphore binds to the loop it is first used on)."""
+
+    def __init__(self) -> None:
+        self._semaphores: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    async def take(self, *, limit: int, wait_s: float) -> asyncio.Semaphore | None:
+        """Take a slot, waiting at most wait_s for one (0: only a free one); the semaphore to release, or None."""
+        loop = asyncio.get_running_loop()
+        semaphore = self._semaphores.get(loop)
+        if semaphore is None:
+            semaphore = self._semaphores[loop] = asyncio.Semaphore(limit)
+        try:
+            # Not wait_for: with a timeout of 0 it gives up before even trying a free semaphore (Python 3.11).
+            async with asyncio.timeout(wait_s):
+                await semaphore.acquire()
+        except TimeoutError:
+            return None
+        return semaphore
 
 
-def _worker_semaphore() -> asyncio.Semaphore:
-    # One per event loop: a semaphore binds to the loop it is first used on.
-    loop = asyncio.get_running_loop()
-    semaphore = _worker_slots.get(loop)
-    if semaphore is None:
-        semaphore = _worker_slots[loop] = asyncio.Semaphore(settings.RAG_MAX_CONCURRENT_ANSWERS)
-    return semaphore
+_worker_slots = LoopSlots()
 
 
 @contextlib.asynccontextmanager
@@ -96,11 +108,11 @@ async def answering(key: str) -> AsyncIterator[None]:
             "wait for one to finish, then ask again."
         )
     try:
-        semaphore = _worker_semaphore()
-        try:
-            await asyncio.wait_for(semaphore.acquire(), timeout=settings.RAG_ANSWER_QUEUE_WAIT_S)
-        except TimeoutError:
-            raise QuestionRefused("The site is busy answering other questions; please try again in a minute.") from None
+        semaphore = await _worker_slots.take(
+            limit=settings.RAG_MAX_CONCURRENT_ANSWERS, wait_s=settings.RAG_ANSWER_QUEUE_WAIT_S
+        )
+        if semaphore is None:
+            raise QuestionRefused("The site is busy answering other questions; please try again in a minute.")
         try:
             yield
         finally:

@@ -241,6 +241,27 @@ async def test_waiting_too_long_for_a_slot_is_busy(claude, corpus, settings):
     assert "busy" in (first.error or second.error).message
 
 
+async def test_compression_calls_count_against_the_concurrency_cap(claude, corpus, settings):
+    settings.RAG_COMPRESS = True
+    settings.RAG_MAX_CONCURRENT_LLM = 1
+    claude.default = computed(lambda body: Script((GOOD,) if body.get("stream") else ("Deleted files are kept in the trash for 30 days.",)))
+
+    summary = await ask("How long are deleted files kept in the trash, and how long do refunds take?")
+
+    assert len([r for r in claude.requests if not r.get("stream")]) >= 2
+    assert claude.max_in_flight == 1
+    assert summary.status == "answered"
+
+
+async def test_answers_on_one_event_loop_share_one_api_client(claude):
+    from answers.claude import ClaudeGenerator
+    from answers.services import claude_settings
+
+    first, second = ClaudeGenerator(claude_settings()), ClaudeGenerator(claude_settings())
+
+    assert first._client is second._client  # a new client per answer cost 18 ms and a fresh TLS connection
+
+
 async def test_compression_reverts_a_rewritten_block_and_logs_tokens(claude, corpus, settings):
     settings.RAG_COMPRESS = True
 

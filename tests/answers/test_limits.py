@@ -81,6 +81,13 @@ async def test_worker_cap_makes_a_question_wait_then_refuses_it(settings):
                 pass
 
 
+async def test_a_queue_wait_of_zero_still_takes_a_free_slot(settings):
+    settings.RAG_ANSWER_QUEUE_WAIT_S = 0
+
+    async with answering(f"user:{uuid.uuid4()}"):  # refused as "busy" when waiting was wait_for(..., 0)
+        pass
+
+
 async def test_many_sockets_of_one_user_share_the_concurrency_cap(corpus, settings, monkeypatch, staff_user):
     settings.RAG_MAX_CONCURRENT_PER_CALLER = 1
     release = asyncio.Event()
