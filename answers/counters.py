@@ -26,11 +26,12 @@ if site == 1 then redis.call('EXPIRE', KEYS[2], ARGV[1]) end
 return {caller, site}
 """
 # Take a slot unless the holder has `limit` already (0: no limit); a refused take leaves the count as it was.
-# The expiry is renewed on each take, so a crashed worker's slots lapse rather than block a caller for ever.
+# A successful take renews the expiry; a refused one does not, so a crashed worker's slots lapse even while their
+# caller keeps retrying.
 _TAKE_SCRIPT = """
 local held = redis.call('INCR', KEYS[1])
-redis.call('EXPIRE', KEYS[1], ARGV[1])
 if tonumber(ARGV[2]) > 0 and held > tonumber(ARGV[2]) then redis.call('DECR', KEYS[1]); return 0 end
+redis.call('EXPIRE', KEYS[1], ARGV[1])
 return held
 """
 _GIVE_SCRIPT = """
@@ -97,13 +98,11 @@ class MemoryCounters:
         self._lock = threading.Lock()
         self._clock = clock
 
-    def _add(self, key: str, amount: int, ttl_s: int, *, renew: bool = False) -> int:
+    def _add(self, key: str, amount: int, ttl_s: int) -> int:
         now = self._clock()
         value, expires = self._values.get(key, (0, 0.0))
         if expires <= now:
-            value = 0
-        if expires <= now or renew:
-            expires = now + ttl_s
+            value, expires = 0, now + ttl_s
         self._values[key] = (value + amount, expires)
         return value + amount
 
@@ -119,9 +118,11 @@ class MemoryCounters:
 
     async def take_slot(self, key: str, *, limit: int, ttl_s: int) -> bool:
         with self._lock:
-            if self._add(key, 1, ttl_s, renew=True) > limit > 0:  # as in Redis: each take renews the expiry
+            held = self._add(key, 1, ttl_s)
+            if held > limit > 0:
                 self._add(key, -1, ttl_s)
                 return False
+            self._values[key] = (held, self._clock() + ttl_s)  # as in Redis: a successful take renews the expiry
             return True
 
     async def give_slot(self, key: str) -> None:

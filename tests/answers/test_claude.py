@@ -244,7 +244,8 @@ async def test_waiting_too_long_for_a_slot_is_busy(claude, corpus, settings):
 async def test_compression_calls_count_against_the_concurrency_cap(claude, corpus, settings):
     settings.RAG_COMPRESS = True
     settings.RAG_MAX_CONCURRENT_LLM = 1
-    claude.default = computed(lambda body: Script((GOOD,) if body.get("stream") else ("Deleted files are kept in the trash for 30 days.",)))
+    kept = "Deleted files are kept in the trash for 30 days."
+    claude.default = computed(lambda body: Script((GOOD,) if body.get("stream") else (kept,)))
 
     summary = await ask("How long are deleted files kept in the trash, and how long do refunds take?")
 

@@ -61,3 +61,18 @@ async def test_in_memory_counts_lapse_after_their_time():
     assert await counters.count_rate("caller", None, caller_limit=0, ttl_s=5) == (1, 0)
     clock.now += 6
     assert await counters.count_rate("caller", None, caller_limit=0, ttl_s=5) == (1, 0)
+
+
+async def test_in_memory_slots_are_renewed_by_a_take_but_not_by_a_refused_one():
+    clock = Clock()
+    counters = MemoryCounters(clock=clock)
+    await counters.take_slot("renewed", limit=2, ttl_s=10)
+    await counters.take_slot("leaked", limit=1, ttl_s=10)
+
+    clock.now += 8
+    await counters.take_slot("renewed", limit=2, ttl_s=10)
+    assert not await counters.take_slot("leaked", limit=1, ttl_s=10)  # a caller retrying against a leaked slot
+    clock.now += 3
+
+    assert not await counters.take_slot("renewed", limit=2, ttl_s=10)  # both takes still held
+    assert await counters.take_slot("leaked", limit=1, ttl_s=10)  # lapsed 10 s after its only successful take
