@@ -149,10 +149,13 @@ async def answer_question(
     finally:
         if record:
             stats = getattr(generator, "stats", None)
-            await sync_to_async(log_answer)(
-                summary, user=user, audiences=audiences, channel=channel, session_key=session_key,
-                generator=generator.name, generation=stats.as_dict() if stats is not None else {},
-            )
+            try:
+                await sync_to_async(log_answer)(
+                    summary, user=user, audiences=audiences, channel=channel, session_key=session_key,
+                    generator=generator.name, generation=stats.as_dict() if stats is not None else {},
+                )
+            except Exception:  # the answer has been delivered: a log that cannot be written must not undo it
+                logger.exception("Could not write the conversation log for %r", question[:80])
 
 
 def log_answer(

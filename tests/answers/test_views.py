@@ -100,3 +100,16 @@ def test_each_question_is_logged_with_what_was_shown_and_retrieved(client, small
     assert log.sentences[0]["citations"][0]["chunk_id"] == "trash-v1-c01"
     assert log.retrieved[0]["id"] == "trash-v1-c01" and log.context_tokens > 0
     assert log.audiences == ["public"] and "total_ms" in log.timings
+
+
+def test_an_answer_is_still_delivered_when_its_log_cannot_be_written(client, small_corpus, monkeypatch, caplog):
+    def broken_log(*args, **kwargs):
+        raise RuntimeError("database is locked")
+
+    monkeypatch.setattr("answers.services.log_answer", broken_log)
+
+    response = post(client, {"question": "How long are deleted files kept in the trash?"})
+
+    assert response.status_code == 200
+    assert response.json()["answer"] == "Deleted files are kept in the trash for 30 days."
+    assert "Could not write the conversation log" in caplog.text
