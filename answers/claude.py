@@ -18,8 +18,8 @@ from answers.pipeline.compress import (
 )
 from answers.pipeline.generation import GenerationFailed, GenerationRequest
 from answers.pipeline.prompt import Prompt, build_prompt
-from answers.pipeline.tokens import count_tokens
 from answers.pipeline.types import Block
+from corpus_admin.tokens import count_tokens
 
 logger = logging.getLogger(__name__)
 

@@ -1,10 +1,9 @@
 """Assemble retrieved chunks into numbered evidence blocks within the token budget (§5.3)."""
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TypeVar
 
 from answers.pipeline.config import PipelineConfig
-from answers.pipeline.tokens import count_tokens as cl100k_tokens
 from answers.pipeline.types import Assembly, Block, Retrieved
 
 T = TypeVar("T")
@@ -14,9 +13,11 @@ def assemble_blocks(
     retrieved: Sequence[Retrieved],
     *,
     config: PipelineConfig,
-    count_tokens: Callable[[str], int] = cl100k_tokens,
 ) -> Assembly:
-    """Take the best chunks that fit the budget and caps, place the best at both ends and number them 1..n."""
+    """Take the best chunks that fit the budget and caps, place the best at both ends and number them 1..n.
+
+    A chunk costs its stored `token_count` (cl100k_base, counted once at ingest), not a count made per question.
+    """
     ranked = sorted(retrieved, key=lambda hit: (-hit.score, hit.record.chunk_id))
     taken: list[Retrieved] = []
     taken_fingerprints: dict[str, str] = {}
@@ -31,7 +32,7 @@ def assemble_blocks(
             skipped.append((record.chunk_id, "per-source cap"))
         elif len(taken) >= config.max_blocks:
             skipped.append((record.chunk_id, "block limit"))
-        elif (tokens := count_tokens(record.text)) > (left := config.context_tokens - tokens_used):
+        elif (tokens := record.token_count) > (left := config.context_tokens - tokens_used):
             # Skip rather than stop: a smaller, lower-ranked chunk may still fit in what is left.
             skipped.append((record.chunk_id, f"over the token budget ({tokens} tokens, {left} left)"))
         else:

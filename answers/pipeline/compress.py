@@ -48,9 +48,9 @@ def apply_compression(block: Block, kept: str) -> tuple[Block, bool]:
 def summarise_compression(
     before: tuple[Block, ...], after: tuple[Block, ...], reverted: tuple[int, ...], count_tokens: Callable[[str], int]
 ) -> Compression:
-    """Token totals of the blocks before and after compression."""
+    """Token totals of the blocks before (their stored counts) and after compression."""
     return Compression(
-        tokens_before=sum(count_tokens(b.record.text) for b in before),
+        tokens_before=sum(b.record.token_count for b in before),
         tokens_after=sum(count_tokens(b.text) for b in after),
         reverted=reverted,
     )

@@ -1,3 +1,4 @@
+import dataclasses
 import itertools
 
 import pytest
@@ -7,11 +8,6 @@ from answers.pipeline.config import PipelineConfig
 from answers.pipeline.types import Retrieved
 
 _sources = itertools.count(100)
-
-
-def count_words(text: str) -> int:
-    """A token counter whose arithmetic is easy to follow: one token per word."""
-    return len(text.split())
 
 
 @pytest.fixture
@@ -27,7 +23,7 @@ def hit(make_record):
 
 
 def assemble(retrieved, **config):
-    return assemble_blocks(retrieved, config=PipelineConfig(**config), count_tokens=count_words)
+    return assemble_blocks(retrieved, config=PipelineConfig(**config))  # make_record: one token per word
 
 
 def ids(assembly) -> list[str]:
@@ -135,8 +131,9 @@ def test_nothing_retrieved_assembles_nothing() -> None:
     assert (assembly.blocks, assembly.tokens_used, assembly.skipped) == ((), 0, ())
 
 
-def test_tokens_are_counted_with_cl100k_by_default(make_record) -> None:
-    record = make_record("c1", text="hello world <|endoftext|>")
+def test_the_budget_spends_each_chunks_stored_token_count(make_record) -> None:
+    record = dataclasses.replace(make_record("c1", text="hello world"), token_count=8)  # as counted at ingest
+
     assembly = assemble_blocks([Retrieved(record=record, score=1.0)], config=PipelineConfig())
-    # "hello", " world", then the special-token string as 6 ordinary tokens; a word counter would say 3.
+
     assert assembly.tokens_used == 8
