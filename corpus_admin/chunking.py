@@ -109,20 +109,33 @@ def _overlap(
 
 
 def _fit_line(line: Line, *, max_tokens: int, count_tokens: Callable[[str], int]) -> list[tuple[Line, int]]:
-    """Split a line longer than max_tokens between words; every piece keeps the line number. With token counts."""
+    """Split a line longer than max_tokens between words; every piece keeps the line number. With token counts.
+
+    As in packing, a piece's count is carried as an upper bound (a word and the space before it never cost more
+    than counted alone), and the piece is counted whole only when the bound passes the cap.
+    """
     tokens = count_tokens(line.text)
     if tokens <= max_tokens:
         return [(line, tokens)]
-    pieces: list[Line] = []
+    pieces: list[tuple[Line, int]] = []
     words: list[str] = []
+    bound = 0  # at least count_tokens(" ".join(words))
     for word in line.text.split():
-        if words and count_tokens(" ".join([*words, word])) > max_tokens:
-            pieces.append(Line(number=line.number, text=" ".join(words)))
-            words = []
-        words.append(word)
+        if not words:
+            words, bound = [word], count_tokens(word)
+            continue
+        joined = bound + count_tokens(" " + word)
+        if joined > max_tokens:
+            joined = count_tokens(" ".join([*words, word]))
+        if joined <= max_tokens:
+            words.append(word)
+            bound = joined
+            continue
+        pieces.append((Line(number=line.number, text=" ".join(words)), count_tokens(" ".join(words))))
+        words, bound = [word], count_tokens(word)
     if words:
-        pieces.append(Line(number=line.number, text=" ".join(words)))
-    return [(piece, count_tokens(piece.text)) for piece in pieces]
+        pieces.append((Line(number=line.number, text=" ".join(words)), count_tokens(" ".join(words))))
+    return pieces
 
 
 def _join(lines: Sequence[Line]) -> str:

@@ -282,3 +282,29 @@ def test_chunks_are_the_ones_counting_every_join_would_give(texts: list[str], ma
 
     expected = pack_counting_every_join(lines, max_tokens=max_tokens, overlap_tokens=10)
     assert [chunk.text for chunk in chunks] == ["\n".join(line.text for line in group) for group in expected]
+
+
+def split_counting_every_join(text: str, max_tokens: int) -> list[str]:
+    """How a long line must be split: the piece so far counted whole before each word is added."""
+    pieces: list[str] = []
+    words: list[str] = []
+    for word in text.split():
+        if words and count_tokens(" ".join([*words, word])) > max_tokens:
+            pieces.append(" ".join(words))
+            words = []
+        words.append(word)
+    return [*pieces, " ".join(words)] if words else pieces
+
+
+@settings(max_examples=60, deadline=None)
+@given(words=st.lists(line_texts.map(lambda text: text.replace(" ", "")).filter(bool), min_size=2, max_size=120),
+       max_tokens=st.integers(5, 60))
+def test_a_long_line_is_split_where_counting_every_join_would_split_it(words: list[str], max_tokens: int) -> None:
+    text = " ".join(words)
+    assume(count_tokens(text) > max_tokens and all(count_tokens(word) <= max_tokens for word in words))
+
+    chunks = chunk_document(document(((), [(1, text)])), max_tokens=max_tokens, overlap_tokens=0)
+
+    pieces = [Line(number=1, text=piece) for piece in split_counting_every_join(text, max_tokens)]
+    expected = pack_counting_every_join(pieces, max_tokens=max_tokens, overlap_tokens=0)
+    assert [chunk.text for chunk in chunks] == ["\n".join(line.text for line in group) for group in expected]
