@@ -6,6 +6,7 @@ from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 
 from answers.models import QuestionLog
+from answers.services import chunk_url
 from rag_site.admin_views import ReadOnlyAdminMixin
 
 
@@ -28,30 +29,33 @@ class QuestionLogAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="Shown sentences")
     def shown_sentences(self, log: QuestionLog) -> str:
-        return format_html_join(
-            "",
-            "<p>{} {}</p>",
-            (
-                (s["text"], format_html_join(" ", '<a href="/chunks/{}/">[{}]</a>', ((c["chunk_id"], c["n"]) for c in s["citations"])))
-                for s in log.sentences
-            ),
-        ) or "—"
+        def marks(citations: list[dict]) -> str:
+            links = ((chunk_url(c["chunk_id"]), c["n"]) for c in citations)
+            return format_html_join(" ", '<a href="{}">[{}]</a>', links)
+
+        return format_html_join("", "<p>{} {}</p>", ((s["text"], marks(s["citations"])) for s in log.sentences)) or "—"
 
     @admin.display(description="Dropped sentences")
     def dropped_sentences(self, log: QuestionLog) -> str:
-        return format_html_join("", "<p>{}<br><em>{}</em></p>", ((d["text"], "; ".join(d["reasons"])) for d in log.dropped)) or "—"
+        reasons = ((d["text"], "; ".join(d["reasons"])) for d in log.dropped)
+        return format_html_join("", "<p>{}<br><em>{}</em></p>", reasons) or "—"
 
     @admin.display(description="Conflict")
     def conflict_sides(self, log: QuestionLog) -> str:
-        return format_html_join("", '<p>{} (<a href="/chunks/{}/">{}</a>)</p>', ((s["statement"], s["chunk_id"], s["chunk_id"]) for s in log.conflict)) or "—"
+        sides = ((s["statement"], chunk_url(s["chunk_id"]), s["chunk_id"]) for s in log.conflict)
+        return format_html_join("", '<p>{} (<a href="{}">{}</a>)</p>', sides) or "—"
 
     @admin.display(description="Retrieved")
     def retrieved_chunks(self, log: QuestionLog) -> str:
-        return format_html_join(", ", '<a href="/chunks/{}/">{}</a> ({:.3f})', ((r["id"], r["id"], r["score"]) for r in log.retrieved)) or "—"
+        return format_html_join(
+            ", ", '<a href="{}">{}</a> ({:.3f})', ((chunk_url(r["id"]), r["id"], r["score"]) for r in log.retrieved)
+        ) or "—"
 
     @admin.display(description="Blocks issued")
     def issued_blocks(self, log: QuestionLog) -> str:
-        return format_html_join(", ", '[{}] <a href="/chunks/{}/">{}</a>', ((b["n"], b["chunk_id"], b["chunk_id"]) for b in log.blocks)) or "—"
+        return format_html_join(
+            ", ", '[{}] <a href="{}">{}</a>', ((b["n"], chunk_url(b["chunk_id"]), b["chunk_id"]) for b in log.blocks)
+        ) or "—"
 
     @admin.display(description="Timings (ms)")
     def timings_json(self, log: QuestionLog) -> str:

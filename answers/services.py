@@ -11,14 +11,13 @@ from django.urls import reverse
 
 from answers.claude import ClaudeGenerator, ClaudeSettings
 from answers.fallback import FallbackGenerator
-from answers.index import IndexSnapshot, current_index, max_rank_for
+from answers.index import IndexSnapshot, current_index, max_rank_for, tokenizer_from_settings
 from answers.models import QuestionLog
 from answers.pipeline.answer import answer_events
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.events import Event
 from answers.pipeline.extractive import ExtractiveGenerator
 from answers.pipeline.generation import Generator
-from answers.pipeline.tokenize import TokenizerConfig
 from answers.pipeline.types import Retrieved
 from answers.summary import AnswerSummary
 from corpus_admin.visibility import audiences_for
@@ -54,7 +53,7 @@ def pipeline_config() -> PipelineConfig:
         per_source=settings.RAG_PER_SOURCE,
         min_overlap=settings.RAG_MIN_OVERLAP,
         min_sentence_coverage=settings.RAG_MIN_SENTENCE_COVERAGE,
-        tokenizer=TokenizerConfig(stopwords=settings.RAG_STOPWORDS, stem=settings.RAG_STEMMING),
+        tokenizer=tokenizer_from_settings(),
     )
 
 

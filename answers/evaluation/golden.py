@@ -3,11 +3,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-AUDIENCES: dict[str, tuple[str, ...]] = {
-    "public": ("public",),
-    "partner": ("public", "partner"),
-    "internal": ("public", "partner", "internal"),
-}
+from corpus_admin.visibility import EVERYONE, PUBLIC_ONLY, WITH_PARTNER
+
+# A case's audience names the most restricted documents its caller may see.
+AUDIENCES: dict[str, tuple[str, ...]] = {"public": PUBLIC_ONLY, "partner": WITH_PARTNER, "internal": EVERYONE}
 KINDS = ("answered", "no_material", "conflict", "unsupported")
 REQUIRED = ("id", "question", "audience", "expect", "sources", "facts")
 

@@ -32,13 +32,11 @@ from urllib.parse import urlsplit
 
 from answers.testing.demo_answers import (
     REFUSAL,
-    last_user_text,
     system_text,
     text_of,
     demo_answer,
     is_compression,
     parse_blocks,
-    parse_question,
 )
 
 __all__ = [

@@ -5,7 +5,9 @@ from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from answers.fallback import FALLBACK_NAME
 from answers.models import QuestionLog
+from answers.rendering import GENERATOR_TEXT
 from answers.services import QuestionRejected, answer_question, chunk_url, clean_question
 from answers.summary import AnswerSummary
 
@@ -61,6 +63,6 @@ class Command(BaseCommand):
             self.stdout.write("\nSources:")
             for source in sources:
                 self.stdout.write(f"  [{source['n']}] {source['source_title']} - {source['url']} ({source['source_updated_on']})")
-        if data["generator"] == "extractive-fallback":
-            self.stdout.write("(The model was unavailable, so this answer quotes the documents directly.)")
+        if data["generator"] == FALLBACK_NAME:
+            self.stdout.write(f"({GENERATOR_TEXT[FALLBACK_NAME]})")
         self.stdout.write(f"\nstatus: {data['status']}")
