@@ -13,8 +13,12 @@ class FallbackGenerator:
         self.primary = primary
         self.fallback = fallback
         self.name = primary.name
-        self.regenerates = primary.regenerates
         self.stats = getattr(primary, "stats", None)
+
+    @property
+    def regenerates(self) -> bool:
+        """Whether the generator writing this answer is worth asking again (the extractive one is not)."""
+        return (self.fallback if self.name == FALLBACK_NAME else self.primary).regenerates
 
     async def stream(self, request: GenerationRequest) -> AsyncIterator[str]:
         """Yield the primary's text, or the fallback's when the primary wrote nothing before failing."""

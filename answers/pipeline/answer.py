@@ -107,7 +107,7 @@ async def answer_events(
             reasons.append(f'"{event.text}": {"; ".join(event.reasons)}')
         return event
 
-    for _attempt in range(2 if generator.regenerates else 1):
+    for _attempt in range(2):
         reasons: list[str] = []
         buffer = SentenceBuffer()
         sentences: list[str] = []
@@ -130,7 +130,7 @@ async def answer_events(
         if tail:
             dropped += 1
             yield SentenceDropped(tail, (unfinished,))
-        if shown or failure is not None:
+        if shown or failure is not None or not generator.regenerates:  # asked after each try: it may change
             break
         feedback = tuple(reasons) or ("No sentence cited a block with [n] markers.",)
 
