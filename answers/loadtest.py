@@ -8,7 +8,6 @@ answer has a timeout and the whole run a deadline; an answer still running at th
 import asyncio
 import ipaddress
 import json
-import math
 import re
 import socket
 import time
@@ -20,6 +19,8 @@ from http.cookies import SimpleCookie
 from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
+
+from answers.evaluation import metrics
 
 # Questions of the demo corpus that the extractive generator answers (corpus_admin/demo/README.md).
 DEMO_QUESTIONS = (
@@ -299,12 +300,8 @@ class LoadReport:
 
 
 def percentile(values: list[float], share: float) -> float | None:
-    """The nearest-rank percentile (share in 0..100) of the values, or None when there are none."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    rank = max(1, math.ceil(share / 100 * len(ordered)))
-    return ordered[min(rank, len(ordered)) - 1]
+    """The nearest-rank percentile (share in 0..100) of the values, or None when there are none (JSON null)."""
+    return metrics.percentile(values, share) if values else None
 
 
 def _ms(seconds: float | None) -> float | None:

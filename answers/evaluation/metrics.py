@@ -177,7 +177,7 @@ def summarise(results: Sequence[CaseResult], *, k: int) -> Metrics:
 
 
 def percentile(values: Sequence[float], p: float) -> float:
-    """The nearest-rank percentile: the smallest value with at least p% of the values at or below it."""
+    """The nearest-rank percentile: the smallest value with at least p% of the values at or below it (0 if none)."""
     if not values:
         return 0.0
     ordered = sorted(values)

@@ -12,8 +12,6 @@ from answers.pipeline.types import Block, Conflict, Retrieved, Statement
 
 MIN_SHARED_CONTEXT = 2  # "share at least two significant tokens" (§5.2)
 
-# A sentence ends at . ! or ? followed by white space; "2.5" has no space after its dot and stays whole.
-
 
 def gate_no_material(
     *,

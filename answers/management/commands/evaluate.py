@@ -7,8 +7,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from answers.evaluation.corpus import CorpusError, load_corpus, throwaway_database
 from answers.evaluation.golden import GoldenCase, GoldenError, load_golden
-from answers.evaluation.metrics import summarise
-from answers.evaluation.report import Run, metric_rows, sweep_tables, write_json, write_reports
+from answers.evaluation.metrics import ACTUAL_KINDS, summarise
+from answers.evaluation.report import Run, confusion_rows, metric_rows, sweep_tables, write_json, write_reports
 from answers.evaluation.runner import evaluate_cases
 from answers.evaluation.sweep import run_sweep
 from answers.services import QuestionRejected, clean_question, pipeline_config
@@ -30,7 +30,8 @@ class Command(BaseCommand):
         parser.add_argument("--report", help="Write report.html, report.md and known_misses.md into this folder.")
         parser.add_argument(
             "--sweep", action="store_true",
-            help="Re-decide every case over ranges of RAG_MIN_COVERAGE and RAG_MIN_SCORE (with a model generator, "
+            help="Re-decide every case over ranges of RAG_MIN_COVERAGE, RAG_MIN_SCORE and RAG_MIN_SENTENCE_COVERAGE "
+            "(with a model generator, "
             "every value asks the model again).",
         )
         parser.add_argument("--min-status-accuracy", type=float, help="Exit 1 when status accuracy is under this.")
@@ -122,8 +123,7 @@ class Command(BaseCommand):
         self.stdout.write("")
         self._table(("metric", "value"), metric_rows(run.metrics))
         self.stdout.write("")
-        kinds = list(run.metrics.confusion["answered"])
-        self._table(("expected \\ actual", *kinds), [(e, *row.values()) for e, row in run.metrics.confusion.items()])
+        self._table(("expected \\ actual", *ACTUAL_KINDS), [(e, *row) for e, row in confusion_rows(run.metrics)])
         for sweep in sweep_tables(run.sweep):
             self.stdout.write(f"\nSweep of {sweep['title']}:")
             self._table(
