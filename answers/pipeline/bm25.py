@@ -18,6 +18,7 @@ import bisect
 import json
 import math
 import os
+import zipfile
 from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -158,7 +159,7 @@ class Bm25Index:
         in its last bit.
         """
         removed = set(removed)
-        unknown = removed.difference(self._chunk_ids) if len(removed) < 64 else removed - set(self._chunk_ids)
+        unknown = removed.difference(self._chunk_ids)
         if unknown:
             raise ValueError(f"cannot remove chunks the index does not hold: {sorted(unknown)[:5]}")
         rows = list(added)
@@ -391,11 +392,14 @@ class Bm25Index:
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Bm25Index":
         """Read an index written by `save`; raises ValueError or OSError if the file is not a whole index."""
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(data["meta"].tobytes().decode("utf-8"))
-            if meta.get("format") != _FORMAT:
-                raise ValueError(f"unsupported index format {meta.get('format')!r}")
-            arrays = {name: data[name] for name in data.files if name != "meta"}
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(data["meta"].tobytes().decode("utf-8"))
+                arrays = {name: data[name] for name in data.files if name != "meta"}
+        except (zipfile.BadZipFile, KeyError, EOFError) as error:  # a truncated or foreign file
+            raise ValueError(f"not a saved index ({type(error).__name__}: {error})") from error
+        if meta.get("format") != _FORMAT:
+            raise ValueError(f"unsupported index format {meta.get('format')!r}")
         return cls(
             chunk_ids=meta["chunk_ids"],
             terms=meta["terms"],
