@@ -14,7 +14,7 @@ from django.utils.text import slugify
 from corpus_admin.chunking import ChunkDraft
 from corpus_admin.corpus_state import corpus_version_bump
 from corpus_admin.models import Audience, Chunk, Source, SourceStatus, Upload
-from corpus_admin.parsing import RejectedFile
+from corpus_admin.parsing import RejectedFile, base_name
 from corpus_admin.sandbox import parse_and_chunk
 
 logger = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ def ingest_file(
     Same content as the served version is a no-op unless `force`; a failure records its reason on an existing
     source and leaves the served version untouched; a rejected new file stores nothing.
     """
-    name = _base_name(file_name)
+    name = base_name(file_name)
     if audience is not None and audience not in Audience.values:
         return IngestResult(name, FAILED, error=f"{name}: unknown audience {audience!r}")
     existing = Source.objects.filter(original_name=name).first()
@@ -105,7 +105,7 @@ def ingest_upload(*, file_name: str, size: int, read: Callable[[], bytes], **det
     """Ingest an uploaded file, refusing one over the cap before reading it into memory."""
     cap = max_upload_bytes()
     if size > cap:
-        name = _base_name(file_name)
+        name = base_name(file_name)
         existing = Source.objects.filter(original_name=name).first()
         message = f"{name}: the file is {size / 1_048_576:.1f} MB, over the {settings.RAG_MAX_UPLOAD_MB} MB limit"
         return _record_failure(existing, name, message)
@@ -238,11 +238,6 @@ def _record_failure(existing: Source | None, name: str, message: str) -> IngestR
     if existing is not None:
         Source.objects.filter(pk=existing.pk).update(last_error=message, changed_at=timezone.now())
     return IngestResult(name, FAILED, existing.pk if existing else None, error=message)
-
-
-def _base_name(file_name: str) -> str:
-    """The file's own name: whatever path came with it is never used."""
-    return PurePath(file_name.replace("\\", "/")).name or "unnamed file"
 
 
 def _title_from_name(name: str) -> str:

@@ -95,7 +95,7 @@ class _Reject(Exception):
 
 def parse_document(*, file_name: str, content: bytes, max_bytes: int) -> ParsedDocument:
     """Parse an upload into sections of numbered lines, or raise RejectedFile."""
-    name = _base_name(file_name)
+    name = base_name(file_name)
     try:
         return _parse(name=name, content=content, max_bytes=max_bytes)
     except _Reject as reject:
@@ -143,7 +143,7 @@ def _parse_text(*, media_type: str, text: str) -> tuple[str | None, tuple[Sectio
 # --- names, sizes and bytes -------------------------------------------------------------
 
 
-def _base_name(file_name: str) -> str:
+def base_name(file_name: str) -> str:
     """Keep only the final path component, whichever separator the client used."""
     return file_name.replace("\\", "/").rsplit("/", 1)[-1].strip() or "unnamed file"
 
