@@ -1,6 +1,4 @@
 """A throwaway database for an evaluation corpus: created beside the site's, filled from a folder, then dropped."""
-import datetime as dt
-import json
 import os
 import secrets
 import shutil
@@ -13,23 +11,12 @@ from pathlib import Path
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from answers.index import index_holder, refresh_now
+from corpus_admin.folders import MANIFEST, FileDetails, ManifestError, files_under, read_manifest
 from corpus_admin.ingestion import ingest_upload
 from corpus_admin.parsing import SUPPORTED
 
-MANIFEST = "audiences.json"
-
-
 class CorpusError(ValueError):
     """A corpus folder that cannot be read as a whole (missing, or a broken audiences.json)."""
-
-
-@dataclass(frozen=True)
-class FileDetails:
-    """What audiences.json says about one file."""
-
-    audience: str = "public"
-    title: str | None = None
-    updated_on: dt.date | None = None
 
 
 @dataclass(frozen=True)
@@ -79,7 +66,10 @@ def load_corpus(directory: Path | str) -> CorpusLoad:
     directory = Path(directory)
     if not directory.is_dir():
         raise CorpusError(f"{directory}: no such folder")
-    manifest = read_manifest(directory)
+    try:
+        manifest = read_manifest(directory)
+    except ManifestError as error:
+        raise CorpusError(str(error)) from None
     ingested: list[str] = []
     failed: list[tuple[str, str]] = []
     skipped: list[str] = []
@@ -115,37 +105,4 @@ def load_corpus(directory: Path | str) -> CorpusLoad:
 
 def corpus_files(directory: Path) -> list[Path]:
     """Every file under the folder, sorted, without hidden ones and without the top-level audiences.json."""
-    return [
-        path
-        for path in sorted(directory.rglob("*"))
-        if path.is_file()
-        and not any(part.startswith(".") for part in path.relative_to(directory).parts)
-        and path != directory / MANIFEST
-    ]
-
-
-def read_manifest(directory: Path) -> dict[str, FileDetails | str]:
-    """audiences.json: file name -> audience, or -> {"audience", "title", "updated_on"}; a bad entry -> why."""
-    path = directory / MANIFEST
-    if not path.exists():
-        return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise CorpusError(f"{path}: not a readable JSON file ({error})") from None
-    if not isinstance(data, dict):
-        raise CorpusError(f"{path}: must map file names to audiences")
-    return {name: _details(value) for name, value in data.items()}
-
-
-def _details(value: object) -> FileDetails | str:
-    if isinstance(value, str):
-        return FileDetails(audience=value)
-    if not isinstance(value, dict):
-        return f"{MANIFEST}: the entry must be an audience or an object, not {value!r}"
-    try:
-        updated_on = dt.date.fromisoformat(value["updated_on"]) if value.get("updated_on") else None
-    except (TypeError, ValueError):
-        return f"{MANIFEST}: updated_on {value['updated_on']!r} is not a date (YYYY-MM-DD)"
-    audience, title = value.get("audience") or "public", value.get("title") or None
-    return FileDetails(audience=audience, title=title, updated_on=updated_on)
+    return [path for path in files_under(directory) if path != directory / MANIFEST]

@@ -5,6 +5,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
+from corpus_admin.folders import files_under
 from corpus_admin.ingestion import ADDED, FAILED, UNCHANGED, UPDATED, IngestResult, ingest_upload
 from corpus_admin.models import Audience
 
@@ -15,10 +16,7 @@ def collect_files(paths: list[str]) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found.extend(
-                p for p in sorted(path.rglob("*"))
-                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            )
+            found.extend(files_under(path))
         elif path.is_file():
             found.append(path)
         else:
