@@ -2,7 +2,6 @@
 import json
 
 from django.contrib import admin
-from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 
 from answers.models import QuestionLog

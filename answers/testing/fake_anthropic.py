@@ -36,7 +36,7 @@ from answers.testing.demo_answers import (
     text_of,
     demo_answer,
     is_compression,
-    parse_blocks,
+    parse_blocks,  # re-exported for its tests
 )
 
 __all__ = [

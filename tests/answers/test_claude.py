@@ -4,7 +4,6 @@ import json
 import time
 
 import pytest
-from asgiref.sync import sync_to_async
 
 from answers.models import QuestionLog
 from answers.services import answer_question

@@ -6,7 +6,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from django.conf import settings
 from django.contrib.auth.models import User
 from playwright.sync_api import BrowserContext, ConsoleMessage, Locator, Page, expect
 
