@@ -1,10 +1,10 @@
 """Reads of the corpus; the one place where rows become pipeline dataclasses."""
 from collections.abc import Collection, Iterator
 
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Max, OuterRef, Subquery, Sum
 
 from answers.pipeline.records import ChunkRecord
-from corpus_admin.models import Chunk, Source
+from corpus_admin.models import Chunk, Source, SourceStatus
 from corpus_admin.visibility import EVERYONE
 
 
@@ -72,6 +72,18 @@ def served_sources() -> dict[int, tuple]:
         )
     }
     return {source_id: (*facts[source_id], count, newest, total) for source_id, count, newest, total in served}
+
+
+def library_sources(*, audiences: tuple[str, ...]) -> list[Source]:
+    """The served sources the audiences may see, by title, each with `first_chunk_id`: its first passage."""
+    first = (
+        Chunk.objects.filter(source=OuterRef("pk"), version=OuterRef("version")).order_by("ordinal").values("chunk_id")
+    )
+    return list(
+        Source.objects.filter(audience__in=audiences, status=SourceStatus.READY, version__gt=0)
+        .annotate(first_chunk_id=Subquery(first[:1]))
+        .order_by("title")
+    )
 
 
 def chunk_visible(*, chunk_id: str, audiences: tuple[str, ...]) -> Chunk | None:

@@ -3,8 +3,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 
-from corpus_admin.models import Audience, Source, SourceStatus
-from corpus_admin.selectors import chunk_current_version, chunk_neighbours, chunk_visible
+from corpus_admin.models import Audience
+from corpus_admin.selectors import chunk_current_version, chunk_neighbours, chunk_visible, library_sources
 from corpus_admin.visibility import audiences_for
 
 
@@ -35,11 +35,7 @@ def chunk_detail(request: HttpRequest, chunk_id: str) -> HttpResponse:
 
 def library(request: HttpRequest) -> HttpResponse:
     """The served sources the caller may see, each linking to its first passage."""
-    sources = (
-        Source.objects.filter(audience__in=audiences_for(request.user), status=SourceStatus.READY, version__gt=0)
-        .order_by("title")
-    )
-    rows = [(source, source.chunks.filter(version=source.version).order_by("ordinal").first()) for source in sources]
-    response = render(request, "corpus_admin/library.html", {"rows": rows})
+    sources = library_sources(audiences=audiences_for(request.user))
+    response = render(request, "corpus_admin/library.html", {"sources": sources})
     add_never_cache_headers(response)
     return response

@@ -111,3 +111,18 @@ def test_library_lists_only_visible_sources(client, three_audiences, partner_use
 
     assert "Public" in page and "Partner" in page and "Internal" not in page
     assert Chunk.objects.count() == 3
+
+
+def test_library_links_each_source_to_its_served_first_passage_in_one_query(
+    client, ingest, django_assert_max_num_queries
+):
+    ingest("trash.md", "# Trash\n\nDeleted files stay in the trash for 30 days.")
+    ingest("trash.md", "# Trash\n\nDeleted files stay in the trash for 60 days.")
+    for n in range(5):
+        ingest(f"note-{n}.md", f"# Note {n}\n\nNote number {n} says hello.")
+
+    with django_assert_max_num_queries(3):  # not one more per source
+        page = client.get("/library/").content.decode()
+
+    assert 'href="/chunks/trash-v2-c01/"' in page and "trash-v1-c01" not in page
+    assert all(f'href="/chunks/note-{n}-v1-c01/"' in page for n in range(5))
