@@ -68,10 +68,6 @@ class ChunkQuerySet(models.QuerySet):
         """Chunks of served versions: neither superseded nor withdrawn."""
         return self.filter(superseded_at__isnull=True, withdrawn_at__isnull=True)
 
-    def for_audiences(self, audiences: tuple[str, ...]) -> "ChunkQuerySet":
-        """Chunks whose source's audience is one of the given ones (§3)."""
-        return self.filter(source__audience__in=audiences)
-
 
 class Chunk(models.Model):
     """A passage of one version of a source. Rows are written once; only the two marks ever change."""

@@ -5,14 +5,12 @@ from django.db.models import Count, Max, OuterRef, Subquery, Sum
 
 from answers.pipeline.records import ChunkRecord
 from corpus_admin.models import Chunk, Source, SourceStatus
-from corpus_admin.visibility import EVERYONE
 
 
-def chunk_records(
-    *, audiences: tuple[str, ...] = EVERYONE, source_ids: Collection[int] | None = None, batch_size: int = 2000
-) -> Iterator[ChunkRecord]:
-    """Yield every served chunk visible to the given audiences (of the given sources only), ordered by chunk id."""
-    served = Chunk.objects.current().for_audiences(audiences)
+def chunk_records(*, source_ids: Collection[int] | None = None) -> Iterator[ChunkRecord]:
+    """Yield every served chunk of every audience (of the given sources only), ordered by chunk id: the index's
+    input, which keeps the audience on each record and filters per caller at search time."""
+    served = Chunk.objects.current()
     if source_ids is not None:
         served = served.filter(source_id__in=list(source_ids))
     rows = (
@@ -33,7 +31,7 @@ def chunk_records(
             "fingerprint",
         )
     )
-    for row in rows.iterator(chunk_size=batch_size):
+    for row in rows.iterator(chunk_size=2000):
         (chunk_id, source_id, title, name, audience, updated_on, heading, start, end, text, tokens, fp) = row
         yield ChunkRecord(
             chunk_id=chunk_id,
