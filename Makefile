@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 
 FAKE_PORT ?= 8089
 
-.PHONY: run run-fake-claude test test-browser setup migrate demo eval
+.PHONY: run run-fake-claude test test-browser setup migrate demo eval run-workers loadtest
 
 $(VENV)/installed.stamp: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -51,7 +51,6 @@ test-browser: setup
 # Plain HTTP on loopback; behind a proxy that ends TLS, add WORKER_FLAGS=--behind-tls-proxy. See rag_site/workers.py.
 WORKERS ?= 2
 WORKER_FLAGS ?=
-.PHONY: run-workers loadtest
 run-workers: setup
 	$(PY) -m rag_site.workers --workers $(WORKERS) --host $(HOST) --port $(PORT) $(WORKER_FLAGS)
 
