@@ -37,4 +37,5 @@ def test_vendored_scripts_are_served(client):
     for path in ("/static/vendor/htmx-2.0.11.min.js", "/static/vendor/htmx-ext-ws-2.0.4.min.js", "/static/js/chat.js"):
         response = client.get(path)
         assert response.status_code == 200, path
-        b"".join(response.streaming_content if response.streaming else [response.content])
+        body = b"".join(response.streaming_content if response.streaming else [response.content])
+        assert len(body) > 1000, path  # the file itself, not an empty or error body

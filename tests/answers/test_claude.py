@@ -209,11 +209,13 @@ async def test_fallback_answers_extractively_and_says_so(claude, corpus, setting
 
 async def test_internal_canary_never_reaches_the_model_for_a_public_caller(claude, corpus, staff_user):
     claude.queue(reply(GOOD), reply(GOOD))
+    question = "How long are deleted files kept in the trash, and what is the trash policy floor for staff?"
 
-    await ask("What is the trash policy floor for staff?")
+    await ask(question)
     public_bodies = json.dumps(claude.requests)
-    await ask("What is the trash policy floor for staff?", user=staff_user)
+    await ask(question, user=staff_user)
 
+    assert len(claude.requests) == 2  # the public caller's question reached the model too
     assert "CANARY-INTERNAL-77" not in public_bodies
     assert "CANARY-INTERNAL-77" in json.dumps(claude.requests[-1])
 

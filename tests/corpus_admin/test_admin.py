@@ -53,6 +53,7 @@ def test_changelist_shows_status_version_and_chunk_count(client, admin_user, ing
     page = client.get("/admin/corpus_admin/source/").content.decode()
 
     assert "trash.md" in page and "Ready" in page
+    assert '<td class="field-version">1</td>' in page and '<td class="field-served_chunks">1</td>' in page
 
 
 def test_change_page_links_to_each_chunk_page(client, admin_user, ingest):

@@ -62,7 +62,9 @@ def test_chunk_page_shows_source_heading_lines_date_and_text(client, ingest):
 
     page = response.content.decode()
     assert response.status_code == 200
-    for fact in ("Limits guide", "limits.md", "§ Limits › Uploads", "5", "2025-09-15", "The upload limit is 200 MB."):
+    facts = ("Limits guide", "limits.md", "§ Limits › Uploads", "<dt>Lines</dt><dd>5</dd>", "2025-09-15",
+             "The upload limit is 200 MB.")
+    for fact in facts:
         assert fact in page
     assert 'href="/chunks/limits-v1-c02/"' in page
 
