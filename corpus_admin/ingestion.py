@@ -101,6 +101,11 @@ def ingest_file(
     return IngestResult(name, UPDATED if existing else ADDED, source.pk, version, len(drafts))
 
 
+def chunk_id_for(slug: str, version: int, ordinal: int) -> str:
+    """A chunk's permanent id, and so its page's address: `<slug>-v<version>-c<ordinal>`."""
+    return f"{slug}-v{version}-c{ordinal:02d}"
+
+
 def ingest_upload(*, file_name: str, size: int, read: Callable[[], bytes], **details) -> IngestResult:
     """Ingest an uploaded file, refusing one over the cap before reading it into memory."""
     cap = max_upload_bytes()
@@ -192,7 +197,7 @@ def _switch_version(
         Chunk.objects.bulk_create(
             [
                 Chunk(
-                    chunk_id=f"{source.slug}-v{version}-c{draft.ordinal:02d}",
+                    chunk_id=chunk_id_for(source.slug, version, draft.ordinal),
                     source=source,
                     version=version,
                     ordinal=draft.ordinal,

@@ -20,7 +20,7 @@ from tqdm import tqdm
 from answers.benchmarks import synthetic_corpus
 from corpus_admin.chunking import fingerprint_text
 from corpus_admin.corpus_state import corpus_version_bump
-from corpus_admin.ingestion import withdraw_source
+from corpus_admin.ingestion import chunk_id_for, withdraw_source
 from corpus_admin.models import Audience, Chunk, Source, SourceStatus
 from corpus_admin.tokens import count_tokens
 
@@ -107,7 +107,7 @@ def load_synthetic(
                 Chunk.objects.bulk_create(
                     [
                         Chunk(
-                            chunk_id=f"{slug}-v{version}-c{first + i + 1:02d}",
+                            chunk_id=chunk_id_for(slug, version, first + i + 1),
                             source=source,
                             version=version,
                             ordinal=first + i + 1,
