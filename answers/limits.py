@@ -29,6 +29,14 @@ class QuestionRefused(Exception):
         self.retry_after_s = retry_after_s
 
 
+class ServiceUnavailable(Exception):
+    """A part every answer needs (the shared counters, the database) cannot be reached now; says so in `message`."""
+
+    def __init__(self, message: str = "The site is busy and cannot answer right now; please try again shortly.") -> None:
+        super().__init__(message)
+        self.message = message
+
+
 @dataclass(frozen=True)
 class RateDecision:
     """Whether a question may go ahead, and if not, in how many seconds it may."""
