@@ -25,9 +25,9 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connection, connections
 
-from answers.pipeline.bm25 import Bm25Index, Hit
+from answers.pipeline.bm25 import INDEX_FORMAT, Bm25Index, Hit
 from answers.pipeline.records import AUDIENCE_RANK, ChunkRecord
-from answers.pipeline.tokenize import TokenizerConfig, tokenize
+from answers.pipeline.tokenize import TokenizerConfig, tokenize, tokenizer_fingerprint
 from corpus_admin.models import CorpusState
 from corpus_admin.selectors import chunk_records, served_sources
 
@@ -258,7 +258,9 @@ class IndexHolder:
         store = self._store_dir() if callable(self._store_dir) else self._store_dir
         if store is None or len(records) < self.persist_from:
             return None
-        return Path(store) / f"{_database_key()}-v{stamp[0]}-{_corpus_digest(records.values(), config)}.npz"
+        # The file format and the tokenizer's fingerprint are in the name: an index from other code is never loaded.
+        code = f"f{INDEX_FORMAT}-t{tokenizer_fingerprint(config)}"
+        return Path(store) / f"{_database_key()}-v{stamp[0]}-{code}-{_corpus_digest(records.values(), config)}.npz"
 
 
 def settle_heap() -> None:

@@ -30,7 +30,7 @@ import scipy.sparse
 from answers.pipeline.records import AUDIENCE_RANK
 
 TIERS = 3  # public, partner, internal: AUDIENCE_RANK's values
-_FORMAT = 2
+INDEX_FORMAT = 2
 _DENSE_PAIR_TABLE = 1 << 20  # largest (max tf + 1) * (max length + 1) grid kept dense instead of de-duplicated
 
 
@@ -366,7 +366,7 @@ class Bm25Index:
     def save(self, path: str | os.PathLike) -> None:
         """Write the index to one .npz file atomically: a temporary file in the same folder, then a rename."""
         path = Path(path)
-        meta = {"format": _FORMAT, "k1": self.k1, "b": self.b, "epsilon": self.epsilon,
+        meta = {"format": INDEX_FORMAT, "k1": self.k1, "b": self.b, "epsilon": self.epsilon,
                 "chunk_ids": self._chunk_ids, "terms": self._terms}
         temporary = path.with_name(f".{path.name}.{os.getpid()}.{id(self)}.tmp")
         try:
@@ -398,7 +398,7 @@ class Bm25Index:
                 arrays = {name: data[name] for name in data.files if name != "meta"}
         except (zipfile.BadZipFile, KeyError, EOFError) as error:  # a truncated or foreign file
             raise ValueError(f"not a saved index ({type(error).__name__}: {error})") from error
-        if meta.get("format") != _FORMAT:
+        if meta.get("format") != INDEX_FORMAT:
             raise ValueError(f"unsupported index format {meta.get('format')!r}")
         return cls(
             chunk_ids=meta["chunk_ids"],

@@ -11,6 +11,7 @@ Rules callers rely on:
   token, so "200MB" and "200 MB" both give "200", "mb".
 - Stop words are matched case-insensitively before stemming; numbers are never stemmed.
 """
+import hashlib
 import re
 import threading
 import unicodedata
@@ -88,6 +89,21 @@ def tokenize(text: str, config: TokenizerConfig = DEFAULT) -> list[str]:
     words = [token for token, is_number in pieces if not is_number]
     stems = iter(_stemmer(config.language).stemWords(words))
     return [token if is_number else next(stems) for token, is_number in pieces]
+
+
+# Bump when a rule above changes in a way the fingerprint below cannot see (code, not data).
+RULES_REVISION = 1
+
+
+def tokenizer_fingerprint(config: TokenizerConfig = DEFAULT) -> str:
+    """A short hash of everything tokens depend on: the rules, the stop words, the stemmer and the config.
+
+    A saved index is keyed by it, so an index written by other tokenizer code or data is never loaded.
+    """
+    parts = (
+        RULES_REVISION, _TOKEN.pattern, _THOUSANDS.pattern, sorted(ENGLISH_STOP_WORDS), Stemmer.version, repr(config)
+    )
+    return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()[:12]
 
 
 def significant_terms(text: str, config: TokenizerConfig = DEFAULT) -> list[str]:

@@ -7,7 +7,9 @@ import pytest
 import answers.index as index_module
 from answers.index import IndexHolder, IndexSnapshot, max_rank_for, search
 from answers.pipeline.records import ChunkRecord
-from answers.pipeline.tokenize import tokenize
+import answers.pipeline.tokenize as tokenize_module
+from answers.pipeline.bm25 import INDEX_FORMAT
+from answers.pipeline.tokenize import TokenizerConfig, tokenize, tokenizer_fingerprint
 from corpus_admin.ingestion import update_source_details, withdraw_source
 from corpus_admin.models import Source
 from corpus_admin.selectors import chunk_records, served_sources
@@ -311,6 +313,28 @@ def test_same_version_with_other_content_is_not_loaded(tmp_path):
                            persist_from=0).current()
     assert snapshot.bm25.search(["refund"], max_rank=0, k=3) == []
     assert [hit.chunk_id for hit in snapshot.bm25.search(["upload"], max_rank=0, k=3)] == ["a-c01"]
+
+
+def test_an_index_saved_by_other_tokenizer_code_is_not_loaded(tmp_path, monkeypatch):
+    """A changed stop list (or stemmer, or rule) changes every term: an index saved before it must be rebuilt."""
+    corpus = FakeCorpus([record("a-c01", "refunds are issued within thirty days")])
+    def make():
+        return IndexHolder(store_dir=tmp_path, read_stamp=corpus.stamp, read_records=lambda: corpus.records,
+                           persist_from=0).current()
+
+    assert not make().bm25.has_term("are", max_rank=0)  # a stop word when it was saved
+    monkeypatch.setattr(tokenize_module, "ENGLISH_STOP_WORDS", frozenset({"within"}))
+    rebuilt = make()
+    assert rebuilt.bm25.has_term("are", max_rank=0) and not rebuilt.bm25.has_term("within", max_rank=0)
+    assert len(list(tmp_path.glob("*.npz"))) == 2
+
+
+def test_a_saved_index_names_its_format_and_tokenizer(tmp_path):
+    corpus = FakeCorpus([record("a-c01", "refunds are issued")])
+    IndexHolder(store_dir=tmp_path, read_stamp=corpus.stamp, read_records=lambda: corpus.records,
+                persist_from=0).current()
+    (saved,) = tmp_path.glob("*.npz")
+    assert f"-f{INDEX_FORMAT}-t{tokenizer_fingerprint(TokenizerConfig())}-" in saved.name
 
 
 @pytest.mark.django_db
