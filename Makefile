@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 
 FAKE_PORT ?= 8089
 
-.PHONY: run run-fake-claude test test-browser setup migrate demo eval run-workers loadtest
+.PHONY: run run-fake-claude test test-browser setup migrate demo eval run-workers loadtest audit
 
 $(VENV)/installed.stamp: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -66,3 +66,8 @@ loadtest: setup
 eval: setup
 	$(PY) manage.py evaluate --golden answers/evaluation/golden/demo.jsonl --corpus corpus_admin/demo/documents \
 		--report var/eval --json var/eval/results.json --sweep --floor answers/evaluation/golden/floor.json
+
+# The dependency audit, offline: requirements.txt against the PyPA advisory database snapshot in ../shared/advisories
+# (RAG_ADVISORIES=path to use another), with skjold in a venv of its own. See .ci/audit.
+audit:
+	bash .ci/audit
