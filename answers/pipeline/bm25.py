@@ -49,7 +49,7 @@ class _Tier:
     tf_part: np.ndarray  # per (tf, length) pair code: tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avgdl))
 
 
-class _Vocabulary(dict):
+class _Vocabulary(dict[str, int]):
     """Term -> id, numbering a new term on first lookup (so ids follow first appearance, as rank-bm25's dict)."""
 
     def __missing__(self, term: str) -> int:
@@ -187,9 +187,9 @@ class Bm25Index:
         old_to_new = np.full(len(self), -1, dtype=np.int32)
         old_to_new[kept_docs] = kept_numbers
         n_docs = kept_docs.size + len(rows)
-        chunk_ids = np.empty(n_docs, dtype=object)
-        chunk_ids[kept_numbers], chunk_ids[new_numbers] = kept_ids, new_ids
-        chunk_ids = chunk_ids.tolist()
+        placed = np.empty(n_docs, dtype=object)
+        placed[kept_numbers], placed[new_numbers] = kept_ids, new_ids
+        chunk_ids: list[str] = placed.tolist()
         ranks = np.empty(n_docs, dtype=np.int8)
         ranks[kept_numbers], ranks[new_numbers] = self._ranks[kept_docs], new_ranks
         lengths = np.empty(n_docs, dtype=np.int64)
@@ -363,7 +363,7 @@ class Bm25Index:
         containers = 8 * (len(self._chunk_ids) + len(self._terms)) + 100 * len(self._terms)  # lists, dict slots
         return sum(array.nbytes for array in arrays) + strings + containers
 
-    def save(self, path: str | os.PathLike) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Write the index to one .npz file atomically: a temporary file in the same folder, then a rename."""
         path = Path(path)
         meta = {"format": INDEX_FORMAT, "k1": self.k1, "b": self.b, "epsilon": self.epsilon,
@@ -390,7 +390,7 @@ class Bm25Index:
             temporary.unlink(missing_ok=True)
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> "Bm25Index":
+    def load(cls, path: str | os.PathLike[str]) -> "Bm25Index":
         """Read an index written by `save`; raises ValueError or OSError if the file is not a whole index."""
         try:
             with np.load(path, allow_pickle=False) as data:
