@@ -44,6 +44,7 @@ test: setup
 	$(MAKE) test-browser
 
 test-browser: setup
+	bash .ci/system-tools
 	DJANGO_ALLOW_ASYNC_UNSAFE=true timeout 900 $(PY) -m pytest -m browser tests/browser
 
 # Production-style: WORKERS daphne processes on PORT..PORT+WORKERS-1, DEBUG off, against DATABASE_URL and REDIS_URL
