@@ -1,4 +1,5 @@
 """Sign-in and sign-out for every user: Django's auth views, the header naming the caller, and the attempt limit."""
+import asyncio
 import random
 import re
 
@@ -219,6 +220,18 @@ def test_successful_sign_ins_are_not_counted_as_failed_attempts(frozen_window, p
 
     assert signed_in == [302] * 4
     assert failures == [200, 200, 429]
+
+
+@pytest.mark.asyncio
+async def test_guesses_sent_at_once_cannot_slip_under_the_limit():
+    from rag_site.accounts import SignInAttempt
+
+    address, now = fresh_address(), WINDOW_START + 900.0 * random.randrange(1, 10**9)
+    attempts = [SignInAttempt.of(address=address, username=f"someone-{n}", now=now) for n in range(20)]
+
+    admitted = await asyncio.gather(*(attempt.admit(5) for attempt in attempts))
+
+    assert admitted.count(True) == 5  # each is counted before its password would be checked
 
 
 def test_sign_in_is_refused_while_the_attempt_counters_cannot_be_reached(partner_user, settings):
