@@ -72,6 +72,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "rag_site.accounts.caller",
             ],
         },
     },
@@ -224,7 +225,11 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 
-LOGIN_URL = "admin:login"
+# Every user signs in at the site's own page (rag_site/accounts.py); the admin keeps its own for staff.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+RAG_LOGIN_RATE_LIMIT = env_int("RAG_LOGIN_RATE_LIMIT", 10, minimum=0)  # failed sign-ins per address and per username
 
 LOGGING = {
     "version": 1,

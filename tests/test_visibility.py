@@ -7,6 +7,7 @@ fails until it is.
 """
 import io
 import json
+import random
 import tempfile
 from pathlib import Path
 
@@ -38,6 +39,7 @@ SEES = {
     "anonymous": {"public"},
     "signed_in": {"public"},
     "partner": {"public", "partner"},
+    "partner signed in through the sign-in page": {"public", "partner"},
     "staff": {"public", "partner", "internal"},
     "deactivated": {"public"},
 }
@@ -62,22 +64,57 @@ def callers(db) -> dict[str, User | None]:
     partners = Group.objects.get_or_create(name=PARTNER_GROUP)[0]
     partner = User.objects.create_user("vt-partner")
     partner.groups.add(partners)
+    page_partner = User.objects.create_user(PAGE_PARTNER, password=PASSWORDS[PAGE_PARTNER])
+    page_partner.groups.add(partners)
     return {
         "anonymous": None,
         "signed_in": User.objects.create_user("vt-plain"),
         "partner": partner,
+        "partner signed in through the sign-in page": page_partner,
         "staff": User.objects.create_user("vt-staff", is_staff=True),
         "deactivated": User.objects.create_user("vt-gone", is_staff=True, is_active=False),
     }
 
 
+PAGE_PARTNER = "vt-page-partner"
+PASSWORDS = {PAGE_PARTNER: "pw-vt-page-partner-1"}  # callers who sign in with a password, through the sign-in page
+
+
+def fresh_address() -> str:
+    """An address of the documentation range no other test uses: failed sign-ins are counted per address."""
+    return f"2001:db8::{random.randrange(1, 2**16):x}:{random.randrange(1, 2**16):x}:{random.randrange(1, 2**16):x}"
+
+
 def client_for(user: User | None) -> Client:
+    if user is not None and user.username in PASSWORDS:
+        return signed_in_through_the_page(user)
     client = Client()
     if user is not None:
         client.force_login(user)
     else:
         client.get("/")
     return client
+
+
+def signed_in_through_the_page(user: User) -> Client:
+    """A browser-like client (CSRF checked) that signs in with the user's password at the sign-in page."""
+    client = Client(enforce_csrf_checks=True, REMOTE_ADDR=fresh_address())
+    client.get("/accounts/login/")
+    response = client.post(
+        "/accounts/login/",
+        {
+            "username": user.username,
+            "password": PASSWORDS[user.username],
+            "csrfmiddlewaretoken": client.cookies["csrftoken"].value,
+        },
+    )
+    assert response.status_code == 302, f"signing in at /accounts/login/ gave {response.status_code}"
+    return client
+
+
+def csrf_header(client: Client) -> dict[str, str]:
+    """The README's rule for session callers: the csrftoken cookie's value in X-CSRFToken."""
+    return {"X-CSRFToken": client.cookies["csrftoken"].value} if "csrftoken" in client.cookies else {}
 
 
 # --- surfaces: each returns everything the caller was shown for one question --------------------------------
@@ -89,7 +126,10 @@ def via_retrieval(user, question: str) -> str:
 
 
 def via_api(user, question: str) -> str:
-    return client_for(user).post("/api/answer", {"question": question}, content_type="application/json").content.decode()
+    client = client_for(user)
+    return client.post(
+        "/api/answer", {"question": question}, content_type="application/json", headers=csrf_header(client)
+    ).content.decode()
 
 
 def via_sse(user, question: str) -> str:
@@ -168,8 +208,22 @@ def via_evaluate(user, question: str) -> str:
 def via_error_messages(user, question: str) -> str:
     client = client_for(user)
     missing = client.get("/chunks/internal-kiosk-v1-c01/").content.decode()
-    too_long = client.post("/api/answer", {"question": question * 200}, content_type="application/json").content.decode()
+    too_long = client.post(
+        "/api/answer", {"question": question * 200}, content_type="application/json", headers=csrf_header(client)
+    ).content.decode()
     return missing + too_long
+
+
+def via_sign_in_pages(user, question: str) -> str:
+    """The sign-in page (sent on to a restricted chunk), a failed sign-in, and signing out: they show no document."""
+    client = client_for(user)
+    restricted = Chunk.objects.filter(source__audience="internal").first().get_absolute_url()
+    shown = [client.get("/accounts/login/", {"next": restricted}).content.decode()]
+    stranger = Client(REMOTE_ADDR=fresh_address())
+    shown.append(stranger.post("/accounts/login/", {"username": question, "password": question}).content.decode())
+    token = client.cookies["csrftoken"].value if "csrftoken" in client.cookies else ""
+    shown.append(client.post("/accounts/logout/", {"csrfmiddlewaretoken": token}, follow=True).content.decode())
+    return " ".join(shown)
 
 
 SURFACES = {
@@ -184,10 +238,12 @@ SURFACES = {
     "admin log": via_admin_log,
     "evaluate": via_evaluate,
     "error messages": via_error_messages,
+    "sign-in pages": via_sign_in_pages,
 }
 # Routes each surface covers, by URL name; the admin is covered by "admin log" and admin tests.
-ROUTES_COVERED = {"chunk-detail", "library", "home", "api-answer", "api-answer-stream"}
+ROUTES_COVERED = {"chunk-detail", "library", "home", "api-answer", "api-answer-stream", "login", "logout"}
 SHOWS_ANSWERS = {"retrieval", "api", "sse", "websocket", "ask", "chunk pages", "library", "evaluate"}
+SHOWS_NO_DOCUMENT = {"sign-in pages"}
 
 
 @pytest.mark.parametrize("caller", list(SEES))
@@ -197,7 +253,7 @@ def test_each_surface_shows_each_caller_exactly_what_their_audiences_allow(corpu
     shown = " ".join(SURFACES[surface](user, QUESTION[audience]) for audience in ("public", "partner", "internal"))
 
     for audience, canary in CANARY.items():
-        if audience not in SEES[caller]:
+        if audience not in SEES[caller] or surface in SHOWS_NO_DOCUMENT:
             assert canary not in shown, f"{surface} leaked the {audience} canary to {caller}"
         elif surface in SHOWS_ANSWERS:
             assert canary in shown, f"{surface} hid the {audience} canary from {caller}"

@@ -1,0 +1,123 @@
+"""Signing in and out for every user (partners included), on Django's auth views, with failed attempts limited.
+
+Failed sign-ins are counted per address and per username in the site's shared counters, so every worker adds up.
+"""
+import hashlib
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from asgiref.sync import async_to_sync
+from django.conf import settings
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.http import HttpRequest, HttpResponse
+from django.utils.functional import lazy
+from redis.exceptions import RedisError
+
+from answers.counters import shared_counters
+from answers.limits import ServiceUnavailable
+from corpus_admin.models import Audience
+from corpus_admin.visibility import audiences_for
+
+WINDOW_S = 15 * 60
+
+CALLER_SEES = {
+    Audience.INTERNAL.value: "internal documents included",
+    Audience.PARTNER.value: "partner documents included",
+}
+
+
+def caller_sees(user: AbstractBaseUser | AnonymousUser) -> str:
+    """What the header says a signed-in caller's answers draw on, from the one visibility function."""
+    audiences = audiences_for(user)
+    return next((text for audience, text in CALLER_SEES.items() if audience in audiences), "public documents")
+
+
+def caller(request: HttpRequest) -> dict[str, object]:
+    """Context processor: `caller_sees` for the header, read only by a page that shows it (not the admin's)."""
+    return {"caller_sees": lazy(caller_sees, str)(request.user)}
+
+
+@dataclass(frozen=True)
+class SignInAttempt:
+    """One sign-in attempt's counters: its address's and its username's failures in the current window."""
+
+    address_key: str
+    username_key: str | None
+    retry_after_s: int
+
+    @classmethod
+    def of(cls, *, address: str, username: str, now: float) -> "SignInAttempt":
+        """The counter keys of an attempt from `address` for `username` at `now`."""
+        window = int(now // WINDOW_S)
+        # Hashed: whatever was typed as a username (a password, sometimes) is not written into Redis.
+        name = hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32] if username.strip() else None
+        return cls(
+            address_key=f"rag:signin:address:{address}:{window}",
+            username_key=f"rag:signin:username:{name}:{window}" if name else None,
+            retry_after_s=max(1, math.ceil((window + 1) * WINDOW_S - now)),
+        )
+
+    async def admit(self, limit: int) -> bool:
+        """Count this attempt as failed; False when its address or username was already at the limit."""
+        address, username = await shared_counters().count_rate(
+            self.address_key, self.username_key, caller_limit=limit, ttl_s=WINDOW_S * 2
+        )
+        return address <= limit and username <= limit
+
+    async def succeeded(self) -> None:
+        """Take the count back: a sign-in that succeeded was no failure."""
+        # Counted before the password is checked, so parallel guesses cannot all slip in under the limit; the
+        # counters' give_slot decrements the very counter count_rate incremented.
+        counters = shared_counters()
+        await counters.give_slot(self.address_key)
+        if self.username_key:
+            await counters.give_slot(self.username_key)
+
+
+class SignInView(auth_views.LoginView):
+    """Django's sign-in, refused with 429 once an address or a username has too many failed attempts."""
+
+    template_name = "rag_site/sign_in.html"
+    clock: Callable[[], float] = staticmethod(time.time)
+    attempt: SignInAttempt | None = None
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        limit = settings.RAG_LOGIN_RATE_LIMIT
+        if limit <= 0:
+            return super().post(request, *args, **kwargs)
+        attempt = SignInAttempt.of(
+            address=request.META.get("REMOTE_ADDR") or "unknown",
+            username=request.POST.get("username", ""),
+            now=self.clock(),
+        )
+        try:
+            admitted = async_to_sync(attempt.admit)(limit)
+        except (RedisError, OSError, ServiceUnavailable):
+            # Without the counters nothing would limit guessing: refuse rather than check passwords unlimited.
+            return self.refused("The site cannot sign you in right now; please try again shortly.", status=503)
+        if not admitted:
+            minutes = math.ceil(attempt.retry_after_s / 60)
+            message = f"Too many sign-in attempts; try again in {minutes} minute{'s' if minutes != 1 else ''}."
+            return self.refused(message, status=429, retry_after_s=attempt.retry_after_s)
+        self.attempt = attempt
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        if self.attempt is not None:
+            try:
+                async_to_sync(self.attempt.succeeded)()
+            except (RedisError, OSError, ServiceUnavailable):
+                pass  # the failure stays counted until its window ends; the caller is signed in all the same
+        return super().form_valid(form)
+
+    def refused(self, message: str, *, status: int, retry_after_s: int = 0) -> HttpResponse:
+        """The form again, unbound (so no password is checked), with why it was refused."""
+        form = self.get_form_class()(self.request, initial={"username": self.request.POST.get("username", "")})
+        response = self.render_to_response(self.get_context_data(form=form, refusal=message), status=status)
+        if retry_after_s:
+            response["Retry-After"] = str(retry_after_s)
+        return response
