@@ -111,8 +111,10 @@ class SourceAdmin(admin.ModelAdmin):
 
 @admin.register(Chunk)
 class ChunkAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ("chunk_id", "source", "version", "ordinal", "token_count", "superseded_at", "withdrawn_at")
-    list_filter = ("source__audience",)
+    list_display = (
+        "chunk_id", "source", "version", "ordinal", "token_count", "audience", "superseded_at", "withdrawn_at"
+    )
+    list_filter = ("audience",)
     search_fields = ("chunk_id", "text", "source__title")
     list_select_related = ("source",)
 

@@ -16,6 +16,7 @@ from corpus_admin.corpus_state import corpus_version_bump
 from corpus_admin.models import Audience, Chunk, Source, SourceStatus, Upload
 from corpus_admin.parsing import RejectedFile, base_name
 from corpus_admin.sandbox import parse_and_chunk
+from corpus_admin.visibility import looser_audiences
 
 logger = logging.getLogger(__name__)
 
@@ -158,9 +159,24 @@ def _update_details(
     if not changes:
         return
     with transaction.atomic():
+        if "audience" in changes:
+            _set_audience(source, changes.pop("audience"))
         Source.objects.filter(pk=source.pk).update(**changes, changed_at=timezone.now())
         corpus_version_bump()
     source.refresh_from_db()
+
+
+def _set_audience(source: Source, audience: str) -> None:
+    """Give a source an audience: its served chunks take it, its other versions only when it is stricter.
+
+    So an old version keeps the audience it was served under when its source is opened up, while restricting a source
+    restricts every version. Every change of an audience comes here, inside the transaction that makes it.
+    """
+    chunks = Chunk.objects.filter(source_id=source.pk)
+    chunks.current().update(audience=audience)
+    chunks.past().filter(audience__in=looser_audiences(audience)).update(audience=audience)
+    Source.objects.filter(pk=source.pk).update(audience=audience)
+    source.audience = audience
 
 
 def _switch_version(
@@ -207,6 +223,7 @@ def _switch_version(
                     text=draft.text,
                     token_count=draft.token_count,
                     fingerprint=draft.fingerprint,
+                    audience=source.audience,
                 )
                 for draft in drafts
             ]
@@ -215,12 +232,12 @@ def _switch_version(
         source.sha256 = sha256
         source.media_type = media_type
         source.title = title
-        if audience:
-            source.audience = audience
         source.updated_on = document_date or timezone.localdate()
         source.status = SourceStatus.READY
         source.last_error = ""
         source.save()
+        if audience:  # after the old version was superseded: it keeps its audience unless this one is stricter
+            _set_audience(source, audience)
         corpus_version_bump()
     return source, version
 
