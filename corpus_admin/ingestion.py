@@ -2,7 +2,7 @@
 import datetime as dt
 import hashlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -116,6 +116,24 @@ def ingest_upload(*, file_name: str, size: int, read: Callable[[], bytes], **det
         message = f"{name}: the file is {size / 1_048_576:.1f} MB, over the {settings.RAG_MAX_UPLOAD_MB} MB limit"
         return _record_failure(existing, name, message)
     return ingest_file(file_name=file_name, content=read(), **details)
+
+
+def refuse_repeated_names(files: Sequence[tuple[str, str]]) -> dict[int, IngestResult]:
+    """Of one batch's files (file name, how a message names the file), those whose name an earlier one has, by
+    position, as failures naming both.
+
+    Sources are keyed by file name, so the second file would silently become the first one's next version.
+    """
+    first: dict[str, str] = {}
+    refused: dict[int, IngestResult] = {}
+    for position, (file_name, label) in enumerate(files):
+        name = base_name(file_name)
+        if name in first:
+            message = f"{label}: same file name as {first[name]}; file names must be unique"
+            refused[position] = IngestResult(name, FAILED, error=message)
+        else:
+            first[name] = label
+    return refused
 
 
 def reingest_source(source: Source) -> IngestResult:
