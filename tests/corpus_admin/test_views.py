@@ -1,6 +1,7 @@
 """Chunk pages: facts shown, escaping, banners, and the visibility matrix of §3."""
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 
 from corpus_admin.ingestion import withdraw_source
 from corpus_admin.models import Chunk, Source
@@ -136,9 +137,7 @@ FAQ_V1 = "# FAQ\n\nThe door code is CANARY-FAQ-V1.\n"
 FAQ_V2 = "# FAQ\n\nThe door code is posted at reception.\n"
 
 
-def _admin(admin_user) -> "Client":
-    from django.test import Client
-
+def _admin(admin_user: User) -> Client:
     client = Client()
     client.force_login(admin_user)
     return client
