@@ -131,9 +131,9 @@ def _fit_line(line: Line, *, max_tokens: int, count_tokens: Callable[[str], int]
     piece. Text that surely cannot fit is never counted whole (a 5 MB word takes tiktoken ten seconds).
     """
     if not _surely_over(line.text, max_tokens):
-        tokens = count_tokens(line.text)
-        if tokens <= max_tokens:
-            return [_Unit(line, tokens)]
+        count = count_tokens(line.text)
+        if count <= max_tokens:
+            return [_Unit(line, count)]
     units: list[_Unit] = []
     words: list[str] = []
     bound = 0  # at least count_tokens(" ".join(words))
@@ -164,10 +164,10 @@ def _fit_line(line: Line, *, max_tokens: int, count_tokens: Callable[[str], int]
 def _cut_word(word: str, *, max_tokens: int, count_tokens: Callable[[str], int]) -> list[tuple[str, int]]:
     """Cut a word over max_tokens into pieces within it, where its tokens end; each with its token count.
 
-    A cut never falls inside a character (`tokens.token_prefix`). Only a window a little longer than the next piece
-    is tokenized, never the whole word, and each piece is counted on its own, since alone it may tokenize
-    differently from inside the word: one that then does not fit is cut shorter. A piece holds at least one
-    character, so the cap holds from 4 tokens up (a character is at most 4 bytes).
+    Cuts follow cl100k_base's tokens and never fall inside a character (`tokens.token_prefix`). Only a window a
+    little longer than the next piece is tokenized, never the whole word, and each piece is counted on its own,
+    since alone it may tokenize differently from inside the word: one that then does not fit is cut shorter. A
+    piece holds at least one character, so the cap holds from 4 tokens up (a character is at most 4 bytes).
     """
     pieces: list[tuple[str, int]] = []
     start, window = 0, 4 * max_tokens  # the window, in characters, follows the word's characters per token
@@ -180,7 +180,8 @@ def _cut_word(word: str, *, max_tokens: int, count_tokens: Callable[[str], int])
         count, take = count_tokens(piece), max_tokens
         while count > max_tokens and len(piece) > 1:
             take = max(1, take - (count - max_tokens))
-            piece = tokens.token_prefix(text, take) or text[:1]
+            shorter = tokens.token_prefix(text, take) or text[:1]
+            piece = shorter if len(shorter) < len(piece) else piece[:-1]  # always shorter, so this ends
             count = count_tokens(piece)
         pieces.append((piece, count))
         start += len(piece)
