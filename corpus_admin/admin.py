@@ -14,6 +14,7 @@ from corpus_admin.ingestion import (
     UPDATED,
     IngestResult,
     ingest_upload,
+    refuse_repeated_names,
     reingest_source,
     update_source_details,
     withdraw_source,
@@ -78,7 +79,11 @@ class SourceAdmin(admin.ModelAdmin):
         form = UploadForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
             files = form.cleaned_data["files"]
-            for upload in files:
+            refused = refuse_repeated_names([(f.name, f"{f.name} (file {n})") for n, f in enumerate(files, start=1)])
+            for position, upload in enumerate(files):
+                if position in refused:
+                    _report(request, self, refused[position])
+                    continue
                 result = ingest_upload(
                     file_name=upload.name,
                     size=upload.size,
@@ -111,8 +116,10 @@ class SourceAdmin(admin.ModelAdmin):
 
 @admin.register(Chunk)
 class ChunkAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ("chunk_id", "source", "version", "ordinal", "token_count", "superseded_at", "withdrawn_at")
-    list_filter = ("source__audience",)
+    list_display = (
+        "chunk_id", "source", "version", "ordinal", "token_count", "audience", "superseded_at", "withdrawn_at"
+    )
+    list_filter = ("audience",)
     search_fields = ("chunk_id", "text", "source__title")
     list_select_related = ("source",)
 

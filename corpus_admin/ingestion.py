@@ -2,7 +2,7 @@
 import datetime as dt
 import hashlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -16,6 +16,7 @@ from corpus_admin.corpus_state import corpus_version_bump
 from corpus_admin.models import Audience, Chunk, Source, SourceStatus, Upload
 from corpus_admin.parsing import RejectedFile, base_name
 from corpus_admin.sandbox import parse_and_chunk
+from corpus_admin.visibility import looser_audiences
 
 logger = logging.getLogger(__name__)
 
@@ -117,6 +118,24 @@ def ingest_upload(*, file_name: str, size: int, read: Callable[[], bytes], **det
     return ingest_file(file_name=file_name, content=read(), **details)
 
 
+def refuse_repeated_names(files: Sequence[tuple[str, str]]) -> dict[int, IngestResult]:
+    """Of one batch's files (file name, how a message names the file), those whose name an earlier one has, by
+    position, as failures naming both.
+
+    Sources are keyed by file name, so the second file would silently become the first one's next version.
+    """
+    first: dict[str, str] = {}
+    refused: dict[int, IngestResult] = {}
+    for position, (file_name, label) in enumerate(files):
+        name = base_name(file_name)
+        if name in first:
+            message = f"{label}: same file name as {first[name]}; file names must be unique"
+            refused[position] = IngestResult(name, FAILED, error=message)
+        else:
+            first[name] = label
+    return refused
+
+
 def reingest_source(source: Source) -> IngestResult:
     """Ingest the latest stored upload of a source again as a new version."""
     upload = source.uploads.first()
@@ -158,9 +177,24 @@ def _update_details(
     if not changes:
         return
     with transaction.atomic():
+        if "audience" in changes:
+            _set_audience(source, changes.pop("audience"))
         Source.objects.filter(pk=source.pk).update(**changes, changed_at=timezone.now())
         corpus_version_bump()
     source.refresh_from_db()
+
+
+def _set_audience(source: Source, audience: str) -> None:
+    """Give a source an audience: its served chunks take it, its other versions only when it is stricter.
+
+    So an old version keeps the audience it was served under when its source is opened up, while restricting a source
+    restricts every version. Every change of an audience comes here, inside the transaction that makes it.
+    """
+    chunks = Chunk.objects.filter(source_id=source.pk)
+    chunks.current().update(audience=audience)
+    chunks.past().filter(audience__in=looser_audiences(audience)).update(audience=audience)
+    Source.objects.filter(pk=source.pk).update(audience=audience)
+    source.audience = audience
 
 
 def _switch_version(
@@ -207,6 +241,7 @@ def _switch_version(
                     text=draft.text,
                     token_count=draft.token_count,
                     fingerprint=draft.fingerprint,
+                    audience=source.audience,
                 )
                 for draft in drafts
             ]
@@ -215,12 +250,12 @@ def _switch_version(
         source.sha256 = sha256
         source.media_type = media_type
         source.title = title
-        if audience:
-            source.audience = audience
         source.updated_on = document_date or timezone.localdate()
         source.status = SourceStatus.READY
         source.last_error = ""
         source.save()
+        if audience:  # after the old version was superseded: it keeps its audience unless this one is stricter
+            _set_audience(source, audience)
         corpus_version_bump()
     return source, version
 

@@ -68,9 +68,14 @@ class ChunkQuerySet(models.QuerySet):
         """Chunks of served versions: neither superseded nor withdrawn."""
         return self.filter(superseded_at__isnull=True, withdrawn_at__isnull=True)
 
+    def past(self) -> "ChunkQuerySet":
+        """Chunks of versions no longer served: superseded or withdrawn."""
+        return self.exclude(superseded_at__isnull=True, withdrawn_at__isnull=True)
+
 
 class Chunk(models.Model):
-    """A passage of one version of a source. Rows are written once; only the two marks ever change."""
+    """A passage of one version of a source. Rows are written once; only the marks (superseded, withdrawn, audience)
+    ever change."""
 
     chunk_id = models.SlugField(max_length=90, unique=True)
     source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="chunks")
@@ -85,6 +90,11 @@ class Chunk(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     superseded_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    audience = models.CharField(
+        max_length=10,
+        choices=Audience.choices,
+        help_text="Who may read this passage: its source's audience while served; after, never looser than it was.",
+    )
 
     objects = ChunkQuerySet.as_manager()
 

@@ -21,7 +21,7 @@ def chunk_records(*, source_ids: Collection[int] | None = None) -> Iterator[Chun
             "source_id",
             "source__title",
             "source__original_name",
-            "source__audience",
+            "audience",
             "source__updated_on",
             "heading_path",
             "line_start",
@@ -75,7 +75,9 @@ def served_sources() -> dict[int, tuple]:
 def library_sources(*, audiences: tuple[str, ...]) -> list[Source]:
     """The served sources the audiences may see, by title, each with `first_chunk_id`: its first passage."""
     first = (
-        Chunk.objects.filter(source=OuterRef("pk"), version=OuterRef("version")).order_by("ordinal").values("chunk_id")
+        Chunk.objects.filter(source=OuterRef("pk"), version=OuterRef("version"), audience__in=audiences)
+        .order_by("ordinal")
+        .values("chunk_id")
     )
     return list(
         Source.objects.filter(audience__in=audiences, status=SourceStatus.READY, version__gt=0)
@@ -85,22 +87,24 @@ def library_sources(*, audiences: tuple[str, ...]) -> list[Source]:
 
 
 def chunk_visible(*, chunk_id: str, audiences: tuple[str, ...]) -> Chunk | None:
-    """Return the chunk (any version) if it exists and its source is visible to the audiences."""
-    return Chunk.objects.select_related("source").filter(chunk_id=chunk_id, source__audience__in=audiences).first()
+    """Return the chunk (any version) if it exists and the audiences may see it: by its own audience, which an old
+    version keeps when its source is opened up."""
+    return Chunk.objects.select_related("source").filter(chunk_id=chunk_id, audience__in=audiences).first()
 
 
-def chunk_neighbours(chunk: Chunk) -> tuple[Chunk | None, Chunk | None]:
-    """The previous and next chunk of the same source version."""
-    siblings = Chunk.objects.filter(source_id=chunk.source_id, version=chunk.version)
+def chunk_neighbours(chunk: Chunk, *, audiences: tuple[str, ...]) -> tuple[Chunk | None, Chunk | None]:
+    """The previous and next chunk of the same source version that the audiences may see."""
+    siblings = Chunk.objects.filter(source_id=chunk.source_id, version=chunk.version, audience__in=audiences)
     previous = siblings.filter(ordinal__lt=chunk.ordinal).order_by("-ordinal").first()
     following = siblings.filter(ordinal__gt=chunk.ordinal).order_by("ordinal").first()
     return previous, following
 
 
-def chunk_current_version(chunk: Chunk) -> Chunk | None:
-    """The served chunk that replaces a superseded one: same ordinal if it exists, else the first."""
+def chunk_current_version(chunk: Chunk, *, audiences: tuple[str, ...]) -> Chunk | None:
+    """The served chunk that replaces a superseded one, if the audiences may see it: same ordinal if it exists, else
+    the first."""
     source: Source = chunk.source
     if source.is_withdrawn or chunk.version == source.version:
         return None
-    served = Chunk.objects.filter(source_id=source.pk, version=source.version)
+    served = Chunk.objects.filter(source_id=source.pk, version=source.version, audience__in=audiences)
     return served.filter(ordinal=chunk.ordinal).first() or served.order_by("ordinal").first()

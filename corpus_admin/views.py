@@ -10,10 +10,11 @@ from corpus_admin.visibility import audiences_for
 
 def chunk_detail(request: HttpRequest, chunk_id: str) -> HttpResponse:
     """The permanent page of one chunk; a chunk the caller may not see is the same 404 as a missing one."""
-    chunk = chunk_visible(chunk_id=chunk_id, audiences=audiences_for(request.user))
+    audiences = audiences_for(request.user)
+    chunk = chunk_visible(chunk_id=chunk_id, audiences=audiences)
     if chunk is None:
         raise Http404("No such passage.")
-    previous, following = chunk_neighbours(chunk)
+    previous, following = chunk_neighbours(chunk, audiences=audiences)
     response = render(
         request,
         "corpus_admin/chunk_detail.html",
@@ -22,11 +23,11 @@ def chunk_detail(request: HttpRequest, chunk_id: str) -> HttpResponse:
             "source": chunk.source,
             "previous": previous,
             "following": following,
-            "current": chunk_current_version(chunk),
+            "current": chunk_current_version(chunk, audiences=audiences),
             "superseded": chunk.version != chunk.source.version or chunk.superseded_at is not None,
         },
     )
-    if chunk.source.audience != Audience.PUBLIC:
+    if chunk.audience != Audience.PUBLIC:
         add_never_cache_headers(response)
     else:
         patch_cache_control(response, private=True)

@@ -1,6 +1,7 @@
 """Who may see which audience (§3): the one filter every surface applies."""
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
+from answers.pipeline.records import AUDIENCE_RANK
 from corpus_admin.models import Audience
 
 PARTNER_GROUP = "partners"
@@ -8,6 +9,11 @@ PARTNER_GROUP = "partners"
 PUBLIC_ONLY: tuple[str, ...] = (Audience.PUBLIC.value,)
 WITH_PARTNER: tuple[str, ...] = (Audience.PUBLIC.value, Audience.PARTNER.value)
 EVERYONE: tuple[str, ...] = (Audience.PUBLIC.value, Audience.PARTNER.value, Audience.INTERNAL.value)
+
+
+def looser_audiences(audience: str) -> tuple[str, ...]:
+    """The audiences less restrictive than this one, by the ranks retrieval's tiers use: public < partner < internal."""
+    return tuple(other for other in Audience.values if AUDIENCE_RANK[other] < AUDIENCE_RANK[audience])
 
 
 def audiences_for(user: AbstractBaseUser | AnonymousUser | None) -> tuple[str, ...]:

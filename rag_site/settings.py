@@ -90,6 +90,9 @@ _run_id = os.environ.setdefault("RAG_TEST_RUN_ID", str(os.getpid()))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{_run_id}.sqlite3")}
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Writers take the write lock when their transaction begins, so concurrent ingests queue behind the busy timeout;
+    # a deferred transaction that read first fails at once with "database is locked" when it comes to write.
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
 else:
     DATABASES["default"]["TEST"] = {"NAME": env_str("DJANGO_TEST_DB_NAME", f"test_rag_site_{_run_id}")}
 # A pool of PostgreSQL connections per worker (psycopg_pool): Django's advice for ASGI, where persistent connections

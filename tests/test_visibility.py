@@ -29,6 +29,8 @@ from corpus_admin.visibility import PARTNER_GROUP
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CANARY = {"public": "CANARY-PUBLIC-A1", "partner": "CANARY-PARTNER-B2", "internal": "CANARY-INTERNAL-C3"}
+# Every old version: version 1 of a vault document was served to this audience, version 2 (now served) is public.
+OLD_CANARY = {"partner": "CANARY-OLD-PARTNER-D4", "internal": "CANARY-OLD-INTERNAL-E5"}
 QUESTION = {
     "public": "What is the public kiosk code?",
     "partner": "What is the partner kiosk code?",
@@ -57,6 +59,9 @@ def corpus(ingest, filler) -> None:
     ingest("kiosk-limits.md", "# Limits\n\nThe kiosk upload limit for a single file is 100 MB.\n")
     ingest("kiosk-limits-internal.md", "# Limits\n\nThe kiosk upload limit for a single file is 300 MB. CANARY-INTERNAL-C3.\n",
            audience="internal")
+    for audience, canary in OLD_CANARY.items():
+        ingest(f"{audience}-vault.md", f"# Vault\n\nThe vault combination is {canary}.\n", audience=audience)
+        ingest(f"{audience}-vault.md", "# Vault\n\nThe vault moved to the basement.\n", audience="public")
 
 
 @pytest.fixture
@@ -244,6 +249,7 @@ SURFACES = {
 ROUTES_COVERED = {"chunk-detail", "library", "home", "api-answer", "api-answer-stream", "login", "logout"}
 SHOWS_ANSWERS = {"retrieval", "api", "sse", "websocket", "ask", "chunk pages", "library", "evaluate"}
 SHOWS_NO_DOCUMENT = {"sign-in pages"}
+SHOWS_OLD_VERSIONS = {"chunk pages"}
 
 
 @pytest.mark.parametrize("caller", list(SEES))
@@ -257,6 +263,11 @@ def test_each_surface_shows_each_caller_exactly_what_their_audiences_allow(corpu
             assert canary not in shown, f"{surface} leaked the {audience} canary to {caller}"
         elif surface in SHOWS_ANSWERS:
             assert canary in shown, f"{surface} hid the {audience} canary from {caller}"
+    for audience, canary in OLD_CANARY.items():
+        if audience not in SEES[caller]:
+            assert canary not in shown, f"{surface} leaked the old {audience} version to {caller}"
+        elif surface in SHOWS_OLD_VERSIONS:
+            assert canary in shown, f"{surface} hid the old {audience} version from {caller}"
 
 
 @pytest.mark.parametrize("caller", list(SEES))
@@ -281,6 +292,7 @@ def test_the_model_is_never_given_what_the_caller_may_not_see(corpus, callers, c
 
     for audience, canary in CANARY.items():
         assert (canary in sent) == (audience in SEES[caller]), (caller, audience)
+    assert not any(canary in sent for canary in OLD_CANARY.values())  # an old version is never retrieved
 
 
 def test_every_route_is_covered_by_the_table():

@@ -156,3 +156,20 @@ def test_change_page_links_to_every_chunk_of_the_source(client, admin_user, inge
 
     assert f'href="/admin/corpus_admin/chunk/?source__id__exact={source.pk}"' in page
     assert "trash-v1-c01" in listing
+
+
+def test_admin_upload_refuses_a_second_file_with_the_same_name_and_ingests_the_first(client, admin_user):
+    client.force_login(admin_user)
+
+    response = _upload(
+        client,
+        SimpleUploadedFile("faq.md", b"# FAQ\n\nThe free trial lasts 14 days."),
+        SimpleUploadedFile("faq.md", b"# FAQ\n\nThe free trial lasts 30 days."),
+    )
+
+    assert _messages(response) == [
+        "faq.md: added version 1 with 1 chunks.",
+        "faq.md (file 2): same file name as faq.md (file 1); file names must be unique",
+    ]
+    source = Source.objects.get()
+    assert source.version == 1 and "14 days" in source.chunks.get().text

@@ -92,11 +92,59 @@ def test_long_line_split_never_cuts_a_word_with_real_tokens() -> None:
     assert " ".join(chunk.text for chunk in chunks).split() == text.split()
 
 
-def test_single_word_longer_than_the_cap_is_its_own_chunk() -> None:
+def test_a_word_longer_than_the_cap_is_cut_between_tokens_into_chunks_within_it() -> None:
     doc = document(((), [(1, "short words here"), (2, "x" * 400), (3, "after")]))
     chunks = chunk_document(doc, max_tokens=20, overlap_tokens=5)
-    assert [chunk.text for chunk in chunks] == ["short words here", "x" * 400, "after"]
-    assert chunks[1].token_count > 20
+    assert chunks[0].text == "short words here"
+    assert len(chunks) > 3 and all(chunk.token_count == count_tokens(chunk.text) <= 20 for chunk in chunks)
+    assert "".join(chunk.text for chunk in chunks).replace("\n", "") == "short words here" + "x" * 400 + "after"
+
+
+# Natsume Soseki, "I Am a Cat" (1905): Japanese is written without spaces.
+JAPANESE = (
+    "吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。何でも薄暗いじめじめした所でニャーニャー泣いていた"
+    "事だけは記憶している。吾輩はここで始めて人間というものを見た。しかもあとで聞くとそれは書生という人間中で一番獰悪な種族"
+    "であったそうだ。"
+)
+JAPANESE_PARAGRAPH = (JAPANESE * 26)[:3150]
+
+
+def test_a_5_mb_word_is_cut_into_chunks_within_the_cap() -> None:
+    word = "x" * 5_000_000
+
+    chunks = chunk_document(document(((), [(1, word)])), max_tokens=300, overlap_tokens=40)
+
+    assert max(chunk.token_count for chunk in chunks) <= 300
+    assert "".join(chunk.text for chunk in chunks) == word
+
+
+def test_a_japanese_paragraph_without_spaces_is_cut_into_chunks_within_the_cap() -> None:
+    assert count_tokens(JAPANESE_PARAGRAPH) > 3000
+
+    chunks = chunk_document(document((("小説",), [(7, JAPANESE_PARAGRAPH)])), max_tokens=300, overlap_tokens=40)
+
+    assert len(chunks) >= 12
+    assert all(chunk.token_count == count_tokens(chunk.text) <= 300 for chunk in chunks)
+    assert "".join(chunk.text for chunk in chunks) == JAPANESE_PARAGRAPH  # no character cut in two, none lost
+    assert all((chunk.heading_path, chunk.line_start, chunk.line_end) == (("小説",), 7, 7) for chunk in chunks)
+
+
+MIXED = [
+    (1, "Plain words come first, as usual."),
+    (2, JAPANESE_PARAGRAPH[:900]),
+    (3, "see " + "ab" * 30_000 + " and then ordinary words again"),
+    (4, "😀" * 500 + "é" * 300 + "👩‍👩‍👧" * 40),
+    (5, lorem(3, 400)),
+]
+
+
+@pytest.mark.parametrize("overlap_tokens", [0, 10])
+def test_mixed_text_is_cut_into_chunks_within_the_cap_that_cover_it(overlap_tokens: int) -> None:
+    chunks = chunk_document(document(((), MIXED)), max_tokens=50, overlap_tokens=overlap_tokens)
+
+    assert all(chunk.token_count == count_tokens(chunk.text) <= 50 for chunk in chunks)
+    if overlap_tokens == 0:  # nothing repeated: the chunks are the text, whitespace aside
+        assert "".join("".join(c.text.split()) for c in chunks) == "".join("".join(t.split()) for _, t in MIXED)
 
 
 @pytest.mark.parametrize(("max_tokens", "overlap_tokens"), [(20, 0), (50, 10), (120, 40), (300, 40)])
@@ -308,3 +356,14 @@ def test_a_long_line_is_split_where_counting_every_join_would_split_it(words: li
     pieces = [Line(number=1, text=piece) for piece in split_counting_every_join(text, max_tokens)]
     expected = pack_counting_every_join(pieces, max_tokens=max_tokens, overlap_tokens=0)
     assert [chunk.text for chunk in chunks] == ["\n".join(line.text for line in group) for group in expected]
+
+
+@settings(max_examples=80, deadline=None)
+@given(word=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=300)
+       .map(lambda text: "".join(text.split())).filter(bool),
+       max_tokens=st.integers(4, 40))
+def test_a_word_without_spaces_is_cut_into_pieces_that_fit_and_rebuild_it(word: str, max_tokens: int) -> None:
+    chunks = chunk_document(document(((), [(1, word)])), max_tokens=max_tokens, overlap_tokens=0)
+
+    assert "".join(chunk.text for chunk in chunks) == word
+    assert all(chunk.token_count == count_tokens(chunk.text) <= max_tokens for chunk in chunks)

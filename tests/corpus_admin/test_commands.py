@@ -66,3 +66,20 @@ def test_demo_corpus_has_every_format_and_audience():
     assert {name.rsplit(".", 1)[1] for name in manifest} >= {"md", "html", "pdf", "txt", "rst"}
     assert {entry["audience"] for entry in manifest.values()} == {"public", "partner", "internal"}
     assert 25 <= len(manifest) <= 35
+
+
+def test_ingest_command_refuses_a_second_file_with_the_same_name_and_ingests_the_first(tmp_path):
+    for folder, days in (("a", 14), ("b", 30)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "faq.md").write_text(f"# FAQ\n\nThe free trial lasts {days} days.")
+    out = io.StringIO()
+
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("ingest", str(tmp_path), stdout=out, stderr=io.StringIO())
+
+    assert exit_info.value.code == 1
+    assert "1 added, 0 updated, 0 unchanged, 1 failed" in out.getvalue()
+    refusal = f"failed: {tmp_path}/b/faq.md: same file name as {tmp_path}/a/faq.md; file names must be unique"
+    assert refusal in out.getvalue()
+    source = Source.objects.get()
+    assert source.version == 1 and "14 days" in source.chunks.get().text

@@ -153,3 +153,30 @@ def test_uploading_the_served_content_again_clears_an_earlier_failure(ingest):
     result = ingest_file(file_name="refunds.md", content=REFUNDS_V1.encode())
 
     assert result.outcome == UNCHANGED and Source.objects.get().last_error == ""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_four_uploaders_ingesting_different_files_at_once_all_succeed():
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    start = threading.Barrier(4)
+
+    def ingest_three(worker: int) -> list[str]:
+        try:
+            start.wait()
+            results = [
+                ingest_file(file_name=f"team-{worker}-{n}.md", content=f"# Team {worker}\n\nDesk {n}.".encode())
+                for n in range(3)
+            ]
+            return [result.error for result in results if result.failed]
+        finally:
+            connection.close()  # this thread's connection
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        errors = [error for errors in pool.map(ingest_three, range(4)) for error in errors]
+
+    assert errors == []
+    assert Source.objects.filter(status=SourceStatus.READY).count() == 12

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus_admin.tokens import count_tokens, decode, encode
+from corpus_admin.tokens import MAX_TOKEN_BYTES, _encoding, count_tokens, decode, encode, token_prefix
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,6 +30,25 @@ def test_encode_gives_cl100k_base_token_ids() -> None:
 def test_decode_round_trips_encode() -> None:
     text = "Café — naïve résumé, 42 × 7 = 294 🎉"
     assert decode(encode(text)) == text
+
+
+def test_the_longest_token_has_max_token_bytes() -> None:
+    assert max(len(token) for token in _encoding()._mergeable_ranks) == MAX_TOKEN_BYTES
+
+
+@pytest.mark.parametrize(
+    ("text", "n", "prefix"),
+    [
+        ("hello world again", 2, "hello world"),
+        ("hello world", 5, "hello world"),
+        ("🎉🎉", 1, ""),  # the first token holds only part of the first character's bytes
+        ("🎉🎉", 3, "🎉"),
+        ("吾輩は猫である", 2, "吾"),
+        ("吾輩は猫である", 6, "吾輩は"),
+    ],
+)
+def test_token_prefix_is_what_the_first_tokens_cover_in_whole_characters(text: str, n: int, prefix: str) -> None:
+    assert token_prefix(text, n) == prefix
 
 
 def test_special_token_strings_are_counted_as_plain_text() -> None:

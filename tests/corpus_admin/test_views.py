@@ -1,6 +1,7 @@
 """Chunk pages: facts shown, escaping, banners, and the visibility matrix of §3."""
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 
 from corpus_admin.ingestion import withdraw_source
 from corpus_admin.models import Chunk, Source
@@ -128,3 +129,153 @@ def test_library_links_each_source_to_its_served_first_passage_in_one_query(
 
     assert 'href="/chunks/trash-v2-c01/"' in page and "trash-v1-c01" not in page
     assert all(f'href="/chunks/note-{n}-v1-c01/"' in page for n in range(5))
+
+
+# --- an old version keeps the audience it was served under ------------------------------------------------------
+
+FAQ_V1 = "# FAQ\n\nThe door code is CANARY-FAQ-V1.\n"
+FAQ_V2 = "# FAQ\n\nThe door code is posted at reception.\n"
+
+
+def _admin(admin_user: User) -> Client:
+    client = Client()
+    client.force_login(admin_user)
+    return client
+
+
+def _ingested_as_public(ingest, admin_user, tmp_path) -> None:
+    ingest("faq.md", FAQ_V2, audience="public")
+
+
+def _uploaded_in_the_admin_as_public(ingest, admin_user, tmp_path) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    _admin(admin_user).post(
+        "/admin/corpus_admin/source/upload/",
+        {"files": [SimpleUploadedFile("faq.md", FAQ_V2.encode())], "audience": "public", "document_date": "",
+         "title": ""},
+    )
+
+
+def _ingested_by_the_command_as_public(ingest, admin_user, tmp_path) -> None:
+    import io
+
+    from django.core.management import call_command
+
+    (tmp_path / "faq.md").write_text(FAQ_V2)
+    call_command("ingest", str(tmp_path), "--audience", "public", stdout=io.StringIO(), stderr=io.StringIO())
+
+
+def _served_content_uploaded_again_as_public(ingest, admin_user, tmp_path) -> None:
+    ingest("faq.md", FAQ_V2, audience="internal")
+    ingest("faq.md", FAQ_V2, audience="public")  # same content: only the audience changes
+
+
+def _changed_in_the_admin_form(ingest, admin_user, tmp_path) -> None:
+    ingest("faq.md", FAQ_V2, audience="internal")
+    source = Source.objects.get()
+    _admin(admin_user).post(
+        f"/admin/corpus_admin/source/{source.pk}/change/",
+        {"title": source.title, "audience": "public", "updated_on": "2025-01-01"},
+    )
+
+
+def _changed_by_update_source_details(ingest, admin_user, tmp_path) -> None:
+    from corpus_admin.ingestion import update_source_details
+
+    ingest("faq.md", FAQ_V2, audience="internal")
+    update_source_details(Source.objects.get(), audience="public")
+
+
+OPENINGS = {
+    "a new version ingested as public": _ingested_as_public,
+    "a new version uploaded in the admin as public": _uploaded_in_the_admin_as_public,
+    "a new version ingested by the command as public": _ingested_by_the_command_as_public,
+    "the served content uploaded again as public": _served_content_uploaded_again_as_public,
+    "the audience changed in the admin form": _changed_in_the_admin_form,
+    "the audience changed by update_source_details": _changed_by_update_source_details,
+}
+
+
+@pytest.mark.parametrize("caller", ["anonymous", "partner_user", "staff_user"])
+@pytest.mark.parametrize("opening", list(OPENINGS))
+def test_an_internal_old_version_stays_internal_when_its_source_is_opened_up(
+    client, request, ingest, admin_user, tmp_path, opening, caller
+):
+    ingest("faq.md", FAQ_V1, audience="internal")
+    OPENINGS[opening](ingest, admin_user, tmp_path)
+    assert Source.objects.get().audience == "public"
+    _login(client, None if caller == "anonymous" else request.getfixturevalue(caller))
+    missing = client.get("/chunks/faq-v9-c01/")
+
+    old = client.get("/chunks/faq-v1-c01/")
+    current = client.get(f"/chunks/faq-v{Source.objects.get().version}-c01/")
+
+    assert current.status_code == 200 and b"posted at reception" in current.content
+    if caller == "staff_user":
+        assert old.status_code == 200 and b"CANARY-FAQ-V1" in old.content
+    else:
+        assert old.status_code == 404 and old.content == missing.content
+
+
+def test_a_partner_old_version_stays_partner_when_its_source_is_made_public(client, ingest, partner_user):
+    from corpus_admin.ingestion import update_source_details
+
+    ingest("faq.md", FAQ_V1, audience="partner")
+    ingest("faq.md", FAQ_V2)
+    update_source_details(Source.objects.get(), audience="public")
+
+    anonymous = client.get("/chunks/faq-v1-c01/").status_code
+    client.force_login(partner_user)
+    partner = client.get("/chunks/faq-v1-c01/").status_code
+
+    assert (anonymous, partner) == (404, 200)
+
+
+def test_restricting_a_source_restricts_every_version_and_opening_it_again_opens_only_the_current(
+    client, ingest, staff_user
+):
+    from corpus_admin.ingestion import update_source_details
+
+    ingest("faq.md", FAQ_V1)
+    ingest("faq.md", FAQ_V2)
+    update_source_details(Source.objects.get(), audience="internal")
+    restricted = [client.get(f"/chunks/faq-v{n}-c01/").status_code for n in (1, 2)]
+
+    update_source_details(Source.objects.get(), audience="public")
+
+    assert restricted == [404, 404]
+    assert [client.get(f"/chunks/faq-v{n}-c01/").status_code for n in (1, 2)] == [404, 200]
+    client.force_login(staff_user)
+    assert [client.get(f"/chunks/faq-v{n}-c01/").status_code for n in (1, 2)] == [200, 200]
+
+
+def test_a_new_version_with_a_stricter_audience_restricts_the_old_ones(client, ingest):
+    ingest("faq.md", FAQ_V1, audience="public")
+    ingest("faq.md", FAQ_V2, audience="partner")
+
+    assert client.get("/chunks/faq-v1-c01/").status_code == 404
+
+
+def test_a_withdrawn_internal_source_made_public_keeps_its_passages_internal(client, ingest):
+    from corpus_admin.ingestion import update_source_details
+
+    ingest("faq.md", FAQ_V1, audience="internal")
+    withdraw_source(Source.objects.get())
+    update_source_details(Source.objects.get(), audience="public")
+
+    assert client.get("/chunks/faq-v1-c01/").status_code == 404
+
+
+def test_an_internal_old_version_says_internal_and_is_not_cached_after_its_source_went_public(
+    client, ingest, staff_user
+):
+    ingest("faq.md", FAQ_V1, audience="internal")
+    ingest("faq.md", FAQ_V2, audience="public")
+    client.force_login(staff_user)
+
+    old = client.get("/chunks/faq-v1-c01/")
+
+    assert "no-store" in old["Cache-Control"]
+    assert "<dt>Audience</dt><dd>Internal</dd>" in old.content.decode()
+    assert 'href="/chunks/faq-v2-c01/"' in old.content.decode()

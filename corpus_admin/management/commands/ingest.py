@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from corpus_admin.folders import files_under
-from corpus_admin.ingestion import ADDED, FAILED, UNCHANGED, UPDATED, IngestResult, ingest_upload
+from corpus_admin.ingestion import ADDED, FAILED, UNCHANGED, UPDATED, IngestResult, ingest_upload, refuse_repeated_names
 from corpus_admin.models import Audience
 
 
@@ -33,11 +33,15 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         files = collect_files(options["paths"])
+        refused = refuse_repeated_names([(path.name, str(path)) for path in files])
         results: list[IngestResult] = []
         started = time.monotonic()
         with tqdm(files, desc="Ingesting", unit="file", file=self.stderr, disable=not files) as bar:
-            for path in bar:
+            for position, path in enumerate(bar):
                 bar.set_postfix_str(path.name[:40])
+                if position in refused:
+                    results.append(refused[position])
+                    continue
                 results.append(
                     ingest_upload(
                         file_name=path.name,

@@ -117,6 +117,7 @@ def load_synthetic(
                             text=piece.text,
                             token_count=count_tokens(piece.text),
                             fingerprint=fingerprint_text(piece.text),
+                            audience=source.audience,
                         )
                         for i, piece in enumerate(batch)
                     ]

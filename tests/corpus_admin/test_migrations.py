@@ -1,0 +1,31 @@
+"""Migrations that change data: what rows written before them read as after them."""
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+BEFORE_CHUNK_AUDIENCE = [("corpus_admin", "0001_initial")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_chunks_written_before_chunks_had_an_audience_take_their_source_audience():
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE_CHUNK_AUDIENCE)
+    old = executor.loader.project_state(BEFORE_CHUNK_AUDIENCE).apps
+    Source, Chunk = old.get_model("corpus_admin", "Source"), old.get_model("corpus_admin", "Chunk")
+    for n, audience in enumerate(("public", "partner", "internal")):
+        source = Source.objects.create(slug=f"doc-{n}", original_name=f"doc-{n}.md", title=f"Doc {n}",
+                                       audience=audience, version=2)
+        for version in (1, 2):
+            Chunk.objects.create(chunk_id=f"doc-{n}-v{version}-c01", source=source, version=version, ordinal=1,
+                                 line_start=1, line_end=1, text="text", token_count=1, fingerprint="f")
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    from corpus_admin.models import Chunk as CurrentChunk
+
+    assert dict(CurrentChunk.objects.values_list("chunk_id", "audience")) == {
+        "doc-0-v1-c01": "public", "doc-0-v2-c01": "public",
+        "doc-1-v1-c01": "partner", "doc-1-v2-c01": "partner",
+        "doc-2-v1-c01": "internal", "doc-2-v2-c01": "internal",
+    }
