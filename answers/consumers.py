@@ -19,6 +19,7 @@ logger = logging.getLogger(__name__)
 
 BUSY_MESSAGE = "Please wait until the current answer has finished before asking another question."
 FAILED_MESSAGE = "Something went wrong while answering; please try again."
+UNKNOWN_PATH_CODE = 4404  # a websocket close code of the application's range (4000-4999), read as HTTP's 404
 
 
 def parse_frame(text: str | None) -> str:
@@ -148,3 +149,12 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await outbox.flush()
         finally:
             self.busy = False
+
+
+class UnknownPathConsumer(AsyncWebsocketConsumer):
+    """Every websocket path but the chat's: refused at the handshake, as a 404 page is, with nothing logged."""
+
+    channel_layer_alias = None  # nothing is ever sent to it
+
+    async def connect(self) -> None:
+        await self.close(code=UNKNOWN_PATH_CODE)
