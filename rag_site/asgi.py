@@ -9,12 +9,12 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry ready)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from answers.routing import websocket_urlpatterns  # noqa: E402
 from rag_site.limits import BodySizeLimit  # noqa: E402
+from rag_site.origins import SiteOriginValidator  # noqa: E402
 
 @functools.cache
 def upload_path() -> str:
@@ -30,6 +30,6 @@ def body_limit(path: str) -> int:
 application = ProtocolTypeRouter(
     {
         "http": BodySizeLimit(django_asgi_app, body_limit),
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -33,6 +33,8 @@ QUESTION = {
     "partner": "What is the partner kiosk code?",
     "internal": "What is the internal kiosk code?",
 }
+# What the chat page sends: its own origin, for the Host it was loaded from.
+SITE_HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 CONFLICT_QUESTION = "What is the kiosk upload limit for a single file?"
 SEES = {
     "anonymous": {"public"},
@@ -105,7 +107,7 @@ def via_websocket(user, question: str) -> str:
         from rag_site.asgi import application
 
         communicator = WebsocketCommunicator(
-            application, "/ws/chat/", headers=[(b"origin", b"http://localhost"), (b"cookie", cookie)]
+            application, "/ws/chat/", headers=[*SITE_HEADERS, (b"cookie", cookie)]
         )
         assert (await communicator.connect())[0]
         await communicator.send_to(text_data=json.dumps({"question": question}))
@@ -270,7 +272,7 @@ def test_user_deactivated_while_their_socket_is_open_loses_access_on_the_next_qu
         from rag_site.asgi import application
 
         communicator = WebsocketCommunicator(
-            application, "/ws/chat/", headers=[(b"origin", b"http://localhost"), (b"cookie", cookie)]
+            application, "/ws/chat/", headers=[*SITE_HEADERS, (b"cookie", cookie)]
         )
         assert (await communicator.connect())[0]
         answers = []

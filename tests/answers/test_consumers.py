@@ -38,7 +38,7 @@ def session_cookie(user=None) -> bytes:
 
 
 async def connect(cookie: bytes | None = None, origin: bytes = b"http://localhost") -> WebsocketCommunicator:
-    headers = [(b"origin", origin)] + ([(b"cookie", cookie)] if cookie else [])
+    headers = [(b"origin", origin), (b"host", b"localhost")] + ([(b"cookie", cookie)] if cookie else [])
     communicator = WebsocketCommunicator(application, "/ws/chat/", headers=headers)
     connected, _ = await communicator.connect()
     assert connected
@@ -208,7 +208,8 @@ async def test_rate_limit_counts_per_session_across_sockets(corpus, settings):
 
 
 async def test_foreign_origin_is_rejected(corpus):
-    communicator = WebsocketCommunicator(application, "/ws/chat/", headers=[(b"origin", b"http://evil.example")])
+    headers = [(b"origin", b"http://evil.example"), (b"host", b"localhost")]
+    communicator = WebsocketCommunicator(application, "/ws/chat/", headers=headers)
 
     connected, _ = await communicator.connect()
 
