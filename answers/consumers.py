@@ -5,9 +5,12 @@ import json
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
+from importlib import import_module
 
 from channels.auth import get_user
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from answers.models import QuestionLog
 from answers.pipeline.events import AnswerDone, SentenceVerified
@@ -33,6 +36,19 @@ def parse_frame(text: str | None) -> str:
     if not isinstance(frame, dict) or "question" not in frame:
         raise QuestionRejected('The message must be a JSON object with the field "question".')
     return clean_question(frame["question"])
+
+
+async def current_caller(scope: dict) -> tuple[AbstractBaseUser | AnonymousUser, str | None]:
+    """The user and session key of the socket's session as the session store holds it now, not as at connect.
+
+    Channels loads the session once, at connect; a sign-out elsewhere deletes it from the store, so a fresh load
+    sees it gone. get_user then checks the user as Django does for HTTP: the backend's user_can_authenticate
+    (a deactivated user) and the session's auth hash (a changed password).
+    """
+    session_key = scope["session"].session_key if "session" in scope else None
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    user = await get_user({"session": session})
+    return user, session.session_key
 
 
 class Outbox:
@@ -104,21 +120,16 @@ class ChatConsumer(AsyncWebsocketConsumer):
         if self.busy:
             await self.send(render_notice(BUSY_MESSAGE))
             return
-        # Read the caller from the session again: sign-outs and permission changes count from this question on.
-        user = await get_user(self.scope)
-        session = self.scope.get("session")
+        # The caller as the session store holds them now: sign-outs and permission changes count from this question on.
+        user, session_key = await current_caller(self.scope)
         client = (self.scope.get("client") or [None])[0]
-        key = caller_key(
-            user_id=user.pk if user.is_authenticated else None,
-            session_key=session.session_key if session is not None else None,
-            client=client,
-        )
+        key = caller_key(user_id=user.pk if user.is_authenticated else None, session_key=session_key, client=client)
         decision = await rate_limit_hit(key)
         if not decision.allowed:
             await self.send(render_notice(decision.message))
             return
         self.busy = True
-        task = asyncio.create_task(self._answer(question, user, session.session_key if session else "", key))
+        task = asyncio.create_task(self._answer(question, user, session_key, key))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 

@@ -7,8 +7,8 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rag_site.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry ready)
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry ready)
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
@@ -30,6 +30,6 @@ def body_limit(path: str) -> int:
 application = ProtocolTypeRouter(
     {
         "http": BodySizeLimit(django_asgi_app, body_limit),
-        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SiteOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -20,6 +20,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 TRASH_Q = "How long are deleted files kept in the trash?"
 PARTNER_Q = "What reseller discount do partners receive?"
+VAULT_Q = "What is the vault door code?"
 
 
 @pytest.fixture
@@ -224,6 +225,42 @@ async def test_permission_change_between_two_questions_takes_effect(corpus, part
     after = "".join(await ask(communicator, PARTNER_Q))
 
     assert "20%" not in after and "CANARY" not in after and "partners-v1" not in after
+    await communicator.disconnect()
+
+
+@pytest.fixture
+def internal(ingest):
+    ingest("vault.md", "# Vault\n\nThe vault door code is CANARY-INTERNAL-7.\n", audience="internal")
+
+
+def sign_out(cookie: bytes) -> None:
+    """Sign out through the admin's own logout view, with the socket's session cookie, as the page's button does."""
+    client = Client()
+    client.cookies["sessionid"] = cookie.decode().removeprefix("sessionid=")
+    assert client.post("/admin/logout/").status_code == 200
+
+
+def deactivate(user) -> None:
+    user.is_active = False
+    user.save()
+
+
+def change_password(user) -> None:
+    user.set_password("a-new-password-456")
+    user.save()
+
+
+@pytest.mark.parametrize("revoke", [sign_out, deactivate, change_password], ids=lambda f: f.__name__)
+async def test_the_question_after_a_sign_out_runs_as_an_anonymous_caller(corpus, filler, internal, staff_user, revoke):
+    cookie = await sync_to_async(session_cookie)(staff_user)
+    communicator = await connect(cookie)
+    assert "CANARY-INTERNAL-7" in "".join(await ask(communicator, VAULT_Q))
+
+    await sync_to_async(revoke)(cookie if revoke is sign_out else staff_user)
+    after = "".join(await ask(communicator, VAULT_Q))
+
+    assert "CANARY-INTERNAL-7" not in after and "vault-v1" not in after
+    assert "status-refused" in after  # answered as the public caller, on the same socket
     await communicator.disconnect()
 
 
