@@ -33,6 +33,8 @@ def parse_frame(text: str | None) -> str:
         frame = json.loads(text)
     except json.JSONDecodeError:
         raise QuestionRejected("The message was not valid JSON.") from None
+    except RecursionError:  # the decoder recurses per [ or {: a frame of 100,000 of them is valid-looking JSON
+        raise QuestionRejected("The message is nested too deeply.") from None
     if not isinstance(frame, dict) or "question" not in frame:
         raise QuestionRejected('The message must be a JSON object with the field "question".')
     return clean_question(frame["question"])

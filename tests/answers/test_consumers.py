@@ -148,7 +148,10 @@ async def test_model_sentences_leave_as_they_are_verified(corpus, slow):
         ('{"q": "hi"}', 'with the field "question"'),
         ('{"question": ""}', "is empty"),
         (json.dumps({"question": "x" * 2001}), "the limit is 2000"),
+        ("[" * 100_000, "nested too deeply"),
+        ('{"question": "hi", "HEADERS": ' + "{\"a\": " * 100_000 + "1" + "}" * 100_001, "nested too deeply"),
     ],
+    ids=["not-json", "list", "no-question", "empty", "too-long", "nested-list", "nested-objects"],
 )
 async def test_bad_frames_get_an_error_fragment_and_the_socket_stays_usable(corpus, frame, message):
     communicator = await connect()
