@@ -17,11 +17,13 @@ from answers.pipeline.events import AnswerDone, SentenceVerified
 from answers.limits import QuestionRefused, answering, caller_key, rate_limit_hit
 from answers.rendering import render_event, render_notice, render_turn
 from answers.services import QuestionRejected, answer_question, clean_question
+from answers.sockets import TooManySockets, socket_closed, socket_opened
 
 logger = logging.getLogger(__name__)
 
 BUSY_MESSAGE = "Please wait until the current answer has finished before asking another question."
 FAILED_MESSAGE = "Something went wrong while answering; please try again."
+SOCKET_CAP_CODE = 4429  # the page's websocket extension reconnects after 1006 and 1011-1013 only, not after this
 UNKNOWN_PATH_CODE = 4404  # a websocket close code of the application's range (4000-4999), read as HTTP's 404
 
 
@@ -104,6 +106,14 @@ class ChatConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.tasks: set[asyncio.Task] = set()
         self.busy = False  # from a question until its end marker is sent (the log is written after that)
+        self.socket_slot: str | None = None
+        try:
+            self.socket_slot = await socket_opened(await self._caller_key())
+        except TooManySockets as refused:
+            await self.accept()  # refused at the handshake, the page would only see a failure and retry
+            await self.send(render_notice(refused.message))
+            await self.close(code=SOCKET_CAP_CODE)
+            return
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
@@ -112,6 +122,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
         for task in list(self.tasks):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        slot, self.socket_slot = self.socket_slot, None
+        await socket_closed(slot)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -124,8 +136,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
             return
         # The caller as the session store holds them now: sign-outs and permission changes count from this question on.
         user, session_key = await current_caller(self.scope)
-        client = (self.scope.get("client") or [None])[0]
-        key = caller_key(user_id=user.pk if user.is_authenticated else None, session_key=session_key, client=client)
+        key = self._key_for(user, session_key)
         decision = await rate_limit_hit(key)
         if not decision.allowed:
             await self.send(render_notice(decision.message))
@@ -134,6 +145,14 @@ class ChatConsumer(AsyncWebsocketConsumer):
         task = asyncio.create_task(self._answer(question, user, session_key, key))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+    async def _caller_key(self) -> str:
+        user, session_key = await current_caller(self.scope)
+        return self._key_for(user, session_key)
+
+    def _key_for(self, user: AbstractBaseUser | AnonymousUser, session_key: str | None) -> str:
+        client = (self.scope.get("client") or [None])[0]
+        return caller_key(user_id=user.pk if user.is_authenticated else None, session_key=session_key, client=client)
 
     async def _answer(self, question: str, user, session_key: str | None, key: str) -> None:
         outbox = Outbox(lambda frame: self.send(frame))

@@ -21,6 +21,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 TRASH_Q = "How long are deleted files kept in the trash?"
 PARTNER_Q = "What reseller discount do partners receive?"
 VAULT_Q = "What is the vault door code?"
+SOCKET_CAP_CODE = 4429  # the application's range of close codes: the page's websocket extension does not reconnect
 
 
 @pytest.fixture
@@ -218,6 +219,26 @@ async def test_foreign_origin_is_rejected(corpus):
     connected, _ = await communicator.connect()
 
     assert not connected
+
+
+async def test_a_caller_over_the_socket_cap_is_told_and_closed_and_a_closed_socket_frees_its_slot(corpus, settings):
+    settings.RAG_MAX_SOCKETS_PER_CALLER = 2
+    cookie = await sync_to_async(session_cookie)()
+    first, second = await connect(cookie), await connect(cookie)
+
+    third = await connect(cookie)  # accepted only to be told why, then closed (the page does not reconnect)
+    notice = await third.receive_from()
+    closed = await third.receive_output()
+
+    assert "You have 2 chat windows open" in notice and 'data-event="error"' in notice
+    assert (closed["type"], closed["code"]) == ("websocket.close", SOCKET_CAP_CODE)
+    other = await connect(await sync_to_async(session_cookie)())  # another visitor is not limited
+    assert events(await ask(other, TRASH_Q))[-1] == "done"
+    await first.disconnect()
+    again = await connect(cookie)
+    assert events(await ask(again, TRASH_Q))[-1] == "done"
+    for communicator in (second, other, again):
+        await communicator.disconnect()
 
 
 async def test_permission_change_between_two_questions_takes_effect(corpus, partner_user):
