@@ -14,7 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from answers.models import QuestionLog
 from answers.pipeline.events import AnswerDone, SentenceVerified
-from answers.limits import QuestionRefused, answering, caller_key, rate_limit_hit
+from answers.limits import QuestionRefused, ServiceUnavailable, answering, caller_key, rate_limit_hit
 from answers.rendering import render_event, render_notice, render_turn
 from answers.services import QuestionRejected, answer_question, clean_question
 from answers.sockets import TooManySockets, socket_closed, socket_opened
@@ -103,6 +103,10 @@ class Outbox:
 class ChatConsumer(AsyncWebsocketConsumer):
     """One socket, one question at a time; closing the socket stops the answer being written."""
 
+    # Nothing is ever sent to a chat socket through the channel layer (no groups, no other sender). With a layer,
+    # every socket would also wait on it, and a Redis that goes away would end each socket with 1011.
+    channel_layer_alias = None
+
     async def connect(self) -> None:
         self.tasks: set[asyncio.Task] = set()
         self.busy = False  # from a question until its end marker is sent (the log is written after that)
@@ -137,7 +141,11 @@ class ChatConsumer(AsyncWebsocketConsumer):
         # The caller as the session store holds them now: sign-outs and permission changes count from this question on.
         user, session_key = await current_caller(self.scope)
         key = self._key_for(user, session_key)
-        decision = await rate_limit_hit(key)
+        try:
+            decision = await rate_limit_hit(key)
+        except ServiceUnavailable as error:
+            await self.send(render_notice(error.message))
+            return
         if not decision.allowed:
             await self.send(render_notice(decision.message))
             return
@@ -169,7 +177,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
                         await outbox.flush()  # the end marker is out before another question is taken
                         self.busy = False
             await outbox.flush()
-        except QuestionRefused as refused:
+        except (QuestionRefused, ServiceUnavailable) as refused:
             outbox.put(render_notice(refused.message))
             await outbox.flush()
         except asyncio.CancelledError:

@@ -1,9 +1,11 @@
 """The chat websocket: answers as fragments, busy, bad frames, rate limit, origin, cancel, fresh permissions."""
 import asyncio
+import contextlib
 import html
 import json
-import re
 import os
+import re
+import socket
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -12,6 +14,7 @@ from django.contrib.auth.models import Group
 from django.test import Client
 
 from answers.consumers import Outbox
+from answers.limits import ServiceUnavailable
 from answers.models import QuestionLog
 from answers.pipeline.generation import GenerationRequest
 from rag_site.asgi import application
@@ -56,6 +59,13 @@ async def ask(communicator: WebsocketCommunicator, question: str, timeout: float
         fragments.append(fragment)
         if 'data-event="done"' in fragment:
             return fragments
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def events(fragments: list[str]) -> list[str]:
@@ -309,7 +319,56 @@ async def test_document_html_reaches_the_socket_escaped(ingest, filler):
     await communicator.disconnect()
 
 
-async def test_chat_runs_over_the_redis_channel_layer(corpus, settings):
+async def test_an_unreachable_service_gets_a_notice_and_the_next_question_is_answered(corpus, monkeypatch):
+    from answers import consumers
+
+    async def unreachable(key: str):
+        raise ServiceUnavailable()
+
+    communicator = await connect()
+    with monkeypatch.context() as patched:
+        patched.setattr(consumers, "rate_limit_hit", unreachable)
+        await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
+        notice = await communicator.receive_from()
+
+    assert 'data-event="error"' in notice and "cannot answer right now" in notice
+    assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
+    await communicator.disconnect()
+
+
+async def test_a_service_lost_while_admitting_the_answer_gets_a_notice(corpus, monkeypatch):
+    from answers import consumers
+
+    @contextlib.asynccontextmanager
+    async def unreachable(key: str):
+        raise ServiceUnavailable("The answer service is unreachable; try again shortly.")
+        yield
+
+    communicator = await connect()
+    with monkeypatch.context() as patched:
+        patched.setattr(consumers, "answering", unreachable)
+        await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
+        notice = await communicator.receive_from()
+
+    assert "The answer service is unreachable; try again shortly." in notice
+    assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
+    await communicator.disconnect()
+
+
+async def test_the_chat_answers_while_redis_is_down(corpus, settings):
+    dead = f"redis://127.0.0.1:{closed_port()}/0"
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [dead]}}}
+    settings.REDIS_URL = dead  # the counters too: the socket cap cannot count, so the socket opens uncounted
+    settings.RAG_MAX_SOCKETS_PER_CALLER = 2
+
+    communicator = await connect()
+
+    assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
+    assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
+    await communicator.disconnect()
+
+
+async def test_chat_answers_with_the_redis_channel_layer_configured(corpus, settings):
     from channels.layers import get_channel_layer
 
     url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
