@@ -357,7 +357,8 @@ async def test_a_service_lost_while_admitting_the_answer_gets_a_notice(corpus, m
 
 async def test_the_chat_answers_while_redis_is_down(corpus, settings):
     dead = f"redis://127.0.0.1:{closed_port()}/0"
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [dead]}}}
+    layer = {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [dead]}}
+    settings.CHANNEL_LAYERS = {"default": layer}
     settings.REDIS_URL = dead  # the counters too: the socket cap cannot count, so the socket opens uncounted
     settings.RAG_MAX_SOCKETS_PER_CALLER = 2
 
