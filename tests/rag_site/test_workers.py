@@ -96,11 +96,10 @@ def daphne_options(command: list[str]):
     """What daphne's own command line parser makes of a daphne command's arguments."""
     from daphne.cli import CommandLineInterface
 
-    start = next(i for i, word in enumerate(command) if word == "daphne" or word.endswith("/daphne"))
-    return CommandLineInterface().parser.parse_args(command[start + 1:])
+    return CommandLineInterface().parser.parse_args(command[command.index("rag_site.serve") + 1:])
 
 
-def test_workers_run_daphne_with_timeouts_for_slow_responses_dead_sockets_and_stuck_handshakes():
+def test_workers_run_the_sites_daphne_with_timeouts_for_slow_responses_dead_sockets_and_stuck_handshakes():
     options = daphne_options(daphne_command(host=HOST, port=8001, behind_tls_proxy=False))
 
     assert options.http_timeout == 300  # daphne's default: none, a response may take for ever
@@ -109,10 +108,10 @@ def test_workers_run_daphne_with_timeouts_for_slow_responses_dead_sockets_and_st
     assert (options.host, options.port, options.application) == (HOST, 8001, "rag_site.asgi:application")
 
 
-def test_make_run_starts_daphne_with_the_workers_timeouts():
+def test_make_run_starts_the_sites_daphne_with_the_workers_timeouts():
     printed = subprocess.run(["make", "-n", "run", "run-fake-claude"], cwd=ROOT, capture_output=True, text=True,
                              timeout=60, check=True).stdout
-    lines = [line for line in printed.splitlines() if "bin/daphne " in line]
+    lines = [line for line in printed.splitlines() if "-m rag_site.serve " in line]
     workers = daphne_options(daphne_command(host=HOST, port=8000, behind_tls_proxy=False))
 
     assert len(lines) == 2
