@@ -6,6 +6,8 @@ import json
 import os
 import re
 import socket
+import subprocess
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -365,6 +367,39 @@ async def test_the_chat_answers_while_redis_is_down(corpus, settings):
     communicator = await connect()
 
     assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
+    assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
+    await communicator.disconnect()
+
+
+@pytest.fixture
+def own_redis() -> str:
+    """A Redis of this test's own on a free port, to stop while a socket is open; its URL."""
+    port = closed_port()
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--daemonize", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        started = time.monotonic()
+        while subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True).stdout.strip() != b"PONG":
+            assert server.poll() is None and time.monotonic() - started < 10, "redis-server did not start"
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+async def test_the_socket_keeps_answering_after_redis_goes_away(corpus, settings, own_redis):
+    settings.CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [own_redis]}}
+    }
+    communicator = await connect()
+    assert events(await ask(communicator, TRASH_Q))[-1] == "done"
+
+    port = own_redis.rsplit(":", 1)[1].split("/")[0]
+    await asyncio.to_thread(subprocess.run, ["redis-cli", "-p", port, "shutdown", "nosave"], capture_output=True)
+
     assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
     await communicator.disconnect()
 
