@@ -8,6 +8,8 @@ import re
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -372,7 +374,7 @@ async def test_the_chat_answers_while_redis_is_down(corpus, settings):
 
 
 @pytest.fixture
-def own_redis() -> str:
+def own_redis() -> Iterator[str]:
     """A Redis of this test's own on a free port, to stop while a socket is open; its URL."""
     port = closed_port()
     server = subprocess.Popen(
@@ -397,7 +399,7 @@ async def test_the_socket_keeps_answering_after_redis_goes_away(corpus, settings
     communicator = await connect()
     assert events(await ask(communicator, TRASH_Q))[-1] == "done"
 
-    port = own_redis.rsplit(":", 1)[1].split("/")[0]
+    port = str(urlsplit(own_redis).port)
     await asyncio.to_thread(subprocess.run, ["redis-cli", "-p", port, "shutdown", "nosave"], capture_output=True)
 
     assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
