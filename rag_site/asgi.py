@@ -16,6 +16,7 @@ from answers.routing import websocket_urlpatterns  # noqa: E402
 from rag_site.limits import BodySizeLimit, Scope, staff_session  # noqa: E402
 from rag_site.origins import SiteOriginValidator  # noqa: E402
 
+
 @functools.cache
 def upload_path() -> str:
     """The admin's upload page, wherever the admin is mounted."""
