@@ -6,6 +6,9 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 
 FAKE_PORT ?= 8089
+# daphne (through rag_site.serve: a deadline for each request to arrive) with the timeouts rag_site/workers.py sets
+DAPHNE_FLAGS := --http-timeout 300 --websocket_connect_timeout 5 --ping-interval 20 --ping-timeout 30 \
+	--application-close-timeout 10
 
 .PHONY: run run-fake-claude test test-browser setup migrate demo eval run-workers loadtest audit
 
@@ -27,7 +30,7 @@ run: demo
 	@echo "  rag_site is starting on http://$(HOST):$(PORT)/"
 	@echo "  Admin: http://$(HOST):$(PORT)/admin/  (create an admin user with: $(PY) manage.py createsuperuser)"
 	@echo ""
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) rag_site.asgi:application
+	$(PY) -m rag_site.serve $(DAPHNE_FLAGS) -b $(HOST) -p $(PORT) rag_site.asgi:application
 
 # The model path without the real API: a local fake Anthropic server answers from the prompt's blocks
 # (and sometimes wrongly, to show the verifier at work); the site talks to it exactly as it would to Claude.
@@ -35,7 +38,7 @@ run-fake-claude: demo
 	@echo "  Fake Anthropic API on http://127.0.0.1:$(FAKE_PORT); rag_site on http://$(HOST):$(PORT)/ answers through it."
 	$(PY) -m answers.testing.fake_anthropic --port $(FAKE_PORT) & fake=$$!; trap 'kill $$fake' EXIT INT TERM; \
 	ANTHROPIC_API_KEY=fake-key ANTHROPIC_BASE_URL=http://127.0.0.1:$(FAKE_PORT) \
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) rag_site.asgi:application
+	$(PY) -m rag_site.serve $(DAPHNE_FLAGS) -b $(HOST) -p $(PORT) rag_site.asgi:application
 
 # Browser tests run in their own process: sync Playwright keeps an event loop in the main thread (hence the
 # async-unsafe flag, for that run only), which must not meet the pytest-asyncio tests.

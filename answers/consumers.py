@@ -5,20 +5,26 @@ import json
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
+from importlib import import_module
 
 from channels.auth import get_user
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from answers.models import QuestionLog
 from answers.pipeline.events import AnswerDone, SentenceVerified
-from answers.limits import QuestionRefused, answering, caller_key, rate_limit_hit
+from answers.limits import QuestionRefused, ServiceUnavailable, answering, caller_key, rate_limit_hit
 from answers.rendering import render_event, render_notice, render_turn
 from answers.services import QuestionRejected, answer_question, clean_question
+from answers.sockets import TooManySockets, socket_closed, socket_opened
 
 logger = logging.getLogger(__name__)
 
 BUSY_MESSAGE = "Please wait until the current answer has finished before asking another question."
 FAILED_MESSAGE = "Something went wrong while answering; please try again."
+SOCKET_CAP_CODE = 4429  # the page's websocket extension reconnects after 1006 and 1011-1013 only, not after this
+UNKNOWN_PATH_CODE = 4404  # a websocket close code of the application's range (4000-4999), read as HTTP's 404
 
 
 def parse_frame(text: str | None) -> str:
@@ -29,9 +35,24 @@ def parse_frame(text: str | None) -> str:
         frame = json.loads(text)
     except json.JSONDecodeError:
         raise QuestionRejected("The message was not valid JSON.") from None
+    except RecursionError:  # the decoder recurses per [ or {: a frame of 100,000 of them is valid-looking JSON
+        raise QuestionRejected("The message is nested too deeply.") from None
     if not isinstance(frame, dict) or "question" not in frame:
         raise QuestionRejected('The message must be a JSON object with the field "question".')
     return clean_question(frame["question"])
+
+
+async def current_caller(scope: dict) -> tuple[AbstractBaseUser | AnonymousUser, str | None]:
+    """The user and session key of the socket's session as the session store holds it now, not as at connect.
+
+    Channels loads the session once, at connect; a sign-out elsewhere deletes it from the store, so a fresh load
+    sees it gone. get_user then checks the user as Django does for HTTP: the backend's user_can_authenticate
+    (a deactivated user) and the session's auth hash (a changed password).
+    """
+    session_key = scope["session"].session_key if "session" in scope else None
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    user = await get_user({"session": session})
+    return user, session.session_key
 
 
 class Outbox:
@@ -82,9 +103,21 @@ class Outbox:
 class ChatConsumer(AsyncWebsocketConsumer):
     """One socket, one question at a time; closing the socket stops the answer being written."""
 
+    # Nothing is ever sent to a chat socket through the channel layer (no groups, no other sender). With a layer,
+    # every socket would also wait on it, and a Redis that goes away would end each socket with 1011.
+    channel_layer_alias = None
+
     async def connect(self) -> None:
         self.tasks: set[asyncio.Task] = set()
         self.busy = False  # from a question until its end marker is sent (the log is written after that)
+        self.socket_slot: str | None = None
+        try:
+            self.socket_slot = await socket_opened(await self._caller_key())
+        except TooManySockets as refused:
+            await self.accept()  # refused at the handshake, the page would only see a failure and retry
+            await self.send(render_notice(refused.message))
+            await self.close(code=SOCKET_CAP_CODE)
+            return
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
@@ -93,6 +126,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
         for task in list(self.tasks):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        slot, self.socket_slot = self.socket_slot, None
+        await socket_closed(slot)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -103,23 +138,29 @@ class ChatConsumer(AsyncWebsocketConsumer):
         if self.busy:
             await self.send(render_notice(BUSY_MESSAGE))
             return
-        # Read the caller from the session again: sign-outs and permission changes count from this question on.
-        user = await get_user(self.scope)
-        session = self.scope.get("session")
-        client = (self.scope.get("client") or [None])[0]
-        key = caller_key(
-            user_id=user.pk if user.is_authenticated else None,
-            session_key=session.session_key if session is not None else None,
-            client=client,
-        )
-        decision = await rate_limit_hit(key)
+        # The caller as the session store holds them now: sign-outs and permission changes count from this question on.
+        user, session_key = await current_caller(self.scope)
+        key = self._key_for(user, session_key)
+        try:
+            decision = await rate_limit_hit(key)
+        except ServiceUnavailable as error:
+            await self.send(render_notice(error.message))
+            return
         if not decision.allowed:
             await self.send(render_notice(decision.message))
             return
         self.busy = True
-        task = asyncio.create_task(self._answer(question, user, session.session_key if session else "", key))
+        task = asyncio.create_task(self._answer(question, user, session_key, key))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+    async def _caller_key(self) -> str:
+        user, session_key = await current_caller(self.scope)
+        return self._key_for(user, session_key)
+
+    def _key_for(self, user: AbstractBaseUser | AnonymousUser, session_key: str | None) -> str:
+        client = (self.scope.get("client") or [None])[0]
+        return caller_key(user_id=user.pk if user.is_authenticated else None, session_key=session_key, client=client)
 
     async def _answer(self, question: str, user, session_key: str | None, key: str) -> None:
         outbox = Outbox(lambda frame: self.send(frame))
@@ -136,7 +177,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
                         await outbox.flush()  # the end marker is out before another question is taken
                         self.busy = False
             await outbox.flush()
-        except QuestionRefused as refused:
+        except (QuestionRefused, ServiceUnavailable) as refused:
             outbox.put(render_notice(refused.message))
             await outbox.flush()
         except asyncio.CancelledError:
@@ -148,3 +189,12 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await outbox.flush()
         finally:
             self.busy = False
+
+
+class UnknownPathConsumer(AsyncWebsocketConsumer):
+    """Every websocket path but the chat's: refused at the handshake, as a 404 page is, with nothing logged."""
+
+    channel_layer_alias = None  # nothing is ever sent to it
+
+    async def connect(self) -> None:
+        await self.close(code=UNKNOWN_PATH_CODE)

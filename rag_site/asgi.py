@@ -7,14 +7,15 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rag_site.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry ready)
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry ready)
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from answers.routing import websocket_urlpatterns  # noqa: E402
-from rag_site.limits import BodySizeLimit  # noqa: E402
+from rag_site.limits import BodySizeLimit, Scope, staff_session  # noqa: E402
+from rag_site.origins import SiteOriginValidator  # noqa: E402
+
 
 @functools.cache
 def upload_path() -> str:
@@ -22,14 +23,21 @@ def upload_path() -> str:
     return reverse("admin:corpus_admin_source_upload")
 
 
-def body_limit(path: str) -> int:
-    """Uploads may be large (several files); every other request body is small."""
-    return settings.RAG_MAX_REQUEST_MB * 1_048_576 if path == upload_path() else settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+def general_body_limit() -> int:
+    """Every request body is small, unless upload_body_limit grants more."""
+    return settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+
+
+async def upload_body_limit(scope: Scope) -> int | None:
+    """Staff may send several large files to the upload page; anyone else is refused there like anywhere else."""
+    if scope["path"] != upload_path() or not await staff_session(scope):
+        return None
+    return settings.RAG_MAX_REQUEST_MB * 1_048_576
 
 
 application = ProtocolTypeRouter(
     {
-        "http": BodySizeLimit(django_asgi_app, body_limit),
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "http": BodySizeLimit(django_asgi_app, general_body_limit, upload_body_limit),
+        "websocket": SiteOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -182,6 +182,7 @@ RAG_SITE_RATE_LIMIT = env_int("RAG_SITE_RATE_LIMIT", 6000, minimum=0)  # questio
 RAG_MAX_CONCURRENT_PER_CALLER = env_int("RAG_MAX_CONCURRENT_PER_CALLER", 2, minimum=0)  # across sockets and workers
 RAG_MAX_CONCURRENT_ANSWERS = env_int("RAG_MAX_CONCURRENT_ANSWERS", 64, minimum=1)  # per worker process
 RAG_ANSWER_QUEUE_WAIT_S = env_float("RAG_ANSWER_QUEUE_WAIT_S", 10.0, minimum=0.0)
+RAG_MAX_SOCKETS_PER_CALLER = env_int("RAG_MAX_SOCKETS_PER_CALLER", 20, minimum=0)  # open chat sockets, all workers
 
 # The model path (§5.5): with a key, Claude writes the answers behind the same verifier.
 ANTHROPIC_API_KEY = env_str("ANTHROPIC_API_KEY")

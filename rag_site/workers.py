@@ -30,6 +30,16 @@ DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/rag_site"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_ALLOWED_HOSTS = "127.0.0.1,localhost"
 DEFAULT_DB_POOL_MAX = "8"  # connections per worker; asgiref runs a worker's database calls on one thread anyway
+# daphne's limits on slow and dead peers (the Makefile's DAPHNE_FLAGS are the same). --http-timeout: a response not
+# finished after 300 s is cut off (daphne's default is never; an answer ends within RAG_ANSWER_TIMEOUT_S plus the
+# queue waits); a handshake the site has not accepted within 5 s is refused; an idle socket is pinged every 20 s and
+# closed 30 s after an unanswered ping, which also frees its slot of RAG_MAX_SOCKETS_PER_CALLER; an application
+# still running 10 s after its client left is killed. None of them bounds how slowly a request arrives (twisted reads
+# it whole before daphne's clocks start): rag_site.serve runs daphne with a deadline for that, RAG_REQUEST_DEADLINE_S.
+DAPHNE_TIMEOUTS = (
+    "--http-timeout", "300", "--websocket_connect_timeout", "5", "--ping-interval", "20", "--ping-timeout", "30",
+    "--application-close-timeout", "10",
+)
 # What plain-HTTP loopback workers must switch off; a TLS-ending proxy in front keeps them on instead.
 LOOPBACK_OVERRIDES = {"DJANGO_SECURE_SSL_REDIRECT": "false", "DJANGO_SECURE_COOKIES": "false"}
 
@@ -71,7 +81,7 @@ def worker_env(deployment: Mapping[str, str], *, behind_tls_proxy: bool) -> dict
 
 def daphne_command(*, host: str, port: int, behind_tls_proxy: bool) -> list[str]:
     """One worker's command line."""
-    command = [sys.executable, "-m", "daphne", "-b", host, "-p", str(port)]
+    command = [sys.executable, "-m", "rag_site.serve", *DAPHNE_TIMEOUTS, "-b", host, "-p", str(port)]
     if behind_tls_proxy:
         command.append("--proxy-headers")  # client address from X-Forwarded-For, as rate limits need
     return [*command, "rag_site.asgi:application"]

@@ -52,7 +52,8 @@ def test_chat_fragments_and_api_keep_hostile_text_as_text(client, hostile):
     async def ask() -> str:
         from rag_site.asgi import application
 
-        communicator = WebsocketCommunicator(application, "/ws/chat/", headers=[(b"origin", b"http://localhost")])
+        site = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+        communicator = WebsocketCommunicator(application, "/ws/chat/", headers=site)
         assert (await communicator.connect())[0]
         await communicator.send_to(text_data=json.dumps({"question": QUESTION + " " + " ".join(HOSTILE)}))
         fragments = []

@@ -36,6 +36,8 @@ QUESTION = {
     "partner": "What is the partner kiosk code?",
     "internal": "What is the internal kiosk code?",
 }
+# What the chat page sends: its own origin, for the Host it was loaded from.
+SITE_HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 CONFLICT_QUESTION = "What is the kiosk upload limit for a single file?"
 SEES = {
     "anonymous": {"public"},
@@ -150,7 +152,7 @@ def via_websocket(user, question: str) -> str:
         from rag_site.asgi import application
 
         communicator = WebsocketCommunicator(
-            application, "/ws/chat/", headers=[(b"origin", b"http://localhost"), (b"cookie", cookie)]
+            application, "/ws/chat/", headers=[*SITE_HEADERS, (b"cookie", cookie)]
         )
         assert (await communicator.connect())[0]
         await communicator.send_to(text_data=json.dumps({"question": question}))
@@ -296,6 +298,7 @@ def test_the_model_is_never_given_what_the_caller_may_not_see(corpus, callers, c
 
 
 def test_every_route_is_covered_by_the_table():
+    from answers.consumers import UnknownPathConsumer
     from answers.routing import websocket_urlpatterns
 
     def routes(patterns, prefix=""):
@@ -308,7 +311,8 @@ def test_every_route_is_covered_by_the_table():
 
     uncovered = {route for route, name in routes(get_resolver().url_patterns) if name not in ROUTES_COVERED}
     assert not uncovered, f"add these routes (named) to the visibility table: {uncovered}"
-    assert [str(p.pattern) for p in websocket_urlpatterns] == ["ws/chat/"], "add new websocket routes to SURFACES"
+    served = [str(p.pattern) for p in websocket_urlpatterns if p.callback.consumer_class is not UnknownPathConsumer]
+    assert served == ["ws/chat/"], "add new websocket routes to SURFACES"
 
 
 def test_source_switched_to_internal_is_gone_for_the_public_on_the_very_next_call(corpus, callers):
@@ -327,7 +331,19 @@ def test_source_switched_to_internal_is_gone_for_the_public_on_the_very_next_cal
     assert CANARY["public"] in via_api(callers["staff"], QUESTION["public"])
 
 
-def test_user_deactivated_while_their_socket_is_open_loses_access_on_the_next_question(corpus, callers):
+def deactivate(user: User, client: Client) -> None:
+    user.is_active = False
+    user.save()
+
+
+def sign_out(user: User, client: Client) -> None:
+    assert client.post("/admin/logout/").status_code == 200  # the same session as the open socket's
+
+
+@pytest.mark.parametrize("revoke", [deactivate, sign_out], ids=lambda f: f.__name__)
+def test_staff_deactivated_or_signed_out_while_their_socket_is_open_lose_access_on_the_next_question(
+    corpus, callers, revoke
+):
     staff = callers["staff"]
     client = client_for(staff)
     cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
@@ -337,15 +353,12 @@ def test_user_deactivated_while_their_socket_is_open_loses_access_on_the_next_qu
 
         from rag_site.asgi import application
 
-        communicator = WebsocketCommunicator(
-            application, "/ws/chat/", headers=[(b"origin", b"http://localhost"), (b"cookie", cookie)]
-        )
+        communicator = WebsocketCommunicator(application, "/ws/chat/", headers=[*SITE_HEADERS, (b"cookie", cookie)])
         assert (await communicator.connect())[0]
         answers = []
         for step in range(2):
             if step == 1:
-                staff.is_active = False
-                await sync_to_async(staff.save)()
+                await sync_to_async(revoke)(staff, client)
             await communicator.send_to(text_data=json.dumps({"question": QUESTION["internal"]}))
             fragments = []
             while not fragments or 'data-event="done"' not in fragments[-1]:

@@ -299,7 +299,8 @@ async def test_closing_the_socket_closes_the_upstream_connection_within_a_second
     from rag_site.asgi import application
 
     claude.queue(drip(GOOD + " " + "Owners can empty the trash at any time [1]. " * 40, every=0.01))
-    communicator = WebsocketCommunicator(application, "/ws/chat/", headers=[(b"origin", b"http://localhost")])
+    site = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    communicator = WebsocketCommunicator(application, "/ws/chat/", headers=site)
     assert (await communicator.connect())[0]
     await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
     while 'data-event="sentence"' not in await communicator.receive_from(timeout=5):

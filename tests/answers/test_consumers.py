@@ -1,9 +1,15 @@
 """The chat websocket: answers as fragments, busy, bad frames, rate limit, origin, cancel, fresh permissions."""
 import asyncio
+import contextlib
 import html
 import json
-import re
 import os
+import re
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -12,6 +18,7 @@ from django.contrib.auth.models import Group
 from django.test import Client
 
 from answers.consumers import Outbox
+from answers.limits import ServiceUnavailable
 from answers.models import QuestionLog
 from answers.pipeline.generation import GenerationRequest
 from rag_site.asgi import application
@@ -20,6 +27,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 TRASH_Q = "How long are deleted files kept in the trash?"
 PARTNER_Q = "What reseller discount do partners receive?"
+VAULT_Q = "What is the vault door code?"
+SOCKET_CAP_CODE = 4429  # the application's range of close codes: the page's websocket extension does not reconnect
 
 
 @pytest.fixture
@@ -38,7 +47,7 @@ def session_cookie(user=None) -> bytes:
 
 
 async def connect(cookie: bytes | None = None, origin: bytes = b"http://localhost") -> WebsocketCommunicator:
-    headers = [(b"origin", origin)] + ([(b"cookie", cookie)] if cookie else [])
+    headers = [(b"origin", origin), (b"host", b"localhost")] + ([(b"cookie", cookie)] if cookie else [])
     communicator = WebsocketCommunicator(application, "/ws/chat/", headers=headers)
     connected, _ = await communicator.connect()
     assert connected
@@ -54,6 +63,13 @@ async def ask(communicator: WebsocketCommunicator, question: str, timeout: float
         fragments.append(fragment)
         if 'data-event="done"' in fragment:
             return fragments
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def events(fragments: list[str]) -> list[str]:
@@ -147,7 +163,10 @@ async def test_model_sentences_leave_as_they_are_verified(corpus, slow):
         ('{"q": "hi"}', 'with the field "question"'),
         ('{"question": ""}', "is empty"),
         (json.dumps({"question": "x" * 2001}), "the limit is 2000"),
+        ("[" * 100_000, "nested too deeply"),
+        ('{"question": "hi", "HEADERS": ' + "{\"a\": " * 100_000 + "1" + "}" * 100_001, "nested too deeply"),
     ],
+    ids=["not-json", "list", "no-question", "empty", "too-long", "nested-list", "nested-objects"],
 )
 async def test_bad_frames_get_an_error_fragment_and_the_socket_stays_usable(corpus, frame, message):
     communicator = await connect()
@@ -208,11 +227,32 @@ async def test_rate_limit_counts_per_session_across_sockets(corpus, settings):
 
 
 async def test_foreign_origin_is_rejected(corpus):
-    communicator = WebsocketCommunicator(application, "/ws/chat/", headers=[(b"origin", b"http://evil.example")])
+    headers = [(b"origin", b"http://evil.example"), (b"host", b"localhost")]
+    communicator = WebsocketCommunicator(application, "/ws/chat/", headers=headers)
 
     connected, _ = await communicator.connect()
 
     assert not connected
+
+
+async def test_a_caller_over_the_socket_cap_is_told_and_closed_and_a_closed_socket_frees_its_slot(corpus, settings):
+    settings.RAG_MAX_SOCKETS_PER_CALLER = 2
+    cookie = await sync_to_async(session_cookie)()
+    first, second = await connect(cookie), await connect(cookie)
+
+    third = await connect(cookie)  # accepted only to be told why, then closed (the page does not reconnect)
+    notice = await third.receive_from()
+    closed = await third.receive_output()
+
+    assert "You have 2 chat windows open" in notice and 'data-event="error"' in notice
+    assert (closed["type"], closed["code"]) == ("websocket.close", SOCKET_CAP_CODE)
+    other = await connect(await sync_to_async(session_cookie)())  # another visitor is not limited
+    assert events(await ask(other, TRASH_Q))[-1] == "done"
+    await first.disconnect()
+    again = await connect(cookie)
+    assert events(await ask(again, TRASH_Q))[-1] == "done"
+    for communicator in (second, other, again):
+        await communicator.disconnect()
 
 
 async def test_permission_change_between_two_questions_takes_effect(corpus, partner_user):
@@ -223,6 +263,42 @@ async def test_permission_change_between_two_questions_takes_effect(corpus, part
     after = "".join(await ask(communicator, PARTNER_Q))
 
     assert "20%" not in after and "CANARY" not in after and "partners-v1" not in after
+    await communicator.disconnect()
+
+
+@pytest.fixture
+def internal(ingest):
+    ingest("vault.md", "# Vault\n\nThe vault door code is CANARY-INTERNAL-7.\n", audience="internal")
+
+
+def sign_out(cookie: bytes) -> None:
+    """Sign out through the admin's own logout view, with the socket's session cookie, as the page's button does."""
+    client = Client()
+    client.cookies["sessionid"] = cookie.decode().removeprefix("sessionid=")
+    assert client.post("/admin/logout/").status_code == 200
+
+
+def deactivate(user) -> None:
+    user.is_active = False
+    user.save()
+
+
+def change_password(user) -> None:
+    user.set_password("a-new-password-456")
+    user.save()
+
+
+@pytest.mark.parametrize("revoke", [sign_out, deactivate, change_password], ids=lambda f: f.__name__)
+async def test_the_question_after_a_sign_out_runs_as_an_anonymous_caller(corpus, filler, internal, staff_user, revoke):
+    cookie = await sync_to_async(session_cookie)(staff_user)
+    communicator = await connect(cookie)
+    assert "CANARY-INTERNAL-7" in "".join(await ask(communicator, VAULT_Q))
+
+    await sync_to_async(revoke)(cookie if revoke is sign_out else staff_user)
+    after = "".join(await ask(communicator, VAULT_Q))
+
+    assert "CANARY-INTERNAL-7" not in after and "vault-v1" not in after
+    assert "status-refused" in after  # answered as the public caller, on the same socket
     await communicator.disconnect()
 
 
@@ -247,7 +323,90 @@ async def test_document_html_reaches_the_socket_escaped(ingest, filler):
     await communicator.disconnect()
 
 
-async def test_chat_runs_over_the_redis_channel_layer(corpus, settings):
+async def test_an_unreachable_service_gets_a_notice_and_the_next_question_is_answered(corpus, monkeypatch):
+    from answers import consumers
+
+    async def unreachable(key: str):
+        raise ServiceUnavailable()
+
+    communicator = await connect()
+    with monkeypatch.context() as patched:
+        patched.setattr(consumers, "rate_limit_hit", unreachable)
+        await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
+        notice = await communicator.receive_from()
+
+    assert 'data-event="error"' in notice and "cannot answer right now" in notice
+    assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
+    await communicator.disconnect()
+
+
+async def test_a_service_lost_while_admitting_the_answer_gets_a_notice(corpus, monkeypatch):
+    from answers import consumers
+
+    @contextlib.asynccontextmanager
+    async def unreachable(key: str):
+        raise ServiceUnavailable("The answer service is unreachable; try again shortly.")
+        yield
+
+    communicator = await connect()
+    with monkeypatch.context() as patched:
+        patched.setattr(consumers, "answering", unreachable)
+        await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
+        notice = await communicator.receive_from()
+
+    assert "The answer service is unreachable; try again shortly." in notice
+    assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
+    await communicator.disconnect()
+
+
+async def test_the_chat_answers_while_redis_is_down(corpus, settings):
+    dead = f"redis://127.0.0.1:{closed_port()}/0"
+    layer = {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [dead]}}
+    settings.CHANNEL_LAYERS = {"default": layer}
+    settings.REDIS_URL = dead  # the counters too: the socket cap cannot count, so the socket opens uncounted
+    settings.RAG_MAX_SOCKETS_PER_CALLER = 2
+
+    communicator = await connect()
+
+    assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
+    assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
+    await communicator.disconnect()
+
+
+@pytest.fixture
+def own_redis() -> Iterator[str]:
+    """A Redis of this test's own on a free port, to stop while a socket is open; its URL."""
+    port = closed_port()
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--daemonize", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        started = time.monotonic()
+        while subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True).stdout.strip() != b"PONG":
+            assert server.poll() is None and time.monotonic() - started < 10, "redis-server did not start"
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+async def test_the_socket_keeps_answering_after_redis_goes_away(corpus, settings, own_redis):
+    settings.CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [own_redis]}}
+    }
+    communicator = await connect()
+    assert events(await ask(communicator, TRASH_Q))[-1] == "done"
+
+    port = str(urlsplit(own_redis).port)
+    await asyncio.to_thread(subprocess.run, ["redis-cli", "-p", port, "shutdown", "nosave"], capture_output=True)
+
+    assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
+    await communicator.disconnect()
+
+
+async def test_chat_answers_with_the_redis_channel_layer_configured(corpus, settings):
     from channels.layers import get_channel_layer
 
     url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")

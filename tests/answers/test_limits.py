@@ -105,10 +105,8 @@ async def test_many_sockets_of_one_user_share_the_concurrency_cap(corpus, settin
     cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
     from rag_site.asgi import application
 
-    sockets = [
-        WebsocketCommunicator(application, "/ws/chat/", headers=[(b"origin", b"http://localhost"), (b"cookie", cookie)])
-        for _ in range(2)
-    ]
+    site = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)]
+    sockets = [WebsocketCommunicator(application, "/ws/chat/", headers=site) for _ in range(2)]
     for socket in sockets:
         assert (await socket.connect())[0]
         await socket.send_to(text_data=json.dumps({"question": TRASH_Q}))

@@ -92,6 +92,33 @@ def test_loopback_workers_drop_the_https_redirect_and_a_tls_proxy_keeps_it():
     assert plain[-3:] == ["-p", "8001", "rag_site.asgi:application"] and "--proxy-headers" not in plain
 
 
+def daphne_options(command: list[str]):
+    """What daphne's own command line parser makes of a daphne command's arguments."""
+    from daphne.cli import CommandLineInterface
+
+    return CommandLineInterface().parser.parse_args(command[command.index("rag_site.serve") + 1:])
+
+
+def test_workers_run_the_sites_daphne_with_timeouts_for_slow_responses_dead_sockets_and_stuck_handshakes():
+    options = daphne_options(daphne_command(host=HOST, port=8001, behind_tls_proxy=False))
+
+    assert options.http_timeout == 300  # daphne's default: none, a response may take for ever
+    assert (options.websocket_connect_timeout, options.ping_interval, options.ping_timeout) == (5, 20, 30)
+    assert options.application_close_timeout == 10
+    assert (options.host, options.port, options.application) == (HOST, 8001, "rag_site.asgi:application")
+
+
+def test_make_run_starts_the_sites_daphne_with_the_workers_timeouts():
+    printed = subprocess.run(["make", "-n", "run", "run-fake-claude"], cwd=ROOT, capture_output=True, text=True,
+                             timeout=60, check=True).stdout
+    lines = [line for line in printed.splitlines() if "-m rag_site.serve " in line]
+    workers = daphne_options(daphne_command(host=HOST, port=8000, behind_tls_proxy=False))
+
+    assert len(lines) == 2
+    for line in lines:
+        assert daphne_options(line.split()) == workers
+
+
 def test_deploy_check_passes_with_the_launchers_environment(tmp_path):
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "RAG_", "DATABASE_URL", "REDIS_URL"))}
     env = deployment_env(clean, key_file=tmp_path / "secret-key")
