@@ -46,6 +46,8 @@ def parse_question(request: HttpRequest) -> str:
         body = json.loads(request.body or b"")
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise QuestionRejected(f"The body is not valid JSON ({error}).") from None
+    except RecursionError:  # the C decoder recurses once per level: 100,000 "[" exhaust the stack
+        raise QuestionRejected('The body is nested too deeply; send a JSON object like {"question": "..."}.') from None
     if not isinstance(body, dict):
         raise QuestionRejected('The body must be a JSON object like {"question": "..."}.')
     if "question" not in body:

@@ -50,6 +50,13 @@ async def test_post_json_works_too_and_refusals_are_events(async_client, corpus)
     assert events[1][1]["kind"] == "no_material"
 
 
+async def test_deeply_nested_json_gets_400_with_a_json_error(async_client):
+    response = await async_client.post("/api/answer/stream", "[" * 100_000, content_type="application/json")
+
+    assert response.status_code == 400
+    assert "nested too deeply" in json.loads(response.content)["error"]
+
+
 async def test_each_sentence_is_flushed_before_the_generator_finishes(async_client, corpus, monkeypatch):
     release = asyncio.Event()
 

@@ -51,7 +51,10 @@ def test_off_topic_question_is_refused_as_no_material(client, small_corpus):
         ({"question": 42}, "must be a string"),
         ({"question": "   "}, "is empty"),
         ({"question": "x" * 2001}, "2001 characters long; the limit is 2000"),
+        ("[" * 100_000, "nested too deeply"),
+        ('{"question": "ok", "extra": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
     ],
+    ids=["not-json", "not-object", "missing", "not-string", "empty", "too-long", "deep-brackets", "deep-field"],
 )
 def test_bad_requests_get_400_with_a_json_error(client, body, message):
     response = post(client, body)
