@@ -64,6 +64,28 @@ def test_bad_requests_get_400_with_a_json_error(client, body, message):
     assert not QuestionLog.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ('{"question": "How long are files kept?\\ud800"}', "U+D800 at character 25, a lone surrogate"),
+        ('{"question": "\\udfff"}', "U+DFFF at character 1, a lone surrogate"),
+        ('{"question": "How long\\u0000 are files kept?"}', "a NUL character (U+0000) at character 9"),
+    ],
+    ids=["high-surrogate", "low-surrogate", "nul"],
+)
+def test_text_that_is_not_unicode_text_gets_400_and_never_reaches_the_pipeline(client, monkeypatch, body, message):
+    def never(**kwargs):
+        raise AssertionError("the question reached the pipeline")
+
+    monkeypatch.setattr("answers.views.answer_question", never)
+
+    response = post(client, body)
+
+    assert response.status_code == 400
+    assert message in response.json()["error"]
+    assert not QuestionLog.objects.exists()
+
+
 def test_get_is_not_allowed(client):
     assert client.get("/api/answer").status_code == 405
 
