@@ -7,23 +7,26 @@ import asyncio
 import threading
 import time
 import weakref
+from collections.abc import Sequence
 from typing import Protocol
 
 from django.conf import settings
 
-# Count the caller; only a caller within their limit is counted against the site, so one flooder cannot use up
-# everybody's allowance. Returns {caller count, site count or 0}.
+# Count a question in each counter in turn (the caller, their address, the site), stopping after the first that is
+# over its limit: only a question within the earlier limits is counted in the later ones, so one flooder cannot use
+# up everybody's allowance. KEYS: the counters; ARGV[1]: their expiry; ARGV[i + 1]: KEYS[i]'s limit (0: none).
+# Returns each counter's count, 0 where the question was not counted.
 _RATE_SCRIPT = """
-local caller = 0
-if KEYS[1] ~= '' then
-  caller = redis.call('INCR', KEYS[1])
-  if caller == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-  if tonumber(ARGV[2]) > 0 and caller > tonumber(ARGV[2]) then return {caller, 0} end
+local counts = {}
+for i = 1, #KEYS do counts[i] = 0 end
+for i, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  if count == 1 then redis.call('EXPIRE', key, ARGV[1]) end
+  counts[i] = count
+  local limit = tonumber(ARGV[i + 1])
+  if limit > 0 and count > limit then break end
 end
-if KEYS[2] == '' then return {caller, 0} end
-local site = redis.call('INCR', KEYS[2])
-if site == 1 then redis.call('EXPIRE', KEYS[2], ARGV[1]) end
-return {caller, site}
+return counts
 """
 # Take a slot unless the holder has `limit` already (0: no limit); a refused take leaves the count as it was.
 # A successful take renews the expiry; a refused one does not, so a crashed worker's slots lapse even while their
@@ -43,10 +46,8 @@ return 0
 class Counters(Protocol):
     """The atomic steps the limits need."""
 
-    async def count_rate(
-        self, caller_key: str | None, site_key: str | None, *, caller_limit: int, ttl_s: int
-    ) -> tuple[int, int]:
-        """Count a question for the caller and, if the caller is within its limit, the site (None: not counted)."""
+    async def count_rate(self, counters: Sequence[tuple[str, int]], *, ttl_s: int) -> tuple[int, ...]:
+        """Count a question in each (key, limit) in turn until one is over its limit; the counts, 0 if not counted."""
 
     async def take_slot(self, key: str, *, limit: int, ttl_s: int) -> bool:
         """Take one of at most `limit` slots (0: unlimited); False when all are taken."""
@@ -74,12 +75,10 @@ class RedisCounters:
             )
         return scripts
 
-    async def count_rate(
-        self, caller_key: str | None, site_key: str | None, *, caller_limit: int, ttl_s: int
-    ) -> tuple[int, int]:
+    async def count_rate(self, counters: Sequence[tuple[str, int]], *, ttl_s: int) -> tuple[int, ...]:
         rate, _, _ = self._scripts()
-        caller, site = await rate(keys=[caller_key or "", site_key or ""], args=[ttl_s, caller_limit])
-        return int(caller), int(site)
+        counts = await rate(keys=[key for key, _ in counters], args=[ttl_s, *(limit for _, limit in counters)])
+        return tuple(int(count) for count in counts)
 
     async def take_slot(self, key: str, *, limit: int, ttl_s: int) -> bool:
         _, take, _ = self._scripts()
@@ -106,15 +105,15 @@ class MemoryCounters:
         self._values[key] = (value + amount, expires)
         return value + amount
 
-    async def count_rate(
-        self, caller_key: str | None, site_key: str | None, *, caller_limit: int, ttl_s: int
-    ) -> tuple[int, int]:
+    async def count_rate(self, counters: Sequence[tuple[str, int]], *, ttl_s: int) -> tuple[int, ...]:
+        counts = [0] * len(counters)
         with self._lock:
             self._forget_expired()
-            caller = 0 if caller_key is None else self._add(caller_key, 1, ttl_s)
-            if site_key is None or 0 < caller_limit < caller:
-                return caller, 0
-            return caller, self._add(site_key, 1, ttl_s)
+            for i, (key, limit) in enumerate(counters):
+                counts[i] = self._add(key, 1, ttl_s)
+                if 0 < limit < counts[i]:
+                    break
+        return tuple(counts)
 
     async def take_slot(self, key: str, *, limit: int, ttl_s: int) -> bool:
         with self._lock:

@@ -20,9 +20,11 @@ from answers.summary import AnswerSummary, event_json
 
 @require_GET
 def chat(request: HttpRequest) -> HttpResponse:
-    """The chat page; answers arrive over the websocket."""
-    if not request.session.session_key:
-        request.session.save()  # a session from the first visit, so limits follow the visitor, not the socket
+    """The chat page; answers arrive over the websocket.
+
+    A bare view saves no session: a client could mint one per request and so escape the limits (an anonymous
+    socket is limited by its address; the CSRF token lives in its own cookie).
+    """
     response = render(request, "answers/chat.html", {"max_chars": settings.RAG_MAX_QUESTION_CHARS})
     add_never_cache_headers(response)
     return response

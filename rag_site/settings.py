@@ -174,6 +174,8 @@ RAG_STEMMING = env_bool("RAG_STEMMING", True)
 RAG_GC_FREEZE = env_bool("RAG_GC_FREEZE", True)
 RAG_MAX_QUESTION_CHARS = env_int("RAG_MAX_QUESTION_CHARS", 2000, minimum=10)
 RAG_RATE_LIMIT = env_int("RAG_RATE_LIMIT", 20, minimum=0)  # questions per caller per minute; 0 switches it off
+# Every anonymous question from one address (REMOTE_ADDR), whatever session it presents; 0 switches it off.
+RAG_ADDRESS_RATE_LIMIT = env_int("RAG_ADDRESS_RATE_LIMIT", 60, minimum=0)
 RAG_SITE_RATE_LIMIT = env_int("RAG_SITE_RATE_LIMIT", 6000, minimum=0)  # questions per minute for the whole site
 RAG_MAX_CONCURRENT_PER_CALLER = env_int("RAG_MAX_CONCURRENT_PER_CALLER", 2, minimum=0)  # across sockets and workers
 RAG_MAX_CONCURRENT_ANSWERS = env_int("RAG_MAX_CONCURRENT_ANSWERS", 64, minimum=1)  # per worker process

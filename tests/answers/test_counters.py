@@ -30,11 +30,24 @@ BACKENDS = [
 @pytest.mark.parametrize("make", BACKENDS)
 async def test_a_caller_within_the_limit_is_counted_for_the_site_too(make):
     counters, key = make(), uuid.uuid4().hex
+    tiers = [(f"rag:test:{key}:c", 2), (f"rag:test:{key}:s", 100)]
 
-    counts = [await counters.count_rate(f"rag:test:{key}:c", f"rag:test:{key}:s", caller_limit=2, ttl_s=60)
-              for _ in range(3)]
+    counts = [await counters.count_rate(tiers, ttl_s=60) for _ in range(3)]
 
     assert counts == [(1, 1), (2, 2), (3, 0)]  # the third is over the caller's limit: the site does not count it
+
+
+@pytest.mark.parametrize("make", BACKENDS)
+async def test_each_counter_counts_only_questions_within_the_limits_before_it(make):
+    counters, key = make(), uuid.uuid4().hex
+    session = [(f"rag:test:{key}:session-{n}", 2) for n in range(3)]
+    address, site = (f"rag:test:{key}:address", 3), (f"rag:test:{key}:site", 100)
+
+    counts = [await counters.count_rate([session[n % 3], address, site], ttl_s=60) for n in range(6)]
+    flooded = await counters.count_rate([session[0], address, site], ttl_s=60)  # session 0's third question
+
+    assert counts == [(1, 1, 1), (1, 2, 2), (1, 3, 3), (2, 4, 0), (2, 5, 0), (2, 6, 0)]
+    assert flooded == (3, 0, 0)  # over its own limit: neither the address nor the site counts it
 
 
 @pytest.mark.parametrize("make", BACKENDS)
@@ -58,9 +71,9 @@ async def test_in_memory_counts_lapse_after_their_time():
     clock.now += 11
 
     assert await counters.take_slot("slot", limit=1, ttl_s=10)  # a crashed answer's slot does not block for ever
-    assert await counters.count_rate("caller", None, caller_limit=0, ttl_s=5) == (1, 0)
+    assert await counters.count_rate([("caller", 0)], ttl_s=5) == (1,)
     clock.now += 6
-    assert await counters.count_rate("caller", None, caller_limit=0, ttl_s=5) == (1, 0)
+    assert await counters.count_rate([("caller", 0)], ttl_s=5) == (1,)
 
 
 async def test_in_memory_slots_are_renewed_by_a_take_but_not_by_a_refused_one():

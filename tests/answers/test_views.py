@@ -1,7 +1,9 @@
 """/api/answer: the §6 JSON object, its 400s, CSRF for session callers, and visibility."""
 import json
+import random
 
 import pytest
+from django.contrib.sessions.backends.db import SessionStore
 
 from answers.models import QuestionLog
 
@@ -138,3 +140,52 @@ def test_an_answer_is_still_delivered_when_its_log_cannot_be_written(client, sma
     assert response.status_code == 200
     assert response.json()["answer"] == "Deleted files are kept in the trash for 30 days."
     assert "Could not write the conversation log" in caplog.text
+
+
+def random_address() -> str:
+    """An address no other test or run used: the counters may be a Redis shared by several runs."""
+    return ".".join(["10"] + [str(random.randrange(256)) for _ in range(3)])
+
+
+def ask_from(client, address: str, **extra):
+    return post(client, {"question": "How long are deleted files kept in the trash?"}, REMOTE_ADDR=address, **extra)
+
+
+def test_cookieless_callers_from_one_address_share_the_callers_limit(client, small_corpus, settings):
+    settings.RAG_RATE_LIMIT = 20  # the default
+    address = random_address()
+
+    statuses = [ask_from(client, address).status_code for _ in range(25)]
+
+    assert statuses == [200] * 20 + [429] * 5
+    refused = ask_from(client, address)
+    assert "You have asked 20 questions in the last minute" in refused.json()["error"]
+    assert int(refused["Retry-After"]) > 0
+    assert ask_from(client, random_address()).status_code == 200  # another address is another caller
+
+
+def test_minting_a_session_per_question_does_not_escape_the_address_limit(client, small_corpus, settings):
+    settings.RAG_RATE_LIMIT, settings.RAG_ADDRESS_RATE_LIMIT = 20, 22
+    address = random_address()
+
+    def with_fresh_session():
+        session = SessionStore()
+        session.create()
+        client.cookies["sessionid"] = session.session_key
+        return ask_from(client, address)
+
+    responses = [with_fresh_session() for _ in range(25)]
+
+    assert [r.status_code for r in responses] == [200] * 22 + [429] * 3
+    assert "22 questions have been asked from your network address" in responses[-1].json()["error"]
+    assert ask_from(client, random_address()).status_code == 200
+
+
+def test_a_signed_in_user_is_limited_as_themselves_not_by_their_address(client, small_corpus, settings, plain_user):
+    settings.RAG_RATE_LIMIT, settings.RAG_ADDRESS_RATE_LIMIT = 20, 3
+    address = random_address()
+    client.force_login(plain_user)
+
+    statuses = [ask_from(client, address).status_code for _ in range(5)]
+
+    assert statuses == [200] * 5
