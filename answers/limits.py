@@ -1,10 +1,11 @@
 """Limits on questions: per caller and site-wide, counted in shared counters so every socket and worker adds up.
 
-Two kinds: a rate (questions a minute, per caller and for the whole site) and concurrency (answers being written
-at once, per caller across all their sockets and workers, and per worker process).
+Two kinds: a rate (questions a minute, per caller, per address for anonymous callers, and for the whole site) and
+concurrency (answers being written at once, per caller across all their sockets and workers, and per worker process).
 """
 import asyncio
 import contextlib
+import logging
 import math
 import time
 import weakref
@@ -14,6 +15,9 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from answers.counters import shared_counters
+from answers.outages import ServiceUnavailable  # raised when the counters are down; the surfaces catch it from here
+
+logger = logging.getLogger(__name__)
 
 WINDOW_S = 60
 
@@ -27,14 +31,6 @@ class QuestionRefused(Exception):
         super().__init__(message)
         self.message = message
         self.retry_after_s = retry_after_s
-
-
-class ServiceUnavailable(Exception):
-    """A part every answer needs (the shared counters, the database) cannot be reached now; says so in `message`."""
-
-    def __init__(self, message: str = "The site is busy and cannot answer right now; please try again shortly.") -> None:
-        super().__init__(message)
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -156,4 +152,7 @@ async def answering(key: str) -> AsyncIterator[None]:
             semaphore.release()
     finally:
         if per_caller > 0:
-            await counters.give_slot(slot_key)
+            try:
+                await counters.give_slot(slot_key)
+            except ServiceUnavailable:  # the answer is given; the slot lapses after SLOT_TTL_S
+                logger.warning("Could not give back an answering slot of %s: the shared counters are down", key)

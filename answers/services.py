@@ -15,6 +15,7 @@ from answers.claude import ClaudeGenerator, ClaudeSettings
 from answers.fallback import FallbackGenerator
 from answers.index import IndexSnapshot, current_index, max_rank_for, tokenizer_from_settings
 from answers.models import QuestionLog
+from answers.outages import database_available
 from answers.pipeline.answer import answer_events
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.events import Event
@@ -134,10 +135,26 @@ def caller_audiences(user) -> tuple[str, ...]:
     return audiences_for(fresh)
 
 
-def _prepare(user, audiences: tuple[str, ...] | None) -> tuple[tuple[str, ...], CallerRetriever]:
+@dataclass(frozen=True)
+class PreparedCaller:
+    """What a question reads from the database before it starts: the caller's audiences and retriever."""
+
+    audiences: tuple[str, ...]
+    retriever: CallerRetriever
+
+
+@database_available()  # locked, unreachable or out of connections: "busy, try again", not a traceback
+def _prepare(user, audiences: tuple[str, ...] | None) -> PreparedCaller:
     audiences = audiences or caller_audiences(user)
-    retriever = CallerRetriever(current_index(), max_rank_for(audiences))
-    return audiences, retriever
+    return PreparedCaller(audiences, CallerRetriever(current_index(), max_rank_for(audiences)))
+
+
+async def prepare_caller(user, audiences: tuple[str, ...] | None = None) -> PreparedCaller:
+    """Read the caller for one question; ServiceUnavailable when the database cannot be read now.
+
+    A surface that must answer "busy" before it starts its response (the event stream) calls this first.
+    """
+    return await sync_to_async(_prepare)(user, audiences)
 
 
 async def answer_question(
@@ -150,13 +167,16 @@ async def answer_question(
     audiences: tuple[str, ...] | None = None,
     config: PipelineConfig | None = None,
     record: bool = True,
+    prepared: PreparedCaller | None = None,
 ) -> AsyncIterator[Event]:
     """Answer for this caller as they are now, yield the events, and log the answer when it ends.
 
+    Raises ServiceUnavailable before the first event when the database cannot be read now (`prepared`: read already).
     `audiences` and `config` are for trusted internal callers (evaluation): they replace the caller's audiences and
     the configured thresholds; `record=False` keeps the answer out of the conversation log.
     """
-    audiences, retriever = await sync_to_async(_prepare)(user, audiences)
+    prepared = prepared or await prepare_caller(user, audiences)
+    audiences, retriever = prepared.audiences, prepared.retriever
     config = config or pipeline_config()
     generator = generator or choose_generator(config)
     summary = AnswerSummary(question)

@@ -88,7 +88,7 @@ DATABASES = {
 _run_id = os.environ.setdefault("RAG_TEST_RUN_ID", str(os.getpid()))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{_run_id}.sqlite3")}
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = env_float("DJANGO_DB_TIMEOUT_S", 5.0, minimum=0.1)
 else:
     DATABASES["default"]["TEST"] = {"NAME": env_str("DJANGO_TEST_DB_NAME", f"test_rag_site_{_run_id}")}
 # A pool of PostgreSQL connections per worker (psycopg_pool): Django's advice for ASGI, where persistent connections

@@ -47,3 +47,14 @@ def test_a_bare_page_view_creates_no_session(client):
     assert response.status_code == 200
     assert "sessionid" not in response.cookies
     assert not Session.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_page_says_the_site_is_busy_when_the_database_is_locked(client, plain_user, locked_database):
+    client.force_login(plain_user)  # the page reads who is signed in
+
+    with locked_database():
+        response = client.get("/")
+
+    assert response.status_code == 503 and int(response["Retry-After"]) > 0
+    assert "busy" in response.content.decode() and "try again" in response.content.decode()

@@ -1,10 +1,13 @@
 """Shared counters: one atomic step each, in Redis when the site has it, else in this process."""
+import socket
+import time
 import uuid
 
 import pytest
 from django.conf import settings
 
 from answers.counters import MemoryCounters, RedisCounters
+from answers.limits import ServiceUnavailable
 
 pytestmark = pytest.mark.asyncio
 
@@ -89,3 +92,31 @@ async def test_in_memory_slots_are_renewed_by_a_take_but_not_by_a_refused_one():
 
     assert not await counters.take_slot("renewed", limit=2, ttl_s=10)  # both takes still held
     assert await counters.take_slot("leaked", limit=1, ttl_s=10)  # lapsed 10 s after its only successful take
+
+
+async def test_a_redis_that_goes_away_is_unavailable_at_once_and_counts_again_when_back(redis_server):
+    counters, key = RedisCounters(redis_server.url), f"rag:test:{uuid.uuid4().hex}"
+    assert await counters.count_rate([(key, 0)], ttl_s=60) == (1,)
+
+    redis_server.stop()
+    started = time.monotonic()
+    with pytest.raises(ServiceUnavailable, match="busy"):
+        await counters.count_rate([(key, 0)], ttl_s=60)
+    waited = time.monotonic() - started
+    redis_server.start()  # empty again: nothing was saved
+
+    assert waited < 1
+    assert await counters.count_rate([(key, 0)], ttl_s=60) == (1,)  # the same event loop, the same counters
+
+
+async def test_a_redis_that_never_answers_is_unavailable_within_the_timeout():
+    with socket.socket() as silent:  # accepts connections (the kernel does), never replies
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        counters = RedisCounters(f"redis://127.0.0.1:{silent.getsockname()[1]}/0")
+        started = time.monotonic()
+
+        with pytest.raises(ServiceUnavailable):
+            await counters.take_slot("rag:test:silent", limit=1, ttl_s=60)
+
+    assert time.monotonic() - started < 3  # not 5 s, not ten retries

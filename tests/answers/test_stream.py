@@ -101,3 +101,21 @@ async def test_bad_questions_get_400_json(async_client, query, status):
     response = await async_client.get("/api/answer/stream", query)
 
     assert response.status_code == status and "error" in json.loads(response.content)
+
+
+async def test_redis_down_gives_503_before_any_event(async_client, corpus, settings, redis_server):
+    settings.RAG_RATE_LIMIT = 20
+    redis_server.stop()
+
+    response = await async_client.get("/api/answer/stream", {"question": TRASH_Q})
+
+    assert response.status_code == 503 and int(response["Retry-After"]) > 0
+    assert "busy and cannot answer right now" in json.loads(response.content)["error"]
+
+
+async def test_a_locked_database_gives_503_before_any_event(async_client, corpus, locked_database):
+    with locked_database():
+        response = await async_client.get("/api/answer/stream", {"question": TRASH_Q})
+
+    assert response.status_code == 503 and response["Content-Type"] == "application/json"
+    assert "busy and cannot answer right now" in json.loads(response.content)["error"]

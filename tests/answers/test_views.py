@@ -1,6 +1,7 @@
 """/api/answer: the §6 JSON object, its 400s, CSRF for session callers, and visibility."""
 import json
 import random
+import time
 
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
@@ -189,3 +190,39 @@ def test_a_signed_in_user_is_limited_as_themselves_not_by_their_address(client, 
     statuses = [ask_from(client, address).status_code for _ in range(5)]
 
     assert statuses == [200] * 5
+
+
+def test_answers_pause_with_503_while_redis_is_down_and_resume_by_themselves(client, small_corpus, settings,
+                                                                            redis_server):
+    settings.RAG_RATE_LIMIT = 20  # the limits count in Redis
+    address = random_address()
+    assert ask_from(client, address).status_code == 200
+
+    redis_server.stop()
+    started = time.monotonic()
+    down = ask_from(client, address)
+    waited = time.monotonic() - started
+    redis_server.start()  # the same port
+    back = ask_from(client, address)
+
+    assert down.status_code == 503 and int(down["Retry-After"]) > 0
+    assert "busy and cannot answer right now" in down.json()["error"]
+    assert waited < 3
+    assert back.status_code == 200 and back.json()["status"] == "answered"
+
+
+def test_a_locked_database_gives_503_within_the_wait_and_answers_once_free(client, small_corpus, locked_database):
+    with locked_database():
+        started = time.monotonic()
+        locked = post(client, {"question": "How long are deleted files kept in the trash?"})
+        waited = time.monotonic() - started
+
+    assert locked.status_code == 503 and "busy and cannot answer right now" in locked.json()["error"]
+    assert waited < 1.0 + 2  # the configured wait (1 s here), not SQLite's 20 s
+    assert post(client, {"question": "How long are deleted files kept in the trash?"}).status_code == 200
+
+
+def test_an_unreachable_database_gives_503(client, small_corpus, unreachable_database):
+    response = post(client, {"question": "How long are deleted files kept in the trash?"})
+
+    assert response.status_code == 503 and "busy and cannot answer right now" in response.json()["error"]
