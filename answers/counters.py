@@ -4,26 +4,35 @@ Each call is one atomic step and, on Redis, one round trip made on the event loo
 three round trips and no thread hops (Django's cache API would take seven, each in a thread of its own).
 """
 import asyncio
+import contextlib
+import logging
 import threading
 import time
 import weakref
+from collections.abc import Sequence
 from typing import Protocol
 
 from django.conf import settings
 
-# Count the caller; only a caller within their limit is counted against the site, so one flooder cannot use up
-# everybody's allowance. Returns {caller count, site count or 0}.
+from answers.outages import ServiceUnavailable
+
+logger = logging.getLogger(__name__)
+
+# Count a question in each counter in turn (the caller, their address, the site), stopping after the first that is
+# over its limit: only a question within the earlier limits is counted in the later ones, so one flooder cannot use
+# up everybody's allowance. KEYS: the counters; ARGV[1]: their expiry; ARGV[i + 1]: KEYS[i]'s limit (0: none).
+# Returns each counter's count, 0 where the question was not counted.
 _RATE_SCRIPT = """
-local caller = 0
-if KEYS[1] ~= '' then
-  caller = redis.call('INCR', KEYS[1])
-  if caller == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-  if tonumber(ARGV[2]) > 0 and caller > tonumber(ARGV[2]) then return {caller, 0} end
+local counts = {}
+for i = 1, #KEYS do counts[i] = 0 end
+for i, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  if count == 1 then redis.call('EXPIRE', key, ARGV[1]) end
+  counts[i] = count
+  local limit = tonumber(ARGV[i + 1])
+  if limit > 0 and count > limit then break end
 end
-if KEYS[2] == '' then return {caller, 0} end
-local site = redis.call('INCR', KEYS[2])
-if site == 1 then redis.call('EXPIRE', KEYS[2], ARGV[1]) end
-return {caller, site}
+return counts
 """
 # Take a slot unless the holder has `limit` already (0: no limit); a refused take leaves the count as it was.
 # A successful take renews the expiry; a refused one does not, so a crashed worker's slots lapse even while their
@@ -39,14 +48,14 @@ if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then return redis.call('DECR'
 return 0
 """
 
+_SCRIPTS = {"rate": _RATE_SCRIPT, "take": _TAKE_SCRIPT, "give": _GIVE_SCRIPT}
+
 
 class Counters(Protocol):
     """The atomic steps the limits need."""
 
-    async def count_rate(
-        self, caller_key: str | None, site_key: str | None, *, caller_limit: int, ttl_s: int
-    ) -> tuple[int, int]:
-        """Count a question for the caller and, if the caller is within its limit, the site (None: not counted)."""
+    async def count_rate(self, counters: Sequence[tuple[str, int]], *, ttl_s: int) -> tuple[int, ...]:
+        """Count a question in each (key, limit) in turn until one is over its limit; the counts, 0 if not counted."""
 
     async def take_slot(self, key: str, *, limit: int, ttl_s: int) -> bool:
         """Take one of at most `limit` slots (0: unlimited); False when all are taken."""
@@ -55,39 +64,62 @@ class Counters(Protocol):
         """Give a taken slot back."""
 
 
+# A dead Redis must not hold a question for long: connect within 1 s, a reply within 2 s, and one retry, of a failed
+# connection only (after a restart the pooled connection is stale and the retry reconnects), where redis-py would
+# retry ten times with backoff.
+CONNECT_TIMEOUT_S = 1.0
+REPLY_TIMEOUT_S = 2.0
+
+
 class RedisCounters:
-    """Counters in Redis, shared by every worker; one client per event loop."""
+    """Counters in Redis, shared by every worker; one client per event loop, replaced after a connection failure."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self._clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
-    def _scripts(self):
-        loop = asyncio.get_running_loop()
-        scripts = self._clients.get(loop)
-        if scripts is None:
-            import redis.asyncio
-
-            client = redis.asyncio.Redis.from_url(self.url, socket_timeout=5, socket_connect_timeout=5)
-            scripts = self._clients[loop] = tuple(
-                client.register_script(source) for source in (_RATE_SCRIPT, _TAKE_SCRIPT, _GIVE_SCRIPT)
-            )
-        return scripts
-
-    async def count_rate(
-        self, caller_key: str | None, site_key: str | None, *, caller_limit: int, ttl_s: int
-    ) -> tuple[int, int]:
-        rate, _, _ = self._scripts()
-        caller, site = await rate(keys=[caller_key or "", site_key or ""], args=[ttl_s, caller_limit])
-        return int(caller), int(site)
+    async def count_rate(self, counters: Sequence[tuple[str, int]], *, ttl_s: int) -> tuple[int, ...]:
+        counts = await self._run("rate", [key for key, _ in counters], [ttl_s, *(limit for _, limit in counters)])
+        return tuple(int(count) for count in counts)
 
     async def take_slot(self, key: str, *, limit: int, ttl_s: int) -> bool:
-        _, take, _ = self._scripts()
-        return int(await take(keys=[key], args=[ttl_s, limit])) > 0
+        return int(await self._run("take", [key], [ttl_s, limit])) > 0
 
     async def give_slot(self, key: str) -> None:
-        _, _, give = self._scripts()
-        await give(keys=[key])
+        await self._run("give", [key], [])
+
+    async def _run(self, script: str, keys: list[str], args: list[int]):
+        """Run one of the scripts; ServiceUnavailable if Redis cannot be reached or does not answer in time."""
+        import redis.exceptions
+
+        loop = asyncio.get_running_loop()
+        client, scripts = self._client(loop)
+        try:
+            return await scripts[script](keys=keys, args=args)
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
+            # The next question starts from a fresh client rather than trusting this one to recover.
+            if self._clients.get(loop, (None,))[0] is client:
+                del self._clients[loop]
+            with contextlib.suppress(Exception):
+                await client.aclose()
+            logger.warning("The shared counters (Redis) cannot be used now: %s", error)
+            raise ServiceUnavailable() from error
+
+    def _client(self, loop: asyncio.AbstractEventLoop) -> tuple:
+        entry = self._clients.get(loop)
+        if entry is None:
+            import redis.asyncio
+            import redis.exceptions
+            from redis.asyncio.retry import Retry
+            from redis.backoff import NoBackoff
+
+            client = redis.asyncio.Redis.from_url(
+                self.url, socket_connect_timeout=CONNECT_TIMEOUT_S, socket_timeout=REPLY_TIMEOUT_S,
+                retry=Retry(NoBackoff(), 1, supported_errors=(redis.exceptions.ConnectionError,)),
+            )
+            scripts = {name: client.register_script(source) for name, source in _SCRIPTS.items()}
+            entry = self._clients[loop] = (client, scripts)
+        return entry
 
 
 class MemoryCounters:
@@ -106,15 +138,15 @@ class MemoryCounters:
         self._values[key] = (value + amount, expires)
         return value + amount
 
-    async def count_rate(
-        self, caller_key: str | None, site_key: str | None, *, caller_limit: int, ttl_s: int
-    ) -> tuple[int, int]:
+    async def count_rate(self, counters: Sequence[tuple[str, int]], *, ttl_s: int) -> tuple[int, ...]:
+        counts = [0] * len(counters)
         with self._lock:
             self._forget_expired()
-            caller = 0 if caller_key is None else self._add(caller_key, 1, ttl_s)
-            if site_key is None or 0 < caller_limit < caller:
-                return caller, 0
-            return caller, self._add(site_key, 1, ttl_s)
+            for i, (key, limit) in enumerate(counters):
+                counts[i] = self._add(key, 1, ttl_s)
+                if 0 < limit < counts[i]:
+                    break
+        return tuple(counts)
 
     async def take_slot(self, key: str, *, limit: int, ttl_s: int) -> bool:
         with self._lock:

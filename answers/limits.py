@@ -1,10 +1,11 @@
 """Limits on questions: per caller and site-wide, counted in shared counters so every socket and worker adds up.
 
-Two kinds: a rate (questions a minute, per caller and for the whole site) and concurrency (answers being written
-at once, per caller across all their sockets and workers, and per worker process).
+Two kinds: a rate (questions a minute, per caller, per address for anonymous callers, and for the whole site) and
+concurrency (answers being written at once, per caller across all their sockets and workers, and per worker process).
 """
 import asyncio
 import contextlib
+import logging
 import math
 import time
 import weakref
@@ -14,6 +15,9 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from answers.counters import shared_counters
+from answers.outages import ServiceUnavailable  # raised when the counters are down; the surfaces catch it from here
+
+logger = logging.getLogger(__name__)
 
 WINDOW_S = 60
 
@@ -29,14 +33,6 @@ class QuestionRefused(Exception):
         self.retry_after_s = retry_after_s
 
 
-class ServiceUnavailable(Exception):
-    """A part every answer needs (the shared counters, the database) cannot be reached now; says so in `message`."""
-
-    def __init__(self, message: str = "The site is busy and cannot answer right now; please try again shortly.") -> None:
-        super().__init__(message)
-        self.message = message
-
-
 @dataclass(frozen=True)
 class RateDecision:
     """Whether a question may go ahead, and if not, in how many seconds it may."""
@@ -47,36 +43,65 @@ class RateDecision:
 
 
 def caller_key(*, user_id: int | None, session_key: str | None, client: str | None) -> str:
-    """The key a caller is limited by: the user, else the session, else the client address."""
+    """The key a caller is limited by: the user; else the address, with the session when there is one.
+
+    An anonymous caller's key starts with their address (`client:<address>`, then `/session:<key>`), so every
+    anonymous question from an address also counts against that address, however many sessions it presents.
+    """
     if user_id is not None:
         return f"user:{user_id}"
-    if session_key:
-        return f"session:{session_key}"
-    return f"client:{client or 'unknown'}"
+    address = f"client:{client or 'unknown'}"
+    return f"{address}/session:{session_key}" if session_key else address
+
+
+def _rate_keys(key: str) -> tuple[str, str | None]:
+    """The caller's own counter (user, session, or address) and, for an anonymous caller, their address's."""
+    if not key.startswith("client:"):
+        return key, None
+    address, _, session = key.partition("/")
+    return session or address, address
+
+
+@dataclass(frozen=True)
+class _RateTier:
+    """One counter a question is counted in, its limit a minute, and what a question over it is told."""
+
+    key: str
+    limit: int
+    refusal: str
+
+
+def _rate_tiers(key: str, window: int) -> list[_RateTier]:
+    """The counters of a caller's question, in order: their own, their address's (anonymous), the site's."""
+    own, address = _rate_keys(key)
+    caller, site = settings.RAG_RATE_LIMIT, settings.RAG_SITE_RATE_LIMIT
+    tiers = [_RateTier(f"rag:rate:{own}:{window}", caller, f"You have asked {caller} questions in the last minute")]
+    if address is not None:
+        limit = settings.RAG_ADDRESS_RATE_LIMIT
+        tiers.append(_RateTier(
+            f"rag:rate-address:{address}:{window}", limit,
+            f"{limit} questions have been asked from your network address in the last minute",
+        ))
+    tiers.append(_RateTier(f"rag:rate:site:{window}", site, "The site is answering as many questions as it can"))
+    return [tier for tier in tiers if tier.limit > 0]
 
 
 async def rate_limit_hit(key: str, *, clock: Callable[[], float] = time.time) -> RateDecision:
-    """Count one question for the caller and for the site; refuse it if either is over its limit."""
+    """Count one question for the caller, their address (anonymous callers) and the site; refuse it if one is over.
+
+    A counter counts a question only if it is within the limits before it: a session over its own limit does not
+    use up its address's allowance, nor a caller over theirs the site's.
+    """
     now = clock()
-    limit, site_limit = settings.RAG_RATE_LIMIT, settings.RAG_SITE_RATE_LIMIT
-    if limit <= 0 and site_limit <= 0:
-        return RateDecision(True)
     window = int(now // WINDOW_S)
-    retry = max(1, math.ceil((window + 1) * WINDOW_S - now))
-    caller, site = await shared_counters().count_rate(
-        f"rag:rate:{key}:{window}" if limit > 0 else None,
-        f"rag:rate:site:{window}" if site_limit > 0 else None,
-        caller_limit=limit,
-        ttl_s=WINDOW_S * 2,
-    )
-    if limit > 0 and caller > limit:
-        return RateDecision(
-            False, retry, f"You have asked {limit} questions in the last minute; please try again in {retry} seconds."
-        )
-    if site_limit > 0 and site > site_limit:
-        return RateDecision(
-            False, retry, f"The site is answering as many questions as it can; please try again in {retry} seconds."
-        )
+    tiers = _rate_tiers(key, window)
+    if not tiers:
+        return RateDecision(True)
+    counts = await shared_counters().count_rate([(tier.key, tier.limit) for tier in tiers], ttl_s=WINDOW_S * 2)
+    for tier, count in zip(tiers, counts):
+        if count > tier.limit:
+            retry = max(1, math.ceil((window + 1) * WINDOW_S - now))
+            return RateDecision(False, retry, f"{tier.refusal}; please try again in {retry} seconds.")
     return RateDecision(True)
 
 
@@ -127,4 +152,7 @@ async def answering(key: str) -> AsyncIterator[None]:
             semaphore.release()
     finally:
         if per_caller > 0:
-            await counters.give_slot(slot_key)
+            try:
+                await counters.give_slot(slot_key)
+            except ServiceUnavailable:  # the answer is given; the slot lapses after SLOT_TTL_S
+                logger.warning("Could not give back an answering slot of %s: the shared counters are down", key)

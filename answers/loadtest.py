@@ -1,18 +1,21 @@
 """Load test: websocket clients asking questions concurrently against a running site on loopback, timed per answer.
 
-Each client is what a visitor's page does: GET `/` for a session cookie, open `/ws/chat/` with the site's Origin
-and that cookie, then ask its questions one after the other, reading the HTML fragments the server pushes. Every
-client first connects, then all start asking together, so the figures are about answering, not connecting. Each
-answer has a timeout and the whole run a deadline; an answer still running at the deadline counts as unfinished.
+Each client is what a visitor's page does: GET `/` (keeping any cookie it sets), open `/ws/chat/` with the site's
+Origin and those cookies, then ask its questions one after the other, reading the HTML fragments the server pushes.
+A flood is one visitor on many sockets: sharing one session (`one_visitor`), or each socket presenting a session id
+of its own (`mint_sessions`: the one the page set, else a made-up one). Clients may connect from a loopback address
+of their choice, one each if spread (`source`, `spread_sources`): the site limits anonymous visitors by address.
+Every client first connects, then all start asking together, so the figures are about answering, not connecting.
+Each answer has a timeout and the whole run a deadline; an answer still running at the deadline counts as unfinished.
 """
 import asyncio
+import http.client
 import ipaddress
 import json
 import re
+import secrets
 import socket
 import time
-import urllib.error
-import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
@@ -46,6 +49,8 @@ _NOTICE = re.compile(r'<div id="notice"[^>]*>(.*?)</div>', re.S)
 _TEXT = re.compile(r"<[^>]+>")
 
 ANSWERED_STATUSES = ("answered", "refused")
+
+SPREAD_FROM = ipaddress.IPv4Address("127.0.0.2")  # 127.0.0.1 stays the address of clients that do not pick one
 
 
 class NotLoopback(ValueError):
@@ -101,10 +106,19 @@ class LoadPlan:
     deadline_s: float = 300.0
     pool: tuple[str, ...] = DEMO_QUESTIONS
     one_visitor: bool = False  # every client shares one session: one user flooding from many sockets
+    mint_sessions: bool = False  # every socket presents a session id of its own: a flooder minting sessions
+    source: ipaddress.IPv4Address | None = None  # the loopback address clients connect from (None: the OS picks)
+    spread_sources: bool = False  # client n connects from source + n (from 127.0.0.2 without a source)
 
     def target(self, client: int) -> Target:
         """The worker a client talks to."""
         return self.targets[client % len(self.targets)]
+
+    def source_of(self, client: int) -> str | None:
+        """The loopback address a client connects from: the site limits anonymous visitors by address."""
+        if not self.spread_sources:
+            return None if self.source is None else str(self.source)
+        return str((self.source or SPREAD_FROM) + client)
 
     def question(self, client: int, turn: int) -> str:
         """The question a client asks at a turn: the pool in turn, each client starting elsewhere."""
@@ -140,8 +154,10 @@ class _Client:
         began = time.perf_counter()
         try:
             if not self.cookie:
-                url = self.plan.target(self.number).http_url
-                self.cookie = await asyncio.to_thread(session_cookie, url, self.plan.timeout_s)
+                url, source = self.plan.target(self.number).http_url, self.plan.source_of(self.number)
+                self.cookie = await asyncio.to_thread(session_cookie, url, self.plan.timeout_s, source)
+                if self.plan.mint_sessions and "sessionid=" not in self.cookie:
+                    self.cookie = "; ".join(filter(None, [self.cookie, f"sessionid={secrets.token_hex(16)}"]))
             socket_ = await self._connect()
         except Exception as error:  # noqa: BLE001  (any failure to connect is this client's result)
             self.timings = [AnswerTiming("connect", detail=_describe(error))] * self.plan.questions
@@ -166,6 +182,7 @@ class _Client:
             await socket_.close()
 
     async def _connect(self) -> ClientConnection:
+        source = self.plan.source_of(self.number)
         return await connect(
             self.plan.target(self.number).ws_url,
             origin=self.plan.target(self.number).origin,
@@ -174,6 +191,7 @@ class _Client:
             compression=None,
             open_timeout=self.plan.timeout_s,
             max_size=2**22,
+            local_addr=None if source is None else (source, 0),
         )
 
     async def _ask(self, socket_: ClientConnection, question: str) -> AnswerTiming:
@@ -221,15 +239,23 @@ def read_frame(html: str) -> Frame:
     return Frame(events=events, status=status.group(1) if status else "", notice=notice)
 
 
-def session_cookie(url: str, timeout_s: float) -> str:
-    """GET the chat page and return its cookies as a Cookie header (the session the server rate-limits by)."""
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through a proxy
-    with opener.open(urllib.request.Request(url, headers={"Accept": "text/html"}), timeout=timeout_s) as response:
+def session_cookie(url: str, timeout_s: float, source: str | None = None) -> str:
+    """GET the chat page (from `source` if given) and return the cookies it sets as a Cookie header."""
+    parts = urlsplit(url)
+    kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    # Straight to the address, never through a proxy, from the source address the socket will use too.
+    connection = kind(parts.hostname, parts.port, timeout=timeout_s, source_address=(source, 0) if source else None)
+    try:
+        connection.request("GET", parts.path or "/", headers={"Accept": "text/html"})
+        response = connection.getresponse()
+        response.read()
         if response.status != 200:
             raise RuntimeError(f"GET {url} answered HTTP {response.status}")
         jar = SimpleCookie()
         for header in response.headers.get_all("Set-Cookie") or ():
             jar.load(header)
+    finally:
+        connection.close()
     return "; ".join(f"{name}={morsel.value}" for name, morsel in jar.items())
 
 
@@ -238,8 +264,6 @@ def _plain(html: str) -> str:
 
 
 def _describe(error: BaseException) -> str:
-    if isinstance(error, urllib.error.HTTPError):
-        return f"HTTP {error.code} from {error.url}"
     return f"{type(error).__name__}: {error}"[:200]
 
 
@@ -313,7 +337,7 @@ async def run_load(plan: LoadPlan) -> LoadReport:
     start = asyncio.Event()
     clients = [_Client(plan, n, start) for n in range(plan.clients)]
     if plan.one_visitor:
-        shared = await asyncio.to_thread(session_cookie, plan.targets[0].http_url, plan.timeout_s)
+        shared = await asyncio.to_thread(session_cookie, plan.targets[0].http_url, plan.timeout_s, plan.source_of(0))
         for client in clients:
             client.cookie = shared
     loop = asyncio.get_running_loop()

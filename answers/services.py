@@ -1,6 +1,8 @@
 """Answer services: settings -> pipeline config, generator choice, the caller's retriever, and the log."""
 import functools
 import logging
+import re
+import traceback
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
@@ -13,6 +15,7 @@ from answers.claude import ClaudeGenerator, ClaudeSettings
 from answers.fallback import FallbackGenerator
 from answers.index import IndexSnapshot, current_index, max_rank_for, tokenizer_from_settings
 from answers.models import QuestionLog
+from answers.outages import database_available
 from answers.pipeline.answer import answer_events
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.events import Event
@@ -23,6 +26,8 @@ from answers.summary import AnswerSummary
 from corpus_admin.visibility import audiences_for
 
 logger = logging.getLogger(__name__)
+
+_NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
 
 
 class QuestionRejected(ValueError):
@@ -39,7 +44,22 @@ def clean_question(raw: object) -> str:
     limit = settings.RAG_MAX_QUESTION_CHARS
     if len(question) > limit:
         raise QuestionRejected(f"The question is {len(question)} characters long; the limit is {limit}.")
+    _reject_non_text(question)
     return question
+
+
+def _reject_non_text(question: str) -> None:
+    """Refuse what cannot be stored or shown: lone surrogates (JSON can carry "\\ud800") and NUL, by name."""
+    found = _NOT_TEXT.search(question)
+    if found is None:
+        return
+    char, position = found.group(), found.start() + 1
+    if char == "\x00":
+        raise QuestionRejected(f"The question holds a NUL character (U+0000) at character {position}; remove it.")
+    raise QuestionRejected(
+        f"The question holds U+{ord(char):04X} at character {position}, a lone surrogate that is not text; "
+        "send the question as valid Unicode."
+    )
 
 
 def pipeline_config() -> PipelineConfig:
@@ -115,10 +135,26 @@ def caller_audiences(user) -> tuple[str, ...]:
     return audiences_for(fresh)
 
 
-def _prepare(user, audiences: tuple[str, ...] | None) -> tuple[tuple[str, ...], CallerRetriever]:
+@dataclass(frozen=True)
+class PreparedCaller:
+    """What a question reads from the database before it starts: the caller's audiences and retriever."""
+
+    audiences: tuple[str, ...]
+    retriever: CallerRetriever
+
+
+@database_available()  # locked, unreachable or out of connections: "busy, try again", not a traceback
+def _prepare(user, audiences: tuple[str, ...] | None) -> PreparedCaller:
     audiences = audiences or caller_audiences(user)
-    retriever = CallerRetriever(current_index(), max_rank_for(audiences))
-    return audiences, retriever
+    return PreparedCaller(audiences, CallerRetriever(current_index(), max_rank_for(audiences)))
+
+
+async def prepare_caller(user, audiences: tuple[str, ...] | None = None) -> PreparedCaller:
+    """Read the caller for one question; ServiceUnavailable when the database cannot be read now.
+
+    A surface that must answer "busy" before it starts its response (the event stream) calls this first.
+    """
+    return await sync_to_async(_prepare)(user, audiences)
 
 
 async def answer_question(
@@ -131,13 +167,16 @@ async def answer_question(
     audiences: tuple[str, ...] | None = None,
     config: PipelineConfig | None = None,
     record: bool = True,
+    prepared: PreparedCaller | None = None,
 ) -> AsyncIterator[Event]:
     """Answer for this caller as they are now, yield the events, and log the answer when it ends.
 
+    Raises ServiceUnavailable before the first event when the database cannot be read now (`prepared`: read already).
     `audiences` and `config` are for trusted internal callers (evaluation): they replace the caller's audiences and
     the configured thresholds; `record=False` keeps the answer out of the conversation log.
     """
-    audiences, retriever = await sync_to_async(_prepare)(user, audiences)
+    prepared = prepared or await prepare_caller(user, audiences)
+    audiences, retriever = prepared.audiences, prepared.retriever
     config = config or pipeline_config()
     generator = generator or choose_generator(config)
     summary = AnswerSummary(question)
@@ -148,13 +187,50 @@ async def answer_question(
     finally:
         if record:
             stats = getattr(generator, "stats", None)
-            try:
-                await sync_to_async(log_answer)(
-                    summary, user=user, audiences=audiences, channel=channel, session_key=session_key,
-                    generator=generator.name, generation=stats.as_dict() if stats is not None else {},
-                )
-            except Exception:  # the answer has been delivered: a log that cannot be written must not undo it
-                logger.exception("Could not write the conversation log for %r", question[:80])
+            await _record(
+                summary, user=user, audiences=audiences, channel=channel, session_key=session_key,
+                generator=generator.name, generation=stats.as_dict() if stats is not None else {},
+            )
+
+
+async def _record(summary: AnswerSummary, *, user, channel: str, session_key: str, generator: str, **rest) -> None:
+    """Log the answer; if that fails, log the failure as an error and keep a row saying so (the answer stands)."""
+    caller = {"user": user, "channel": channel, "session_key": session_key, "generator": generator}
+    try:
+        await sync_to_async(log_answer)(summary, **caller, **rest)
+    except Exception as error:  # the answer has been delivered: a log that cannot be written must not undo it
+        failure = f"{type(error).__name__}: {_storable(str(error))}"
+        # The question or the error may hold what broke the insert (a lone surrogate): this line must not.
+        logger.error(
+            "Could not write the conversation log for %s (%s)\n%s", _storable(summary.question[:80]), failure,
+            _storable("".join(traceback.format_exception(error))),
+        )
+        try:
+            await sync_to_async(log_failure)(
+                summary, **caller, error=f"The conversation log could not be written: {failure}"
+            )
+        except Exception as second:
+            logger.error("Could not write the row marking that failure either (%s)", _storable(repr(second)))
+
+
+def _storable(text: str) -> str:
+    """The text with lone surrogates and NUL escaped (\\ud800, \\x00): any database and log can hold it."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00")
+
+
+def log_failure(
+    summary: AnswerSummary, *, user, channel: str, session_key: str, generator: str, error: str
+) -> QuestionLog:
+    """Store the least a log row holds: who asked what (escaped), on which channel, and why the row is short."""
+    return QuestionLog.objects.create(
+        user=user if user is not None and getattr(user, "is_authenticated", False) else None,
+        session_key=session_key or "",
+        channel=channel,
+        question=_storable(summary.question),
+        status=summary.status if summary.done else "cancelled",
+        generator=generator,
+        error=error,
+    )
 
 
 def log_answer(

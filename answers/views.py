@@ -11,19 +11,27 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from answers.models import QuestionLog
-from answers.pipeline.events import SentenceDropped
 from answers.limits import QuestionRefused, answering, caller_key, rate_limit_hit
-from answers.services import QuestionRejected, answer_question, chunk_url, clean_question
+from answers.models import QuestionLog
+from answers.outages import RETRY_AFTER_S, ServiceUnavailable, database_available
+from answers.pipeline.events import SentenceDropped
+from answers.services import QuestionRejected, answer_question, chunk_url, clean_question, prepare_caller
 from answers.summary import AnswerSummary, event_json
 
 
 @require_GET
 def chat(request: HttpRequest) -> HttpResponse:
-    """The chat page; answers arrive over the websocket."""
-    if not request.session.session_key:
-        request.session.save()  # a session from the first visit, so limits follow the visitor, not the socket
-    response = render(request, "answers/chat.html", {"max_chars": settings.RAG_MAX_QUESTION_CHARS})
+    """The chat page; answers arrive over the websocket.
+
+    A bare view saves no session: a client could mint one per request and so escape the limits (an anonymous
+    socket is limited by its address; the CSRF token lives in its own cookie).
+    """
+    try:
+        with database_available():  # the page reads who is signed in as it renders
+            response = render(request, "answers/chat.html", {"max_chars": settings.RAG_MAX_QUESTION_CHARS})
+    except ServiceUnavailable as busy:
+        response = render(request, "answers/busy.html", {"message": busy.message}, status=503)
+        response["Retry-After"] = str(RETRY_AFTER_S)
     add_never_cache_headers(response)
     return response
 
@@ -46,6 +54,8 @@ def parse_question(request: HttpRequest) -> str:
         body = json.loads(request.body or b"")
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise QuestionRejected(f"The body is not valid JSON ({error}).") from None
+    except RecursionError:  # the C decoder recurses once per level: 100,000 "[" exhaust the stack
+        raise QuestionRejected('The body is nested too deeply; send a JSON object like {"question": "..."}.') from None
     if not isinstance(body, dict):
         raise QuestionRejected('The body must be a JSON object like {"question": "..."}.')
     if "question" not in body:
@@ -59,9 +69,19 @@ def _too_many(message: str, retry_after_s: int = 60) -> JsonResponse:
     return response
 
 
+def _unavailable(message: str) -> JsonResponse:
+    response = JsonResponse({"error": message}, status=503)
+    response["Retry-After"] = str(RETRY_AFTER_S)
+    return response
+
+
 async def _admit(request: HttpRequest, *, from_query: bool = False) -> tuple[object, str, str] | JsonResponse:
-    """The caller, their question and their limit key, or the JSON error response that refuses them."""
-    user = await request.auser()
+    """The caller, their question and their limit key, or the JSON error response that refuses them.
+
+    Raises ServiceUnavailable when the database (the session, the user) or the shared counters cannot be used now.
+    """
+    with database_available():
+        user = await request.auser()
     if request.method == "POST" and user.is_authenticated and (failure := _csrf_failure(request)):
         return failure
     try:
@@ -83,12 +103,12 @@ async def _admit(request: HttpRequest, *, from_query: bool = False) -> tuple[obj
 @require_POST
 async def api_answer(request: HttpRequest) -> JsonResponse:
     """POST {"question": ...}: the verified answer as one JSON object (§6)."""
-    admitted = await _admit(request)
-    if isinstance(admitted, JsonResponse):
-        return admitted
-    user, question, key = admitted
-    summary = AnswerSummary(question)
     try:
+        admitted = await _admit(request)
+        if isinstance(admitted, JsonResponse):
+            return admitted
+        user, question, key = admitted
+        summary = AnswerSummary(question)
         async with answering(key):
             async for event in answer_question(
                 question=question, user=user, channel=QuestionLog.Channel.API,
@@ -97,6 +117,8 @@ async def api_answer(request: HttpRequest) -> JsonResponse:
                 summary.add(event)
     except QuestionRefused as refused:
         return _too_many(refused.message)
+    except ServiceUnavailable as busy:
+        return _unavailable(busy.message)
     response = JsonResponse(summary.to_json(chunk_url))
     response["Cache-Control"] = "no-store"
     return response
@@ -106,21 +128,26 @@ async def api_answer(request: HttpRequest) -> JsonResponse:
 @require_http_methods(["GET", "POST"])
 async def api_answer_stream(request: HttpRequest) -> HttpResponse:
     """The same events as Server-Sent Events: GET ?question=... or POST {"question": ...}."""
-    admitted = await _admit(request, from_query=request.method == "GET")
-    if isinstance(admitted, JsonResponse):
-        return admitted
-    user, question, key = admitted
     slot = contextlib.AsyncExitStack()
     try:
+        admitted = await _admit(request, from_query=request.method == "GET")
+        if isinstance(admitted, JsonResponse):
+            return admitted
+        user, question, key = admitted
         await slot.enter_async_context(answering(key))
+        prepared = await prepare_caller(user)  # before the response starts, while a 503 can still be sent
     except QuestionRefused as refused:
+        await slot.aclose()
         return _too_many(refused.message)
+    except ServiceUnavailable as busy:
+        await slot.aclose()
+        return _unavailable(busy.message)
 
     async def stream() -> AsyncIterator[str]:
         async with slot:  # released when the stream ends, however it ends
             async for event in answer_question(
                 question=question, user=user, channel=QuestionLog.Channel.SSE,
-                session_key=request.session.session_key or "",
+                session_key=request.session.session_key or "", prepared=prepared,
             ):
                 if not isinstance(event, SentenceDropped):
                     yield f"event: {event.kind}\ndata: {json.dumps(event_json(event, chunk_url))}\n\n"
@@ -129,3 +156,4 @@ async def api_answer_stream(request: HttpRequest) -> HttpResponse:
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # a proxy must pass each event on as it is written
     return response
+

@@ -89,7 +89,7 @@ DATABASES = {
 _run_id = os.environ.setdefault("RAG_TEST_RUN_ID", str(os.getpid()))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{_run_id}.sqlite3")}
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = env_float("DJANGO_DB_TIMEOUT_S", 5.0, minimum=0.1)
     # Writers take the write lock when their transaction begins, so concurrent ingests queue behind the busy timeout;
     # a deferred transaction that read first fails at once with "database is locked" when it comes to write.
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
@@ -178,6 +178,8 @@ RAG_STEMMING = env_bool("RAG_STEMMING", True)
 RAG_GC_FREEZE = env_bool("RAG_GC_FREEZE", True)
 RAG_MAX_QUESTION_CHARS = env_int("RAG_MAX_QUESTION_CHARS", 2000, minimum=10)
 RAG_RATE_LIMIT = env_int("RAG_RATE_LIMIT", 20, minimum=0)  # questions per caller per minute; 0 switches it off
+# Every anonymous question from one address (REMOTE_ADDR), whatever session it presents; 0 switches it off.
+RAG_ADDRESS_RATE_LIMIT = env_int("RAG_ADDRESS_RATE_LIMIT", 60, minimum=0)
 RAG_SITE_RATE_LIMIT = env_int("RAG_SITE_RATE_LIMIT", 6000, minimum=0)  # questions per minute for the whole site
 RAG_MAX_CONCURRENT_PER_CALLER = env_int("RAG_MAX_CONCURRENT_PER_CALLER", 2, minimum=0)  # across sockets and workers
 RAG_MAX_CONCURRENT_ANSWERS = env_int("RAG_MAX_CONCURRENT_ANSWERS", 64, minimum=1)  # per worker process

@@ -75,6 +75,7 @@ def _no_rate_limit_unless_asked(settings) -> None:
     """
     settings.RAG_GC_FREEZE = False
     settings.RAG_RATE_LIMIT = 0
+    settings.RAG_ADDRESS_RATE_LIMIT = 0
     settings.RAG_SITE_RATE_LIMIT = 0
     settings.RAG_MAX_CONCURRENT_PER_CALLER = 0
     settings.RAG_MAX_SOCKETS_PER_CALLER = 0  # cookie-less sockets share one caller key: one left open would count

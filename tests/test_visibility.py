@@ -145,8 +145,8 @@ def via_sse(user, question: str) -> str:
 
 
 def via_websocket(user, question: str) -> str:
-    client = client_for(user)
-    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    session = client_for(user).cookies.get("sessionid")  # an anonymous visitor's page sets none
+    cookie = f"sessionid={session.value}".encode() if session else b""
 
     async def ask() -> str:
         from rag_site.asgi import application

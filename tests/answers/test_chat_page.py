@@ -1,5 +1,6 @@
 """The chat page: served with its scripts from static/, a strict CSP, and never cached."""
 import pytest
+from django.contrib.sessions.models import Session
 
 pytestmark = pytest.mark.django_db
 
@@ -26,11 +27,10 @@ def test_content_security_policy_allows_only_own_scripts(client):
     assert "object-src 'none'" in policy and "frame-ancestors 'none'" in policy
 
 
-def test_chat_page_is_not_cached_and_starts_a_session(client):
+def test_chat_page_is_not_cached(client):
     response = client.get("/")
 
     assert "no-store" in response["Cache-Control"]
-    assert "sessionid" in response.cookies
 
 
 def test_vendored_scripts_are_served(client):
@@ -39,3 +39,22 @@ def test_vendored_scripts_are_served(client):
         assert response.status_code == 200, path
         body = b"".join(response.streaming_content if response.streaming else [response.content])
         assert len(body) > 1000, path  # the file itself, not an empty or error body
+
+
+def test_a_bare_page_view_creates_no_session(client):
+    response = client.get("/")
+
+    assert response.status_code == 200
+    assert "sessionid" not in response.cookies
+    assert not Session.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_page_says_the_site_is_busy_when_the_database_is_locked(client, plain_user, locked_database):
+    client.force_login(plain_user)  # the page reads who is signed in
+
+    with locked_database():
+        response = client.get("/")
+
+    assert response.status_code == 503 and int(response["Retry-After"]) > 0
+    assert "busy" in response.content.decode() and "try again" in response.content.decode()

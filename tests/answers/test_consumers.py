@@ -43,7 +43,7 @@ def session_cookie(user=None) -> bytes:
     if user is not None:
         client.force_login(user)
     else:
-        client.get("/")  # the chat page starts a session
+        client.session.save()  # an anonymous visitor with a session of their own (the chat page starts none)
     return f"sessionid={client.cookies['sessionid'].value}".encode()
 
 

@@ -9,7 +9,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from answers.limits import QuestionRefused, answering, rate_limit_hit
+from answers.limits import QuestionRefused, answering, caller_key, rate_limit_hit
 from answers.pipeline.generation import GenerationRequest
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -126,3 +126,42 @@ async def test_concurrent_questions_never_lose_a_count(settings):
     decisions = await asyncio.gather(*(rate_limit_hit(key, clock=lambda: minute) for _ in range(30)))
 
     assert sum(d.allowed for d in decisions) == 10
+
+
+def anonymous(address: str, session: str | None = None) -> str:
+    return caller_key(user_id=None, session_key=session, client=address)
+
+
+async def test_an_address_is_limited_across_all_the_sessions_it_presents(settings):
+    settings.RAG_RATE_LIMIT, settings.RAG_ADDRESS_RATE_LIMIT = 20, 3
+    address, minute = f"10.9.{random.randrange(256)}.{random.randrange(256)}", fresh_minute()
+
+    decisions = [await rate_limit_hit(anonymous(address, f"minted-{n}"), clock=lambda: minute) for n in range(4)]
+    without_session = await rate_limit_hit(anonymous(address), clock=lambda: minute)
+    elsewhere = await rate_limit_hit(anonymous(f"{address}1", "minted-0"), clock=lambda: minute)
+
+    assert [d.allowed for d in decisions] == [True, True, True, False]
+    assert "3 questions have been asked from your network address" in decisions[-1].message
+    assert not without_session.allowed and elsewhere.allowed
+
+
+async def test_a_session_over_its_own_limit_does_not_use_up_its_addresss(settings):
+    settings.RAG_RATE_LIMIT, settings.RAG_ADDRESS_RATE_LIMIT = 2, 3
+    address, minute = f"10.8.{random.randrange(256)}.{random.randrange(256)}", fresh_minute()
+    flooder = [await rate_limit_hit(anonymous(address, "flooder"), clock=lambda: minute) for _ in range(5)]
+
+    other = await rate_limit_hit(anonymous(address, "other"), clock=lambda: minute)
+
+    assert [d.allowed for d in flooder] == [True, True, False, False, False]
+    assert "You have asked 2 questions" in flooder[-1].message
+    assert other.allowed  # the address has counted 3: the flooder's first two questions and this one
+
+
+async def test_signed_in_users_are_not_limited_by_address(settings):
+    settings.RAG_RATE_LIMIT, settings.RAG_ADDRESS_RATE_LIMIT = 20, 1
+    minute = fresh_minute()
+
+    decisions = [await rate_limit_hit(caller_key(user_id=n, session_key="s", client="10.7.0.1"), clock=lambda: minute)
+                 for n in range(3)]
+
+    assert all(d.allowed for d in decisions)

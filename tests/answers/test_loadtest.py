@@ -2,6 +2,7 @@
 import contextlib
 import io
 import json
+import random
 import time
 from collections.abc import Iterator
 
@@ -97,11 +98,22 @@ def test_demo_questions_are_distinct():
 
 @pytest.fixture
 def site_url(transactional_db, settings) -> Iterator[str]:
-    """A real daphne on the test database with the demo corpus and the default rate limit (20 a minute)."""
+    """A real daphne on the test database with the demo corpus and the default rate limits (20 and 60 a minute)."""
     call_command("load_demo", stdout=io.StringIO())
-    settings.RAG_RATE_LIMIT = 20  # the limit stays on: each client's session has its own count
+    settings.RAG_RATE_LIMIT, settings.RAG_ADDRESS_RATE_LIMIT = 20, 60  # on: each client counts as its address
     with running_daphnes(1, on_timeout=pytest.fail) as (url,):
         yield url
+
+
+def fresh_source() -> str:
+    """A loopback address no other test or run used (counters may live in a Redis shared by several runs)."""
+    return f"127.{random.randrange(1, 255)}.{random.randrange(256)}.1"
+
+
+def within_one_minute() -> None:
+    """The limits count per clock minute: start a run of many questions early in one."""
+    if time.time() % 60 > 45:
+        time.sleep(61 - time.time() % 60)
 
 
 def test_small_load_against_a_real_server_answers_every_question(site_url):
@@ -109,7 +121,7 @@ def test_small_load_against_a_real_server_answers_every_question(site_url):
 
     with contextlib.suppress(SystemExit):  # exit status 1 on errors: the figures below say which
         call_command("loadtest", "--url", site_url, "--clients", "5", "--questions", "2", "--json", "--timeout", "20",
-                     "--deadline", "60", stdout=out)
+                     "--deadline", "60", "--source-address", fresh_source(), stdout=out)
 
     figures = json.loads(out.getvalue())
     assert {"first_sentence_p50_ms", "first_sentence_p95_ms", "done_p95_ms", "errors", "answers_per_s"} <= set(figures)
@@ -135,7 +147,8 @@ def test_a_run_against_two_workers_answers_every_question(transactional_db, sett
 def test_text_report_names_the_figures(site_url):
     out = io.StringIO()
 
-    call_command("loadtest", "--url", site_url, "--clients", "2", "--questions", "1", stdout=out)
+    call_command("loadtest", "--url", site_url, "--clients", "2", "--questions", "1", "--source-address",
+                 fresh_source(), stdout=out)
 
     assert "first verified sentence  p50" in out.getvalue()
     assert "answers/s" in out.getvalue()
@@ -143,14 +156,46 @@ def test_text_report_names_the_figures(site_url):
 
 def test_a_rate_limited_question_counts_as_an_error_and_fails_the_run(site_url):
     out = io.StringIO()
-    if time.time() % 60 > 45:  # the limit counts per clock minute: keep all 21 questions in one
-        time.sleep(61 - time.time() % 60)
+    within_one_minute()
 
     with pytest.raises(SystemExit) as exit_:
-        call_command("loadtest", "--url", site_url, "--clients", "1", "--questions", "21", "--json", stdout=out)
+        call_command("loadtest", "--url", site_url, "--clients", "1", "--questions", "21", "--json",
+                     "--source-address", fresh_source(), stdout=out)
 
     figures = json.loads(out.getvalue())
     assert exit_.value.code == 1
     assert (figures["answered"], figures["errors"], figures["error_kinds"]) == (20, 1, {"notice": 1})
     assert "questions in the last minute" in figures["error_examples"][0]
 
+
+
+def test_a_flooder_minting_a_session_per_socket_is_limited_as_one_visitor(site_url):
+    out = io.StringIO()
+    within_one_minute()
+
+    with pytest.raises(SystemExit):  # refused questions are errors
+        call_command("loadtest", "--url", site_url, "--mint-sessions", "--clients", "4", "--questions", "20", "--json",
+                     "--source-address", fresh_source(), "--timeout", "20", "--deadline", "120", stdout=out)
+
+    figures = json.loads(out.getvalue())
+    # The page sets no session and a made-up one is no session: the four sockets are one caller, their address.
+    assert (figures["answered"], figures["error_kinds"]) == (20, {"notice": 60})
+    assert "You have asked 20 questions in the last minute" in figures["error_examples"][0]
+
+
+def test_clients_from_distinct_source_addresses_are_distinct_visitors(site_url):
+    out = io.StringIO()
+    within_one_minute()
+    first = fresh_source()
+
+    call_command("loadtest", "--url", site_url, "--clients", "4", "--questions", "20", "--json",
+                 "--source-address", first, "--spread-addresses", "--timeout", "20", "--deadline", "120", stdout=out)
+
+    figures = json.loads(out.getvalue())
+    assert (figures["answered"], figures["errors"]) == (80, 0)  # one address would have had 20 answered
+
+
+def test_source_addresses_must_stay_on_loopback():
+    with pytest.raises(CommandError, match="leave 127.0.0.0/8"):
+        call_command("loadtest", "--url", "http://127.0.0.1:1", "--clients", "3", "--spread-addresses",
+                     "--source-address", "127.255.255.254", stdout=io.StringIO())

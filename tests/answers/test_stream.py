@@ -50,6 +50,13 @@ async def test_post_json_works_too_and_refusals_are_events(async_client, corpus)
     assert events[1][1]["kind"] == "no_material"
 
 
+async def test_deeply_nested_json_gets_400_with_a_json_error(async_client):
+    response = await async_client.post("/api/answer/stream", "[" * 100_000, content_type="application/json")
+
+    assert response.status_code == 400
+    assert "nested too deeply" in json.loads(response.content)["error"]
+
+
 async def test_each_sentence_is_flushed_before_the_generator_finishes(async_client, corpus, monkeypatch):
     release = asyncio.Event()
 
@@ -94,3 +101,21 @@ async def test_bad_questions_get_400_json(async_client, query, status):
     response = await async_client.get("/api/answer/stream", query)
 
     assert response.status_code == status and "error" in json.loads(response.content)
+
+
+async def test_redis_down_gives_503_before_any_event(async_client, corpus, settings, redis_server):
+    settings.RAG_RATE_LIMIT = 20
+    redis_server.stop()
+
+    response = await async_client.get("/api/answer/stream", {"question": TRASH_Q})
+
+    assert response.status_code == 503 and int(response["Retry-After"]) > 0
+    assert "busy and cannot answer right now" in json.loads(response.content)["error"]
+
+
+async def test_a_locked_database_gives_503_before_any_event(async_client, corpus, locked_database):
+    with locked_database():
+        response = await async_client.get("/api/answer/stream", {"question": TRASH_Q})
+
+    assert response.status_code == 503 and response["Content-Type"] == "application/json"
+    assert "busy and cannot answer right now" in json.loads(response.content)["error"]

@@ -1,7 +1,10 @@
 """/api/answer: the §6 JSON object, its 400s, CSRF for session callers, and visibility."""
 import json
+import random
+import time
 
 import pytest
+from django.contrib.sessions.backends.db import SessionStore
 
 from answers.models import QuestionLog
 
@@ -51,9 +54,34 @@ def test_off_topic_question_is_refused_as_no_material(client, small_corpus):
         ({"question": 42}, "must be a string"),
         ({"question": "   "}, "is empty"),
         ({"question": "x" * 2001}, "2001 characters long; the limit is 2000"),
+        ("[" * 100_000, "nested too deeply"),
+        ('{"question": "ok", "extra": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
     ],
+    ids=["not-json", "not-object", "missing", "not-string", "empty", "too-long", "deep-brackets", "deep-field"],
 )
 def test_bad_requests_get_400_with_a_json_error(client, body, message):
+    response = post(client, body)
+
+    assert response.status_code == 400
+    assert message in response.json()["error"]
+    assert not QuestionLog.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ('{"question": "How long are files kept?\\ud800"}', "U+D800 at character 25, a lone surrogate"),
+        ('{"question": "\\udfff"}', "U+DFFF at character 1, a lone surrogate"),
+        ('{"question": "How long\\u0000 are files kept?"}', "a NUL character (U+0000) at character 9"),
+    ],
+    ids=["high-surrogate", "low-surrogate", "nul"],
+)
+def test_text_that_is_not_unicode_text_gets_400_and_never_reaches_the_pipeline(client, monkeypatch, body, message):
+    def never(**kwargs):
+        raise AssertionError("the question reached the pipeline")
+
+    monkeypatch.setattr("answers.views.answer_question", never)
+
     response = post(client, body)
 
     assert response.status_code == 400
@@ -113,3 +141,88 @@ def test_an_answer_is_still_delivered_when_its_log_cannot_be_written(client, sma
     assert response.status_code == 200
     assert response.json()["answer"] == "Deleted files are kept in the trash for 30 days."
     assert "Could not write the conversation log" in caplog.text
+
+
+def random_address() -> str:
+    """An address no other test or run used: the counters may be a Redis shared by several runs."""
+    return ".".join(["10"] + [str(random.randrange(256)) for _ in range(3)])
+
+
+def ask_from(client, address: str, **extra):
+    return post(client, {"question": "How long are deleted files kept in the trash?"}, REMOTE_ADDR=address, **extra)
+
+
+def test_cookieless_callers_from_one_address_share_the_callers_limit(client, small_corpus, settings):
+    settings.RAG_RATE_LIMIT = 20  # the default
+    address = random_address()
+
+    statuses = [ask_from(client, address).status_code for _ in range(25)]
+
+    assert statuses == [200] * 20 + [429] * 5
+    refused = ask_from(client, address)
+    assert "You have asked 20 questions in the last minute" in refused.json()["error"]
+    assert int(refused["Retry-After"]) > 0
+    assert ask_from(client, random_address()).status_code == 200  # another address is another caller
+
+
+def test_minting_a_session_per_question_does_not_escape_the_address_limit(client, small_corpus, settings):
+    settings.RAG_RATE_LIMIT, settings.RAG_ADDRESS_RATE_LIMIT = 20, 22
+    address = random_address()
+
+    def with_fresh_session():
+        session = SessionStore()
+        session.create()
+        client.cookies["sessionid"] = session.session_key
+        return ask_from(client, address)
+
+    responses = [with_fresh_session() for _ in range(25)]
+
+    assert [r.status_code for r in responses] == [200] * 22 + [429] * 3
+    assert "22 questions have been asked from your network address" in responses[-1].json()["error"]
+    assert ask_from(client, random_address()).status_code == 200
+
+
+def test_a_signed_in_user_is_limited_as_themselves_not_by_their_address(client, small_corpus, settings, plain_user):
+    settings.RAG_RATE_LIMIT, settings.RAG_ADDRESS_RATE_LIMIT = 20, 3
+    address = random_address()
+    client.force_login(plain_user)
+
+    statuses = [ask_from(client, address).status_code for _ in range(5)]
+
+    assert statuses == [200] * 5
+
+
+def test_answers_pause_with_503_while_redis_is_down_and_resume_by_themselves(client, small_corpus, settings,
+                                                                            redis_server):
+    settings.RAG_RATE_LIMIT = 20  # the limits count in Redis
+    address = random_address()
+    assert ask_from(client, address).status_code == 200
+
+    redis_server.stop()
+    started = time.monotonic()
+    down = ask_from(client, address)
+    waited = time.monotonic() - started
+    redis_server.start()  # the same port
+    back = ask_from(client, address)
+
+    assert down.status_code == 503 and int(down["Retry-After"]) > 0
+    assert "busy and cannot answer right now" in down.json()["error"]
+    assert waited < 3
+    assert back.status_code == 200 and back.json()["status"] == "answered"
+
+
+def test_a_locked_database_gives_503_within_the_wait_and_answers_once_free(client, small_corpus, locked_database):
+    with locked_database():
+        started = time.monotonic()
+        locked = post(client, {"question": "How long are deleted files kept in the trash?"})
+        waited = time.monotonic() - started
+
+    assert locked.status_code == 503 and "busy and cannot answer right now" in locked.json()["error"]
+    assert waited < 1.0 + 2  # the configured wait (1 s here), not SQLite's 20 s
+    assert post(client, {"question": "How long are deleted files kept in the trash?"}).status_code == 200
+
+
+def test_an_unreachable_database_gives_503(client, small_corpus, unreachable_database):
+    response = post(client, {"question": "How long are deleted files kept in the trash?"})
+
+    assert response.status_code == 503 and "busy and cannot answer right now" in response.json()["error"]

@@ -69,3 +69,10 @@ def test_a_pool_is_configured_for_postgresql():
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "5"  # after the shell's own lines
+
+
+def test_sqlites_lock_wait_is_a_few_seconds_and_set_by_its_variable():
+    show = "from django.conf import settings; print(settings.DATABASES['default']['OPTIONS']['timeout'])"
+
+    assert _manage("shell", "-v", "0", "-c", show, env={}).stdout.strip() == "5.0"
+    assert _manage("shell", "-v", "0", "-c", show, env={"DJANGO_DB_TIMEOUT_S": "1.5"}).stdout.strip() == "1.5"

@@ -1,6 +1,7 @@
 """manage.py loadtest --url URL [--url URL2 ...] --clients C --questions Q [--json]: websocket clients asking demo
 questions at once."""
 import asyncio
+import ipaddress
 import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -20,6 +21,16 @@ def _bounded(low: float, high: float, kind=int):
 
     parse.__name__ = kind.__name__  # argparse names the type in its error message
     return parse
+
+
+def _loopback(raw: str) -> ipaddress.IPv4Address:
+    address = ipaddress.IPv4Address(raw)
+    if not address.is_loopback:
+        raise ValueError(f"{raw} is not a loopback address")
+    return address
+
+
+_loopback.__name__ = "loopback address"
 
 
 class Command(BaseCommand):
@@ -47,6 +58,20 @@ class Command(BaseCommand):
             "--one-visitor", action="store_true",
             help="All clients share one session: one visitor flooding from many sockets (limits apply to it).",
         )
+        parser.add_argument(
+            "--mint-sessions", action="store_true",
+            help="Each socket presents a session id of its own (the one the page set, else a made-up one): one "
+            "visitor minting sessions to escape the limits.",
+        )
+        parser.add_argument(
+            "--source-address", type=_loopback, metavar="ADDRESS", default=None,
+            help="Clients connect from this loopback address (e.g. 127.0.0.2; default: the system's, 127.0.0.1).",
+        )
+        parser.add_argument(
+            "--spread-addresses", action="store_true",
+            help="Client n connects from --source-address + n (127.0.0.2 + n without it), so the site's per-address "
+            "limit sees each client as a visitor of its own.",
+        )
         parser.add_argument("--json", action="store_true", help="Print one JSON object.")
 
     def handle(self, *args, **options) -> None:
@@ -61,7 +86,15 @@ class Command(BaseCommand):
             timeout_s=options["timeout"],
             deadline_s=options["deadline"],
             one_visitor=options["one_visitor"],
+            mint_sessions=options["mint_sessions"],
+            source=options["source_address"],
+            spread_sources=options["spread_addresses"],
         )
+        last = plan.source_of(plan.clients - 1)
+        if last is not None and not ipaddress.ip_address(last).is_loopback:
+            raise CommandError(f"{plan.clients} addresses from {plan.source_of(0)} leave 127.0.0.0/8.")
+        if plan.one_visitor and plan.mint_sessions:
+            raise CommandError("--one-visitor shares one session; --mint-sessions gives each socket its own: pick one.")
         report = asyncio.run(run_load(plan))
         self.stdout.write(json.dumps(report.as_json(), indent=2) if options["json"] else report.as_text())
         if report.as_json()["errors"]:

@@ -1,0 +1,32 @@
+"""The answer service: a question's answer is delivered even when its log cannot be written, and that is an error."""
+import logging
+
+import pytest
+
+from answers.models import QuestionLog
+from answers.pipeline.events import AnswerDone
+from answers.services import answer_question
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+# clean_question refuses this; a trusted internal caller (evaluation, a future surface) could still pass it on.
+UNSTORABLE_Q = "How long are deleted files kept in the trash?\ud800"
+
+
+@pytest.fixture
+def corpus(ingest, filler):
+    ingest("trash.md", "# Trash\n\nDeleted files are kept in the trash for 30 days.\n")
+
+
+async def test_a_log_insert_that_fails_is_an_error_and_leaves_a_row_saying_so(corpus, caplog):
+    events = [event async for event in answer_question(question=UNSTORABLE_Q, user=None, channel="api")]
+
+    assert isinstance(events[-1], AnswerDone) and events[-1].status == "answered"
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR and r.name == "answers.services"]
+    assert len(errors) == 1 and "Could not write the conversation log" in errors[0].getMessage()
+    assert "\\ud800" in errors[0].getMessage()  # named, escaped: the log line itself can be written
+    errors[0].getMessage().encode("utf-8")
+    row = await QuestionLog.objects.aget()
+    assert (row.channel, row.status) == ("api", "answered")
+    assert row.question == "How long are deleted files kept in the trash?\\ud800"
+    assert row.error.startswith("The conversation log could not be written: UnicodeEncodeError")
