@@ -63,10 +63,9 @@ class SignInAttempt:
 
     async def admit(self, limit: int) -> bool:
         """Count this attempt as failed; False when its address or username was already at the limit."""
-        address, username = await shared_counters().count_rate(
-            self.address_key, self.username_key, caller_limit=limit, ttl_s=WINDOW_S * 2
-        )
-        return address <= limit and username <= limit
+        keys = [self.address_key, self.username_key] if self.username_key else [self.address_key]
+        counts = await shared_counters().count_rate([(key, limit) for key in keys], ttl_s=WINDOW_S * 2)
+        return all(count <= limit for count in counts)
 
     async def succeeded(self) -> None:
         """Take the count back: a sign-in that succeeded was no failure."""

@@ -83,7 +83,7 @@ def test_sign_in_page_is_a_site_page_with_a_csrf_protected_form():
 
 def test_partner_signs_in_with_a_password_and_is_sent_home_with_a_new_session(partner_user):
     client = browser()
-    client.get("/")
+    client.session.save()  # an anonymous session from before (the chat page itself starts none)
     anonymous_session = client.cookies["sessionid"].value
 
     response = sign_in(client, "pat-partner", "pw-partner-123")
