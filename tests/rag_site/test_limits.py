@@ -120,7 +120,7 @@ def session_cookie(user=None) -> bytes:
     if user is not None:
         client.force_login(user)
     else:
-        client.get("/")
+        client.session.save()  # an anonymous visitor's session
     return f"sessionid={client.cookies['sessionid'].value}".encode()
 
 
