@@ -13,6 +13,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from answers.models import QuestionLog
+from answers.outages import database_available
 from answers.pipeline.events import AnswerDone, SentenceVerified
 from answers.limits import QuestionRefused, ServiceUnavailable, answering, caller_key, rate_limit_hit
 from answers.rendering import render_event, render_notice, render_turn
@@ -51,7 +52,8 @@ async def current_caller(scope: dict) -> tuple[AbstractBaseUser | AnonymousUser,
     """
     session_key = scope["session"].session_key if "session" in scope else None
     session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
-    user = await get_user({"session": session})
+    with database_available():  # a locked or unreachable database: ServiceUnavailable, as over HTTP
+        user = await get_user({"session": session})
     return user, session.session_key
 
 
@@ -113,6 +115,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.socket_slot: str | None = None
         try:
             self.socket_slot = await socket_opened(await self._caller_key())
+        except ServiceUnavailable:
+            pass  # opened uncounted: while the database is down every question gets the notice anyway
         except TooManySockets as refused:
             await self.accept()  # refused at the handshake, the page would only see a failure and retry
             await self.send(render_notice(refused.message))
@@ -139,9 +143,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.send(render_notice(BUSY_MESSAGE))
             return
         # The caller as the session store holds them now: sign-outs and permission changes count from this question on.
-        user, session_key = await current_caller(self.scope)
-        key = self._key_for(user, session_key)
         try:
+            user, session_key = await current_caller(self.scope)
+            key = self._key_for(user, session_key)
             decision = await rate_limit_hit(key)
         except ServiceUnavailable as error:
             await self.send(render_notice(error.message))

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
 
@@ -335,6 +335,20 @@ async def test_an_unreachable_service_gets_a_notice_and_the_next_question_is_ans
         patched.setattr(consumers, "rate_limit_hit", unreachable)
         await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
         notice = await communicator.receive_from()
+
+    assert 'data-event="error"' in notice and "cannot answer right now" in notice
+    assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
+    await communicator.disconnect()
+
+
+async def test_a_locked_database_while_reading_the_caller_gets_a_notice_and_the_socket_stays(corpus, locked_database):
+    from asgiref.sync import sync_to_async
+
+    user = await sync_to_async(User.objects.create_user)("locked-reader")
+    communicator = await connect(await sync_to_async(session_cookie)(user))
+    with locked_database():
+        await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
+        notice = await communicator.receive_from(timeout=10)
 
     assert 'data-event="error"' in notice and "cannot answer right now" in notice
     assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
