@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from answers.counters import shared_counters
-from answers.outages import ServiceUnavailable  # raised when the counters are down; the surfaces catch it from here
+from answers.outages import ServiceUnavailable
 
 logger = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from django.conf import settings
 from redis.exceptions import RedisError
 
 from answers.counters import shared_counters
-from answers.limits import ServiceUnavailable
+from answers.outages import ServiceUnavailable
 
 logger = logging.getLogger(__name__)
 

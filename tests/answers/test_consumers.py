@@ -19,7 +19,7 @@ from django.test import Client
 from django.urls import reverse
 
 from answers.consumers import Outbox
-from answers.limits import ServiceUnavailable
+from answers.outages import ServiceUnavailable
 from answers.models import QuestionLog
 from answers.pipeline.generation import GenerationRequest
 from rag_site.asgi import application

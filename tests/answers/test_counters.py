@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 
 from answers.counters import MemoryCounters, RedisCounters
-from answers.limits import ServiceUnavailable
+from answers.outages import ServiceUnavailable
 
 pytestmark = pytest.mark.asyncio
 
