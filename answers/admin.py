@@ -18,7 +18,7 @@ class QuestionLogAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     fields = (
         "created_at", "user", "session_key", "audiences", "channel", "question", "status", "refusal_kind",
         "refusal_message", "shown_sentences", "dropped_sentences", "conflict_sides", "retrieved_chunks",
-        "issued_blocks", "context_tokens", "generator", "error", "timings_json",
+        "issued_blocks", "context_tokens", "generator", "error", "diagnostics_shown", "timings_json",
     )
     readonly_fields = fields
 
@@ -54,6 +54,17 @@ class QuestionLogAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def issued_blocks(self, log: QuestionLog) -> str:
         return format_html_join(
             ", ", '[{}] <a href="{}">{}</a>', ((b["n"], chunk_url(b["chunk_id"]), b["chunk_id"]) for b in log.blocks)
+        ) or "—"
+
+    @admin.display(description="Diagnostics")
+    def diagnostics_shown(self, log: QuestionLog) -> str:
+        notes = log.diagnostics or {}
+        skipped = ((chunk_url(s["id"]), s["id"], s["why"]) for s in notes.get("skipped", ()))
+        return format_html(
+            "{}{}{}",
+            format_html("<p>Gate: {}</p>", notes["gate"]) if notes.get("gate") else "",
+            format_html_join("", '<p>Skipped <a href="{}">{}</a>: {}</p>', skipped),
+            format_html("<pre>{}</pre>", notes["generator_error"]) if notes.get("generator_error") else "",
         ) or "—"
 
     @admin.display(description="Timings (ms)")

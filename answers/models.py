@@ -30,6 +30,9 @@ class QuestionLog(models.Model):
     generator = models.CharField(max_length=40)
     generation = models.JSONField(default=dict, help_text="Model attempts, tokens, compression and errors.")
     error = models.TextField(blank=True)
+    diagnostics = models.JSONField(
+        default=dict, blank=True, help_text="Why it went so: the gate's reason, chunks assembly skipped, a generator's error."
+    )
     timings = models.JSONField(default=dict)
 
     class Meta:

@@ -8,7 +8,7 @@ from answers.pipeline.events import (
     AnswerRefused,
     BlocksIssued,
     Event,
-    SentenceDropped,
+    STAFF_ONLY,
     SentenceVerified,
 )
 from answers.services import chunk_url
@@ -39,8 +39,9 @@ def render_turn(turn_id: str, question: str) -> str:
 
 
 def render_event(turn_id: str, event: Event) -> str:
-    """The fragment for one event of a turn; dropped sentences render as nothing."""
-    if isinstance(event, SentenceDropped):
+    """The fragment for one event of a turn; what is for staff only (dropped sentences, diagnostics) renders as
+    nothing."""
+    if isinstance(event, STAFF_ONLY):
         return ""
     context: dict = {"turn": turn_id, "event": event}
     if isinstance(event, BlocksIssued):

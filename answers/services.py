@@ -18,7 +18,7 @@ from answers.models import QuestionLog
 from answers.outages import database_available
 from answers.pipeline.answer import answer_events
 from answers.pipeline.config import PipelineConfig
-from answers.pipeline.events import Event
+from answers.pipeline.events import AnswerDiagnosed, Event
 from answers.pipeline.extractive import ExtractiveGenerator
 from answers.pipeline.generation import Generator
 from answers.pipeline.types import Retrieved
@@ -233,6 +233,18 @@ def log_failure(
     )
 
 
+def diagnostics_json(diagnostics: AnswerDiagnosed | None) -> dict:
+    """The staff-only diagnostics as the log row stores them (only what was said)."""
+    if diagnostics is None:
+        return {}
+    stored = {
+        "gate": diagnostics.gate,
+        "skipped": [{"id": chunk_id, "why": why} for chunk_id, why in diagnostics.skipped],
+        "generator_error": diagnostics.generator_error,
+    }
+    return {field: value for field, value in stored.items() if value}
+
+
 def log_answer(
     summary: AnswerSummary,
     *,
@@ -269,5 +281,6 @@ def log_answer(
         generator=generator,
         generation=generation or {},
         error=summary.error.message if summary.error else "",
+        diagnostics=diagnostics_json(summary.diagnostics),
         timings=summary.done.timings if summary.done else {},
     )

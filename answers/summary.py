@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from answers.pipeline.events import (
+    AnswerDiagnosed,
     AnswerDone,
     AnswerFailed,
     AnswerRefused,
@@ -26,6 +27,7 @@ class AnswerSummary:
     sentences: list[SentenceVerified] = field(default_factory=list)
     dropped: list[SentenceDropped] = field(default_factory=list)
     refusal: AnswerRefused | None = None
+    diagnostics: AnswerDiagnosed | None = None
     error: AnswerFailed | None = None
     done: AnswerDone | None = None
 
@@ -39,6 +41,8 @@ class AnswerSummary:
             self.dropped.append(event)
         elif isinstance(event, AnswerRefused):
             self.refusal = event
+        elif isinstance(event, AnswerDiagnosed):
+            self.diagnostics = event
         elif isinstance(event, AnswerFailed):
             self.error = event
         elif isinstance(event, AnswerDone):
@@ -73,7 +77,7 @@ class AnswerSummary:
 
 
 def event_json(event: Event, chunk_url: Callable[[str], str]) -> dict[str, Any]:
-    """One event as the JSON an event stream carries (never called for dropped sentences)."""
+    """One event as the JSON an event stream carries (never called for the staff-only events)."""
     if isinstance(event, BlocksIssued):
         return {
             "blocks": [numbered_json(b, chunk_url) for b in event.blocks],

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from answers.limits import QuestionRefused, answering, caller_key, rate_limit_hit
 from answers.models import QuestionLog
 from answers.outages import RETRY_AFTER_S, ServiceUnavailable, database_available
-from answers.pipeline.events import SentenceDropped
+from answers.pipeline.events import STAFF_ONLY
 from answers.services import QuestionRejected, answer_question, chunk_url, clean_question, prepare_caller
 from answers.summary import AnswerSummary, event_json
 
@@ -149,7 +149,7 @@ async def api_answer_stream(request: HttpRequest) -> HttpResponse:
                 question=question, user=user, channel=QuestionLog.Channel.SSE,
                 session_key=request.session.session_key or "", prepared=prepared,
             ):
-                if not isinstance(event, SentenceDropped):
+                if not isinstance(event, STAFF_ONLY):
                     yield f"event: {event.kind}\ndata: {json.dumps(event_json(event, chunk_url))}\n\n"
 
     response = StreamingHttpResponse(stream(), content_type="text/event-stream")

@@ -1,5 +1,6 @@
 """The one entry point of §5: a question in, the §6 events out, with only verified sentences shown."""
 import time
+import traceback
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Protocol
 
@@ -13,6 +14,7 @@ from answers.pipeline.events import (
     NO_MATERIAL,
     REFUSED,
     UNSUPPORTED,
+    AnswerDiagnosed,
     AnswerDone,
     AnswerFailed,
     AnswerRefused,
@@ -74,9 +76,11 @@ async def answer_events(
     retrieved = retriever.search(tokenize(question, config.tokenizer), k=config.top_k)
     timings["retrieve_ms"] = elapsed()
     ranked = tuple((hit.record.chunk_id, hit.score) for hit in retrieved)
-    if gate_no_material(question=question, retrieved=retrieved, has_term=retriever.has_term, config=config):
+    gate = gate_no_material(question=question, retrieved=retrieved, has_term=retriever.has_term, config=config)
+    if gate:
         yield BlocksIssued(blocks=(), context_tokens=0, retrieved=ranked)
         yield AnswerRefused(NO_MATERIAL, NO_MATERIAL_MESSAGE)
+        yield AnswerDiagnosed(gate=gate)
         yield AnswerDone(REFUSED, {"blocks": 0, "shown": 0, "dropped": 0}, {**timings, "total_ms": elapsed()}, generator.name)
         return
     assembly = assemble_blocks(retrieved, config=config)
@@ -85,6 +89,7 @@ async def answer_events(
     conflict = find_conflict(blocks, config=config, question=question)
     if conflict is not None:
         yield AnswerRefused(CONFLICT, CONFLICT_MESSAGE, sides=_sides(conflict))
+        yield AnswerDiagnosed(gate=_conflict_reason(conflict), skipped=assembly.skipped)
         yield AnswerDone(
             REFUSED, {"blocks": len(blocks), "shown": 0, "dropped": 0}, {**timings, "total_ms": elapsed()}, generator.name
         )
@@ -94,6 +99,7 @@ async def answer_events(
     common = common_terms(blocks, config=config)
     shown = dropped = 0
     failure: GenerationFailed | None = None
+    broke = ""  # what broke the generator, for staff
     feedback: tuple[str, ...] = ()
 
     def judge(sentence: str, reasons: list[str]) -> SentenceVerified | SentenceDropped:
@@ -118,9 +124,10 @@ async def answer_events(
             sentences, tail = buffer.flush()
             unfinished = "unfinished sentence"
         except GenerationFailed as error:
-            failure = error
+            failure = error  # its message is the answer's error; what caused it is for staff
+            broke = "".join(traceback.format_exception(error.__cause__)) if error.__cause__ else ""
         except Exception:  # a generator bug must end the answer as failed, never as a half-verified one
-            failure = GenerationFailed(GENERATOR_BROKE)
+            failure, broke = GenerationFailed(GENERATOR_BROKE), traceback.format_exc()
         if failure is not None:
             # Sentences completed before the failure still count; only the unfinished tail is dropped.
             sentences, tail = buffer.flush()
@@ -138,13 +145,15 @@ async def answer_events(
     counts = {"blocks": len(blocks), "shown": shown, "dropped": dropped}
     if failure is not None:
         yield AnswerFailed(INCOMPLETE_NOTICE if shown else failure.message)
-        yield AnswerDone(INCOMPLETE if shown else FAILED, counts, timings, generator.name)
-        return
-    if not shown:
+        status = INCOMPLETE if shown else FAILED
+    elif not shown:
         yield AnswerRefused(UNSUPPORTED, UNSUPPORTED_MESSAGE)
-        yield AnswerDone(REFUSED, counts, timings, generator.name)
-        return
-    yield AnswerDone(ANSWERED, counts, timings, generator.name)
+        status = REFUSED
+    else:
+        status = ANSWERED
+    if assembly.skipped or broke:
+        yield AnswerDiagnosed(skipped=assembly.skipped, generator_error=broke)
+    yield AnswerDone(status, counts, timings, generator.name)
 
 
 def _verified(
@@ -165,6 +174,14 @@ def _verified(
 def _issued(blocks: tuple[Block, ...]) -> tuple[IssuedBlock, ...]:
     return tuple(
         IssuedBlock(b.number, b.record.chunk_id, b.record.source_title, b.record.updated_on) for b in blocks
+    )
+
+
+def _conflict_reason(conflict: Conflict) -> str:
+    first, second = conflict.sides
+    return (
+        f"conflict: {first.value} {first.unit} in {first.block.record.chunk_id} against "
+        f"{second.value} {second.unit} in {second.block.record.chunk_id}"
     )
 
 

@@ -75,6 +75,20 @@ class SentenceDropped:
 
 
 @dataclass(frozen=True)
+class AnswerDiagnosed:
+    """`diagnostics`: why the answer went as it did, for staff only, never shown to end users.
+
+    The gate's reason for a refusal before generation, the chunk ids assembly skipped with why, and what broke a
+    generator (its traceback when it raised something it should not have).
+    """
+
+    gate: str = ""
+    skipped: tuple[tuple[str, str], ...] = ()
+    generator_error: str = ""
+    kind = "diagnostics"
+
+
+@dataclass(frozen=True)
 class AnswerDone:
     """`done`: how the answer ended, with counts and timings in milliseconds."""
 
@@ -93,4 +107,6 @@ class AnswerFailed:
     kind = "error"
 
 
-Event = BlocksIssued | SentenceVerified | AnswerRefused | SentenceDropped | AnswerDone | AnswerFailed
+Event = BlocksIssued | SentenceVerified | AnswerRefused | SentenceDropped | AnswerDiagnosed | AnswerDone | AnswerFailed
+# Kept in the conversation log for staff; no surface shows them to an end user.
+STAFF_ONLY: tuple[type, ...] = (SentenceDropped, AnswerDiagnosed)

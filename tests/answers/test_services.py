@@ -30,3 +30,31 @@ async def test_a_log_insert_that_fails_is_an_error_and_leaves_a_row_saying_so(co
     assert (row.channel, row.status) == ("api", "answered")
     assert row.question == "How long are deleted files kept in the trash?\\ud800"
     assert row.error.startswith("The conversation log could not be written: UnicodeEncodeError")
+
+
+async def test_the_log_keeps_why_a_question_was_refused_before_generation(corpus):
+    events = [event async for event in answer_question(question="Who painted the Mona Lisa?", user=None, channel="api")]
+
+    assert events[-1].status == "refused"
+    row = await QuestionLog.objects.aget()
+    assert row.refusal_kind == "no_material" and row.diagnostics["gate"].startswith(("no hit", "coverage", "best score"))
+
+
+async def test_the_log_keeps_what_broke_the_generator(corpus):
+    class Broken:
+        name, regenerates = "broken", False
+
+        async def stream(self, request):
+            raise ZeroDivisionError("a generator bug")
+            yield ""
+
+    events = [
+        event async for event in answer_question(
+            question="How long are deleted files kept in the trash?", user=None, channel="api", generator=Broken()
+        )
+    ]
+
+    assert events[-1].status == "failed"
+    row = await QuestionLog.objects.aget()
+    assert "ZeroDivisionError: a generator bug" in row.diagnostics["generator_error"]
+    assert "ZeroDivisionError" not in row.error  # what callers were told stays the safe message

@@ -9,6 +9,7 @@ from answers.pipeline.answer import UNSUPPORTED_MESSAGE, answer_events
 from answers.pipeline.bm25 import Bm25Index
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.events import (
+    AnswerDiagnosed,
     AnswerDone,
     AnswerFailed,
     AnswerRefused,
@@ -100,9 +101,48 @@ def test_off_topic_question_is_refused_as_no_material_before_any_sentence(corpus
 
     events = run("What is the capital of France?", IndexRetriever(corpus), generator)
 
-    assert kinds(events) == ["meta", "refusal", "done"]
+    assert kinds(events) == ["meta", "refusal", "diagnostics", "done"]
     assert events[1].reason == "no_material" and "uploaded" in events[1].message
     assert generator.requests == []
+
+
+def test_the_gates_reason_is_kept_for_staff(corpus):
+    events = run("What is the capital of France?", IndexRetriever(corpus), ScriptedGenerator())
+
+    (notes,) = [e for e in events if isinstance(e, AnswerDiagnosed)]
+    assert notes.gate == "no hit"
+
+
+def test_a_conflict_names_both_statements_for_staff(corpus):
+    events = run("What is the upload limit for a single file in the web app?", IndexRetriever(corpus),
+                 ScriptedGenerator())
+
+    (notes,) = [e for e in events if isinstance(e, AnswerDiagnosed)]
+    assert "200 mb in release-5-v1-c01" in notes.gate.lower() and "100 mb in old-limits-v1-c01" in notes.gate.lower()
+
+
+def test_chunks_assembly_skipped_are_kept_for_staff(corpus, make_record):
+    text = "Deleted files are kept in the trash for 30 days."
+    copy = make_record("trash-copy-v1-c01", source_id=7, text=text, fingerprint="same")
+    original = make_record("trash-v1-c01", source_id=1, text=text, fingerprint="same")
+    records = [original, copy, *(r for r in corpus if r.chunk_id != "trash-v1-c01")]
+
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(records), ExtractiveGenerator(CONFIG))
+
+    (notes,) = [e for e in events if isinstance(e, AnswerDiagnosed)]
+    assert [why for _, why in notes.skipped] == ["duplicate of trash-copy-v1-c01"] or [
+        why for _, why in notes.skipped] == ["duplicate of trash-v1-c01"]
+
+
+def test_what_broke_a_generator_is_kept_for_staff_and_never_shown(corpus):
+    generator = ScriptedGenerator([KeyError("a bug in the generator")])
+
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(corpus), generator)
+
+    (notes,) = [e for e in events if isinstance(e, AnswerDiagnosed)]
+    assert "Traceback" in notes.generator_error and "KeyError: 'a bug in the generator'" in notes.generator_error
+    (failed,) = [e for e in events if isinstance(e, AnswerFailed)]
+    assert "KeyError" not in failed.message and events[-1].status == "failed"
 
 
 def test_conflicting_sources_are_shown_both_newest_first_and_nothing_is_generated(corpus):
