@@ -25,16 +25,13 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connection, connections
 
-from answers.pipeline.bm25 import INDEX_FORMAT, Bm25Index, Hit
+from answers.pipeline.bm25 import INDEX_FORMAT, Bm25Index
 from answers.pipeline.records import AUDIENCE_RANK, ChunkRecord
 from answers.pipeline.tokenize import TokenizerConfig, tokenize, tokenizer_fingerprint
-from corpus_admin.models import CorpusState
+from corpus_admin.corpus_state import Stamp, corpus_stamp
 from corpus_admin.selectors import chunk_records, served_sources
 
 logger = logging.getLogger(__name__)
-
-Stamp = tuple[int, str]
-
 
 @dataclass(frozen=True)
 class IndexSnapshot:
@@ -46,23 +43,6 @@ class IndexSnapshot:
     tokenizer: TokenizerConfig = TokenizerConfig()
     stamp: Stamp = (0, "")
     sources: Mapping[int, Hashable] | None = None  # what each source's records depend on, for the next update
-
-
-def corpus_stamp() -> Stamp:
-    """The corpus version and when its row last changed: one single-row read, on every question.
-
-    Versions only grow in a running site, but a test rollback or a database reset can bring back a version number
-    that already named other content; the row's time tells those apart. Plain SQL: the ORM's query building cost
-    as much as the rest of a question's database work.
-    """
-    table = connection.ops.quote_name(CorpusState._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT version, changed_at FROM {table} ORDER BY id LIMIT 1")
-        row = cursor.fetchone()
-    if row is None:
-        return (0, "")
-    version, changed_at = row
-    return (version or 0, str(changed_at or ""))
 
 
 def tokenizer_from_settings() -> TokenizerConfig:
@@ -377,10 +357,3 @@ def max_rank_for(audiences: tuple[str, ...]) -> int:
         raise ValueError(f"audiences {audiences!r} are not a tier (public, public+partner, or all three)")
     return max_rank
 
-
-def search(
-    *, query_tokens: list[str], audiences: tuple[str, ...], k: int, snapshot: IndexSnapshot | None = None
-) -> list[Hit]:
-    """The k best chunks the audiences may see, by BM25 over exactly those chunks, ties by chunk id."""
-    snapshot = snapshot or current_index()
-    return snapshot.bm25.search(query_tokens, max_rank=max_rank_for(audiences), k=k)

@@ -5,8 +5,9 @@ import threading
 import pytest
 
 import answers.index as index_module
-from answers.index import IndexHolder, IndexSnapshot, max_rank_for, search
+from answers.index import IndexHolder, IndexSnapshot, max_rank_for
 from answers.pipeline.records import ChunkRecord
+from answers.services import CallerRetriever
 import answers.pipeline.tokenize as tokenize_module
 from answers.pipeline.bm25 import INDEX_FORMAT
 from answers.pipeline.tokenize import TokenizerConfig, tokenize, tokenizer_fingerprint
@@ -34,8 +35,8 @@ def ingest_fillers(ingest) -> None:
 
 
 def hit_titles(snapshot: IndexSnapshot, question: str, audiences=EVERYONE) -> list[str]:
-    hits = search(query_tokens=tokenize(question), audiences=audiences, k=5, snapshot=snapshot)
-    return [snapshot.records[hit.chunk_id].source_title for hit in hits]
+    hits = CallerRetriever(snapshot, max_rank_for(audiences)).search(tokenize(question), k=5)
+    return [hit.record.source_title for hit in hits]
 
 
 @pytest.fixture
@@ -338,12 +339,12 @@ def test_a_saved_index_names_its_format_and_tokenizer(tmp_path):
 
 
 @pytest.mark.django_db
-def test_current_index_and_search_use_the_process_wide_holder(ingest, monkeypatch):
+def test_current_index_is_the_process_wide_holders(ingest, monkeypatch):
     monkeypatch.setattr(index_module, "_holder", IndexHolder(store_dir=None))
     ingest_fillers(ingest)
     ingest("refunds.md", REFUNDS, title="Refund policy")
     ingest("floor.md", FLOOR, audience="internal", title="Pricing floor")
     assert index_module.current_index() is index_module.index_holder().snapshot
-    assert search(query_tokens=tokenize("pricing floor"), audiences=PUBLIC_ONLY, k=5) == []
-    assert len(search(query_tokens=tokenize("pricing floor"), audiences=EVERYONE, k=5)) == 1
+    assert hit_titles(index_module.current_index(), "pricing floor", PUBLIC_ONLY) == []
+    assert hit_titles(index_module.current_index(), "pricing floor", EVERYONE) == ["Pricing floor"]
     assert index_module.refresh_now() is index_module.current_index()

@@ -4,7 +4,7 @@ import datetime as dt
 import pytest
 from django.db import transaction
 
-from corpus_admin.corpus_state import corpus_version
+from corpus_admin.corpus_state import corpus_stamp
 from corpus_admin.ingestion import ADDED, FAILED, UNCHANGED, UPDATED, ingest_file, ingest_upload, withdraw_source
 from corpus_admin.models import Chunk, Source, SourceStatus
 
@@ -30,13 +30,13 @@ def test_new_file_becomes_source_version_one_with_chunks(ingest):
 
 def test_same_content_again_is_a_no_op(ingest):
     ingest("refunds.md", REFUNDS_V1)
-    version_before = corpus_version()
+    stamp_before = corpus_stamp()
 
     result = ingest_file(file_name="refunds.md", content=REFUNDS_V1.encode())
 
     assert result.outcome == UNCHANGED
     assert Chunk.objects.count() == 1
-    assert corpus_version() == version_before
+    assert corpus_stamp() == stamp_before
 
 
 def test_reingest_makes_version_two_and_keeps_version_one_rows(ingest):
@@ -102,7 +102,7 @@ def test_bad_new_version_records_reason_and_keeps_old_version_served(ingest):
 
 def test_failure_part_way_through_the_switch_leaves_version_one_served(ingest, monkeypatch):
     ingest("refunds.md", REFUNDS_V1)
-    version_before = corpus_version()
+    stamp_before = corpus_stamp()
 
     def explode(*args, **kwargs):
         raise RuntimeError("disk full")
@@ -114,7 +114,7 @@ def test_failure_part_way_through_the_switch_leaves_version_one_served(ingest, m
     assert result.outcome == FAILED and "disk full" in source.last_error
     assert source.version == 1 and source.sha256
     assert [c.chunk_id for c in Chunk.objects.current()] == ["refunds-v1-c01"]
-    assert corpus_version() == version_before
+    assert corpus_stamp() == stamp_before
 
 
 def test_chunk_rows_cannot_be_edited():
@@ -128,22 +128,22 @@ def test_chunk_rows_cannot_be_edited():
 
 def test_withdrawal_marks_chunks_and_changes_corpus_version(ingest):
     ingest("refunds.md", REFUNDS_V1)
-    before = corpus_version()
+    before = corpus_stamp()[0]
 
     withdraw_source(Source.objects.get())
 
     assert Source.objects.get().status == SourceStatus.WITHDRAWN
     assert not Chunk.objects.current().exists()
     assert Chunk.objects.filter(withdrawn_at__isnull=False).count() == 1
-    assert corpus_version() == before + 1
+    assert corpus_stamp()[0] == before + 1
 
 
 def test_each_served_change_moves_the_corpus_version(ingest):
-    start = corpus_version()
+    start = corpus_stamp()[0]
     ingest("refunds.md", REFUNDS_V1)
     ingest("refunds.md", REFUNDS_V2)
 
-    assert corpus_version() == start + 2
+    assert corpus_stamp()[0] == start + 2
 
 
 def test_uploading_the_served_content_again_clears_an_earlier_failure(ingest):

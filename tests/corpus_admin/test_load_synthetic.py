@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 
 from answers.index import refresh_now
 from answers.pipeline.tokenize import TokenizerConfig, tokenize
-from corpus_admin.corpus_state import corpus_version
+from corpus_admin.corpus_state import corpus_stamp
 from corpus_admin.management.commands.load_synthetic import pseudo_words, synthetic_chunks
 from corpus_admin.models import Chunk, Source, SourceStatus
 
@@ -23,7 +23,7 @@ def load(*args: str) -> str:
 
 @pytest.mark.django_db
 def test_loads_n_served_public_chunks_of_80_to_250_words_in_one_corpus_change():
-    before = corpus_version()
+    before = corpus_stamp()[0]
 
     output = load("--chunks", "40", "--seed", "7")
 
@@ -34,7 +34,7 @@ def test_loads_n_served_public_chunks_of_80_to_250_words_in_one_corpus_change():
     assert len(chunks) == 40
     assert all(80 <= len(c.text.split()) <= 250 for c in chunks)
     assert all(c.token_count > 0 and len(c.fingerprint) == 32 for c in chunks)
-    assert corpus_version() == before + 1
+    assert corpus_stamp()[0] == before + 1
     assert "40 chunks" in output
 
 
@@ -50,12 +50,12 @@ def test_the_index_serves_the_synthetic_chunks():
 @pytest.mark.django_db
 def test_running_again_changes_nothing():
     load("--chunks", "20")
-    version = corpus_version()
+    version = corpus_stamp()[0]
 
     output = load("--chunks", "20")
 
     assert "nothing to do" in output
-    assert corpus_version() == version
+    assert corpus_stamp()[0] == version
     assert Chunk.objects.filter(source__slug="synthetic-s13-n20").count() == 20
 
 

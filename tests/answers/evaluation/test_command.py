@@ -7,7 +7,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from answers.index import corpus_stamp, current_index
+from answers.index import current_index
+from corpus_admin.corpus_state import corpus_stamp
 from answers.models import QuestionLog
 from corpus_admin.models import Chunk, Source
 
