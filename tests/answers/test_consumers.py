@@ -19,9 +19,9 @@ from django.test import Client
 from django.urls import reverse
 
 from answers.consumers import Outbox
-from answers.outages import ServiceUnavailable
 from answers.models import QuestionLog
-from answers.pipeline.generation import GenerationRequest
+from answers.outages import ServiceUnavailable
+from answers.testing.scripted import ScriptedGenerator
 from rag_site.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -79,31 +79,13 @@ def events(fragments: list[str]) -> list[str]:
     return [kind for i, kind in enumerate(kinds) if i == 0 or kinds[i - 1] != kind]
 
 
-class SlowGenerator:
-    """Writes one sentence, then keeps going slowly; records whether it was stopped."""
-
-    name = "slow"
-    regenerates = False
-
-    def __init__(self) -> None:
-        self.stopped = asyncio.Event()
-        self.pieces = 0
-
-    async def stream(self, request: GenerationRequest):
-        try:
-            yield "Deleted files are kept in the trash for 30 days [1]. "
-            while True:
-                await asyncio.sleep(0.05)
-                self.pieces += 1
-                yield "more "
-        finally:
-            self.stopped.set()
-
-
 @pytest.fixture
-def slow(monkeypatch) -> SlowGenerator:
-    generator = SlowGenerator()
-    monkeypatch.setattr("answers.services.choose_generator", lambda config: generator)
+def slow(monkeypatch) -> ScriptedGenerator:
+    """Writes one sentence, then holds the stream open until it is cancelled."""
+    # The next sentence's first word tells the sentence buffer the first one has ended.
+    generator = ScriptedGenerator(["Deleted files are kept in the trash for 30 days [1]. ", "More", asyncio.Event()],
+                                  name="slow", regenerates=False)
+    monkeypatch.setattr("answers.services.choose_generator", generator)
     return generator
 
 
@@ -200,11 +182,8 @@ async def test_closing_the_socket_stops_generation_and_nothing_follows(corpus, s
         pass
 
     await communicator.disconnect()
-    await asyncio.wait_for(slow.stopped.wait(), timeout=2)
-    pieces = slow.pieces
-    await asyncio.sleep(0.3)
+    await asyncio.wait_for(slow.stopped.wait(), timeout=2)  # the held stream was cancelled: it can write no more
 
-    assert slow.pieces == pieces
     assert await communicator.receive_nothing()
     log = await sync_to_async(QuestionLog.objects.get)()
     assert log.status == "cancelled" and log.channel == "ws"

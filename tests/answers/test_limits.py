@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from answers.limits import QuestionRefused, answering, caller_key, rate_limit_hit
-from answers.pipeline.generation import GenerationRequest
+from answers.testing.scripted import ScriptedGenerator
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -92,14 +92,9 @@ async def test_many_sockets_of_one_user_share_the_concurrency_cap(corpus, settin
     settings.RAG_MAX_CONCURRENT_PER_CALLER = 1
     release = asyncio.Event()
 
-    class Held:
-        name, regenerates = "held", False
-
-        async def stream(self, request: GenerationRequest):
-            await release.wait()
-            yield "Deleted files are kept in the trash for 30 days [1]."
-
-    monkeypatch.setattr("answers.services.choose_generator", lambda config: Held())
+    held = ScriptedGenerator(always=[release, "Deleted files are kept in the trash for 30 days [1]."],
+                             name="held", regenerates=False)
+    monkeypatch.setattr("answers.services.choose_generator", held)
     client = Client()
     await sync_to_async(client.force_login)(staff_user)
     cookie = f"sessionid={client.cookies['sessionid'].value}".encode()

@@ -6,6 +6,7 @@ import pytest
 from answers.models import QuestionLog
 from answers.pipeline.events import AnswerDone
 from answers.services import answer_question
+from answers.testing.scripted import ScriptedGenerator
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -41,16 +42,10 @@ async def test_the_log_keeps_why_a_question_was_refused_before_generation(corpus
 
 
 async def test_the_log_keeps_what_broke_the_generator(corpus):
-    class Broken:
-        name, regenerates = "broken", False
-
-        async def stream(self, request):
-            raise ZeroDivisionError("a generator bug")
-            yield ""
-
+    broken = ScriptedGenerator([ZeroDivisionError("a generator bug")], name="broken", regenerates=False)
     events = [
         event async for event in answer_question(
-            question="How long are deleted files kept in the trash?", user=None, channel="api", generator=Broken()
+            question="How long are deleted files kept in the trash?", user=None, channel="api", generator=broken
         )
     ]
 

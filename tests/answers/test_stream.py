@@ -5,7 +5,7 @@ import json
 import pytest
 
 from answers.models import QuestionLog
-from answers.pipeline.generation import GenerationRequest
+from answers.testing.scripted import ScriptedGenerator
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -60,15 +60,11 @@ async def test_deeply_nested_json_gets_400_with_a_json_error(async_client):
 async def test_each_sentence_is_flushed_before_the_generator_finishes(async_client, corpus, monkeypatch):
     release = asyncio.Event()
 
-    class HeldGenerator:
-        name, regenerates = "held", False
-
-        async def stream(self, request: GenerationRequest):
-            yield "Deleted files are kept in the trash for 30 days [1]. The"
-            await release.wait()
-            yield " trash is emptied by owners [1]. "
-
-    monkeypatch.setattr("answers.services.choose_generator", lambda config: HeldGenerator())
+    held = ScriptedGenerator(
+        ["Deleted files are kept in the trash for 30 days [1]. The", release, " trash is emptied by owners [1]. "],
+        name="held", regenerates=False,
+    )
+    monkeypatch.setattr("answers.services.choose_generator", held)
     response = await async_client.get("/api/answer/stream", {"question": TRASH_Q})
     chunks = response.streaming_content.__aiter__()
 
@@ -81,13 +77,11 @@ async def test_each_sentence_is_flushed_before_the_generator_finishes(async_clie
 
 
 async def test_dropped_sentences_never_reach_the_stream_but_are_logged(async_client, corpus, monkeypatch):
-    class Fabricating:
-        name, regenerates = "fabricating", False
-
-        async def stream(self, request: GenerationRequest):
-            yield "Deleted files are kept in the trash for 90 days [1]. Deleted files are kept in the trash for 30 days [1]."
-
-    monkeypatch.setattr("answers.services.choose_generator", lambda config: Fabricating())
+    fabricating = ScriptedGenerator(
+        ["Deleted files are kept in the trash for 90 days [1]. Deleted files are kept in the trash for 30 days [1]."],
+        name="fabricating", regenerates=False,
+    )
+    monkeypatch.setattr("answers.services.choose_generator", fabricating)
 
     text = await read_all(await async_client.get("/api/answer/stream", {"question": TRASH_Q}))
 

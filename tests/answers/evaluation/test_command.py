@@ -8,8 +8,9 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from answers.index import current_index
-from corpus_admin.corpus_state import corpus_stamp
 from answers.models import QuestionLog
+from answers.testing.scripted import ScriptedGenerator
+from corpus_admin.corpus_state import corpus_stamp
 from corpus_admin.models import Chunk, Source
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -115,22 +116,15 @@ def test_floors_fail_the_run_after_writing_the_results(tmp_path):
     evaluate("--floor", str(floor), "--fail-on-unverified")
 
 
-class TalkativeGenerator:
-    """Quotes the block, then adds a sentence the pipeline's verifier accepts and the re-check does not."""
-
-    name = "talkative"
-    regenerates = False
-
-    def __init__(self, config) -> None:
-        pass
-
-    async def stream(self, request):
-        if request.blocks:
-            yield "Refunds processed within days, because these very same ones should again further once here [1]. "
+# The pipeline's verifier accepts this sentence; the evaluation's independent re-check does not.
+TALKATIVE = ScriptedGenerator(
+    always=["Refunds processed within days, because these very same ones should again further once here [1]. "],
+    name="talkative", regenerates=False,
+)
 
 
 def test_unverified_sentence_fails_the_run_when_asked(monkeypatch):
-    monkeypatch.setattr("answers.services.choose_generator", TalkativeGenerator)
+    monkeypatch.setattr("answers.services.choose_generator", TALKATIVE)
     out = StringIO()
 
     with pytest.raises(CommandError, match="unverified sentences were delivered") as error:

@@ -1,7 +1,7 @@
 """The entry point: events in order, refusals of each kind, regeneration, and broken streams."""
 import asyncio
 import datetime as dt
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 
@@ -18,10 +18,11 @@ from answers.pipeline.events import (
     SentenceVerified,
 )
 from answers.pipeline.extractive import ExtractiveGenerator
-from answers.pipeline.generation import GenerationFailed, GenerationRequest
+from answers.pipeline.generation import GenerationFailed
 from answers.pipeline.records import ChunkRecord
 from answers.pipeline.tokenize import tokenize
 from answers.pipeline.types import Retrieved
+from answers.testing.scripted import ScriptedGenerator
 
 CONFIG = PipelineConfig(min_score=0.1)
 
@@ -40,24 +41,6 @@ class IndexRetriever:
 
     def has_term(self, term: str) -> bool:
         return self.index.has_term(term, max_rank=self.max_rank)
-
-
-class ScriptedGenerator:
-    """Replays queued outputs, one per attempt; an exception in the script is raised at that point."""
-
-    name = "scripted"
-
-    def __init__(self, *attempts: list, regenerates: bool = True) -> None:
-        self.attempts = list(attempts)
-        self.regenerates = regenerates
-        self.requests: list[GenerationRequest] = []
-
-    async def stream(self, request: GenerationRequest) -> AsyncIterator[str]:
-        self.requests.append(request)
-        for piece in self.attempts.pop(0):
-            if isinstance(piece, Exception):
-                raise piece
-            yield piece
 
 
 @pytest.fixture
