@@ -2,7 +2,7 @@
 and never put a sentence on screen that fails re-verification (§2 promises 1 and 2)."""
 import asyncio
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from answers.pipeline.answer import answer_events
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.events import AnswerDone, BlocksIssued, SentenceVerified
-from answers.pipeline.generation import GenerationRequest
 from answers.pipeline.records import ChunkRecord
 from answers.pipeline.sentences import MARKER, SentenceBuffer, parse_markers
 from answers.pipeline.types import Block, Retrieved
 from answers.pipeline.verify import common_terms, verify_sentence
+from answers.testing.scripted import ScriptedGenerator
 
 CONFIG = PipelineConfig()
 FUZZ = settings(max_examples=150, deadline=None)
@@ -96,29 +96,15 @@ class FixedRetriever:
         return True
 
 
-class ScriptedGenerator:
-    name = "scripted"
-    regenerates = False
-
-    def __init__(self, deltas: Sequence[str]) -> None:
-        self.deltas = deltas
-        self.blocks: tuple[Block, ...] = ()
-
-    async def stream(self, request: GenerationRequest) -> AsyncIterator[str]:
-        self.blocks = request.blocks
-        for delta in self.deltas:
-            yield delta
-
-
 def answer(deltas: Sequence[str]) -> tuple[list, tuple[Block, ...]]:
-    generator = ScriptedGenerator(deltas)
+    generator = ScriptedGenerator(list(deltas), regenerates=False)
 
     async def collect() -> list:
         events = answer_events("When are refunds processed?", retriever=FixedRetriever(), generator=generator,
                                config=CONFIG)
         return [event async for event in events]
 
-    return asyncio.run(collect()), generator.blocks
+    return asyncio.run(collect()), generator.requests[0].blocks if generator.requests else ()
 
 
 # --- the sentence buffer -------------------------------------------------------------------------------------
