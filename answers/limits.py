@@ -86,13 +86,18 @@ def _rate_tiers(key: str, window: int) -> list[_RateTier]:
     return [tier for tier in tiers if tier.limit > 0]
 
 
-async def rate_limit_hit(key: str, *, clock: Callable[[], float] = time.time) -> RateDecision:
+def wall_clock() -> float:
+    """The clock the rate windows count by (seconds since the epoch); tests replace it, servers they fork included."""
+    return time.time()
+
+
+async def rate_limit_hit(key: str, *, clock: Callable[[], float] | None = None) -> RateDecision:
     """Count one question for the caller, their address (anonymous callers) and the site; refuse it if one is over.
 
     A counter counts a question only if it is within the limits before it: a session over its own limit does not
     use up its address's allowance, nor a caller over theirs the site's.
     """
-    now = clock()
+    now = (clock or wall_clock)()
     window = int(now // WINDOW_S)
     tiers = _rate_tiers(key, window)
     if not tiers:
