@@ -7,15 +7,16 @@ few seconds holds its connection for ever. Here a request must have arrived whol
 twisted's 60 s matter; a websocket, once upgraded, is daphne's (pings and --websocket_timeout).
 """
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
 from daphne import server as daphne_server  # first: it installs the asyncio reactor before twisted's is imported
 from daphne.cli import CommandLineInterface
 from daphne.http_protocol import HTTPFactory, WebRequest
+from django.conf import settings
 from twisted.internet import reactor
 
-from rag_site.env import env_float
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +63,8 @@ class DeadlineHTTPFactory(HTTPFactory):
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Run daphne's command line with the deadline in place."""
-    DeadlineRequest.deadline_s = env_float("RAG_REQUEST_DEADLINE_S", 120.0, minimum=1.0)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rag_site.settings")
+    DeadlineRequest.deadline_s = settings.RAG_REQUEST_DEADLINE_S
     daphne_server.HTTPFactory = DeadlineHTTPFactory  # daphne's Server.run builds its factory by this name
     CommandLineInterface().run(list(argv) if argv is not None else sys.argv[1:])
 

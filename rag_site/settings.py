@@ -9,6 +9,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from answers.pipeline.config import PipelineConfig
 from rag_site.env import env_bool, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -87,6 +88,7 @@ DATABASES = {
 # Browser tests run daphne in another process, so the test database must be one both can open (a file for SQLite,
 # a named database for PostgreSQL); the run id, inherited by child processes, keeps two test runs on one machine apart.
 _run_id = os.environ.setdefault("RAG_TEST_RUN_ID", str(os.getpid()))
+_test_db_name = env_str("DJANGO_TEST_DB_NAME", f"test_rag_site_{_run_id}")  # PostgreSQL's
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{_run_id}.sqlite3")}
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = env_float("DJANGO_DB_TIMEOUT_S", 5.0, minimum=0.1)
@@ -94,7 +96,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # a deferred transaction that read first fails at once with "database is locked" when it comes to write.
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
 else:
-    DATABASES["default"]["TEST"] = {"NAME": env_str("DJANGO_TEST_DB_NAME", f"test_rag_site_{_run_id}")}
+    DATABASES["default"]["TEST"] = {"NAME": _test_db_name}
 # A pool of PostgreSQL connections per worker (psycopg_pool): Django's advice for ASGI, where persistent connections
 # would be one per thread. The production launcher turns it on; 0 opens a connection per question instead.
 _pool_max = env_int("DJANGO_DB_POOL_MAX", 0, minimum=0)
@@ -157,6 +159,8 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 DATA_UPLOAD_MAX_NUMBER_FILES = env_int("RAG_MAX_UPLOAD_FILES", 100, minimum=1)
 # Whole request bodies are capped before Django reads them (rag_site/limits.py): uploads, and everything else.
 RAG_MAX_REQUEST_MB = env_int("RAG_MAX_REQUEST_MB", 100, minimum=1)
+# A request must have arrived whole this long after its first line (rag_site/serve.py), or it gets 408.
+RAG_REQUEST_DEADLINE_S = env_float("RAG_REQUEST_DEADLINE_S", 120.0, minimum=1.0)
 
 RAG_CHUNK_TOKENS = env_int("RAG_CHUNK_TOKENS", 300, minimum=20)
 RAG_CHUNK_OVERLAP = env_int("RAG_CHUNK_OVERLAP", 40, minimum=0)
@@ -164,16 +168,18 @@ if RAG_CHUNK_OVERLAP >= RAG_CHUNK_TOKENS:
     raise ImproperlyConfigured("RAG_CHUNK_OVERLAP must be smaller than RAG_CHUNK_TOKENS.")
 
 # The answer pipeline (§5): every threshold, with the defaults the README documents.
-RAG_TOP_K = env_int("RAG_TOP_K", 8, minimum=1)
-RAG_MIN_SCORE = env_float("RAG_MIN_SCORE", 1.0, minimum=0.0)
-RAG_MIN_COVERAGE = env_float("RAG_MIN_COVERAGE", 0.6, minimum=0.0)
-RAG_CONTEXT_TOKENS = env_int("RAG_CONTEXT_TOKENS", 1200, minimum=50)
-RAG_MAX_BLOCKS = env_int("RAG_MAX_BLOCKS", 5, minimum=1)
-RAG_PER_SOURCE = env_int("RAG_PER_SOURCE", 2, minimum=1)
-RAG_MIN_OVERLAP = env_float("RAG_MIN_OVERLAP", 0.3, minimum=0.0)
-RAG_MIN_SENTENCE_COVERAGE = env_float("RAG_MIN_SENTENCE_COVERAGE", 0.7, minimum=0.0)
-RAG_STOPWORDS = env_bool("RAG_STOPWORDS", True)
-RAG_STEMMING = env_bool("RAG_STEMMING", True)
+# Their defaults are the pipeline's own (answers/pipeline/config.py), stated there once.
+_PIPELINE = PipelineConfig()
+RAG_TOP_K = env_int("RAG_TOP_K", _PIPELINE.top_k, minimum=1)
+RAG_MIN_SCORE = env_float("RAG_MIN_SCORE", _PIPELINE.min_score, minimum=0.0)
+RAG_MIN_COVERAGE = env_float("RAG_MIN_COVERAGE", _PIPELINE.min_coverage, minimum=0.0)
+RAG_CONTEXT_TOKENS = env_int("RAG_CONTEXT_TOKENS", _PIPELINE.context_tokens, minimum=50)
+RAG_MAX_BLOCKS = env_int("RAG_MAX_BLOCKS", _PIPELINE.max_blocks, minimum=1)
+RAG_PER_SOURCE = env_int("RAG_PER_SOURCE", _PIPELINE.per_source, minimum=1)
+RAG_MIN_OVERLAP = env_float("RAG_MIN_OVERLAP", _PIPELINE.min_overlap, minimum=0.0)
+RAG_MIN_SENTENCE_COVERAGE = env_float("RAG_MIN_SENTENCE_COVERAGE", _PIPELINE.min_sentence_coverage, minimum=0.0)
+RAG_STOPWORDS = env_bool("RAG_STOPWORDS", _PIPELINE.tokenizer.stopwords)
+RAG_STEMMING = env_bool("RAG_STEMMING", _PIPELINE.tokenizer.stem)
 # After each index build: a full collection, then gc.freeze(), so later collections skip the index and the code.
 RAG_GC_FREEZE = env_bool("RAG_GC_FREEZE", True)
 RAG_MAX_QUESTION_CHARS = env_int("RAG_MAX_QUESTION_CHARS", 2000, minimum=10)
