@@ -5,7 +5,7 @@ from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 
 from answers.models import QuestionLog
-from answers.services import chunk_url
+from corpus_admin.models import chunk_url
 from rag_site.admin_views import ReadOnlyAdminMixin
 
 

@@ -3,15 +3,15 @@ from django.template.loader import render_to_string
 
 from answers.fallback import FALLBACK_NAME
 from answers.pipeline.events import (
+    STAFF_ONLY,
     AnswerDone,
     AnswerFailed,
     AnswerRefused,
     BlocksIssued,
     Event,
-    STAFF_ONLY,
     SentenceVerified,
 )
-from answers.services import chunk_url
+from corpus_admin.models import chunk_url
 
 REFUSAL_TITLES = {
     "no_material": "Nothing relevant found",

@@ -1,5 +1,4 @@
 """Answer services: settings -> pipeline config, generator choice, the caller's retriever, and the log."""
-import functools
 import logging
 import re
 import traceback
@@ -9,7 +8,6 @@ from dataclasses import dataclass
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.urls import reverse
 
 from answers.claude import ClaudeGenerator, ClaudeSettings
 from answers.fallback import FallbackGenerator
@@ -102,12 +100,6 @@ def choose_generator(config: PipelineConfig) -> Generator:
     if settings.RAG_FALLBACK == "extractive":
         return FallbackGenerator(claude, ExtractiveGenerator(config))
     return claude
-
-
-@functools.lru_cache(maxsize=8192)
-def chunk_url(chunk_id: str) -> str:
-    """The permanent page of a chunk (remembered: every answer links several)."""
-    return reverse("chunk-detail", kwargs={"chunk_id": chunk_id})
 
 
 @dataclass(frozen=True)

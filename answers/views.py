@@ -15,8 +15,9 @@ from answers.limits import QuestionRefused, answering, caller_key, rate_limit_hi
 from answers.models import QuestionLog
 from answers.outages import RETRY_AFTER_S, ServiceUnavailable, database_available
 from answers.pipeline.events import STAFF_ONLY
-from answers.services import QuestionRejected, answer_question, chunk_url, clean_question, prepare_caller
+from answers.services import QuestionRejected, answer_question, clean_question, prepare_caller
 from answers.summary import AnswerSummary, event_json
+from corpus_admin.models import chunk_url
 
 
 @require_GET

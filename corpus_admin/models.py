@@ -1,4 +1,6 @@
 """The corpus: sources, their uploaded versions, their immutable chunks, and the corpus version."""
+import functools
+
 from django.db import models
 from django.urls import reverse
 
@@ -114,12 +116,18 @@ class Chunk(models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
-        return reverse("chunk-detail", kwargs={"chunk_id": self.chunk_id})
+        return chunk_url(self.chunk_id)
 
     @property
     def heading_label(self) -> str:
         """The heading path as the page shows it."""
         return " › ".join(self.heading_path)
+
+
+@functools.lru_cache(maxsize=8192)
+def chunk_url(chunk_id: str) -> str:
+    """The permanent page of a chunk, from its id alone (remembered: every answer links several)."""
+    return reverse("chunk-detail", kwargs={"chunk_id": chunk_id})
 
 
 class CorpusState(models.Model):

@@ -8,8 +8,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from answers.fallback import FALLBACK_NAME
 from answers.models import QuestionLog
 from answers.rendering import GENERATOR_TEXT
-from answers.services import QuestionRejected, answer_question, chunk_url, clean_question
+from answers.services import QuestionRejected, answer_question, clean_question
 from answers.summary import AnswerSummary
+from corpus_admin.models import chunk_url
 
 
 class Command(BaseCommand):
