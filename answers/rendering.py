@@ -53,7 +53,7 @@ def render_event(turn_id: str, event: Event) -> str:
     elif isinstance(event, AnswerRefused):
         template = "refusal"
         context["title"] = REFUSAL_TITLES[event.reason]
-        context["sides"] = [(side, chunk_url(side.chunk_id)) for side in event.sides]
+        context["sides"] = [(side, chunk_url(side.ref.chunk_id)) for side in event.sides]
     elif isinstance(event, AnswerDone):
         template = "done"
         context["text"] = STATUS_TEXT.get(event.status, event.status)

@@ -266,7 +266,7 @@ def log_answer(
         retrieved=[{"id": chunk_id, "score": score} for chunk_id, score in (meta.retrieved if meta else ())],
         blocks=[{"n": b.n, "chunk_id": b.chunk_id} for b in (meta.blocks if meta else ())],
         conflict=[
-            {"statement": side.statement, "chunk_id": side.chunk_id}
+            {"statement": side.statement, "chunk_id": side.ref.chunk_id}
             for side in (summary.refusal.sides if summary.refusal else ())
         ],
         context_tokens=meta.context_tokens if meta else 0,

@@ -9,10 +9,8 @@ from answers.pipeline.events import (
     AnswerFailed,
     AnswerRefused,
     BlocksIssued,
-    Citation,
-    ConflictSide,
+    ChunkRef,
     Event,
-    IssuedBlock,
     SentenceDropped,
     SentenceVerified,
 )
@@ -94,7 +92,7 @@ def event_json(event: Event, chunk_url: Callable[[str], str]) -> dict[str, Any]:
     raise TypeError(f"{type(event).__name__} is not sent to callers")
 
 
-def source_json(item: Citation | IssuedBlock | ConflictSide, chunk_url: Callable[[str], str]) -> dict[str, Any]:
+def source_json(item: ChunkRef, chunk_url: Callable[[str], str]) -> dict[str, Any]:
     """Where a citation, a block or a conflict side comes from: chunk id, URL, source title and date."""
     return {
         "chunk_id": item.chunk_id,
@@ -104,7 +102,7 @@ def source_json(item: Citation | IssuedBlock | ConflictSide, chunk_url: Callable
     }
 
 
-def numbered_json(item: Citation | IssuedBlock, chunk_url: Callable[[str], str]) -> dict[str, Any]:
+def numbered_json(item: ChunkRef, chunk_url: Callable[[str], str]) -> dict[str, Any]:
     """A citation or an issued block as JSON: its number n, then its source."""
     return {"n": item.n, **source_json(item, chunk_url)}
 
@@ -114,7 +112,7 @@ def refusal_json(refusal: AnswerRefused, chunk_url: Callable[[str], str]) -> dic
     return {
         "kind": refusal.reason,
         "message": refusal.message,
-        "sides": [{"statement": side.statement, **source_json(side, chunk_url)} for side in refusal.sides],
+        "sides": [{"statement": side.statement, **source_json(side.ref, chunk_url)} for side in refusal.sides],
     }
 
 

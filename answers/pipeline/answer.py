@@ -19,10 +19,9 @@ from answers.pipeline.events import (
     AnswerFailed,
     AnswerRefused,
     BlocksIssued,
-    Citation,
+    ChunkRef,
     ConflictSide,
     Event,
-    IssuedBlock,
     SentenceDropped,
     SentenceVerified,
 )
@@ -162,19 +161,15 @@ def _verified(
     verdict = verify_sentence(sentence, blocks=blocks, config=config, common=common)
     if not verdict.shown:
         return SentenceDropped(verdict.text, verdict.reasons)
-    return SentenceVerified(
-        verdict.text,
-        tuple(
-            Citation(n, blocks[n].record.chunk_id, blocks[n].record.source_title, blocks[n].record.updated_on)
-            for n in verdict.passing
-        ),
-    )
+    return SentenceVerified(verdict.text, tuple(_ref(blocks[n]) for n in verdict.passing))
 
 
-def _issued(blocks: tuple[Block, ...]) -> tuple[IssuedBlock, ...]:
-    return tuple(
-        IssuedBlock(b.number, b.record.chunk_id, b.record.source_title, b.record.updated_on) for b in blocks
-    )
+def _ref(block: Block) -> ChunkRef:
+    return ChunkRef(block.number, block.record.chunk_id, block.record.source_title, block.record.updated_on)
+
+
+def _issued(blocks: tuple[Block, ...]) -> tuple[ChunkRef, ...]:
+    return tuple(_ref(block) for block in blocks)
 
 
 def _conflict_reason(conflict: Conflict) -> str:
@@ -186,7 +181,4 @@ def _conflict_reason(conflict: Conflict) -> str:
 
 
 def _sides(conflict: Conflict) -> tuple[ConflictSide, ...]:
-    return tuple(
-        ConflictSide(s.sentence, s.block.record.chunk_id, s.block.record.source_title, s.block.record.updated_on)
-        for s in conflict.sides
-    )
+    return tuple(ConflictSide(side.sentence, _ref(side.block)) for side in conflict.sides)

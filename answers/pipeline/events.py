@@ -7,18 +7,9 @@ ANSWERED, REFUSED, INCOMPLETE, FAILED = "answered", "refused", "incomplete", "fa
 
 
 @dataclass(frozen=True)
-class Citation:
-    """A verified citation: block n and the chunk it maps to."""
-
-    n: int
-    chunk_id: str
-    source_title: str
-    updated_on: dt.date | None
-
-
-@dataclass(frozen=True)
-class IssuedBlock:
-    """One numbered source as the `meta` event lists it."""
+class ChunkRef:
+    """A numbered reference to a chunk, the one shape every event cites by: an issued block, a verified citation,
+    a conflict's side. Block n, the chunk it maps to, and the source facts a citation shows."""
 
     n: int
     chunk_id: str
@@ -28,19 +19,17 @@ class IssuedBlock:
 
 @dataclass(frozen=True)
 class ConflictSide:
-    """One side of a conflict: the statement and where it comes from."""
+    """One side of a conflict: the statement and the block it stands in."""
 
     statement: str
-    chunk_id: str
-    source_title: str
-    updated_on: dt.date | None
+    ref: ChunkRef
 
 
 @dataclass(frozen=True)
 class BlocksIssued:
     """`meta`: the numbered blocks issued for this question."""
 
-    blocks: tuple[IssuedBlock, ...]
+    blocks: tuple[ChunkRef, ...]
     context_tokens: int
     retrieved: tuple[tuple[str, float], ...] = ()
     kind = "meta"
@@ -51,7 +40,7 @@ class SentenceVerified:
     """`sentence`: a sentence that passed every gate for at least one citation."""
 
     text: str
-    citations: tuple[Citation, ...]
+    citations: tuple[ChunkRef, ...]
     kind = "sentence"
 
 

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from answers.loadtest import DEMO_QUESTIONS, Frame, LoadPlan, NotLoopback, loopback_target, percentile, read_frame
-from answers.pipeline.events import AnswerDone, Citation, SentenceVerified
+from answers.pipeline.events import AnswerDone, ChunkRef, SentenceVerified
 from answers.rendering import render_event, render_notice, render_turn
 from answers.testing.live_server import running_daphnes
 
@@ -69,7 +69,7 @@ def test_fragments_are_read_by_their_events(html, expected):
 
 def test_one_frame_may_carry_a_whole_answer():
     turn = render_turn("t1", "How long?")
-    answer = render_event("t1", SentenceVerified("Thirty days.", (Citation(1, "trash-v1-c01", "Trash", None),)))
+    answer = render_event("t1", SentenceVerified("Thirty days.", (ChunkRef(1, "trash-v1-c01", "Trash", None),)))
     done = render_event("t1", AnswerDone("answered", {}, {}, "extractive"))
 
     frame = read_frame(render_notice("") + turn + answer + done)

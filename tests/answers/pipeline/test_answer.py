@@ -135,8 +135,8 @@ def test_conflicting_sources_are_shown_both_newest_first_and_nothing_is_generate
 
     refusal = next(e for e in events if isinstance(e, AnswerRefused))
     assert refusal.reason == "conflict"
-    assert [s.chunk_id for s in refusal.sides] == ["release-5-v1-c01", "old-limits-v1-c01"]
-    assert [s.updated_on for s in refusal.sides] == [dt.date(2025, 9, 15), dt.date(2024, 3, 1)]
+    assert [s.ref.chunk_id for s in refusal.sides] == ["release-5-v1-c01", "old-limits-v1-c01"]
+    assert [s.ref.updated_on for s in refusal.sides] == [dt.date(2025, 9, 15), dt.date(2024, 3, 1)]
     assert not any(isinstance(e, SentenceVerified) for e in events) and generator.requests == []
 
 
