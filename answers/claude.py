@@ -148,13 +148,15 @@ class ClaudeGenerator:
             blocks = await self._compress(request.question, blocks)
         prompt = build_prompt(request.question, blocks, request.feedback)
         try:
-            async with self._limiter.slot(limit=self.settings.max_concurrent, wait_s=self.settings.queue_wait_s):
-                async with contextlib.AsyncExitStack() as stack:
-                    stream, first = await self._open(stack, prompt, model=self.settings.answer_model)
-                    if first is not None:
-                        yield first
-                    async for text in self._rest(stream):
-                        yield text
+            async with (
+                self._limiter.slot(limit=self.settings.max_concurrent, wait_s=self.settings.queue_wait_s),
+                contextlib.AsyncExitStack() as stack,
+            ):
+                stream, first = await self._open(stack, prompt, model=self.settings.answer_model)
+                if first is not None:
+                    yield first
+                async for text in self._rest(stream):
+                    yield text
         except GenerationFailed:
             raise
         except TimeoutError:

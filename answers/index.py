@@ -202,9 +202,14 @@ class IndexHolder:
         config = self._tokenizer()
         stamp = self._read_stamp()
         sources = self._read_sources() if self._read_sources is not None else None
-        if previous is not None and previous.sources is not None and sources is not None:
-            if previous.tokenizer == config and (updated := self._update(previous, stamp, sources)) is not None:
-                return updated
+        if (
+            previous is not None
+            and previous.sources is not None
+            and sources is not None
+            and previous.tokenizer == config
+            and (updated := self._update(previous, stamp, sources)) is not None
+        ):
+            return updated
         records = _light_records(self._read_records())
         path = self._store_path(stamp, records, config)
         bm25 = _load(path, records) if path is not None else None
@@ -307,7 +312,7 @@ def _corpus_digest(records: Iterable[ChunkRecord], config: TokenizerConfig) -> s
     """A hash of everything the index depends on: the tokenizer and each chunk's id, audience and indexed text."""
     digest = hashlib.sha256(repr(config).encode("utf-8"))
     for record in records:
-        digest.update(f"\x00{record.chunk_id}\x00{record.audience}\x00{indexed_text(record)}".encode("utf-8"))
+        digest.update(f"\x00{record.chunk_id}\x00{record.audience}\x00{indexed_text(record)}".encode())
     return digest.hexdigest()[:24]
 
 

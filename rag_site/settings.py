@@ -100,7 +100,9 @@ else:
 _pool_max = env_int("DJANGO_DB_POOL_MAX", 0, minimum=0)
 if _pool_max and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     if DATABASES["default"]["CONN_MAX_AGE"]:
-        raise ImproperlyConfigured("Set DJANGO_DB_POOL_MAX or DJANGO_DB_CONN_MAX_AGE, not both: a pool keeps connections.")
+        raise ImproperlyConfigured(
+            "Set DJANGO_DB_POOL_MAX or DJANGO_DB_CONN_MAX_AGE, not both: a pool keeps connections."
+        )
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": _pool_max, "timeout": 10}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

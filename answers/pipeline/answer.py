@@ -77,7 +77,9 @@ async def answer_events(
     if gate_no_material(question=question, retrieved=retrieved, has_term=retriever.has_term, config=config):
         yield BlocksIssued(blocks=(), context_tokens=0, retrieved=ranked)
         yield AnswerRefused(NO_MATERIAL, NO_MATERIAL_MESSAGE)
-        yield AnswerDone(REFUSED, {"blocks": 0, "shown": 0, "dropped": 0}, {**timings, "total_ms": elapsed()}, generator.name)
+        yield AnswerDone(
+            REFUSED, {"blocks": 0, "shown": 0, "dropped": 0}, {**timings, "total_ms": elapsed()}, generator.name
+        )
         return
     assembly = assemble_blocks(retrieved, config=config)
     blocks = assembly.blocks
@@ -86,7 +88,10 @@ async def answer_events(
     if conflict is not None:
         yield AnswerRefused(CONFLICT, CONFLICT_MESSAGE, sides=_sides(conflict))
         yield AnswerDone(
-            REFUSED, {"blocks": len(blocks), "shown": 0, "dropped": 0}, {**timings, "total_ms": elapsed()}, generator.name
+            REFUSED,
+            {"blocks": len(blocks), "shown": 0, "dropped": 0},
+            {**timings, "total_ms": elapsed()},
+            generator.name,
         )
         return
 

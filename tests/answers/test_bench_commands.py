@@ -21,7 +21,7 @@ def run(*args) -> str:
 
 def test_bench_retrieval_json_reports_every_figure_and_identical_top10():
     result = json.loads(run("bench_retrieval", "--chunks", "300", "--queries", "20", "--json"))
-    assert BENCH_KEYS <= set(result)
+    assert set(result) >= BENCH_KEYS
     assert result["chunks"] == 300
     assert result["top10_identical"] is True
     assert result["ours_p50_ms"] > 0 and result["rank_bm25_p50_ms"] > 0 and result["peak_rss_mb"] > 0

@@ -5,10 +5,10 @@ import threading
 import pytest
 
 import answers.index as index_module
-from answers.index import IndexHolder, IndexSnapshot, max_rank_for, search
-from answers.pipeline.records import ChunkRecord
 import answers.pipeline.tokenize as tokenize_module
+from answers.index import IndexHolder, IndexSnapshot, max_rank_for, search
 from answers.pipeline.bm25 import INDEX_FORMAT
+from answers.pipeline.records import ChunkRecord
 from answers.pipeline.tokenize import TokenizerConfig, tokenize, tokenizer_fingerprint
 from corpus_admin.ingestion import update_source_details, withdraw_source
 from corpus_admin.models import Source

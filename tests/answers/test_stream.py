@@ -14,7 +14,9 @@ TRASH_Q = "How long are deleted files kept in the trash?"
 
 @pytest.fixture
 def corpus(ingest, filler):
-    ingest("trash.md", "# Trash\n\nDeleted files are kept in the trash for 30 days.\n\nThe trash is emptied by owners.\n")
+    ingest(
+        "trash.md", "# Trash\n\nDeleted files are kept in the trash for 30 days.\n\nThe trash is emptied by owners.\n"
+    )
 
 
 def parse(stream_text: str) -> list[tuple[str, dict]]:
@@ -85,7 +87,10 @@ async def test_dropped_sentences_never_reach_the_stream_but_are_logged(async_cli
         name, regenerates = "fabricating", False
 
         async def stream(self, request: GenerationRequest):
-            yield "Deleted files are kept in the trash for 90 days [1]. Deleted files are kept in the trash for 30 days [1]."
+            yield (
+                "Deleted files are kept in the trash for 90 days [1]. "
+                "Deleted files are kept in the trash for 30 days [1]."
+            )
 
     monkeypatch.setattr("answers.services.choose_generator", lambda config: Fabricating())
 

@@ -19,14 +19,21 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import connections
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connections
 from django.test import Client
 from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 
 from answers.testing.live_server import fresh_server_state, running_daphnes
 from corpus_admin.models import Source
-from rag_site.workers import DEFAULT_DB_POOL_MAX, LOOPBACK_OVERRIDES, daphne_command, deployment_env, secret_key, worker_env
+from rag_site.workers import (
+    DEFAULT_DB_POOL_MAX,
+    LOOPBACK_OVERRIDES,
+    daphne_command,
+    deployment_env,
+    secret_key,
+    worker_env,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
@@ -75,7 +82,9 @@ def test_deployment_env_defaults_to_postgresql_and_redis_on_loopback(tmp_path):
 
 
 def test_deployment_env_pools_connections_unless_told_to_keep_them():
-    assert "DJANGO_DB_POOL_MAX" not in deployment_env({"DJANGO_DB_CONN_MAX_AGE": "60", "DJANGO_SECRET_KEY": "k"}, key_file=Path("/nonexistent"))
+    assert "DJANGO_DB_POOL_MAX" not in deployment_env(
+        {"DJANGO_DB_CONN_MAX_AGE": "60", "DJANGO_SECRET_KEY": "k"}, key_file=Path("/nonexistent")
+    )
 
 
 def test_loopback_workers_drop_the_https_redirect_and_a_tls_proxy_keeps_it():
@@ -163,7 +172,11 @@ def pooled_server_state() -> None:
     fresh_server_state()
     database = connections["default"].settings_dict
     if database["ENGINE"] == "django.db.backends.postgresql":
-        database.setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": int(DEFAULT_DB_POOL_MAX), "timeout": 10}
+        database.setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": int(DEFAULT_DB_POOL_MAX),
+            "timeout": 10,
+        }
 
 
 class Browserless:

@@ -8,8 +8,8 @@ grows. Chunks are bulk-inserted in batches and the corpus version moves in the s
 import hashlib
 import itertools
 from collections.abc import Iterator
-from typing import TextIO
 from dataclasses import dataclass
+from typing import TextIO
 
 import numpy as np
 from django.core.management.base import BaseCommand, CommandError, CommandParser
