@@ -230,8 +230,9 @@ class ClaudeGenerator:
     def _wait(self, state: RetryCallState) -> float:
         error = state.outcome.exception() if state.outcome else None
         wait = min(self._retry_after(error), self.settings.retry_after_cap_s)
+        assert self._deadline is not None, "stream() sets the deadline before the first attempt"
         remaining = self._deadline - asyncio.get_running_loop().time()
-        if wait >= remaining:
+        if wait >= remaining and error is not None:
             raise error  # waiting would pass the deadline: give up now with the upstream's answer
         return wait
 

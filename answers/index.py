@@ -233,6 +233,8 @@ class IndexHolder:
         Only the changed sources are read and tokenized, so a worker with 100k chunks follows an upload or a
         withdrawal in well under the two seconds coherence allows (a full build takes half a minute).
         """
+        if previous.sources is None or self._read_source_records is None:
+            return None  # nothing to compare with, or no way to read a source alone: build afresh
         changed = {s for s in previous.sources.keys() | sources.keys() if previous.sources.get(s) != sources.get(s)}
         removed = [chunk_id for chunk_id, record in previous.records.items() if record.source_id in changed]
         if len(removed) > self.max_update_share * len(previous.records):

@@ -67,7 +67,7 @@ class SourceAdmin(admin.ModelAdmin):
 
     @admin.display(description="Chunks", ordering="_served_chunks")
     def served_chunks(self, source: Source) -> int:
-        return source._served_chunks
+        return source._served_chunks  # type: ignore[attr-defined]  # annotated by get_queryset, unknown to the stubs
 
     @admin.display(description="Last error")
     def last_error_short(self, source: Source) -> str:

@@ -23,7 +23,9 @@ class MultipleFileField(forms.FileField):
 
 
 class UploadForm(forms.Form):
-    files = MultipleFileField(
+    # The form's metaclass moves declared fields into base_fields, so this never shadows BaseForm.files (the stubs
+    # read it as a class attribute of that name).
+    files = MultipleFileField(  # type: ignore[assignment]
         help_text=(
             "Markdown, plain text, reST, HTML or PDF. A file named like an existing source becomes its next version."
         )

@@ -96,10 +96,14 @@ def ensure_database(database_url: str) -> None:
     config = dj_database_url.parse(database_url)
     if config["ENGINE"] != "django.db.backends.postgresql":
         return
-    connect = {"host": config["HOST"] or None, "port": config["PORT"] or None, "user": config["USER"] or None}
-    if config["PASSWORD"]:
-        connect["password"] = config["PASSWORD"]
-    with psycopg.connect(dbname="postgres", autocommit=True, **connect) as connection:
+    with psycopg.connect(  # psycopg leaves out the parameters that are None
+        dbname="postgres",
+        host=config["HOST"] or None,
+        port=config["PORT"] or None,
+        user=config["USER"] or None,
+        password=config["PASSWORD"] or None,
+        autocommit=True,
+    ) as connection:
         exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [config["NAME"]]).fetchone()
         if not exists:
             connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(config["NAME"])))

@@ -9,6 +9,7 @@ import hashlib
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
+from io import TextIOBase
 from typing import TextIO
 
 import numpy as np
@@ -74,7 +75,7 @@ def synthetic_names(*, chunks: int, seed: int) -> tuple[str, str, str]:
 
 
 def load_synthetic(
-    *, chunks: int, seed: int, replace: bool, progress: TextIO | None = None
+    *, chunks: int, seed: int, replace: bool, progress: TextIO | TextIOBase | None = None
 ) -> tuple[Source, bool]:
     """Serve the synthetic source for (chunks, seed); returns it and whether anything changed.
 
