@@ -30,6 +30,7 @@ from rag_site.workers import (
     DEFAULT_DB_POOL_MAX,
     LOOPBACK_OVERRIDES,
     daphne_command,
+    deployment_check_env,
     deployment_env,
     secret_key,
     worker_env,
@@ -128,13 +129,19 @@ def test_make_run_starts_the_sites_daphne_with_the_workers_timeouts():
         assert daphne_options(line.split()) == workers
 
 
+def test_the_deployment_check_silences_only_the_extractive_warning_besides_what_it_was_given():
+    assert deployment_check_env({"DJANGO_DEBUG": "false"})["DJANGO_SILENCED_SYSTEM_CHECKS"] == "answers.W001"
+    given = deployment_check_env({"DJANGO_SILENCED_SYSTEM_CHECKS": " security.W008, "})
+    assert given["DJANGO_SILENCED_SYSTEM_CHECKS"] == "security.W008,answers.W001"
+
+
 def test_deploy_check_passes_with_the_launchers_environment(tmp_path):
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "RAG_", "DATABASE_URL", "REDIS_URL"))}
     env = deployment_env(clean, key_file=tmp_path / "secret-key")
 
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT, env=deployment_check_env(env), capture_output=True, text=True, timeout=120,
     )
 
     assert result.returncode == 0, result.stdout + result.stderr
