@@ -10,7 +10,7 @@ FAKE_PORT ?= 8089
 DAPHNE_FLAGS := --http-timeout 300 --websocket_connect_timeout 5 --ping-interval 20 --ping-timeout 30 \
 	--application-close-timeout 10
 
-.PHONY: run run-fake-claude test test-browser setup migrate demo eval run-workers loadtest audit
+.PHONY: run run-fake-claude test test-browser setup migrate demo eval run-workers loadtest audit lint
 
 $(VENV)/installed.stamp: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -75,3 +75,10 @@ eval: setup
 # (RAG_ADVISORIES=path to use another), with skjold in a venv of its own. See .ci/audit.
 audit:
 	bash .ci/audit
+
+# The static checks (pyproject.toml configures each; .pre-commit-config.yaml runs the same): ruff's rule set, mypy
+# with django-stubs, and the import contracts (answers.pipeline is a pure library; corpus_admin imports only it).
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy answers corpus_admin rag_site
+	$(VENV)/bin/lint-imports

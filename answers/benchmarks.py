@@ -10,52 +10,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 
 from answers.pipeline.bm25 import Bm25Index
 from answers.pipeline.tokenize import DEFAULT, TokenizerConfig, tokenize
+from corpus_admin.synthetic import synthetic_corpus
 
 PUBLIC = 0
-
-
-@dataclass(frozen=True)
-class SyntheticCorpus:
-    """Token lists of documents and queries drawn from one Zipfian vocabulary."""
-
-    chunk_ids: list[str]
-    docs: list[list[str]]
-    queries: list[list[str]]
-
-
-def synthetic_corpus(
-    *,
-    chunks: int,
-    queries: int,
-    seed: int = 13,
-    vocabulary: int = 50_000,
-    zipf_exponent: float = 1.1,
-    doc_length: tuple[int, int] = (80, 250),
-    query_length: tuple[int, int] = (3, 8),
-) -> SyntheticCorpus:
-    """A deterministic corpus: pseudo-words "w<rank>" with Zipfian frequencies, uniform document lengths."""
-    rng = np.random.default_rng(seed)
-    words = np.array([f"w{i}" for i in range(vocabulary)], dtype=object)
-    weights = 1.0 / np.arange(1, vocabulary + 1, dtype=np.float64) ** zipf_exponent
-    probabilities = weights / weights.sum()
-
-    def draw(count: int, bounds: tuple[int, int]) -> list[list[str]]:
-        lengths = rng.integers(bounds[0], bounds[1] + 1, size=count)
-        flat = words[rng.choice(vocabulary, size=int(lengths.sum()), p=probabilities)].tolist()
-        ends = np.cumsum(lengths).tolist()
-        return [flat[end - length : end] for end, length in zip(ends, lengths.tolist())]
-
-    width = len(str(max(chunks - 1, 0)))
-    return SyntheticCorpus(
-        chunk_ids=[f"synthetic-c{i:0{width}d}" for i in range(chunks)],
-        docs=draw(chunks, doc_length),
-        queries=draw(queries, query_length),
-    )
+T = TypeVar("T")
 
 
 def peak_rss_mb() -> float:
@@ -63,14 +27,20 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _timed(function: Callable[[], object]) -> tuple[object, float]:
+def _timed(function: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, float]:
+    """function(*args, **kwargs) and the seconds it took (arguments bound now: no closure over loop variables)."""
     start = time.perf_counter()
-    result = function()
+    result = function(*args, **kwargs)
     return result, time.perf_counter() - start
 
 
 def _percentile(values: list[float], share: float) -> float:
     return float(np.percentile(values, share * 100)) if values else float("nan")
+
+
+def _reference_search(reference: Any, query: list[str], k: int) -> list[tuple[int, float]]:
+    """rank-bm25's top k for one query (see _reference_top)."""
+    return _reference_top(reference.get_scores(query), k)
 
 
 def _reference_top(scores: np.ndarray, k: int) -> list[tuple[int, float]]:
@@ -91,21 +61,20 @@ def bench_retrieval(
         rank_bm25_queries = queries if chunks <= 20_000 else min(queries, 50)
     rank_bm25_queries = min(rank_bm25_queries, queries)
 
-    index, ours_build = _timed(
-        lambda: Bm25Index.build(zip(corpus.chunk_ids, ["public"] * chunks, corpus.docs))
-    )
+    index, ours_build = _timed(Bm25Index.build, zip(corpus.chunk_ids, ["public"] * chunks, corpus.docs, strict=True))
     rss_after_ours = peak_rss_mb()
     position = {chunk_id: i for i, chunk_id in enumerate(corpus.chunk_ids)}
     ours_ms, ours_top = [], []
     for query in corpus.queries:
-        hits, seconds = _timed(lambda: index.search(query, max_rank=PUBLIC, k=k))
+        hits, seconds = _timed(index.search, query, max_rank=PUBLIC, k=k)
         ours_ms.append(seconds * 1000)
         ours_top.append([(position[hit.chunk_id], hit.score) for hit in hits])
 
-    reference, reference_build = _timed(lambda: BM25Okapi(corpus.docs))
+    reference, reference_build = _timed(BM25Okapi, corpus.docs)
     reference_ms, identical = [], True
-    for query, ours in zip(corpus.queries[:rank_bm25_queries], ours_top):
-        expected, seconds = _timed(lambda: _reference_top(reference.get_scores(query), k))
+    # Only the first rank_bm25_queries queries are asked of rank-bm25 (it is slow on big corpora): zip stops there.
+    for query, ours in zip(corpus.queries[:rank_bm25_queries], ours_top, strict=False):
+        expected, seconds = _timed(_reference_search, reference, query, k)
         reference_ms.append(seconds * 1000)
         identical = identical and _same_top(ours, expected)
     del reference
@@ -137,7 +106,7 @@ def bench_retrieval(
 def _same_top(ours: list[tuple[int, float]], expected: list[tuple[int, float]]) -> bool:
     if [doc for doc, _ in ours] != [doc for doc, _ in expected]:
         return False
-    return all(math.isclose(a, b, rel_tol=1e-9, abs_tol=0.0) for (_, a), (_, b) in zip(ours, expected))
+    return all(math.isclose(a, b, rel_tol=1e-9, abs_tol=0.0) for (_, a), (_, b) in zip(ours, expected, strict=True))
 
 
 @dataclass(frozen=True)

@@ -148,13 +148,15 @@ class ClaudeGenerator:
             blocks = await self._compress(request.question, blocks)
         prompt = build_prompt(request.question, blocks, request.feedback)
         try:
-            async with self._limiter.slot(limit=self.settings.max_concurrent, wait_s=self.settings.queue_wait_s):
-                async with contextlib.AsyncExitStack() as stack:
-                    stream, first = await self._open(stack, prompt, model=self.settings.answer_model)
-                    if first is not None:
-                        yield first
-                    async for text in self._rest(stream):
-                        yield text
+            async with (
+                self._limiter.slot(limit=self.settings.max_concurrent, wait_s=self.settings.queue_wait_s),
+                contextlib.AsyncExitStack() as stack,
+            ):
+                stream, first = await self._open(stack, prompt, model=self.settings.answer_model)
+                if first is not None:
+                    yield first
+                async for text in self._rest(stream):
+                    yield text
         except GenerationFailed:
             raise
         except TimeoutError:
@@ -228,8 +230,9 @@ class ClaudeGenerator:
     def _wait(self, state: RetryCallState) -> float:
         error = state.outcome.exception() if state.outcome else None
         wait = min(self._retry_after(error), self.settings.retry_after_cap_s)
+        assert self._deadline is not None, "stream() sets the deadline before the first attempt"
         remaining = self._deadline - asyncio.get_running_loop().time()
-        if wait >= remaining:
+        if wait >= remaining and error is not None:
             raise error  # waiting would pass the deadline: give up now with the upstream's answer
         return wait
 

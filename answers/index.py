@@ -182,9 +182,14 @@ class IndexHolder:
         config = self._tokenizer()
         stamp = self._read_stamp()
         sources = self._read_sources() if self._read_sources is not None else None
-        if previous is not None and previous.sources is not None and sources is not None:
-            if previous.tokenizer == config and (updated := self._update(previous, stamp, sources)) is not None:
-                return updated
+        if (
+            previous is not None
+            and previous.sources is not None
+            and sources is not None
+            and previous.tokenizer == config
+            and (updated := self._update(previous, stamp, sources)) is not None
+        ):
+            return updated
         records = _light_records(self._read_records())
         path = self._store_path(stamp, records, config)
         bm25 = _load(path, records) if path is not None else None
@@ -208,6 +213,8 @@ class IndexHolder:
         Only the changed sources are read and tokenized, so a worker with 100k chunks follows an upload or a
         withdrawal in well under the two seconds coherence allows (a full build takes half a minute).
         """
+        if previous.sources is None or self._read_source_records is None:
+            return None  # nothing to compare with, or no way to read a source alone: build afresh
         changed = {s for s in previous.sources.keys() | sources.keys() if previous.sources.get(s) != sources.get(s)}
         removed = [chunk_id for chunk_id, record in previous.records.items() if record.source_id in changed]
         if len(removed) > self.max_update_share * len(previous.records):
@@ -287,7 +294,7 @@ def _corpus_digest(records: Iterable[ChunkRecord], config: TokenizerConfig) -> s
     """A hash of everything the index depends on: the tokenizer and each chunk's id, audience and indexed text."""
     digest = hashlib.sha256(repr(config).encode("utf-8"))
     for record in records:
-        digest.update(f"\x00{record.chunk_id}\x00{record.audience}\x00{indexed_text(record)}".encode("utf-8"))
+        digest.update(f"\x00{record.chunk_id}\x00{record.audience}\x00{indexed_text(record)}".encode())
     return digest.hexdigest()[:24]
 
 

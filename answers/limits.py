@@ -103,7 +103,7 @@ async def rate_limit_hit(key: str, *, clock: Callable[[], float] | None = None) 
     if not tiers:
         return RateDecision(True)
     counts = await shared_counters().count_rate([(tier.key, tier.limit) for tier in tiers], ttl_s=WINDOW_S * 2)
-    for tier, count in zip(tiers, counts):
+    for tier, count in zip(tiers, counts, strict=True):  # one count per tier asked
         if count > tier.limit:
             retry = max(1, math.ceil((window + 1) * WINDOW_S - now))
             return RateDecision(False, retry, f"{tier.refusal}; please try again in {retry} seconds.")

@@ -22,6 +22,7 @@ from http.cookies import SimpleCookie
 from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from answers.evaluation import metrics
 
@@ -89,7 +90,7 @@ def _is_loopback(host: str) -> bool:
     if host != "localhost":
         return False
     try:  # localhost is loopback only if it resolves there
-        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
+        addresses = {str(info[4][0]) for info in socket.getaddrinfo(host, None)}
     except OSError:
         return False
     return bool(addresses) and all(ipaddress.ip_address(a.split("%")[0]).is_loopback for a in addresses)
@@ -185,7 +186,7 @@ class _Client:
         source = self.plan.source_of(self.number)
         return await connect(
             self.plan.target(self.number).ws_url,
-            origin=self.plan.target(self.number).origin,
+            origin=Origin(self.plan.target(self.number).origin),
             additional_headers={"Cookie": self.cookie} if self.cookie else None,
             proxy=None,  # loopback only, whatever the environment's proxy variables say
             compression=None,
@@ -242,6 +243,8 @@ def read_frame(html: str) -> Frame:
 def session_cookie(url: str, timeout_s: float, source: str | None = None) -> str:
     """GET the chat page (from `source` if given) and return the cookies it sets as a Cookie header."""
     parts = urlsplit(url)
+    if parts.hostname is None:
+        raise ValueError(f"no host in {url!r}")
     kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
     # Straight to the address, never through a proxy, from the source address the socket will use too.
     connection = kind(parts.hostname, parts.port, timeout=timeout_s, source_address=(source, 0) if source else None)

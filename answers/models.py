@@ -31,7 +31,8 @@ class QuestionLog(models.Model):
     generation = models.JSONField(default=dict, help_text="Model attempts, tokens, compression and errors.")
     error = models.TextField(blank=True)
     diagnostics = models.JSONField(
-        default=dict, blank=True, help_text="Why it went so: the gate's reason, chunks assembly skipped, a generator's error."
+        default=dict, blank=True,
+        help_text="Why it went so: the gate's reason, the chunks assembly skipped, what broke a generator.",
     )
     timings = models.JSONField(default=dict)
 

@@ -66,7 +66,9 @@ class AnswerSummary:
             "refusal": None if self.refusal is None else refusal_json(self.refusal, chunk_url),
             "error": None if self.error is None else self.error.message,
             "sources": [numbered_json(b, chunk_url) for b in (self.meta.blocks if self.meta else ())],
-            "retrieved": [{"id": chunk_id, "score": score} for chunk_id, score in (self.meta.retrieved if self.meta else ())],
+            "retrieved": [
+                {"id": chunk_id, "score": score} for chunk_id, score in (self.meta.retrieved if self.meta else ())
+            ],
             "context_tokens": self.meta.context_tokens if self.meta else 0,
             "generator": self.done.generator if self.done else "",
             "counts": self.done.counts if self.done else {},

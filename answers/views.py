@@ -4,7 +4,7 @@ import json
 from collections.abc import AsyncIterator
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
@@ -37,9 +37,14 @@ def chat(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def _no_view(request: HttpRequest) -> HttpResponse:
+    """The view CsrfViewMiddleware is handed: never called (process_view only checks the token), and not csrf_exempt."""
+    raise AssertionError("not a view")
+
+
 def _csrf_failure(request: HttpRequest) -> JsonResponse | None:
     """Signed-in (session) callers must send the CSRF token; anonymous programs need none."""
-    rejected = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
+    rejected = CsrfViewMiddleware(_no_view).process_view(request, _no_view, (), {})
     if rejected is None:
         return None
     return JsonResponse({"error": "CSRF check failed: send the csrftoken cookie's value in X-CSRFToken."}, status=403)
@@ -127,7 +132,7 @@ async def api_answer(request: HttpRequest) -> JsonResponse:
 
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
-async def api_answer_stream(request: HttpRequest) -> HttpResponse:
+async def api_answer_stream(request: HttpRequest) -> HttpResponseBase:
     """The same events as Server-Sent Events: GET ?question=... or POST {"question": ...}."""
     slot = contextlib.AsyncExitStack()
     try:

@@ -25,10 +25,30 @@ from rag_site.admin_views import ReadOnlyAdminMixin
 
 @admin.register(Source)
 class SourceAdmin(admin.ModelAdmin):
-    list_display = ("title", "original_name", "audience", "version", "served_chunks", "updated_on", "status", "last_error_short")
+    list_display = (
+        "title",
+        "original_name",
+        "audience",
+        "version",
+        "served_chunks",
+        "updated_on",
+        "status",
+        "last_error_short",
+    )
     list_filter = ("audience", "status", "media_type")
     search_fields = ("title", "original_name", "slug")
-    readonly_fields = ("slug", "original_name", "media_type", "sha256", "version", "status", "last_error", "created_at", "changed_at", "passages")
+    readonly_fields = (
+        "slug",
+        "original_name",
+        "media_type",
+        "sha256",
+        "version",
+        "status",
+        "last_error",
+        "created_at",
+        "changed_at",
+        "passages",
+    )
     fields = ("title", "audience", "updated_on") + readonly_fields
     actions = ("reingest_selected", "withdraw_selected")
     passages_shown = 50  # a synthetic source has 100k chunks: the rest are a paged list away
@@ -47,7 +67,7 @@ class SourceAdmin(admin.ModelAdmin):
 
     @admin.display(description="Chunks", ordering="_served_chunks")
     def served_chunks(self, source: Source) -> int:
-        return source._served_chunks
+        return source._served_chunks  # type: ignore[attr-defined]  # annotated by get_queryset, unknown to the stubs
 
     @admin.display(description="Last error")
     def last_error_short(self, source: Source) -> str:
@@ -128,7 +148,13 @@ def _report(request: HttpRequest, model_admin: admin.ModelAdmin, result: IngestR
     if result.outcome == FAILED:
         model_admin.message_user(request, result.error, level=messages.ERROR)
     elif result.outcome == UNCHANGED:
-        model_admin.message_user(request, f"{result.file_name}: unchanged (same content as version {result.version}).", level=messages.INFO)
+        model_admin.message_user(
+            request, f"{result.file_name}: unchanged (same content as version {result.version}).", level=messages.INFO
+        )
     else:
         verb = {ADDED: "added", UPDATED: "updated to"}[result.outcome]
-        model_admin.message_user(request, f"{result.file_name}: {verb} version {result.version} with {result.chunk_count} chunks.", level=messages.SUCCESS)
+        model_admin.message_user(
+            request,
+            f"{result.file_name}: {verb} version {result.version} with {result.chunk_count} chunks.",
+            level=messages.SUCCESS,
+        )

@@ -23,8 +23,12 @@ class MultipleFileField(forms.FileField):
 
 
 class UploadForm(forms.Form):
-    files = MultipleFileField(
-        help_text="Markdown, plain text, reST, HTML or PDF. A file named like an existing source becomes its next version."
+    # The form's metaclass moves declared fields into base_fields, so this never shadows BaseForm.files (the stubs
+    # read it as a class attribute of that name).
+    files = MultipleFileField(  # type: ignore[assignment]
+        help_text=(
+            "Markdown, plain text, reST, HTML or PDF. A file named like an existing source becomes its next version."
+        )
     )
     # Blank by default: a new version keeps its source's audience, so re-uploading an internal document with the
     # form as it comes never publishes it. New files without a choice are public.

@@ -177,8 +177,9 @@ def _update_details(
     if not changes:
         return
     with transaction.atomic():
-        if "audience" in changes:
-            _set_audience(source, changes.pop("audience"))
+        new_audience = changes.pop("audience", None)
+        if isinstance(new_audience, str):
+            _set_audience(source, new_audience)
         Source.objects.filter(pk=source.pk).update(**changes, changed_at=timezone.now())
         corpus_version_bump()
     source.refresh_from_db()

@@ -18,6 +18,7 @@ Django-free: the caller reads the settings and passes the limits.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import importlib
 import logging
 import multiprocessing
@@ -146,10 +147,8 @@ class _Worker:
         """Ask the worker to finish and wait briefly; kill it if it does not."""
         if self.owner_pid != os.getpid():
             return
-        try:
+        with contextlib.suppress(OSError):
             self.conn.send(None)
-        except OSError:
-            pass
         self.process.join(2)
         self.kill()
 

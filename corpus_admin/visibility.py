@@ -1,5 +1,7 @@
 """Who may see which audience (§3): the one filter every surface applies."""
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from typing import cast
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 
 from answers.pipeline.records import AUDIENCE_RANK
 from corpus_admin.models import Audience
@@ -20,6 +22,8 @@ def audiences_for(user: AbstractBaseUser | AnonymousUser | None) -> tuple[str, .
     """Return the audiences this caller may see, read from the database as it is now."""
     if user is None or not user.is_authenticated or not user.is_active:
         return PUBLIC_ONLY
+    # Signed in: the site's user model, django.contrib.auth's User (the stubs type request.user as AbstractBaseUser).
+    user = cast(User, user)
     if user.is_staff:
         return EVERYONE
     if user.groups.filter(name=PARTNER_GROUP).exists():

@@ -2,6 +2,7 @@
 
 Failed sign-ins are counted per address and per username in the site's shared counters, so every worker adds up.
 """
+import contextlib
 import hashlib
 import math
 import time
@@ -107,10 +108,9 @@ class SignInView(auth_views.LoginView):
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         if self.attempt is not None:
-            try:
+            # If this fails, the failure stays counted until its window ends; the caller is signed in all the same.
+            with contextlib.suppress(RedisError, OSError, ServiceUnavailable):
                 async_to_sync(self.attempt.succeeded)()
-            except (RedisError, OSError, ServiceUnavailable):
-                pass  # the failure stays counted until its window ends; the caller is signed in all the same
         return super().form_valid(form)
 
     def refused(self, message: str, *, status: int, retry_after_s: int = 0) -> HttpResponse:

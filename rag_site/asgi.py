@@ -2,10 +2,26 @@
 import functools
 import os
 
+from django.core import checks
 from django.core.asgi import get_asgi_application
+from django.core.management.base import SystemCheckError
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rag_site.settings")
 django_asgi_app = get_asgi_application()
+
+
+def refuse_to_start_on_errors() -> None:
+    """Raise SystemCheckError naming each system check error (daphne, unlike manage.py, runs no checks)."""
+    errors = [
+        message
+        for message in checks.run_checks()
+        if message.level >= checks.ERROR and not message.is_silenced()
+    ]
+    if errors:
+        raise SystemCheckError("The site cannot start:\n" + "\n".join(f"  {error}" for error in errors))
+
+
+refuse_to_start_on_errors()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry ready)
 from channels.sessions import SessionMiddlewareStack  # noqa: E402

@@ -4,11 +4,11 @@ Under daphne the bytes have arrived by then: twisted receives a whole request (a
 file) before daphne calls the application. The cap spares Django's parsing; only a proxy in front (nginx's
 client_max_body_size) refuses a body before it is sent.
 """
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 Scope = dict[str, Any]
-Message = dict[str, Any]
+Message = Mapping[str, Any]  # read-only, as Django's ASGIHandler declares what it receives and sends
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]

@@ -7,7 +7,8 @@ import logging
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.http.request import is_same_domain, split_domain_port, validate_host
+from django.http.request import split_domain_port, validate_host
+from django.utils.http import is_same_domain
 
 from rag_site.limits import ASGIApp, Receive, Scope, Send
 

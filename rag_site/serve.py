@@ -16,7 +16,7 @@ from daphne.cli import CommandLineInterface
 from daphne.http_protocol import HTTPFactory, WebRequest
 from django.conf import settings
 from twisted.internet import reactor
-
+from twisted.internet.base import DelayedCall
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +30,11 @@ class DeadlineRequest(WebRequest):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._deadline = reactor.callLater(self.deadline_s, self._arrived_too_slowly)
+        # twisted declares its reactor's methods on zope interfaces, without `self`, which mypy misreads (there is no
+        # mypy-zope plugin here); the reactor's callLater returns a DelayedCall.
+        self._deadline: DelayedCall | None = reactor.callLater(
+            self.deadline_s, self._arrived_too_slowly  # type: ignore[arg-type]
+        )
 
     def requestReceived(self, command: bytes, path: bytes, version: bytes) -> None:
         self._cancel_deadline()

@@ -2,9 +2,10 @@
 
     python -m rag_site.workers --workers 2 --port 8000      (what `make run-workers WORKERS=2` runs)
 
-Before any worker starts: the deployment check (`check --deploy --fail-level WARNING`) with the production
-security settings, `collectstatic` (whitenoise serves var/staticfiles), `migrate` and `load_demo`. Then one daphne
-per port PORT..PORT+N-1; Ctrl-C or any worker exiting stops them all.
+Before any worker starts: the deployment check (`check --deploy --fail-level WARNING`, answers.W001 silenced:
+running extractive is a choice) with the production security settings, `collectstatic` (whitenoise serves
+var/staticfiles), `migrate` and `load_demo`. Then one daphne per port PORT..PORT+N-1; Ctrl-C or any worker exiting
+stops them all.
 
 Settings come from the environment, with loopback defaults: DATABASE_URL (PostgreSQL on 127.0.0.1, database
 `rag_site`, created if missing), REDIS_URL (127.0.0.1:6379/0), DJANGO_DB_POOL_MAX (8 pooled connections per worker
@@ -68,6 +69,17 @@ def deployment_env(environ: Mapping[str, str], *, key_file: Path) -> dict[str, s
     return env
 
 
+def deployment_check_env(deployment: Mapping[str, str]) -> dict[str, str]:
+    """The deployment check's environment: answers.W001 silenced, since extractive answers are a choice, not a flaw.
+
+    Every other warning still fails the check; `migrate`, run next, still prints answers.W001 when no key is set.
+    """
+    env = dict(deployment)
+    silenced = [name.strip() for name in env.get("DJANGO_SILENCED_SYSTEM_CHECKS", "").split(",") if name.strip()]
+    env["DJANGO_SILENCED_SYSTEM_CHECKS"] = ",".join([*silenced, "answers.W001"])
+    return env
+
+
 def worker_env(deployment: Mapping[str, str], *, behind_tls_proxy: bool) -> dict[str, str]:
     """The workers' environment: behind a TLS proxy, trust its forwarded scheme; on plain loopback, no redirect."""
     env = dict(deployment)
@@ -96,10 +108,14 @@ def ensure_database(database_url: str) -> None:
     config = dj_database_url.parse(database_url)
     if config["ENGINE"] != "django.db.backends.postgresql":
         return
-    connect = {"host": config["HOST"] or None, "port": config["PORT"] or None, "user": config["USER"] or None}
-    if config["PASSWORD"]:
-        connect["password"] = config["PASSWORD"]
-    with psycopg.connect(dbname="postgres", autocommit=True, **connect) as connection:
+    with psycopg.connect(  # psycopg leaves out the parameters that are None
+        dbname="postgres",
+        host=config["HOST"] or None,
+        port=config["PORT"] or None,
+        user=config["USER"] or None,
+        password=config["PASSWORD"] or None,
+        autocommit=True,
+    ) as connection:
         exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [config["NAME"]]).fetchone()
         if not exists:
             connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(config["NAME"])))
@@ -113,7 +129,7 @@ def manage(*args: str, env: Mapping[str, str]) -> None:
 
 def prepare(deployment: Mapping[str, str], workers: Mapping[str, str], *, demo: bool) -> None:
     """The deployment gate, then what every worker needs in place before it starts."""
-    manage("check", "--deploy", "--fail-level", "WARNING", env=deployment)
+    manage("check", "--deploy", "--fail-level", "WARNING", env=deployment_check_env(deployment))
     try:
         ensure_database(workers["DATABASE_URL"])
     except Exception as error:  # psycopg's errors name the host and the reason

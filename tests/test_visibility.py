@@ -59,8 +59,11 @@ def corpus(ingest, filler) -> None:
             audience=audience,
         )
     ingest("kiosk-limits.md", "# Limits\n\nThe kiosk upload limit for a single file is 100 MB.\n")
-    ingest("kiosk-limits-internal.md", "# Limits\n\nThe kiosk upload limit for a single file is 300 MB. CANARY-INTERNAL-C3.\n",
-           audience="internal")
+    ingest(
+        "kiosk-limits-internal.md",
+        "# Limits\n\nThe kiosk upload limit for a single file is 300 MB. CANARY-INTERNAL-C3.\n",
+        audience="internal",
+    )
     for audience, canary in OLD_CANARY.items():
         ingest(f"{audience}-vault.md", f"# Vault\n\nThe vault combination is {canary}.\n", audience=audience)
         ingest(f"{audience}-vault.md", "# Vault\n\nThe vault moved to the basement.\n", audience="public")
@@ -129,7 +132,9 @@ def csrf_header(client: Client) -> dict[str, str]:
 
 def via_retrieval(user, question: str) -> str:
     retriever = CallerRetriever(current_index(), max_rank_for(caller_audiences(user)))
-    return " ".join(f"{hit.record.chunk_id} {hit.record.text}" for hit in retriever.search(question.lower().split(), k=8))
+    return " ".join(
+        f"{hit.record.chunk_id} {hit.record.text}" for hit in retriever.search(question.lower().split(), k=8)
+    )
 
 
 def via_api(user, question: str) -> str:
@@ -278,7 +283,8 @@ def test_conflict_display_shows_only_sides_the_caller_may_see(corpus, callers, c
 
     if "internal" in SEES[caller]:
         assert data["refusal"]["kind"] == "conflict"
-        assert {s["source_title"] for s in data["refusal"]["sides"]} == {"Limits"} and len(data["refusal"]["sides"]) == 2
+        assert {s["source_title"] for s in data["refusal"]["sides"]} == {"Limits"}
+        assert len(data["refusal"]["sides"]) == 2
     else:
         assert "300 MB" not in json.dumps(data) and "CANARY" not in json.dumps(data)
         assert data["refusal"] is None or data["refusal"]["kind"] != "conflict"

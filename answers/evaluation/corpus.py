@@ -15,6 +15,7 @@ from corpus_admin.folders import MANIFEST, FileDetails, ManifestError, files_und
 from corpus_admin.ingestion import ingest_upload
 from corpus_admin.parsing import SUPPORTED
 
+
 class CorpusError(ValueError):
     """A corpus folder that cannot be read as a whole (missing, or a broken audiences.json)."""
 

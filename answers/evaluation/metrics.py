@@ -136,7 +136,7 @@ def fact_found(alternatives: Sequence[str], answer: str) -> bool:
 
 def summarise(results: Sequence[CaseResult], *, k: int) -> Metrics:
     """The metrics over all cases, as the module's docstring defines them."""
-    confusion = {expected: {actual: 0 for actual in ACTUAL_KINDS} for expected in KINDS}
+    confusion = {expected: dict.fromkeys(ACTUAL_KINDS, 0) for expected in KINDS}
     for result in results:
         confusion[result.case.expect][result.actual] += 1
     correct = sum(result.ok for result in results)

@@ -9,7 +9,7 @@ PREFIX = 5  # words compare on their first letters, a stemmer in miniature ("ref
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")  # "5-7" gives 5 and 7; a trailing full stop is not part of it
 _WORD = re.compile(r"[^\W\d_]+")
 _STOP = frozenset(
-    "the and for are was were with that this from have has had not but you your its can will all any each per "
+    "the and for are was were with that this from have has had not but you your its can will all any each per "  # noqa: SIM905 (a word list reads best as one string)
     "into our than then they their them there what when which who how does did been being also only such may "
     "must over under after before about".split()
 )

@@ -152,7 +152,7 @@ def report_context(run: Run) -> dict[str, Any]:
     return {
         "golden": run.golden,
         "corpus": run.corpus,
-        "generated": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "config": config_rows(run.config),
         "load": run.load,
         "metrics": metric_rows(run.metrics),

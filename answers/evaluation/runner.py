@@ -28,7 +28,7 @@ def evaluate_cases(
         c for o in observations for sentence in o.sentences for c in sentence.chunk_ids
     }
     chunks = chunk_facts(chunk_ids)
-    return tuple(judge_case(case, observed, chunks=chunks) for case, observed in zip(cases, observations))
+    return tuple(judge_case(case, observed, chunks=chunks) for case, observed in zip(cases, observations, strict=True))
 
 
 def observe_cases(

@@ -3,6 +3,7 @@ RAG_MIN_SENTENCE_COVERAGE values, one threshold at a time."""
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from answers.evaluation.golden import GoldenCase
 from answers.evaluation.metrics import CaseResult
@@ -136,6 +137,7 @@ def _sweep(
         if value == current:
             results = baseline
         else:
-            results = evaluate(cases, config=dataclasses.replace(config, **{setting: value}))
+            changed: dict[str, Any] = {setting: value}  # a field named at run time: mypy cannot check its type
+            results = evaluate(cases, config=dataclasses.replace(config, **changed))
         points.append(sweep_point(setting, value, results, baseline=baseline, configured=value == current))
     return tuple(points)

@@ -80,7 +80,9 @@ async def answer_events(
         yield BlocksIssued(blocks=(), context_tokens=0, retrieved=ranked)
         yield AnswerRefused(NO_MATERIAL, NO_MATERIAL_MESSAGE)
         yield AnswerDiagnosed(gate=gate)
-        yield AnswerDone(REFUSED, {"blocks": 0, "shown": 0, "dropped": 0}, {**timings, "total_ms": elapsed()}, generator.name)
+        yield AnswerDone(
+            REFUSED, {"blocks": 0, "shown": 0, "dropped": 0}, {**timings, "total_ms": elapsed()}, generator.name
+        )
         return
     assembly = assemble_blocks(retrieved, config=config)
     blocks = assembly.blocks
@@ -90,7 +92,10 @@ async def answer_events(
         yield AnswerRefused(CONFLICT, CONFLICT_MESSAGE, sides=_sides(conflict))
         yield AnswerDiagnosed(gate=_conflict_reason(conflict), skipped=assembly.skipped)
         yield AnswerDone(
-            REFUSED, {"blocks": len(blocks), "shown": 0, "dropped": 0}, {**timings, "total_ms": elapsed()}, generator.name
+            REFUSED,
+            {"blocks": len(blocks), "shown": 0, "dropped": 0},
+            {**timings, "total_ms": elapsed()},
+            generator.name,
         )
         return
 

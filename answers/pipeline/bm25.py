@@ -177,7 +177,7 @@ class Bm25Index:
         rank_starts = np.searchsorted(self._ranks[kept_docs], np.arange(TIERS + 1)).tolist()
         before = np.array(
             [bisect.bisect_left(kept_ids, chunk_id, rank_starts[rank], rank_starts[rank + 1])
-             for chunk_id, rank in zip(new_ids, new_ranks.tolist())],
+             for chunk_id, rank in zip(new_ids, new_ranks.tolist(), strict=True)],
             dtype=np.int64,
         )
         new_numbers = before + np.arange(len(rows), dtype=np.int64)
@@ -212,7 +212,7 @@ class Bm25Index:
         vocabulary = _Vocabulary(self._term_ids)
         entries = [
             (term_id, number, tf)
-            for (_, _, tokens), number in zip(rows, new_numbers.tolist())
+            for (_, _, tokens), number in zip(rows, new_numbers.tolist(), strict=True)
             for term_id, tf in Counter(map(vocabulary.__getitem__, tokens)).items()
         ]
         n_terms = len(vocabulary)
@@ -222,7 +222,7 @@ class Bm25Index:
         live_starts = np.concatenate((live_starts, np.full(n_terms - n_old_terms, live_starts[-1], dtype=np.int64)))
         positions = np.empty(new_terms.size, dtype=np.int64)
         groups = (np.flatnonzero(np.diff(new_terms)) + 1).tolist()
-        for first, last in zip([0, *groups], [*groups, new_terms.size]) if new_terms.size else ():
+        for first, last in zip([0, *groups], [*groups, new_terms.size], strict=True) if new_terms.size else ():
             low, high = int(live_starts[new_terms[first]]), int(live_starts[new_terms[first] + 1])
             positions[first:last] = low + np.searchsorted(docs[low:high], new_docs[first:last])
         post_docs = np.insert(docs, positions, new_docs.astype(np.int32))
@@ -301,10 +301,8 @@ class Bm25Index:
             if start == end or idf == 0.0:
                 continue
             docs, codes = self._post_docs[start:end], self._post_codes[start:end]
-            if tier.tf_part.size <= codes.size:  # scale the small table once, then look up (same products)
-                contribution = (idf * tier.tf_part)[codes]
-            else:
-                contribution = idf * tier.tf_part[codes]
+            small_table = tier.tf_part.size <= codes.size  # then scale it once and look up (same products)
+            contribution = (idf * tier.tf_part)[codes] if small_table else idf * tier.tf_part[codes]
             if scores is None:
                 scores = np.zeros(tier.doc_count, dtype=np.float64)
                 scores[docs] = contribution

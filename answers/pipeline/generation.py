@@ -28,7 +28,11 @@ class Generator(Protocol):
     """Writes sentences that end in `[n]` markers; may be asked once more with feedback."""
 
     name: str
-    regenerates: bool
+
+    @property
+    def regenerates(self) -> bool:
+        """Whether it may be asked once more with feedback (a class attribute or a property)."""
+        ...
 
     def stream(self, request: GenerationRequest) -> AsyncIterator[str]:
         """Yield the answer text as it is written."""

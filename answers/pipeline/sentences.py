@@ -8,7 +8,7 @@ _MARKER_RUN = re.compile(r"^\s*(?:\[\d{1,3}(?:\s*,\s*\d{1,3})*\]\s*)+")
 
 # Abbreviations whose full stop does not end a sentence (compared case-insensitively, without the dot).
 ABBREVIATIONS = frozenset(
-    "e.g i.e etc vs cf al approx dept est fig inc ltd co corp no nos vol p pp dr mr mrs ms prof sr jr st mt "
+    "e.g i.e etc vs cf al approx dept est fig inc ltd co corp no nos vol p pp dr mr mrs ms prof sr jr st mt "  # noqa: SIM905 (a word list reads best as one string)
     "jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun u.s u.k".split()
 )
 _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")

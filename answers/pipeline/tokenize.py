@@ -31,7 +31,7 @@ ENGLISH_STOP_WORDS: frozenset[str] = frozenset(
     don't should should've now d ll m o re ve y ain aren aren't couldn couldn't didn didn't doesn doesn't hadn
     hadn't hasn hasn't haven haven't isn isn't ma mightn mightn't mustn mustn't needn needn't shan shan't shouldn
     shouldn't wasn wasn't weren weren't won won't wouldn wouldn't
-    """.split()
+    """.split()  # noqa: SIM905 (a word list reads best as one string)
 )
 
 _TOKEN = re.compile(r"(?P<number>\d+(?:[.,]\d+)*)|(?P<word>[^\W\d_][^\W_]*)")

@@ -9,7 +9,7 @@ _QUESTION = re.compile(r"^Question:[ \t]*(.*?)(?:\n[ \t]*\n|\Z)", re.M | re.S)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 _STOPWORDS = frozenset(
-    "a about after all an and any are as at be been before but by can could did do does for from had has have how "
+    "a about after all an and any are as at be been before but by can could did do does for from had has have how "  # noqa: SIM905 (a word list reads best as one string)
     "i if in into is it its may me my no not of on or our should so than that the their them then there these they "
     "this those to too under up us was we were what when where which who whom why will with would you your".split()
 )

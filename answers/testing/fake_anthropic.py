@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import json
 import logging
 import re
@@ -32,11 +33,11 @@ from urllib.parse import urlsplit
 
 from answers.testing.demo_answers import (
     REFUSAL,
-    system_text,
-    text_of,
     demo_answer,
     is_compression,
     parse_blocks,  # re-exported for its tests
+    system_text,
+    text_of,
 )
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "error_event",
     "http_error",
     "max_tokens",
+    "parse_blocks",
     "reply",
     "stall",
 ]
@@ -119,7 +121,7 @@ class Demo:
 class Computed:
     """A behaviour chosen per request from its JSON body (for answers that depend on what was asked)."""
 
-    choose: Callable[[dict[str, Any]], "Script | HttpError"]
+    choose: Callable[[dict[str, Any]], Script | HttpError]
 
 
 Behaviour = Script | HttpError | Demo | Computed
@@ -301,10 +303,8 @@ class FakeAnthropic:
 
 
 def _shutdown(connection: socket.socket) -> None:
-    try:
+    with contextlib.suppress(OSError):
         connection.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass
 
 
 class _Server(ThreadingHTTPServer):

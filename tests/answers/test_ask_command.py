@@ -11,7 +11,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def small_corpus(ingest, filler):
     ingest("trash.md", "# Trash\n\nDeleted files are kept in the trash for 30 days.\n", title="Trash and recovery")
-    ingest("floor.md", "# Floor\n\nThe internal price floor for Business is $19. CANARY-INTERNAL-1.\n", audience="internal")
+    ingest(
+        "floor.md", "# Floor\n\nThe internal price floor for Business is $19. CANARY-INTERNAL-1.\n", audience="internal"
+    )
 
 
 def ask(*args: str) -> str:

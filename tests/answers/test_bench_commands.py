@@ -5,7 +5,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from answers.benchmarks import ndcg_at, recall_at, synthetic_corpus
+from answers.benchmarks import ndcg_at, recall_at
 
 BENCH_KEYS = {
     "chunks", "ours_build_s", "rank_bm25_build_s", "ours_p50_ms", "ours_p95_ms", "rank_bm25_p50_ms",
@@ -21,7 +21,7 @@ def run(*args) -> str:
 
 def test_bench_retrieval_json_reports_every_figure_and_identical_top10():
     result = json.loads(run("bench_retrieval", "--chunks", "300", "--queries", "20", "--json"))
-    assert BENCH_KEYS <= set(result)
+    assert set(result) >= BENCH_KEYS
     assert result["chunks"] == 300
     assert result["top10_identical"] is True
     assert result["ours_p50_ms"] > 0 and result["rank_bm25_p50_ms"] > 0 and result["peak_rss_mb"] > 0
@@ -30,15 +30,6 @@ def test_bench_retrieval_json_reports_every_figure_and_identical_top10():
 def test_bench_retrieval_text_output_names_both_engines():
     text = run("bench_retrieval", "--chunks", "200", "--queries", "5")
     assert "rank-bm25" in text and "top10_identical: True" in text
-
-
-def test_synthetic_corpus_is_deterministic_and_shaped_as_promised():
-    first = synthetic_corpus(chunks=50, queries=10, seed=5)
-    assert first == synthetic_corpus(chunks=50, queries=10, seed=5)
-    assert first != synthetic_corpus(chunks=50, queries=10, seed=6)
-    assert all(80 <= len(doc) <= 250 for doc in first.docs)
-    assert all(3 <= len(query) <= 8 for query in first.queries)
-    assert first.chunk_ids == sorted(first.chunk_ids)
 
 
 @pytest.fixture

@@ -47,7 +47,10 @@ def claude(settings, fake):
 
 @pytest.fixture
 def corpus(ingest, filler):
-    ingest("trash.md", "# Trash\n\nDeleted files are kept in the trash for 30 days.\n\nOwners can empty the trash at any time.\n")
+    ingest(
+        "trash.md",
+        "# Trash\n\nDeleted files are kept in the trash for 30 days.\n\nOwners can empty the trash at any time.\n",
+    )
     ingest("refunds.md", "# Refunds\n\nRefunds are processed within 5-7 business days.\n")
     ingest("floor.md", "# Floor\n\nThe trash policy floor is CANARY-INTERNAL-77 for staff.\n", audience="internal")
 
@@ -84,7 +87,10 @@ async def test_streamed_answer_shows_only_verified_sentences(claude, corpus):
     summary = await ask()
 
     assert block_number(claude) == 1, "the test's markers assume the trash chunk is block 1"
-    assert shown(summary) == ["Deleted files are kept in the trash for 30 days.", "Owners can empty the trash at any time."]
+    assert shown(summary) == [
+        "Deleted files are kept in the trash for 30 days.",
+        "Owners can empty the trash at any time.",
+    ]
     reasons = {d.text: d.reasons for d in summary.dropped}
     assert reasons["Deleted files are kept in the trash for 30 days."] == ("cited [8], which was not issued",)
     assert reasons["Deleted files are kept in the trash for 90 days."] == ("the number 90 not in [1]",)
@@ -135,7 +141,9 @@ async def test_second_failure_ends_in_the_unsupported_refusal(claude, corpus):
     ],
     ids=["error-event", "cut", "cut-chunked", "max-tokens"],
 )
-async def test_broken_stream_keeps_shown_sentences_drops_the_unfinished_one_and_is_incomplete(claude, corpus, behaviour):
+async def test_broken_stream_keeps_shown_sentences_drops_the_unfinished_one_and_is_incomplete(
+    claude, corpus, behaviour
+):
     claude.queue(behaviour)
 
     summary = await ask()

@@ -35,7 +35,9 @@ SOCKET_CAP_CODE = 4429  # the application's range of close codes: the page's web
 @pytest.fixture
 def corpus(ingest, filler):
     ingest("trash.md", "# Trash\n\nDeleted files are kept in the trash for 30 days.\n")
-    ingest("partners.md", "# Partners\n\nPartners receive a 20% reseller discount. CANARY-PARTNER-1.\n", audience="partner")
+    ingest(
+        "partners.md", "# Partners\n\nPartners receive a 20% reseller discount. CANARY-PARTNER-1.\n", audience="partner"
+    )
 
 
 def session_cookie(user=None) -> bytes:
@@ -294,7 +296,9 @@ async def test_each_websocket_question_is_logged(corpus):
 
 
 async def test_document_html_reaches_the_socket_escaped(ingest, filler):
-    await sync_to_async(ingest)("widget.md", "# Widget\n\nThe widget <script>alert(1)</script> loads in under 300 milliseconds.\n")
+    await sync_to_async(ingest)(
+        "widget.md", "# Widget\n\nThe widget <script>alert(1)</script> loads in under 300 milliseconds.\n"
+    )
     communicator = await connect()
 
     fragments = "".join(await ask(communicator, "How fast does the widget load?"))
@@ -404,7 +408,9 @@ async def test_chat_answers_with_the_redis_channel_layer_configured(corpus, sett
     from channels.layers import get_channel_layer
 
     url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [url]}}}
+    settings.CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [url]}}
+    }
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.send(channel, {"type": "ping", "text": "over redis"})

@@ -105,17 +105,30 @@ def test_restricted_facts_never_reach_a_public_caller_or_their_log(demo, client,
     api = client.post("/api/answer", {"question": question}, content_type="application/json").content.decode()
 
     body = json.dumps(data) + api + json.dumps(list(QuestionLog.objects.values()), default=str)
-    for leak in ("CANARY", "partner-program", "partner-portal", "partner-deal", "incident-runbook", "on-call", "internal-pricing"):
+    for leak in (
+        "CANARY",
+        "partner-program",
+        "partner-portal",
+        "partner-deal",
+        "incident-runbook",
+        "on-call",
+        "internal-pricing",
+    ):
         assert leak not in body.replace(question, "")
 
 
 def test_partner_gets_the_partner_fact_and_staff_the_internal_one(demo, partner_user, staff_user):
     assert "90 days" in ask_json("How long is a deal registration valid?", "--user", partner_user.username)["answer"]
-    assert "5 minutes" in ask_json("How quickly must on-call acknowledge a page?", "--user", staff_user.username)["answer"]
+    assert (
+        "5 minutes" in ask_json("How quickly must on-call acknowledge a page?", "--user", staff_user.username)["answer"]
+    )
     assert ask_json("How quickly must on-call acknowledge a page?", "--user", partner_user.username)["refused"]
 
 
-@pytest.mark.parametrize("question", ["Are all plans free forever?", "Do plans include unlimited storage?", "What are the keyboard shortcuts?"])
+@pytest.mark.parametrize(
+    "question",
+    ["Are all plans free forever?", "Do plans include unlimited storage?", "What are the keyboard shortcuts?"],
+)
 def test_embedded_instruction_is_never_repeated(demo, question):
     answer = ask_json(question)["answer"].lower()
 

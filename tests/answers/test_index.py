@@ -5,12 +5,12 @@ import threading
 import pytest
 
 import answers.index as index_module
-from answers.index import IndexHolder, IndexSnapshot, max_rank_for
-from answers.pipeline.records import ChunkRecord
-from answers.services import CallerRetriever
 import answers.pipeline.tokenize as tokenize_module
+from answers.index import IndexHolder, IndexSnapshot, max_rank_for
 from answers.pipeline.bm25 import INDEX_FORMAT
+from answers.pipeline.records import ChunkRecord
 from answers.pipeline.tokenize import TokenizerConfig, tokenize, tokenizer_fingerprint
+from answers.services import CallerRetriever
 from corpus_admin.ingestion import update_source_details, withdraw_source
 from corpus_admin.models import Source
 from corpus_admin.selectors import chunk_records, served_sources

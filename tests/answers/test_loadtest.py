@@ -15,7 +15,6 @@ from answers.rendering import render_event, render_notice, render_turn
 from answers.testing.live_server import running_daphnes
 
 
-
 @pytest.mark.parametrize(
     ("url", "ws_url", "origin"),
     [
@@ -54,11 +53,16 @@ def test_the_empty_notice_that_clears_old_ones_is_not_an_error():
 @pytest.mark.parametrize(
     ("html", "expected"),
     [
-        ('<div id="answer-t1" hx-swap-oob="beforeend" data-event="sentence"><p data-event="sentence">A.</p></div>',
-         Frame(("sentence", "sentence"))),
+        (
+            '<div id="answer-t1" hx-swap-oob="beforeend" data-event="sentence"><p data-event="sentence">A.</p></div>',
+            Frame(("sentence", "sentence")),
+        ),
         ('<p class="status status-answered" id="status-t1" data-event="done">End.</p>', Frame(("done",), "answered")),
         ('<p class="status status-refused" id="status-t1" data-event="done">End.</p>', Frame(("done",), "refused")),
-        ('<div class="refusal" id="refusal-t1" data-event="refusal" data-kind="no_material"></div>', Frame(("refusal",))),
+        (
+            '<div class="refusal" id="refusal-t1" data-event="refusal" data-kind="no_material"></div>',
+            Frame(("refusal",)),
+        ),
         ('<div class="error" id="error-t1" data-event="error">Cut off.</div>', Frame(())),
         ("<p>no event</p>", Frame(())),
     ],

@@ -14,7 +14,9 @@ TRASH_Q = "How long are deleted files kept in the trash?"
 
 @pytest.fixture
 def corpus(ingest, filler):
-    ingest("trash.md", "# Trash\n\nDeleted files are kept in the trash for 30 days.\n\nThe trash is emptied by owners.\n")
+    ingest(
+        "trash.md", "# Trash\n\nDeleted files are kept in the trash for 30 days.\n\nThe trash is emptied by owners.\n"
+    )
 
 
 def parse(stream_text: str) -> list[tuple[str, dict]]:

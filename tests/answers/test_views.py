@@ -15,8 +15,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def small_corpus(ingest, filler):
     ingest("trash.md", "# Trash\n\nDeleted files are kept in the trash for 30 days.\n")
     ingest("pricing.md", "# Pricing\n\nThe Team plan costs $12 per user per month.\n")
-    ingest("partners.md", "# Partners\n\nPartners receive a 20% reseller discount. CANARY-PARTNER-1.\n", audience="partner")
-    ingest("floor.md", "# Floor\n\nThe internal price floor for Business is $19. CANARY-INTERNAL-1.\n", audience="internal")
+    ingest(
+        "partners.md", "# Partners\n\nPartners receive a 20% reseller discount. CANARY-PARTNER-1.\n", audience="partner"
+    )
+    ingest(
+        "floor.md", "# Floor\n\nThe internal price floor for Business is $19. CANARY-INTERNAL-1.\n", audience="internal"
+    )
 
 
 def post(client, body, **extra):

@@ -105,8 +105,17 @@ async def test_site_application_caps_api_bodies(settings):
     async def send(message: dict) -> None:
         sent.append(message)
 
-    scope = {"type": "http", "path": "/api/answer", "method": "POST", "headers": [(b"content-length", b"99999999")],
-             "query_string": b"", "root_path": "", "scheme": "http", "server": ("testserver", 80), "client": ("127.0.0.1", 1)}
+    scope = {
+        "type": "http",
+        "path": "/api/answer",
+        "method": "POST",
+        "headers": [(b"content-length", b"99999999")],
+        "query_string": b"",
+        "root_path": "",
+        "scheme": "http",
+        "server": ("testserver", 80),
+        "client": ("127.0.0.1", 1),
+    }
     await application(scope, receive, send)
 
     assert sent[0]["status"] == 413

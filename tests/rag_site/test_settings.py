@@ -1,4 +1,4 @@
-"""Settings: embedded defaults, refusal without a secret key, a clean deploy check."""
+"""Settings: embedded defaults, refusal without a secret key (rag_site.E001), a clean deploy check."""
 import os
 import subprocess
 import sys
@@ -7,18 +7,56 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _clean_env(**env: str) -> dict[str, str]:
+    """This process's environment without the site's settings (and without an API key), plus env."""
+    prefixes = ("DJANGO_", "RAG_", "DATABASE_URL", "REDIS_URL", "ANTHROPIC_")
+    return {**{k: v for k, v in os.environ.items() if not k.startswith(prefixes)}, **env}
+
+
 def _manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "RAG_", "DATABASE_URL", "REDIS_URL"))}
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=120
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=_clean_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
-def test_debug_off_without_secret_key_refuses_to_start_naming_the_variable():
+def test_debug_off_without_secret_key_fails_the_check_e001_naming_the_variable():
     result = _manage("check", env={"DJANGO_DEBUG": "false"})
 
     assert result.returncode != 0
-    assert "DJANGO_SECRET_KEY must be set" in result.stderr
+    assert "rag_site.E001" in result.stderr and "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_debug_off_without_secret_key_the_asgi_app_refuses_to_start_naming_e001_and_the_variable():
+    # What daphne does first: import the application (daphne runs no system checks, so rag_site.asgi does).
+    result = subprocess.run(
+        [sys.executable, "-c", "import rag_site.asgi"],
+        cwd=ROOT,
+        env=_clean_env(DJANGO_DEBUG="false"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert result.returncode != 0
+    assert "rag_site.E001" in result.stderr and "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_the_asgi_app_starts_with_debug_off_and_a_secret_key():
+    result = subprocess.run(
+        [sys.executable, "-c", "import rag_site.asgi"],
+        cwd=ROOT,
+        env=_clean_env(DJANGO_DEBUG="false", DJANGO_SECRET_KEY="k3y-" + "x9Qz!p" * 10),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert result.returncode == 0, result.stderr
 
 
 def test_bad_boolean_names_its_variable():
@@ -27,21 +65,33 @@ def test_bad_boolean_names_its_variable():
     assert result.returncode != 0 and "DJANGO_DEBUG must be true or false" in result.stderr
 
 
+PRODUCTION = {
+    "DJANGO_DEBUG": "false",
+    "DJANGO_SECRET_KEY": "k3y-" + "x9Qz!p" * 10,
+    "DJANGO_ALLOWED_HOSTS": "answers.example.com",
+}
+
+
 def test_deploy_check_is_clean_with_production_variables():
+    # Extractive answers (no ANTHROPIC_API_KEY) are a choice, so the deployment gate silences answers.W001 by id.
     result = _manage(
         "check",
         "--deploy",
         "--fail-level",
         "WARNING",
-        env={
-            "DJANGO_DEBUG": "false",
-            "DJANGO_SECRET_KEY": "k3y-" + "x9Qz!p" * 10,
-            "DJANGO_ALLOWED_HOSTS": "answers.example.com",
-        },
+        env={**PRODUCTION, "DJANGO_SILENCED_SYSTEM_CHECKS": "answers.W001"},
     )
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_deploy_check_with_production_variables_warns_only_that_answers_are_extractive():
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION)
+
+    assert result.returncode != 0
+    assert "(answers.W001) No ANTHROPIC_API_KEY: answers are extractive" in result.stderr
+    assert "identified 1 issue" in result.stderr, result.stderr
 
 
 def test_embedded_defaults_check_cleanly():

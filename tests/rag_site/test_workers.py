@@ -19,14 +19,22 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import connections
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connections
 from django.test import Client
 from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 
 from answers.testing.live_server import fresh_server_state, running_daphnes
 from corpus_admin.models import Source
-from rag_site.workers import DEFAULT_DB_POOL_MAX, LOOPBACK_OVERRIDES, daphne_command, deployment_env, secret_key, worker_env
+from rag_site.workers import (
+    DEFAULT_DB_POOL_MAX,
+    LOOPBACK_OVERRIDES,
+    daphne_command,
+    deployment_check_env,
+    deployment_env,
+    secret_key,
+    worker_env,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
@@ -75,7 +83,9 @@ def test_deployment_env_defaults_to_postgresql_and_redis_on_loopback(tmp_path):
 
 
 def test_deployment_env_pools_connections_unless_told_to_keep_them():
-    assert "DJANGO_DB_POOL_MAX" not in deployment_env({"DJANGO_DB_CONN_MAX_AGE": "60", "DJANGO_SECRET_KEY": "k"}, key_file=Path("/nonexistent"))
+    assert "DJANGO_DB_POOL_MAX" not in deployment_env(
+        {"DJANGO_DB_CONN_MAX_AGE": "60", "DJANGO_SECRET_KEY": "k"}, key_file=Path("/nonexistent")
+    )
 
 
 def test_loopback_workers_drop_the_https_redirect_and_a_tls_proxy_keeps_it():
@@ -119,13 +129,19 @@ def test_make_run_starts_the_sites_daphne_with_the_workers_timeouts():
         assert daphne_options(line.split()) == workers
 
 
+def test_the_deployment_check_silences_only_the_extractive_warning_besides_what_it_was_given():
+    assert deployment_check_env({"DJANGO_DEBUG": "false"})["DJANGO_SILENCED_SYSTEM_CHECKS"] == "answers.W001"
+    given = deployment_check_env({"DJANGO_SILENCED_SYSTEM_CHECKS": " security.W008, "})
+    assert given["DJANGO_SILENCED_SYSTEM_CHECKS"] == "security.W008,answers.W001"
+
+
 def test_deploy_check_passes_with_the_launchers_environment(tmp_path):
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "RAG_", "DATABASE_URL", "REDIS_URL"))}
     env = deployment_env(clean, key_file=tmp_path / "secret-key")
 
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT, env=deployment_check_env(env), capture_output=True, text=True, timeout=120,
     )
 
     assert result.returncode == 0, result.stdout + result.stderr
@@ -163,7 +179,11 @@ def pooled_server_state() -> None:
     fresh_server_state()
     database = connections["default"].settings_dict
     if database["ENGINE"] == "django.db.backends.postgresql":
-        database.setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": int(DEFAULT_DB_POOL_MAX), "timeout": 10}
+        database.setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": int(DEFAULT_DB_POOL_MAX),
+            "timeout": 10,
+        }
 
 
 class Browserless:

@@ -63,7 +63,9 @@ class Command(BaseCommand):
         if sources:
             self.stdout.write("\nSources:")
             for source in sources:
-                self.stdout.write(f"  [{source['n']}] {source['source_title']} - {source['url']} ({source['source_updated_on']})")
+                self.stdout.write(
+                    f"  [{source['n']}] {source['source_title']} - {source['url']} ({source['source_updated_on']})"
+                )
         if data["generator"] == FALLBACK_NAME:
             self.stdout.write(f"({GENERATOR_TEXT[FALLBACK_NAME]})")
         self.stdout.write(f"\nstatus: {data['status']}")

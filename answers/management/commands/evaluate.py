@@ -142,7 +142,7 @@ class Command(BaseCommand):
         cells = [[str(c) for c in header]] + [[str(c) for c in row] for row in rows]
         widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
         for index, row in enumerate(cells):
-            self.stdout.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+            self.stdout.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
             if index == 0:
                 self.stdout.write("  ".join("-" * width for width in widths))
 

@@ -55,7 +55,9 @@ class Command(BaseCommand):
             raise SystemExit(1)
 
     def _print_summary(self, results: list[IngestResult], *, seconds: float) -> None:
-        counts = {outcome: sum(r.outcome == outcome for r in results) for outcome in (ADDED, UPDATED, UNCHANGED, FAILED)}
+        counts = {
+            outcome: sum(r.outcome == outcome for r in results) for outcome in (ADDED, UPDATED, UNCHANGED, FAILED)
+        }
         chunks = sum(r.chunk_count for r in results if r.outcome in (ADDED, UPDATED))
         self.stdout.write(
             f"{counts[ADDED]} added, {counts[UPDATED]} updated, {counts[UNCHANGED]} unchanged, "
@@ -63,7 +65,8 @@ class Command(BaseCommand):
         )
         seconds = max(seconds, 1e-6)
         self.stdout.write(
-            f"{len(results)} files in {seconds:.1f} s: {len(results) / seconds:.1f} files/s, {chunks / seconds:.0f} chunks/s"
+            f"{len(results)} files in {seconds:.1f} s: {len(results) / seconds:.1f} files/s, "
+            f"{chunks / seconds:.0f} chunks/s"
         )
         for result in results:
             if result.failed:

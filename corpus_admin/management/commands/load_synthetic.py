@@ -1,15 +1,16 @@
 """manage.py load_synthetic --chunks N [--seed S] [--replace]: a public source of N synthetic chunks, for scale tests.
 
 The text is pseudo-words (pronounceable, never English: three consonant-vowel syllables) drawn with Zipfian
-frequencies by the retrieval benchmark's generator (`answers.benchmarks.synthetic_corpus`), 80-250 words a chunk in
+frequencies by the generator the retrieval benchmark uses too (`corpus_admin.synthetic`), 80-250 words a chunk in
 sentences of 6-16 words. No chunk answers a demo question, so the demo answers stay what they are while the index
 grows. Chunks are bulk-inserted in batches and the corpus version moves in the same transaction, as an ingest does.
 """
 import hashlib
 import itertools
 from collections.abc import Iterator
-from typing import TextIO
 from dataclasses import dataclass
+from io import TextIOBase
+from typing import TextIO
 
 import numpy as np
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -17,11 +18,11 @@ from django.db import transaction
 from django.utils import timezone
 from tqdm import tqdm
 
-from answers.benchmarks import synthetic_corpus
 from corpus_admin.chunking import fingerprint_text
 from corpus_admin.corpus_state import corpus_version_bump
 from corpus_admin.ingestion import chunk_id_for, withdraw_source
 from corpus_admin.models import Audience, Chunk, Source, SourceStatus
+from corpus_admin.synthetic import synthetic_corpus
 from corpus_admin.tokens import count_tokens
 
 MEDIA_TYPE = "text/x-rag-synthetic"  # marks the sources this command owns
@@ -74,7 +75,7 @@ def synthetic_names(*, chunks: int, seed: int) -> tuple[str, str, str]:
 
 
 def load_synthetic(
-    *, chunks: int, seed: int, replace: bool, progress: TextIO | None = None
+    *, chunks: int, seed: int, replace: bool, progress: TextIO | TextIOBase | None = None
 ) -> tuple[Source, bool]:
     """Serve the synthetic source for (chunks, seed); returns it and whether anything changed.
 

@@ -1,6 +1,7 @@
 """Property tests: arbitrary text and markers never crash the sentence buffer, the marker parser or the verifier,
 and never put a sentence on screen that fails re-verification (§2 promises 1 and 2)."""
 import asyncio
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -76,7 +77,7 @@ def squeeze(text: str) -> str:
 def cut(text: str, positions: Sequence[int]) -> list[str]:
     points = sorted({p % (len(text) + 1) for p in positions})
     bounds = [0, *points, len(text)]
-    return [text[a:b] for a, b in zip(bounds, bounds[1:])]
+    return [text[a:b] for a, b in itertools.pairwise(bounds)]
 
 
 def stream(deltas: Sequence[str]) -> tuple[list[str], str]:

@@ -130,7 +130,16 @@ def test_different_values_of_the_same_quantity_in_two_sources_conflict(
         ("The Pro plan costs $12 per month.", "The Pro plan costs $120 per year.", False),
         ("The upload limit is 200 MB.", "The upload limit is 100.", False),
     ],
-    ids=["unrelated-context", "one-shared-word", "one-source", "same-value", "same-amount", "other-unit", "other-rate", "no-unit"],
+    ids=[
+        "unrelated-context",
+        "one-shared-word",
+        "one-source",
+        "same-value",
+        "same-amount",
+        "other-unit",
+        "other-rate",
+        "no-unit",
+    ],
 )
 def test_statements_that_are_not_a_conflict(make_block, first: str, second: str, same_source: bool) -> None:
     assert conflict_of(make_block, first, second, same_source=same_source) is None

@@ -83,7 +83,10 @@ def test_split_sentences_on_finished_text():
     ("passage", "sentences"),
     [
         ("SINGLE FILE LIMIT\nThe upload limit is 100 MB.", ["SINGLE FILE LIMIT", "The upload limit is 100 MB."]),
-        ("Refunds are processed within\n5-7 business days. Contact us.", ["Refunds are processed within 5-7 business days.", "Contact us."]),
+        (
+            "Refunds are processed within\n5-7 business days. Contact us.",
+            ["Refunds are processed within 5-7 business days.", "Contact us."],
+        ),
         ("- Team costs $12.\n- Business costs $25", ["Team costs $12.", "Business costs $25"]),
         ("```\ncode line\n```\nAfter the code.", ["After the code."]),
         ("The limit is 2.5 GB. Ask support!", ["The limit is 2.5 GB.", "Ask support!"]),

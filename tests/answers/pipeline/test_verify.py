@@ -76,7 +76,11 @@ def test_overlap_reads_the_original_chunk_text_not_the_shorter_copy_the_generato
     compressed = {1: block(1, BLOCKS[1].record.text, shown_text="Refunds: fast.")}
 
     verdict = verify_sentence("Refunds are processed within 5-7 business days [1].", blocks=compressed, config=CONFIG)
-    fabricated = verify_sentence("Refunds: fast [1].", blocks={1: block(1, "Unrelated text about invoices.", shown_text="Refunds: fast.")}, config=CONFIG)
+    fabricated = verify_sentence(
+        "Refunds: fast [1].",
+        blocks={1: block(1, "Unrelated text about invoices.", shown_text="Refunds: fast.")},
+        config=CONFIG,
+    )
 
     assert verdict.shown
     assert not fabricated.shown
@@ -85,7 +89,9 @@ def test_overlap_reads_the_original_chunk_text_not_the_shorter_copy_the_generato
 def test_overlap_ignores_terms_common_to_most_blocks():
     blocks = {
         n: block(n, f"Lumora workspace note {n}: {text}")
-        for n, text in enumerate(["files sync nightly", "admins invite members", "guests view folders", "owners export data"], 1)
+        for n, text in enumerate(
+            ["files sync nightly", "admins invite members", "guests view folders", "owners export data"], 1
+        )
     }
     common = common_terms(list(blocks.values()), config=CONFIG)
     sentence = "Lumora workspace owners archive billing history [1]."

@@ -175,10 +175,9 @@ async def test_error_event_mid_stream_raises_a_status_200_error_after_the_text_s
 @pytest.mark.asyncio
 async def test_cut_stream_ends_quietly_with_no_stop_reason(fake: FakeAnthropic) -> None:
     fake.queue(cut("Refunds are ", "processed"))
-    async with client(fake) as sdk:
-        async with sdk.messages.stream(**ASK) as stream:
-            received = [text async for text in stream.text_stream]
-            message = await stream.get_final_message()
+    async with client(fake) as sdk, sdk.messages.stream(**ASK) as stream:
+        received = [text async for text in stream.text_stream]
+        message = await stream.get_final_message()
     assert received == ["Refunds are ", "processed"]
     assert message.stop_reason is None
 
