@@ -12,13 +12,13 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from answers.limits import QuestionRefused, answering, caller_key, rate_limit_hit
+from answers.limits.rates import QuestionRefused, answering, caller_key, rate_limit_hit
+from answers.limits.sockets import TooManySockets, socket_closed, socket_opened
 from answers.models import QuestionLog
 from answers.outages import ServiceUnavailable, database_available
 from answers.pipeline.events import AnswerDone, SentenceVerified
-from answers.rendering import render_event, render_notice, render_turn
+from answers.present.fragments import render_event, render_notice, render_turn
 from answers.services import QuestionRejected, answer_question, clean_question
-from answers.sockets import TooManySockets, socket_closed, socket_opened
 
 logger = logging.getLogger(__name__)
 

@@ -9,18 +9,18 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from answers.claude import ClaudeGenerator, ClaudeSettings
-from answers.fallback import FallbackGenerator
-from answers.index import IndexSnapshot, current_index, max_rank_for, tokenizer_from_settings
+from answers.generators.claude import ClaudeGenerator, ClaudeSettings
+from answers.generators.fallback import FallbackGenerator
 from answers.models import QuestionLog
 from answers.outages import database_available
 from answers.pipeline.answer import answer_events
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.events import AnswerDiagnosed, Event
-from answers.pipeline.extractive import ExtractiveGenerator
-from answers.pipeline.generation import Generator
+from answers.pipeline.generate.base import Generator
+from answers.pipeline.generate.extractive import ExtractiveGenerator
 from answers.pipeline.types import Retrieved
-from answers.summary import AnswerSummary
+from answers.present.api import AnswerSummary
+from answers.retrieval.holder import IndexSnapshot, current_index, max_rank_for, tokenizer_from_settings
 from corpus_admin.visibility import audiences_for
 
 logger = logging.getLogger(__name__)

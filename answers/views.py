@@ -11,12 +11,12 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from answers.limits import QuestionRefused, answering, caller_key, rate_limit_hit
+from answers.limits.rates import QuestionRefused, answering, caller_key, rate_limit_hit
 from answers.models import QuestionLog
 from answers.outages import RETRY_AFTER_S, ServiceUnavailable, database_available
 from answers.pipeline.events import STAFF_ONLY
+from answers.present.api import AnswerSummary, event_json
 from answers.services import QuestionRejected, answer_question, clean_question, prepare_caller
-from answers.summary import AnswerSummary, event_json
 from corpus_admin.models import chunk_url
 
 

@@ -1,6 +1,7 @@
 """A synthetic corpus for scale tests and benchmarks: pseudo-words with Zipfian frequencies, deterministic by seed.
 
-Pure (numpy only): `manage.py load_synthetic` turns it into served chunks, answers.benchmarks into throwaway indexes.
+Pure (numpy only): `manage.py load_synthetic` turns it into served chunks, answers.bench.retrieval into
+throwaway indexes.
 """
 from dataclasses import dataclass
 

@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.functional import lazy
 from redis.exceptions import RedisError
 
-from answers.counters import shared_counters
+from answers.limits.counters import shared_counters
 from answers.outages import ServiceUnavailable
 from corpus_admin.models import Audience
 from corpus_admin.visibility import audiences_for

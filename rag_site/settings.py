@@ -123,7 +123,7 @@ if REDIS_URL:
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
         }
     }
-    # Shared by every worker, like the limits' counters (answers/counters.py), which use Redis directly.
+    # Shared by every worker, like the limits' counters (answers/limits/counters.py), which use Redis directly.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

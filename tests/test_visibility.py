@@ -19,8 +19,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
-from answers.index import current_index, max_rank_for
 from answers.models import QuestionLog
+from answers.retrieval.holder import current_index, max_rank_for
 from answers.services import CallerRetriever, caller_audiences
 from answers.testing.fake_anthropic import FakeAnthropic
 from corpus_admin.models import Chunk

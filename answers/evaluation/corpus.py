@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from answers.index import index_holder, refresh_now
+from answers.retrieval.holder import index_holder, refresh_now
 from corpus_admin.folders import MANIFEST, FileDetails, ManifestError, files_under, read_manifest
 from corpus_admin.ingestion import ingest_upload
 from corpus_admin.parsing import SUPPORTED

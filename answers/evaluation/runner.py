@@ -8,9 +8,9 @@ from answers.evaluation.golden import GoldenCase
 from answers.evaluation.metrics import CaseResult, Delivered, Observation, judge_case
 from answers.evaluation.recheck import CitedChunk
 from answers.pipeline.config import PipelineConfig
-from answers.pipeline.generation import Generator
+from answers.pipeline.generate.base import Generator
+from answers.present.api import AnswerSummary
 from answers.services import answer_question
-from answers.summary import AnswerSummary
 from corpus_admin.models import Chunk
 
 CHANNEL = "eval"  # never stored: evaluation answers are asked with record=False

@@ -25,10 +25,10 @@ from answers.pipeline.events import (
     SentenceDropped,
     SentenceVerified,
 )
-from answers.pipeline.gates import find_conflict, gate_no_material
-from answers.pipeline.generation import GenerationFailed, GenerationRequest, Generator
-from answers.pipeline.sentences import SentenceBuffer
-from answers.pipeline.tokenize import tokenize
+from answers.pipeline.gate import find_conflict, gate_no_material
+from answers.pipeline.generate.base import GenerationFailed, GenerationRequest, Generator
+from answers.pipeline.text.sentences import SentenceBuffer
+from answers.pipeline.text.tokens import tokenize
 from answers.pipeline.types import Block, Conflict, Retrieved
 from answers.pipeline.verify import common_terms, verify_sentence
 

@@ -1,8 +1,8 @@
 """Every threshold of the pipeline in one frozen value; services fill it from settings."""
 from dataclasses import dataclass, field
 
-from answers.pipeline.tokenize import DEFAULT as DEFAULT_TOKENIZER
-from answers.pipeline.tokenize import TokenizerConfig
+from answers.pipeline.text.tokens import DEFAULT as DEFAULT_TOKENIZER
+from answers.pipeline.text.tokens import TokenizerConfig
 
 
 @dataclass(frozen=True)

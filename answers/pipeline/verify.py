@@ -4,9 +4,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from answers.pipeline.config import PipelineConfig
-from answers.pipeline.quantities import numbers_in
-from answers.pipeline.sentences import parse_markers
-from answers.pipeline.tokenize import TokenizerConfig, significant_terms
+from answers.pipeline.text.quantities import numbers_in
+from answers.pipeline.text.sentences import parse_markers
+from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 from answers.pipeline.types import Block
 
 # With fewer blocks than this, "in most blocks" says nothing about a term (one block holds every one of its terms).

@@ -3,7 +3,7 @@ import asyncio
 from collections.abc import AsyncIterator, Sequence
 
 from answers.pipeline.config import PipelineConfig
-from answers.pipeline.generation import GenerationRequest
+from answers.pipeline.generate.base import GenerationRequest
 
 Piece = str | BaseException | asyncio.Event
 

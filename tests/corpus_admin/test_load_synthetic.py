@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from answers.index import refresh_now
-from answers.pipeline.tokenize import TokenizerConfig, tokenize
+from answers.pipeline.text.tokens import TokenizerConfig, tokenize
+from answers.retrieval.holder import refresh_now
 from corpus_admin.corpus_state import corpus_stamp
 from corpus_admin.management.commands.load_synthetic import pseudo_words, synthetic_chunks
 from corpus_admin.models import Chunk, Source, SourceStatus

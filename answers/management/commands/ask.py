@@ -5,11 +5,11 @@ from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from answers.fallback import FALLBACK_NAME
+from answers.generators.fallback import FALLBACK_NAME
 from answers.models import QuestionLog
-from answers.rendering import GENERATOR_TEXT
+from answers.present.api import AnswerSummary
+from answers.present.fragments import GENERATOR_TEXT
 from answers.services import QuestionRejected, answer_question, clean_question
-from answers.summary import AnswerSummary
 from corpus_admin.models import chunk_url
 
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from answers.benchmarks import bench_beir
+from answers.bench.retrieval import bench_beir
 
 
 class Command(BaseCommand):

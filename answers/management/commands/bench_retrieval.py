@@ -3,7 +3,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from answers.benchmarks import bench_retrieval
+from answers.bench.retrieval import bench_retrieval
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from answers.loadtest import LoadPlan, NotLoopback, loopback_target, run_load
+from answers.bench.load import LoadPlan, NotLoopback, loopback_target, run_load
 
 MAX_CLIENTS = 1000
 MAX_QUESTIONS = 100

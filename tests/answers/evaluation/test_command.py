@@ -7,8 +7,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from answers.index import current_index
 from answers.models import QuestionLog
+from answers.retrieval.holder import current_index
 from answers.testing.scripted import ScriptedGenerator
 from corpus_admin.corpus_state import corpus_stamp
 from corpus_admin.models import Chunk, Source

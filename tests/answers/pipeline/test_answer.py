@@ -6,7 +6,6 @@ from collections.abc import Sequence
 import pytest
 
 from answers.pipeline.answer import UNSUPPORTED_MESSAGE, answer_events
-from answers.pipeline.bm25 import Bm25Index
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.events import (
     AnswerDiagnosed,
@@ -17,10 +16,11 @@ from answers.pipeline.events import (
     SentenceDropped,
     SentenceVerified,
 )
-from answers.pipeline.extractive import ExtractiveGenerator
-from answers.pipeline.generation import GenerationFailed
+from answers.pipeline.generate.base import GenerationFailed
+from answers.pipeline.generate.extractive import ExtractiveGenerator
 from answers.pipeline.records import ChunkRecord
-from answers.pipeline.tokenize import tokenize
+from answers.pipeline.retrieve.bm25 import Bm25Index
+from answers.pipeline.text.tokens import tokenize
 from answers.pipeline.types import Retrieved
 from answers.testing.scripted import ScriptedGenerator
 

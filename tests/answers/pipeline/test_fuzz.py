@@ -13,7 +13,7 @@ from answers.pipeline.answer import answer_events
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.events import AnswerDone, BlocksIssued, SentenceVerified
 from answers.pipeline.records import ChunkRecord
-from answers.pipeline.sentences import MARKER, SentenceBuffer, parse_markers
+from answers.pipeline.text.sentences import MARKER, SentenceBuffer, parse_markers
 from answers.pipeline.types import Block, Retrieved
 from answers.pipeline.verify import common_terms, verify_sentence
 from answers.testing.scripted import ScriptedGenerator
@@ -199,7 +199,7 @@ def test_fuzz_harness_shows_a_sentence_that_cites_its_block():
     ]
 
 
-# --- what the properties found (fixed in answers/pipeline/sentences.py) --------------------------------------
+# --- what the properties found (fixed in answers/pipeline/text/sentences.py) --------------------------------------
 
 
 @pytest.mark.parametrize("sentence", ["Refunds take 5-7 days [5 [1], 7].", "[1 [3], 2]", "[1 [2][3] ,2]"])

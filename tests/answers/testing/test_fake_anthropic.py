@@ -14,7 +14,7 @@ import anthropic
 import httpx2
 import pytest
 
-from answers.pipeline.prompt import build_prompt
+from answers.pipeline.generate.prompt import build_prompt
 from answers.pipeline.records import ChunkRecord
 from answers.pipeline.types import Block
 from answers.testing.fake_anthropic import (

@@ -1,0 +1,126 @@
+"""The extractive generator: quotes the 1-3 block sentences that best answer the question, with their markers."""
+import re
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+
+from answers.pipeline.config import PipelineConfig
+from answers.pipeline.generate.base import GenerationRequest
+from answers.pipeline.text.quantities import numbers_in
+from answers.pipeline.text.questions import ASKS_SEVERAL, question_terms, wants_quantity
+from answers.pipeline.text.sentences import MARKER, passage_sentences
+from answers.pipeline.text.tokens import significant_terms
+from answers.pipeline.types import Block
+
+_MONTH_OR_DAY = re.compile(
+    r"\b(january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|midnight|noon)\b",
+    re.I,
+)
+# Text addressed to an assistant is data in a document, never something to repeat as an answer.
+_ADDRESSED_TO_MODEL = re.compile(
+    r"\b(ignore|disregard|forget|override)\b[^.]{0,60}\b(instructions?|prompts?|rules|guidelines)\b|"
+    r"\b(system prompt|you are (?:now )?(?:an? )?(?:ai|assistant|language model|chatbot))\b",
+    re.I,
+)
+_MIN_WORDS = 4
+_PART_SLACK = 0.3
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A sentence of a block with what it covers of the question."""
+
+    text: str
+    block: Block
+    covered: frozenset[str]
+    coverage: float
+    precision: float
+    position: int
+
+
+def extract_answer(question: str, blocks: Sequence[Block], *, config: PipelineConfig) -> list[str]:
+    """Pick the sentences that answer the question, each ending with its block's marker.
+
+    One sentence must cover `min_sentence_coverage` of the question's terms; a question that asks for several
+    facts may instead be answered by up to `max_sentences` sentences that each cover part of it
+    (`_PART_SLACK` less) and together cover that share.
+    """
+    terms = question_terms(question, config=config)
+    if not terms:
+        return []
+    quantity = wants_quantity(question)
+    floor = config.min_sentence_coverage
+    if ASKS_SEVERAL.search(question):
+        floor = max(floor - _PART_SLACK, 0.0)
+    ranked = sorted(
+        (c for c in _candidates(blocks, terms, config=config) if _qualifies(c, floor, quantity)),
+        key=lambda c: (-c.coverage, -c.precision, -c.block.score, len(c.text), c.block.number, c.position),
+    )
+    chosen: list[Candidate] = []
+    covered: set[str] = set()
+    seen: set[str] = set()
+    for candidate in ranked:
+        if len(chosen) == (config.max_sentences if floor < config.min_sentence_coverage else 1):
+            break
+        if (not chosen or candidate.covered - covered) and _normalise(candidate.text) not in seen:
+            chosen.append(candidate)
+            covered |= candidate.covered
+            seen.add(_normalise(candidate.text))
+    if len(covered) / len(terms) < config.min_sentence_coverage:
+        return []
+    if len(chosen) > 1 and chosen[0].coverage >= config.min_sentence_coverage:
+        # A sentence that answers the whole question on its own keeps only partners that add to it.
+        chosen = [chosen[0]] + [c for c in chosen[1:] if c.coverage >= floor]
+    return [_with_marker(c.text, c.block.number) for c in chosen]
+
+
+class ExtractiveGenerator:
+    """Streams the extracted sentences; deterministic, so it never regenerates."""
+
+    name = "extractive"
+    regenerates = False
+
+    def __init__(self, config: PipelineConfig) -> None:
+        self._config = config
+
+    async def stream(self, request: GenerationRequest) -> AsyncIterator[str]:
+        """Yield one sentence at a time."""
+        for sentence in extract_answer(request.question, request.blocks, config=self._config):
+            yield sentence + " "
+
+
+def _candidates(blocks: Sequence[Block], terms: list[str], *, config: PipelineConfig) -> list[Candidate]:
+    wanted = set(terms)
+    found: list[Candidate] = []
+    for block in blocks:
+        # A document's own "[1]" must never become a citation; fragments are not answers.
+        sentences = (MARKER.sub("", s).strip() for s in passage_sentences(block.text))
+        for position, sentence in enumerate(s for s in sentences if len(s.split()) >= _MIN_WORDS):
+            own = set(significant_terms(sentence, config.tokenizer))
+            if not own:  # stop words only ("All of the above."): nothing it could answer with
+                continue
+            covered = frozenset(wanted & own)
+            found.append(
+                Candidate(sentence, block, covered, len(covered) / len(wanted), len(covered) / len(own), position)
+            )
+    return found
+
+
+def _qualifies(candidate: Candidate, floor: float, needs_number: bool) -> bool:
+    if candidate.coverage < floor or _ADDRESSED_TO_MODEL.search(candidate.text):
+        return False
+    if needs_number:
+        return bool(numbers_in(candidate.text) or _MONTH_OR_DAY.search(candidate.text))
+    return True
+
+
+def _with_marker(sentence: str, number: int) -> str:
+    """Put the marker before the closing punctuation: "... 30 days [2]."."""
+    match = re.search(r"[.!?]+[\"')\]]*$", sentence)
+    if match is None:
+        return f"{sentence} [{number}]."
+    return f"{sentence[: match.start()]} [{number}]{sentence[match.start():]}"
+
+
+def _normalise(text: str) -> str:
+    return re.sub(r"\W+", " ", text).strip().lower()

@@ -1,0 +1,70 @@
+"""Events as HTML fragments for the chat page: each carries `data-event` and an out-of-band swap target."""
+from django.template.loader import render_to_string
+
+from answers.generators.fallback import FALLBACK_NAME
+from answers.pipeline.events import (
+    STAFF_ONLY,
+    AnswerDone,
+    AnswerFailed,
+    AnswerRefused,
+    BlocksIssued,
+    Event,
+    SentenceVerified,
+)
+from corpus_admin.models import chunk_url
+
+REFUSAL_TITLES = {
+    "no_material": "Nothing relevant found",
+    "conflict": "The documents disagree",
+    "unsupported": "No direct answer in the documents",
+}
+STATUS_TEXT = {
+    "answered": "End of answer.",
+    "refused": "End of answer: no answer was given.",
+    "incomplete": "End of answer: it was cut off, so it may be incomplete.",
+    "failed": "The answer could not be written.",
+}
+
+
+GENERATOR_TEXT = {
+    "claude": "Written by the model; each sentence was checked against the passage it cites.",
+    "extractive": "Quoted from the documents.",
+    FALLBACK_NAME: "The model was unavailable, so this answer quotes the documents directly.",
+}
+
+
+def render_turn(turn_id: str, question: str) -> str:
+    """The empty turn a question starts, appended to the conversation."""
+    return render_to_string("answers/fragments/turn.html", {"turn": turn_id, "question": question})
+
+
+def render_event(turn_id: str, event: Event) -> str:
+    """The fragment for one event of a turn; what is for staff only (dropped sentences, diagnostics) renders as
+    nothing."""
+    if isinstance(event, STAFF_ONLY):
+        return ""
+    context: dict = {"turn": turn_id, "event": event}
+    if isinstance(event, BlocksIssued):
+        template = "meta"
+        context["sources"] = [(block, chunk_url(block.chunk_id)) for block in event.blocks]
+    elif isinstance(event, SentenceVerified):
+        template = "sentence"
+        context["citations"] = [(citation, chunk_url(citation.chunk_id)) for citation in event.citations]
+    elif isinstance(event, AnswerRefused):
+        template = "refusal"
+        context["title"] = REFUSAL_TITLES[event.reason]
+        context["sides"] = [(side, chunk_url(side.ref.chunk_id)) for side in event.sides]
+    elif isinstance(event, AnswerDone):
+        template = "done"
+        context["text"] = STATUS_TEXT.get(event.status, event.status)
+        context["by"] = GENERATOR_TEXT.get(event.generator, "")
+    elif isinstance(event, AnswerFailed):
+        template = "error"
+    else:
+        raise TypeError(f"no fragment for {type(event).__name__}")
+    return render_to_string(f"answers/fragments/{template}.html", context)
+
+
+def render_notice(message: str) -> str:
+    """A message not tied to a turn (busy, too long, malformed, rate limited), replacing the last one."""
+    return render_to_string("answers/fragments/notice.html", {"message": message})

@@ -1,0 +1,366 @@
+"""The process-wide retrieval index: built from the corpus selector, swapped for a new one when the corpus changes.
+
+`current_index()` returns an immutable `IndexSnapshot`. The first call builds one (or loads the copy a previous
+worker saved for the same corpus). Later calls read the corpus stamp (one single-row query); when it changed, one
+background thread makes a new snapshot while callers keep getting the previous one, and the new one replaces it
+with a single attribute assignment. A question holds its snapshot for its whole run, so it never mixes versions.
+A new snapshot is the previous one updated (the changed sources read and indexed again, the rest reused) unless
+much of the corpus changed; then it is built afresh.
+
+When the snapshot being replaced is small (fewer than `inline_below` chunks, e.g. the demo corpus or a test's few
+documents) the rebuild takes milliseconds and runs in the calling thread instead, so a question asked right
+after an upload already sees it.
+"""
+import dataclasses
+import datetime as dt
+import gc
+import hashlib
+import logging
+import threading
+import time
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection, connections
+
+from answers.pipeline.records import AUDIENCE_RANK, ChunkRecord
+from answers.pipeline.retrieve.bm25 import INDEX_FORMAT, Bm25Index
+from answers.pipeline.text.tokens import TokenizerConfig, tokenize, tokenizer_fingerprint
+from corpus_admin.corpus_state import Stamp, corpus_stamp
+from corpus_admin.selectors import chunk_records, served_sources
+
+logger = logging.getLogger(__name__)
+
+@dataclass(frozen=True)
+class IndexSnapshot:
+    """One corpus version's index and the records its hits resolve to; never changes once built."""
+
+    version: int
+    bm25: Bm25Index
+    records: Mapping[str, ChunkRecord]
+    tokenizer: TokenizerConfig = TokenizerConfig()
+    stamp: Stamp = (0, "")
+    sources: Mapping[int, Hashable] | None = None  # what each source's records depend on, for the next update
+
+
+def tokenizer_from_settings() -> TokenizerConfig:
+    """The tokenizer the site indexes and queries with (RAG_STOPWORDS, RAG_STEMMING)."""
+    return TokenizerConfig(stopwords=settings.RAG_STOPWORDS, stem=settings.RAG_STEMMING)
+
+
+def indexed_text(record: ChunkRecord) -> str:
+    """What BM25 indexes for a chunk: its source title, heading path and text."""
+    return "\n".join((record.source_title, *record.heading_path, record.text))
+
+
+def default_store_dir() -> Path:
+    """Where built indexes are kept between worker starts: BASE_DIR/var/index."""
+    return Path(settings.BASE_DIR) / "var" / "index"
+
+
+class IndexHolder:
+    """Holds the current snapshot and rebuilds it, at most one build at a time."""
+
+    def __init__(
+        self,
+        *,
+        store_dir: Path | Callable[[], Path] | None = default_store_dir,
+        tokenizer: Callable[[], TokenizerConfig] = tokenizer_from_settings,
+        read_stamp: Callable[[], Stamp] = corpus_stamp,
+        read_records: Callable[[], Iterable[ChunkRecord]] = chunk_records,
+        read_sources: Callable[[], Mapping[int, Hashable]] | None = None,
+        read_source_records: Callable[[Collection[int]], Iterable[ChunkRecord]] | None = None,
+        inline_below: int = 2000,
+        max_update_share: float = 0.25,
+        persist_from: int = 1000,
+        retry_after: float = 30.0,
+    ) -> None:
+        self._store_dir = store_dir
+        self._tokenizer = tokenizer
+        self._read_stamp = read_stamp
+        self._read_records = read_records
+        self._read_sources = read_sources
+        self._read_source_records = read_source_records
+        self.inline_below = inline_below
+        self.max_update_share = max_update_share  # more changed chunks than this share of the corpus: build afresh
+        self.persist_from = persist_from
+        self.retry_after = retry_after
+        self._snapshot: IndexSnapshot | None = None
+        self._build_lock = threading.Lock()  # one build at a time, background or not
+        self._start_lock = threading.Lock()  # guards _worker
+        self._worker: threading.Thread | None = None
+        self._failed_at: float | None = None
+        self.builds = 0  # snapshots built or loaded, for tests and diagnostics
+        self.updates = 0  # of which updated from the previous snapshot
+
+    @property
+    def snapshot(self) -> IndexSnapshot | None:
+        """The snapshot callers currently get, without checking the corpus."""
+        return self._snapshot
+
+    def current(self) -> IndexSnapshot:
+        """The snapshot to answer with; starts a rebuild when the corpus changed since it was built."""
+        snapshot = self._snapshot
+        if snapshot is None:
+            with self._build_lock:
+                if self._snapshot is None:
+                    self._snapshot = self._build()
+                    settle_heap()
+                return self._snapshot
+        if snapshot.stamp == self._read_stamp() and snapshot.tokenizer == self._tokenizer():
+            return snapshot
+        if len(snapshot.records) < self.inline_below:
+            return self._rebuild_if_stale()
+        self._start_background_rebuild()
+        return snapshot
+
+    def refresh_now(self) -> IndexSnapshot:
+        """Build a snapshot of the corpus as it is now and make it current (waits for a running build)."""
+        with self._build_lock:
+            self._snapshot = snapshot = self._build()
+        settle_heap()
+        return snapshot
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait for a background rebuild to finish; False if it is still running after timeout seconds."""
+        worker = self._worker
+        if worker is not None:
+            worker.join(timeout)
+            return not worker.is_alive()
+        return True
+
+    @property
+    def rebuilding(self) -> bool:
+        """Whether a background rebuild is running."""
+        worker = self._worker
+        return worker is not None and worker.is_alive()
+
+    def _rebuild_if_stale(self) -> IndexSnapshot:
+        updated, built = None, False
+        with self._build_lock:
+            snapshot = self._snapshot
+            if snapshot is None or snapshot.stamp != self._read_stamp() or snapshot.tokenizer != self._tokenizer():
+                updates = self.updates
+                self._snapshot = snapshot = self._build(previous=snapshot)
+                updated = snapshot if self.updates > updates else None
+                built = True
+        if built:
+            settle_heap()
+        if updated is not None and self._snapshot is updated:
+            # After the swap and outside the lock: saving a large index takes longer than updating it, and the
+            # next change must not wait for it.
+            self._persist(updated)
+        return snapshot
+
+    def _start_background_rebuild(self) -> None:
+        with self._start_lock:
+            if self._worker is not None and self._worker.is_alive():
+                return
+            if self._failed_at is not None and time.monotonic() - self._failed_at < self.retry_after:
+                return
+            self._worker = threading.Thread(target=self._rebuild_in_background, name="rag-index-rebuild", daemon=True)
+            self._worker.start()
+
+    def _rebuild_in_background(self) -> None:
+        try:
+            self._rebuild_if_stale()
+            self._failed_at = None
+        except Exception:
+            self._failed_at = time.monotonic()
+            logger.exception("Rebuilding the retrieval index failed; answering from the previous snapshot")
+        finally:
+            connections.close_all()  # this thread's own connections
+
+    def _build(self, previous: IndexSnapshot | None = None) -> IndexSnapshot:
+        """Build (or load) a snapshot, updating the previous one when only a few sources changed since it.
+
+        The stamp is read before anything else, so a change made meanwhile only causes one more rebuild, never a
+        snapshot labelled newer than its content.
+        """
+        config = self._tokenizer()
+        stamp = self._read_stamp()
+        sources = self._read_sources() if self._read_sources is not None else None
+        if (
+            previous is not None
+            and previous.sources is not None
+            and sources is not None
+            and previous.tokenizer == config
+            and (updated := self._update(previous, stamp, sources)) is not None
+        ):
+            return updated
+        records = _light_records(self._read_records())
+        path = self._store_path(stamp, records, config)
+        bm25 = _load(path, records) if path is not None else None
+        if bm25 is None:
+            bm25 = Bm25Index.build(
+                (record.chunk_id, record.audience, tokenize(indexed_text(record), config))
+                for record in records.values()
+            )
+            if path is not None:
+                _save(bm25, path)
+        self.builds += 1
+        return IndexSnapshot(
+            version=stamp[0], bm25=bm25, records=records, tokenizer=config, stamp=stamp, sources=sources
+        )
+
+    def _update(
+        self, previous: IndexSnapshot, stamp: Stamp, sources: Mapping[int, Hashable]
+    ) -> IndexSnapshot | None:
+        """The previous snapshot with the changed sources' chunks read and indexed again; None when most changed.
+
+        Only the changed sources are read and tokenized, so a worker with 100k chunks follows an upload or a
+        withdrawal in well under the two seconds coherence allows (a full build takes half a minute).
+        """
+        if previous.sources is None or self._read_source_records is None:
+            return None  # nothing to compare with, or no way to read a source alone: build afresh
+        changed = {s for s in previous.sources.keys() | sources.keys() if previous.sources.get(s) != sources.get(s)}
+        removed = [chunk_id for chunk_id, record in previous.records.items() if record.source_id in changed]
+        if len(removed) > self.max_update_share * len(previous.records):
+            return None
+        wanted = changed & sources.keys()
+        added = _light_records(self._read_source_records(wanted)) if wanted else {}
+        if len(removed) + len(added) > self.max_update_share * len(previous.records):
+            return None
+        bm25 = previous.bm25.with_changes(
+            removed=removed,
+            added=[(r.chunk_id, r.audience, tokenize(indexed_text(r), previous.tokenizer)) for r in added.values()],
+        )
+        kept = (item for item in previous.records.items() if item[1].source_id not in changed)
+        records = dict(sorted((*kept, *added.items())))  # chunk-id order, as a full build reads them
+        self.builds += 1
+        self.updates += 1
+        return IndexSnapshot(
+            version=stamp[0], bm25=bm25, records=records, tokenizer=previous.tokenizer, stamp=stamp, sources=sources
+        )
+
+    def _persist(self, snapshot: IndexSnapshot) -> None:
+        """Save an updated snapshot, so a worker starting on this corpus version loads it instead of building."""
+        path = self._store_path(snapshot.stamp, snapshot.records, snapshot.tokenizer)
+        if path is not None and not path.exists():
+            _save(snapshot.bm25, path)
+
+    def _store_path(self, stamp: Stamp, records: Mapping[str, ChunkRecord], config: TokenizerConfig) -> Path | None:
+        store = self._store_dir() if callable(self._store_dir) else self._store_dir
+        if store is None or len(records) < self.persist_from:
+            return None
+        # The file format and the tokenizer's fingerprint are in the name: an index from other code is never loaded.
+        code = f"f{INDEX_FORMAT}-t{tokenizer_fingerprint(config)}"
+        return Path(store) / f"{_database_key()}-v{stamp[0]}-{code}-{_corpus_digest(records.values(), config)}.npz"
+
+
+def settle_heap() -> None:
+    """Collect once, then freeze what lives (the site's code, the current snapshot) when RAG_GC_FREEZE is on.
+
+    Python's full collections walk every tracked object, and an index holds one record per chunk: under load those
+    walks made the slowest answers. Frozen objects are skipped by the collector but still freed by reference
+    counting, as a replaced snapshot's records are.
+    """
+    if settings.RAG_GC_FREEZE:
+        gc.collect()
+        gc.freeze()
+
+
+def _light_records(records: Iterable[ChunkRecord]) -> dict[str, ChunkRecord]:
+    """Records by chunk id, with the strings and tuples a source's chunks repeat shared instead of copied."""
+    shared: dict[tuple, ChunkRecord] = {}
+    headings: dict[tuple[str, ...], tuple[str, ...]] = {}
+    light: dict[str, ChunkRecord] = {}
+    for record in records:
+        key = (record.source_id, record.source_title, record.original_name, record.audience, record.updated_on)
+        first = shared.setdefault(key, record)
+        heading_path = headings.setdefault(record.heading_path, record.heading_path)
+        if first is not record or heading_path is not record.heading_path:
+            record = dataclasses.replace(
+                record,
+                source_title=first.source_title,
+                original_name=first.original_name,
+                audience=first.audience,
+                updated_on=first.updated_on,
+                heading_path=heading_path,
+            )
+        light[record.chunk_id] = record
+    return light
+
+
+def _database_key() -> str:
+    details = connection.settings_dict
+    identity = f"{details.get('ENGINE')}|{details.get('HOST') or ''}|{details.get('PORT') or ''}|{details.get('NAME')}"
+    return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:16]
+
+
+def _corpus_digest(records: Iterable[ChunkRecord], config: TokenizerConfig) -> str:
+    """A hash of everything the index depends on: the tokenizer and each chunk's id, audience and indexed text."""
+    digest = hashlib.sha256(repr(config).encode("utf-8"))
+    for record in records:
+        digest.update(f"\x00{record.chunk_id}\x00{record.audience}\x00{indexed_text(record)}".encode())
+    return digest.hexdigest()[:24]
+
+
+def _load(path: Path, records: Mapping[str, ChunkRecord]) -> Bm25Index | None:
+    if not path.exists():
+        return None
+    try:
+        bm25 = Bm25Index.load(path)
+    except Exception as error:  # a partial or corrupt file: rebuild instead
+        logger.warning("Ignoring unreadable index file %s (%s: %s)", path, type(error).__name__, error)
+        return None
+    if len(bm25) != len(records):
+        logger.warning("Ignoring index file %s: it holds %d chunks, not %d", path, len(bm25), len(records))
+        return None
+    return bm25
+
+
+def _save(bm25: Bm25Index, path: Path) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        bm25.save(path)
+        _prune(path)
+    except OSError as error:
+        logger.warning("Could not save the index to %s (%s)", path, error)
+
+
+def _prune(kept: Path, *, max_age: dt.timedelta = dt.timedelta(days=1)) -> None:
+    """Delete this database's files for older versions, and any index file untouched for a day."""
+    database, version = kept.name.split("-v")[0], int(kept.name.split("-v")[1].split("-")[0])
+    cutoff = time.time() - max_age.total_seconds()
+    for other in kept.parent.glob("*-v*.npz"):
+        if other == kept:
+            continue
+        try:
+            other_database, rest = other.name.split("-v", 1)
+            older = other_database == database and int(rest.split("-")[0]) < version
+            if older or other.stat().st_mtime < cutoff:
+                other.unlink(missing_ok=True)
+        except (ValueError, OSError):
+            continue
+
+
+_holder = IndexHolder(read_sources=served_sources, read_source_records=lambda ids: chunk_records(source_ids=ids))
+
+
+def index_holder() -> IndexHolder:
+    """The process-wide holder (tests use it to wait for a background rebuild)."""
+    return _holder
+
+
+def current_index() -> IndexSnapshot:
+    """The snapshot to answer a question with; hold on to it for the whole question."""
+    return _holder.current()
+
+
+def refresh_now() -> IndexSnapshot:
+    """Rebuild the process-wide index from the corpus now and make it current."""
+    return _holder.refresh_now()
+
+
+def max_rank_for(audiences: tuple[str, ...]) -> int:
+    """The statistics tier of a caller's audiences; they must be nested (public, then partner, then internal)."""
+    if not audiences:
+        raise ValueError("a caller sees at least the public audience")
+    max_rank = max(AUDIENCE_RANK[audience] for audience in audiences)
+    if {AUDIENCE_RANK[audience] for audience in audiences} != set(range(max_rank + 1)):
+        raise ValueError(f"audiences {audiences!r} are not a tier (public, public+partner, or all three)")
+    return max_rank
+

@@ -1,0 +1,72 @@
+"""The benchmark commands run at tiny sizes, print the promised figures, and never touch the site's database."""
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from answers.bench.retrieval import ndcg_at, recall_at
+
+BENCH_KEYS = {
+    "chunks", "ours_build_s", "rank_bm25_build_s", "ours_p50_ms", "ours_p95_ms", "rank_bm25_p50_ms",
+    "query_speedup", "peak_rss_mb", "top10_identical",
+}
+
+
+def run(*args) -> str:
+    out = StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+def test_bench_retrieval_json_reports_every_figure_and_identical_top10():
+    result = json.loads(run("bench_retrieval", "--chunks", "300", "--queries", "20", "--json"))
+    assert set(result) >= BENCH_KEYS
+    assert result["chunks"] == 300
+    assert result["top10_identical"] is True
+    assert result["ours_p50_ms"] > 0 and result["rank_bm25_p50_ms"] > 0 and result["peak_rss_mb"] > 0
+
+
+def test_bench_retrieval_text_output_names_both_engines():
+    text = run("bench_retrieval", "--chunks", "200", "--queries", "5")
+    assert "rank-bm25" in text and "top10_identical: True" in text
+
+
+@pytest.fixture
+def tiny_beir(tmp_path):
+    corpus = [
+        {"_id": "d1", "title": "Refunds", "text": "Refunds are issued within 30 days."},
+        {"_id": "d2", "title": "Uploads", "text": "The upload limit is 200 MB."},
+        {"_id": "d3", "title": "Shortcuts", "text": "Press the question mark for shortcuts."},
+        {"_id": "d4", "title": "Hours", "text": "Support answers on weekdays."},
+    ]
+    queries = [{"_id": "q1", "text": "how are refunds issued"}, {"_id": "q2", "text": "upload limit"},
+               {"_id": "q9", "text": "not judged in the test split"}]
+    (tmp_path / "corpus.jsonl").write_text("\n".join(json.dumps(row) for row in corpus) + "\n")
+    (tmp_path / "queries.jsonl").write_text("\n".join(json.dumps(row) for row in queries) + "\n")
+    (tmp_path / "qrels").mkdir()
+    (tmp_path / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t2\nq2\td4\t1\n")
+    return tmp_path
+
+
+def test_bench_beir_scores_a_tiny_dataset(tiny_beir):
+    result = json.loads(run("bench_beir", str(tiny_beir), "--json"))
+    assert {"ndcg_at_10", "recall_at_100", "seconds"} <= set(result)
+    assert result["queries"] == 2
+    # q1 finds d1 first (nDCG 1); q2 finds d2 first but never d4: nDCG (2/1) / (2/1 + 1/log2(3))
+    expected_q2 = 2 / (2 + 1 / 1.584962500721156)
+    assert result["ndcg_at_10"] == pytest.approx((1 + expected_q2) / 2, abs=1e-4)
+    assert result["recall_at_100"] == pytest.approx((1 + 0.5) / 2, abs=1e-4)
+
+
+def test_bench_beir_rejects_a_folder_that_is_not_beir(tmp_path):
+    with pytest.raises(CommandError, match="corpus.jsonl"):
+        run("bench_beir", str(tmp_path))
+
+
+def test_ndcg_uses_graded_gains_and_the_ideal_order_from_qrels():
+    judged = {"a": 2, "b": 1}
+    assert ndcg_at(["a", "b"], judged) == pytest.approx(1.0)
+    assert ndcg_at(["b", "a"], judged) < 1.0
+    assert ndcg_at(["x"], judged) == 0.0
+    assert recall_at(["a", "x"], judged, 100) == 0.5

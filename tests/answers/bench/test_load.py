@@ -1,0 +1,199 @@
+"""manage.py loadtest: loopback only, fragments read as the page reads them, and a real run against daphne."""
+import contextlib
+import io
+import json
+import random
+import time
+from collections.abc import Iterator
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from answers.bench.load import DEMO_QUESTIONS, Frame, LoadPlan, NotLoopback, loopback_target, percentile, read_frame
+from answers.pipeline.events import AnswerDone, ChunkRef, SentenceVerified
+from answers.present.fragments import render_event, render_notice, render_turn
+from answers.testing.live_server import running_daphnes
+
+
+@pytest.mark.parametrize(
+    ("url", "ws_url", "origin"),
+    [
+        ("http://127.0.0.1:8000", "ws://127.0.0.1:8000/ws/chat/", "http://127.0.0.1:8000"),
+        ("http://127.0.0.2:9000/", "ws://127.0.0.2:9000/ws/chat/", "http://127.0.0.2:9000"),
+        ("https://[::1]:8443", "wss://[::1]:8443/ws/chat/", "https://[::1]:8443"),
+        ("http://localhost:8000", "ws://localhost:8000/ws/chat/", "http://localhost:8000"),
+    ],
+)
+def test_loopback_urls_give_the_socket_and_the_origin_the_page_would_send(url, ws_url, origin):
+    target = loopback_target(url)
+
+    assert (target.ws_url, target.origin) == (ws_url, origin)
+
+
+@pytest.mark.parametrize(
+    "url", ["http://example.com", "http://10.0.0.5:8000", "http://0.0.0.0:8000", "ftp://127.0.0.1"]
+)
+def test_other_urls_are_refused(url):
+    with pytest.raises(NotLoopback):
+        loopback_target(url)
+
+
+def test_command_refuses_a_remote_url_by_name():
+    with pytest.raises(CommandError, match="example.com is not a loopback address"):
+        call_command("loadtest", "--url", "http://example.com", stdout=io.StringIO())
+
+
+def test_the_empty_notice_that_clears_old_ones_is_not_an_error():
+    assert read_frame(render_notice("")) == Frame(events=())
+    assert read_frame(render_notice("Please wait until the current answer has finished.")).notice == (
+        "Please wait until the current answer has finished."
+    )
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        (
+            '<div id="answer-t1" hx-swap-oob="beforeend" data-event="sentence"><p data-event="sentence">A.</p></div>',
+            Frame(("sentence", "sentence")),
+        ),
+        ('<p class="status status-answered" id="status-t1" data-event="done">End.</p>', Frame(("done",), "answered")),
+        ('<p class="status status-refused" id="status-t1" data-event="done">End.</p>', Frame(("done",), "refused")),
+        (
+            '<div class="refusal" id="refusal-t1" data-event="refusal" data-kind="no_material"></div>',
+            Frame(("refusal",)),
+        ),
+        ('<div class="error" id="error-t1" data-event="error">Cut off.</div>', Frame(())),
+        ("<p>no event</p>", Frame(())),
+    ],
+)
+def test_fragments_are_read_by_their_events(html, expected):
+    assert read_frame(html) == expected
+
+
+def test_one_frame_may_carry_a_whole_answer():
+    turn = render_turn("t1", "How long?")
+    answer = render_event("t1", SentenceVerified("Thirty days.", (ChunkRef(1, "trash-v1-c01", "Trash", None),)))
+    done = render_event("t1", AnswerDone("answered", {}, {}, "extractive"))
+
+    frame = read_frame(render_notice("") + turn + answer + done)
+
+    assert (frame.events[0], frame.events[-1], frame.status, frame.notice) == ("turn", "done", "answered", "")
+    assert "sentence" in frame.events
+
+
+def test_clients_are_spread_over_the_workers_in_turn():
+    first, second = loopback_target("http://127.0.0.1:8000"), loopback_target("http://127.0.0.1:8001")
+    plan = LoadPlan(targets=(first, second), clients=3, questions=1)
+
+    assert [plan.target(n) for n in range(3)] == [first, second, first]
+
+
+def test_percentile_is_nearest_rank():
+    values = [float(v) for v in range(1, 101)]
+
+    assert (percentile(values, 50), percentile(values, 95), percentile(values, 99)) == (50.0, 95.0, 99.0)
+    assert percentile([], 95) is None
+
+
+def test_demo_questions_are_distinct():
+    assert len(set(DEMO_QUESTIONS)) == len(DEMO_QUESTIONS) >= 10
+
+
+@pytest.fixture
+def site_url(transactional_db, settings, monkeypatch) -> Iterator[str]:
+    """A real daphne on the test database with the demo corpus and the default rate limits (20 and 60 a minute),
+    whose limits count by a clock stopped in the middle of one minute, so a run never straddles two windows."""
+    stopped = (time.time() // 60) * 60 + 30
+    monkeypatch.setattr("answers.limits.rates.wall_clock", lambda: stopped)  # the forked server inherits it
+    call_command("load_demo", stdout=io.StringIO())
+    settings.RAG_RATE_LIMIT, settings.RAG_ADDRESS_RATE_LIMIT = 20, 60  # on: each client counts as its address
+    with running_daphnes(1, on_timeout=pytest.fail) as (url,):
+        yield url
+
+
+def fresh_source() -> str:
+    """A loopback address no other test or run used (counters may live in a Redis shared by several runs)."""
+    return f"127.{random.randrange(1, 255)}.{random.randrange(256)}.1"
+
+
+def test_small_load_against_a_real_server_answers_every_question(site_url):
+    out = io.StringIO()
+
+    with contextlib.suppress(SystemExit):  # exit status 1 on errors: the figures below say which
+        call_command("loadtest", "--url", site_url, "--clients", "5", "--questions", "2", "--json", "--timeout", "20",
+                     "--deadline", "60", "--source-address", fresh_source(), stdout=out)
+
+    figures = json.loads(out.getvalue())
+    assert {"first_sentence_p50_ms", "first_sentence_p95_ms", "done_p95_ms", "errors", "answers_per_s"} <= set(figures)
+    assert figures["errors"] == 0, (figures["error_kinds"], figures["error_examples"])
+    assert figures["answered"] == 10
+    assert 0 < figures["first_sentence_p50_ms"] <= figures["first_sentence_p95_ms"] <= figures["done_p95_ms"]
+    assert figures["answers_per_s"] > 0
+
+
+def test_a_run_against_two_workers_answers_every_question(transactional_db, settings):
+    call_command("load_demo", stdout=io.StringIO())
+    out = io.StringIO()
+
+    with running_daphnes(2, on_timeout=pytest.fail) as (one, other):
+        call_command("loadtest", "--url", one, "--url", other, "--clients", "4", "--questions", "1", "--json",
+                     stdout=out)
+
+    figures = json.loads(out.getvalue())
+    assert (figures["answered"], figures["errors"]) == (4, 0)
+    assert figures["url"] == f"{one}/ {other}/"
+
+
+def test_text_report_names_the_figures(site_url):
+    out = io.StringIO()
+
+    call_command("loadtest", "--url", site_url, "--clients", "2", "--questions", "1", "--source-address",
+                 fresh_source(), stdout=out)
+
+    assert "first verified sentence  p50" in out.getvalue()
+    assert "answers/s" in out.getvalue()
+
+
+def test_a_rate_limited_question_counts_as_an_error_and_fails_the_run(site_url):
+    out = io.StringIO()
+
+    with pytest.raises(SystemExit) as exit_:
+        call_command("loadtest", "--url", site_url, "--clients", "1", "--questions", "21", "--json",
+                     "--source-address", fresh_source(), stdout=out)
+
+    figures = json.loads(out.getvalue())
+    assert exit_.value.code == 1
+    assert (figures["answered"], figures["errors"], figures["error_kinds"]) == (20, 1, {"notice": 1})
+    assert "questions in the last minute" in figures["error_examples"][0]
+
+
+
+def test_a_flooder_minting_a_session_per_socket_is_limited_as_one_visitor(site_url):
+    out = io.StringIO()
+
+    with pytest.raises(SystemExit):  # refused questions are errors
+        call_command("loadtest", "--url", site_url, "--mint-sessions", "--clients", "4", "--questions", "20", "--json",
+                     "--source-address", fresh_source(), "--timeout", "20", "--deadline", "120", stdout=out)
+
+    figures = json.loads(out.getvalue())
+    # The page sets no session and a made-up one is no session: the four sockets are one caller, their address.
+    assert (figures["answered"], figures["error_kinds"]) == (20, {"notice": 60})
+    assert "You have asked 20 questions in the last minute" in figures["error_examples"][0]
+
+
+def test_clients_from_distinct_source_addresses_are_distinct_visitors(site_url):
+    out = io.StringIO()
+    first = fresh_source()
+
+    call_command("loadtest", "--url", site_url, "--clients", "4", "--questions", "20", "--json",
+                 "--source-address", first, "--spread-addresses", "--timeout", "20", "--deadline", "120", stdout=out)
+
+    figures = json.loads(out.getvalue())
+    assert (figures["answered"], figures["errors"]) == (80, 0)  # one address would have had 20 answered
+
+
+def test_source_addresses_must_stay_on_loopback():
+    with pytest.raises(CommandError, match="leave 127.0.0.0/8"):
+        call_command("loadtest", "--url", "http://127.0.0.1:1", "--clients", "3", "--spread-addresses",
+                     "--source-address", "127.255.255.254", stdout=io.StringIO())

@@ -1,0 +1,122 @@
+"""Shared counters: one atomic step each, in Redis when the site has it, else in this process."""
+import socket
+import time
+import uuid
+
+import pytest
+from django.conf import settings
+
+from answers.limits.counters import MemoryCounters, RedisCounters
+from answers.outages import ServiceUnavailable
+
+pytestmark = pytest.mark.asyncio
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+BACKENDS = [
+    pytest.param(lambda: MemoryCounters(), id="memory"),
+    pytest.param(
+        lambda: RedisCounters(settings.REDIS_URL),
+        id="redis",
+        marks=pytest.mark.skipif(not settings.REDIS_URL, reason="needs REDIS_URL (CI's second run sets it)"),
+    ),
+]
+
+
+@pytest.mark.parametrize("make", BACKENDS)
+async def test_a_caller_within_the_limit_is_counted_for_the_site_too(make):
+    counters, key = make(), uuid.uuid4().hex
+    tiers = [(f"rag:test:{key}:c", 2), (f"rag:test:{key}:s", 100)]
+
+    counts = [await counters.count_rate(tiers, ttl_s=60) for _ in range(3)]
+
+    assert counts == [(1, 1), (2, 2), (3, 0)]  # the third is over the caller's limit: the site does not count it
+
+
+@pytest.mark.parametrize("make", BACKENDS)
+async def test_each_counter_counts_only_questions_within_the_limits_before_it(make):
+    counters, key = make(), uuid.uuid4().hex
+    session = [(f"rag:test:{key}:session-{n}", 2) for n in range(3)]
+    address, site = (f"rag:test:{key}:address", 3), (f"rag:test:{key}:site", 100)
+
+    counts = [await counters.count_rate([session[n % 3], address, site], ttl_s=60) for n in range(6)]
+    flooded = await counters.count_rate([session[0], address, site], ttl_s=60)  # session 0's third question
+
+    assert counts == [(1, 1, 1), (1, 2, 2), (1, 3, 3), (2, 4, 0), (2, 5, 0), (2, 6, 0)]
+    assert flooded == (3, 0, 0)  # over its own limit: neither the address nor the site counts it
+
+
+@pytest.mark.parametrize("make", BACKENDS)
+async def test_slots_are_taken_up_to_the_limit_and_given_back_never_below_zero(make):
+    counters, key = make(), f"rag:test:{uuid.uuid4().hex}:slot"
+
+    taken = [await counters.take_slot(key, limit=2, ttl_s=60) for _ in range(3)]
+    for _ in range(4):
+        await counters.give_slot(key)
+
+    assert taken == [True, True, False]
+    assert [await counters.take_slot(key, limit=2, ttl_s=60) for _ in range(3)] == [True, True, False]
+
+
+async def test_in_memory_counts_lapse_after_their_time():
+    clock = Clock()
+    counters = MemoryCounters(clock=clock)
+    await counters.take_slot("slot", limit=1, ttl_s=10)
+    assert not await counters.take_slot("slot", limit=1, ttl_s=10)
+
+    clock.now += 11
+
+    assert await counters.take_slot("slot", limit=1, ttl_s=10)  # a crashed answer's slot does not block for ever
+    assert await counters.count_rate([("caller", 0)], ttl_s=5) == (1,)
+    clock.now += 6
+    assert await counters.count_rate([("caller", 0)], ttl_s=5) == (1,)
+
+
+async def test_in_memory_slots_are_renewed_by_a_take_but_not_by_a_refused_one():
+    clock = Clock()
+    counters = MemoryCounters(clock=clock)
+    await counters.take_slot("renewed", limit=2, ttl_s=10)
+    await counters.take_slot("leaked", limit=1, ttl_s=10)
+
+    clock.now += 8
+    await counters.take_slot("renewed", limit=2, ttl_s=10)
+    assert not await counters.take_slot("leaked", limit=1, ttl_s=10)  # a caller retrying against a leaked slot
+    clock.now += 3
+
+    assert not await counters.take_slot("renewed", limit=2, ttl_s=10)  # both takes still held
+    assert await counters.take_slot("leaked", limit=1, ttl_s=10)  # lapsed 10 s after its only successful take
+
+
+async def test_a_redis_that_goes_away_is_unavailable_at_once_and_counts_again_when_back(redis_server):
+    counters, key = RedisCounters(redis_server.url), f"rag:test:{uuid.uuid4().hex}"
+    assert await counters.count_rate([(key, 0)], ttl_s=60) == (1,)
+
+    redis_server.stop()
+    started = time.monotonic()
+    with pytest.raises(ServiceUnavailable, match="busy"):
+        await counters.count_rate([(key, 0)], ttl_s=60)
+    waited = time.monotonic() - started
+    redis_server.start()  # empty again: nothing was saved
+
+    assert waited < 1
+    assert await counters.count_rate([(key, 0)], ttl_s=60) == (1,)  # the same event loop, the same counters
+
+
+async def test_a_redis_that_never_answers_is_unavailable_within_the_timeout():
+    with socket.socket() as silent:  # accepts connections (the kernel does), never replies
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        counters = RedisCounters(f"redis://127.0.0.1:{silent.getsockname()[1]}/0")
+        started = time.monotonic()
+
+        with pytest.raises(ServiceUnavailable):
+            await counters.take_slot("rag:test:silent", limit=1, ttl_s=60)
+
+    assert time.monotonic() - started < 3  # not 5 s, not ten retries

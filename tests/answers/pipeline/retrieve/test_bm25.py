@@ -1,0 +1,306 @@
+"""BM25 index: rank-bm25's BM25Okapi scores exactly, statistics per audience tier, ties by chunk id."""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rank_bm25 import BM25Okapi
+
+from answers.pipeline.retrieve.bm25 import Bm25Index, Hit
+
+AUDIENCES = ("public", "partner", "internal")
+PUBLIC, PARTNER, INTERNAL = 0, 1, 2
+
+
+def reference_scores(docs: list[list[str]], query: list[str], **params) -> np.ndarray:
+    return BM25Okapi(docs, **params).get_scores(query)
+
+
+def our_scores(index: Bm25Index, chunk_ids: list[str], query: list[str], max_rank: int) -> np.ndarray:
+    scores = index.scores(query, max_rank=max_rank)
+    return np.array([scores.get(chunk_id, 0.0) for chunk_id in chunk_ids])
+
+
+def assert_same(ours: np.ndarray, expected: np.ndarray) -> None:
+    assert ours.shape == expected.shape
+    for a, b in zip(ours.tolist(), expected.tolist(), strict=True):
+        # abs_tol only absorbs float cancellation: an average idf that is 0 in exact arithmetic comes out as
+        # ~1e-17 in rank-bm25's summation order and as 0.0 in ours.
+        assert math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12), (ours, expected)
+
+
+def public_index(docs: list[list[str]], **params) -> tuple[Bm25Index, list[str]]:
+    chunk_ids = [f"doc-c{i:05d}" for i in range(len(docs))]
+    return Bm25Index.build(((c, "public", d) for c, d in zip(chunk_ids, docs, strict=True)), **params), chunk_ids
+
+
+CORPUS = [
+    ["refund", "polici", "refund", "day"],
+    ["upload", "limit", "200", "mb"],
+    ["refund", "window", "30", "day"],
+    ["trial", "last", "30", "day"],
+    ["shortcut", "key"],
+]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        ["refund"],
+        ["refund", "refund"],  # a repeated term counts twice
+        ["day"],  # in more than half of the documents: negative idf replaced by epsilon * average idf
+        ["nowher"],  # absent from the corpus
+        ["refund", "day", "nowher", "30"],
+        [],
+    ],
+)
+def test_scores_match_rank_bm25_table(query):
+    index, chunk_ids = public_index(CORPUS)
+    assert_same(our_scores(index, chunk_ids, query, PUBLIC), reference_scores(CORPUS, query))
+
+
+def test_negative_idf_term_gets_the_epsilon_floor():
+    index, _ = public_index(CORPUS)
+    reference = BM25Okapi(CORPUS)
+    assert reference.idf["day"] == pytest.approx(0.25 * reference.average_idf)
+    assert index.scores(["day"], max_rank=PUBLIC)  # the floor is positive here, so "day" still scores
+
+
+def test_single_document_corpus_matches_rank_bm25_including_negative_scores():
+    docs = [["alpha", "beta", "alpha"]]
+    index, chunk_ids = public_index(docs)
+    expected = reference_scores(docs, ["alpha", "beta"])
+    assert expected[0] < 0  # every idf is negative, and so is their average
+    assert_same(our_scores(index, chunk_ids, ["alpha", "beta"], PUBLIC), expected)
+    alpha = reference_scores(docs, ["alpha"])[0]
+    assert alpha < 0
+    assert index.search(["alpha"], max_rank=PUBLIC, k=3) == [Hit("doc-c00000", pytest.approx(alpha, rel=1e-9))]
+
+
+def test_parameters_are_honoured():
+    params = {"k1": 1.2, "b": 0.4, "epsilon": 0.5}
+    index, chunk_ids = public_index(CORPUS, **params)
+    expected = reference_scores(CORPUS, ["refund", "day"], **params)
+    assert_same(our_scores(index, chunk_ids, ["refund", "day"], PUBLIC), expected)
+
+
+words = st.sampled_from([f"t{i}" for i in range(12)])
+documents = st.lists(st.lists(words, min_size=1, max_size=12), min_size=1, max_size=25)
+queries = st.lists(st.sampled_from([f"t{i}" for i in range(15)]), min_size=1, max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(docs=documents, query=queries)
+def test_scores_match_rank_bm25_on_random_corpora(docs, query):
+    index, chunk_ids = public_index(docs)
+    assert_same(our_scores(index, chunk_ids, query, PUBLIC), reference_scores(docs, query))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    docs=st.lists(
+        st.tuples(st.sampled_from(AUDIENCES), st.lists(words, min_size=1, max_size=10)), min_size=1, max_size=25
+    ),
+    query=queries,
+)
+def test_each_tier_scores_exactly_as_rank_bm25_over_only_its_documents(docs, query):
+    chunk_ids = [f"c{i:03d}" for i in range(len(docs))]
+    index = Bm25Index.build((c, audience, tokens) for c, (audience, tokens) in zip(chunk_ids, docs, strict=True))
+    for max_rank in (PUBLIC, PARTNER, INTERNAL):
+        visible = [i for i, (audience, _) in enumerate(docs) if AUDIENCES.index(audience) <= max_rank]
+        assert index.doc_count(max_rank=max_rank) == len(visible)
+        scores = index.scores(query, max_rank=max_rank)
+        assert set(scores) <= {chunk_ids[i] for i in visible}
+        if visible:
+            expected = reference_scores([docs[i][1] for i in visible], query)
+            assert_same(np.array([scores.get(chunk_ids[i], 0.0) for i in visible]), expected)
+
+
+tiered_docs = st.lists(
+    st.tuples(st.sampled_from(AUDIENCES), st.lists(words, min_size=0, max_size=10)), min_size=0, max_size=20
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(before=tiered_docs, added=tiered_docs, drop=st.lists(st.booleans(), max_size=20), query=queries)
+def test_an_index_with_changes_scores_and_ranks_as_one_built_afresh(before, added, drop, query):
+    old = {f"c{i:03d}": doc for i, doc in enumerate(before)}
+    removed = [chunk_id for chunk_id, gone in zip(old, drop, strict=False) if gone]  # drop may be shorter
+    new = {f"n{i:03d}": doc for i, doc in enumerate(added)}
+    after = {**{c: d for c, d in old.items() if c not in removed}, **new}
+
+    changed = Bm25Index.build((c, a, t) for c, (a, t) in old.items()).with_changes(
+        removed=removed, added=[(c, a, t) for c, (a, t) in new.items()]
+    )
+    fresh = Bm25Index.build((c, a, t) for c, (a, t) in after.items())
+
+    assert len(changed) == len(after)
+    for max_rank in (PUBLIC, PARTNER, INTERNAL):
+        assert changed.doc_count(max_rank=max_rank) == fresh.doc_count(max_rank=max_rank)
+        ours, theirs = changed.scores(query, max_rank=max_rank), fresh.scores(query, max_rank=max_rank)
+        # abs_tol: an average idf that is 0 in exact arithmetic may come out as 0.0 in one summation order and
+        # ~1e-17 in the other, and a zero score is not returned.
+        for chunk_id in ours.keys() | theirs.keys():
+            assert math.isclose(ours.get(chunk_id, 0.0), theirs.get(chunk_id, 0.0), rel_tol=1e-9, abs_tol=1e-12)
+        for term in query:
+            assert changed.has_term(term, max_rank=max_rank) == fresh.has_term(term, max_rank=max_rank)
+        top = [hit.chunk_id for hit in changed.search(query, max_rank=max_rank, k=5) if abs(hit.score) > 1e-9]
+        assert top == [hit.chunk_id for hit in fresh.search(query, max_rank=max_rank, k=5) if abs(hit.score) > 1e-9]
+
+
+@pytest.mark.parametrize(
+    "added",
+    [
+        [("new-c01", "public", ["refund"] * 3 + ["day"] * 40)],  # longer than any chunk so far: every pair recoded
+        [("new-c01", "public", ["refund", "day"])],  # fits the (tf, length) table: only the new pairs are coded
+    ],
+)
+@pytest.mark.parametrize("long_document", [False, True])  # True: a (tf, length) grid too big to keep dense
+def test_changes_code_new_postings_as_a_fresh_build_would(added, long_document):
+    docs = {f"doc-c{i:05d}": ("public", tokens) for i, tokens in enumerate(CORPUS)}
+    if long_document:
+        docs["long-c01"] = ("partner", ["refund"] * 1100 + ["filler"] * 1000)
+    index = Bm25Index.build((c, a, t) for c, (a, t) in docs.items())
+
+    changed = index.with_changes(removed=["doc-c00001"], added=added)
+    fresh = Bm25Index.build(
+        [(c, a, t) for c, (a, t) in docs.items() if c != "doc-c00001"] + list(added)
+    )
+
+    for max_rank in (PUBLIC, PARTNER):
+        for query in (["refund"], ["day", "refund"], ["filler"]):
+            ours, theirs = changed.scores(query, max_rank=max_rank), fresh.scores(query, max_rank=max_rank)
+            assert ours.keys() == theirs.keys()
+            assert all(math.isclose(ours[c], theirs[c], rel_tol=1e-9) for c in ours)
+
+
+def test_an_added_chunk_id_already_held_is_refused():
+    index, chunk_ids = public_index(CORPUS)
+    with pytest.raises(ValueError, match="unique"):
+        index.with_changes(removed=[], added=[(chunk_ids[0], "public", ["again"])])
+
+
+def test_removing_a_chunk_the_index_does_not_hold_is_refused():
+    index, _ = public_index(CORPUS)
+    with pytest.raises(ValueError, match="does not hold"):
+        index.with_changes(removed=["nowhere-c01"], added=[])
+
+
+def test_a_changed_index_saves_and_loads_like_a_built_one(tmp_path):
+    index, chunk_ids = public_index(CORPUS)
+    changed = index.with_changes(removed=[chunk_ids[0]], added=[("new-c01", "partner", ["refund", "fast"])])
+    changed.save(tmp_path / "changed.npz")
+
+    loaded = Bm25Index.load(tmp_path / "changed.npz")
+
+    assert loaded.scores(["refund"], max_rank=PARTNER) == changed.scores(["refund"], max_rank=PARTNER)
+    assert "new-c01" in loaded.scores(["fast"], max_rank=PARTNER)
+
+
+def test_public_scores_do_not_change_when_partner_and_internal_documents_exist():
+    public = [("p1", "public", ["refund", "day"]), ("p2", "public", ["upload", "limit"]), ("p3", "public", ["day"])]
+    hidden = [("x1", "partner", ["refund", "refund", "floor"]), ("x2", "internal", ["refund", "price", "day"])]
+    alone = Bm25Index.build(public)
+    mixed = Bm25Index.build(public + hidden)
+    for query in (["refund"], ["day", "refund"], ["floor"], ["price"]):
+        assert mixed.scores(query, max_rank=PUBLIC) == alone.scores(query, max_rank=PUBLIC)
+        assert mixed.search(query, max_rank=PUBLIC, k=5) == alone.search(query, max_rank=PUBLIC, k=5)
+    assert not mixed.has_term("floor", max_rank=PUBLIC)
+    assert mixed.has_term("floor", max_rank=PARTNER)
+    assert not mixed.has_term("price", max_rank=PARTNER)
+    assert mixed.has_term("price", max_rank=INTERNAL)
+
+
+def test_partner_tier_sees_partner_documents_with_statistics_over_public_and_partner():
+    docs = [("p1", "public", ["refund", "day"]), ("p2", "public", ["upload"]), ("x1", "partner", ["refund", "floor"]),
+            ("i1", "internal", ["refund", "refund"])]
+    index = Bm25Index.build(docs)
+    expected = reference_scores([d[2] for d in docs[:3]], ["refund", "floor"])
+    scores = index.scores(["refund", "floor"], max_rank=PARTNER)
+    assert set(scores) == {"p1", "x1"}
+    assert_same(np.array([scores.get(c, 0.0) for c in ("p1", "p2", "x1")]), expected)
+    assert index.search(["floor"], max_rank=PARTNER, k=3)[0].chunk_id == "x1"
+    assert index.search(["floor"], max_rank=PUBLIC, k=3) == []
+
+
+def test_ties_are_broken_by_chunk_id_whatever_the_input_order():
+    docs = [(f"tie-c{i}", "public", ["same", "words"]) for i in (3, 1, 4, 0, 2)] + [("zz", "public", ["other"] * 3)]
+    index = Bm25Index.build(docs)
+    hits = index.search(["same"], max_rank=PUBLIC, k=3)
+    assert [hit.chunk_id for hit in hits] == ["tie-c0", "tie-c1", "tie-c2"]
+    assert len({hit.score for hit in hits}) == 1
+
+
+def test_ties_across_audiences_still_break_by_chunk_id():
+    docs = [
+        ("b", "public", ["x", "y"]), ("a", "internal", ["x", "y"]), ("c", "partner", ["x", "y"]), ("d", "public", ["z"])
+    ]
+    hits = Bm25Index.build(docs).search(["x"], max_rank=INTERNAL, k=10)
+    assert [hit.chunk_id for hit in hits] == ["a", "b", "c"]
+
+
+def test_zero_scores_are_never_returned_and_k_is_respected():
+    docs = [(f"d{i:02d}", "public", ["common"] + (["rare"] if i % 3 == 0 else [])) for i in range(30)]
+    index = Bm25Index.build(docs)
+    hits = index.search(["rare"], max_rank=PUBLIC, k=50)
+    assert [hit.chunk_id for hit in hits] == [f"d{i:02d}" for i in range(0, 30, 3)]
+    assert all(hit.score != 0 for hit in hits)
+    assert len(index.search(["rare", "common"], max_rank=PUBLIC, k=4)) == 4
+    assert index.search(["rare"], max_rank=PUBLIC, k=0) == []
+    assert index.search(["absent"], max_rank=PUBLIC, k=5) == []
+
+
+def test_top_k_on_a_large_corpus_equals_a_full_sort():
+    rng = np.random.default_rng(7)
+    docs = [[f"w{int(w)}" for w in rng.zipf(1.3, size=int(rng.integers(5, 40))) % 300] for _ in range(3000)]
+    index, chunk_ids = public_index(docs)
+    for _ in range(20):
+        query = [f"w{int(w) % 300}" for w in rng.zipf(1.3, size=4)]
+        full = our_scores(index, chunk_ids, query, PUBLIC)
+        order = [i for i in np.lexsort((np.arange(full.size), -full)) if full[i] != 0][:10]
+        assert [hit.chunk_id for hit in index.search(query, max_rank=PUBLIC, k=10)] == [chunk_ids[i] for i in order]
+
+
+def test_empty_index_and_empty_tiers_return_nothing():
+    empty = Bm25Index.build([])
+    assert empty.search(["x"], max_rank=INTERNAL, k=5) == [] and empty.doc_count(max_rank=INTERNAL) == 0
+    internal_only = Bm25Index.build([("i1", "internal", ["x"])])
+    assert internal_only.search(["x"], max_rank=PUBLIC, k=5) == []
+    assert internal_only.doc_count(max_rank=PUBLIC) == 0
+
+
+def test_duplicate_chunk_ids_and_bad_ranks_are_rejected():
+    with pytest.raises(ValueError):
+        Bm25Index.build([("a", "public", ["x"]), ("a", "public", ["y"])])
+    with pytest.raises(ValueError):
+        Bm25Index.build([("a", "public", ["x"])]).search(["x"], max_rank=3, k=1)
+
+
+def test_save_and_load_round_trip_gives_identical_results(tmp_path):
+    docs = [("p1", "public", ["refund", "day"]), ("x1", "partner", ["refund", "floor", "floor"]),
+            ("i1", "internal", ["day", "price"]), ("p2", "public", ["müller", "café", "2.5"])]
+    index = Bm25Index.build(docs, k1=1.2, b=0.7, epsilon=0.3)
+    path = tmp_path / "index.npz"
+    index.save(path)
+    loaded = Bm25Index.load(path)
+    assert [p.name for p in tmp_path.iterdir()] == ["index.npz"]  # no temporary file left behind
+    for max_rank in (PUBLIC, PARTNER, INTERNAL):
+        for query in (["refund"], ["day", "floor", "price"], ["café", "2.5"]):
+            assert loaded.scores(query, max_rank=max_rank) == index.scores(query, max_rank=max_rank)
+            assert loaded.search(query, max_rank=max_rank, k=3) == index.search(query, max_rank=max_rank, k=3)
+            assert loaded.has_term(query[0], max_rank=max_rank) == index.has_term(query[0], max_rank=max_rank)
+
+
+def test_loading_a_truncated_file_fails_loudly(tmp_path):
+    path = tmp_path / "index.npz"
+    Bm25Index.build([("a", "public", ["x", "y"])]).save(path)
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises((ValueError, OSError)):  # what load documents for a file that is not a whole index
+        Bm25Index.load(path)
+
+
+def test_memory_bytes_grows_with_the_corpus():
+    small, _ = public_index([["a", "b"]] * 10)
+    large, _ = public_index([["a", "b", "c"]] * 1000)
+    assert 0 < small.memory_bytes() < large.memory_bytes()

@@ -1,0 +1,68 @@
+import pytest
+
+from answers.pipeline.text.quantities import Quantity, find_quantities, numbers_in
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("5-7 days", {"5", "7"}),
+        ("12,500 users", {"12500"}),
+        ("1,000,000.5 tokens", {"1000000.5"}),
+        ("2.5 GB", {"2.5"}),
+        ("$12 a month", {"12"}),
+        ("99.9% uptime", {"99.9"}),
+        ("upgrade to v2.5", {"2.5"}),
+        ("HTTP 429.", {"429"}),
+        ("Python 3.11.2", {"3.11.2"}),
+        ("1,2", {"1", "2"}),
+        ("200MB", {"200"}),
+        ("no numbers here", set()),
+    ],
+)
+def test_numbers_in_are_normalised_like_the_tokenizer(text: str, numbers: set[str]) -> None:
+    assert numbers_in(text) == numbers
+
+
+@pytest.mark.parametrize(
+    ("text", "stated"),
+    [
+        ("200 MB", [("200", "mb")]),
+        ("200MB", [("200", "mb")]),
+        ("200 mb", [("200", "mb")]),
+        ("2 megabytes", [("2", "mb")]),
+        ("1 day", [("1", "day")]),
+        ("3 Days", [("3", "day")]),
+        ("a 30-day trial", [("30", "day")]),
+        ("5-7 business days", [("5-7", "business day")]),
+        ("5 – 7 weeks", [("5-7", "week")]),
+        ("250 ms", [("250", "ms")]),
+        ("2 hrs", [("2", "hour")]),
+        ("99.9%", [("99.9", "%")]),
+        ("99.9 percent", [("99.9", "%")]),
+        ("99.9 per cent", [("99.9", "%")]),
+        ("$12", [("12", "$")]),
+        ("$5-$7", [("5-7", "$")]),
+        ("€42.50", [("42.50", "€")]),
+        ("12 USD", [("12", "$")]),
+        ("$12 per month", [("12", "$/month")]),
+        ("$120/year", [("120", "$/year")]),
+        ("100 requests per minute", [("100", "request/minute")]),
+        ("12,500 users", [("12500", "user")]),
+        ("10 members and 3 seats", [("10", "member"), ("3", "seat")]),
+        ("version 3 of the app", []),
+        ("the x86 GB", []),
+        ("1,2 GB", []),
+        ("2024-05-01", []),
+    ],
+)
+def test_quantities_are_a_number_with_a_normalised_unit(text: str, stated: list[tuple[str, str]]) -> None:
+    assert [(quantity.value, quantity.unit) for quantity in find_quantities(text)] == stated
+
+
+def test_quantity_context_runs_back_to_the_previous_quantity() -> None:
+    text = "Files are kept 30 days and the trial lasts 90 days"
+    assert find_quantities(text) == [
+        Quantity(value="30", unit="day", start=15, context=("Files", "are", "kept")),
+        Quantity(value="90", unit="day", start=43, context=("and", "the", "trial", "lasts")),
+    ]
