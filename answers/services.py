@@ -2,12 +2,11 @@
 import logging
 import re
 import traceback
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.contrib.auth import get_user_model
 
 from answers.generators.claude import ClaudeGenerator, ClaudeSettings
 from answers.generators.fallback import FallbackGenerator
@@ -18,10 +17,9 @@ from answers.pipeline.config import PipelineConfig
 from answers.pipeline.events import AnswerDiagnosed, Event
 from answers.pipeline.generate.base import Generator
 from answers.pipeline.generate.extractive import ExtractiveGenerator
-from answers.pipeline.types import Retrieved
 from answers.present.api import AnswerSummary
-from answers.retrieval.holder import IndexSnapshot, current_index, max_rank_for, tokenizer_from_settings
-from corpus_admin.visibility import audiences_for
+from answers.retrieval.caller import CallerRetriever, caller_audiences, max_rank_for
+from answers.retrieval.holder import current_index, tokenizer_from_settings
 
 logger = logging.getLogger(__name__)
 
@@ -100,31 +98,6 @@ def choose_generator(config: PipelineConfig) -> Generator:
     if settings.RAG_FALLBACK == "extractive":
         return FallbackGenerator(claude, ExtractiveGenerator(config))
     return claude
-
-
-@dataclass(frozen=True)
-class CallerRetriever:
-    """One index snapshot seen through one caller's audiences; a question keeps it for its whole run."""
-
-    snapshot: IndexSnapshot
-    max_rank: int
-
-    def search(self, terms: Sequence[str], *, k: int) -> list[Retrieved]:
-        """Top k of the caller's chunks."""
-        hits = self.snapshot.bm25.search(list(terms), max_rank=self.max_rank, k=k)
-        return [Retrieved(self.snapshot.records[hit.chunk_id], hit.score) for hit in hits]
-
-    def has_term(self, term: str) -> bool:
-        """Whether the caller's chunks contain the term."""
-        return self.snapshot.bm25.has_term(term, max_rank=self.max_rank)
-
-
-def caller_audiences(user) -> tuple[str, ...]:
-    """The caller's audiences, re-read from the database for this question."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return audiences_for(None)
-    fresh = get_user_model().objects.filter(pk=user.pk).first()
-    return audiences_for(fresh)
 
 
 @dataclass(frozen=True)

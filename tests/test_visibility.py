@@ -20,8 +20,8 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
 from answers.models import QuestionLog
-from answers.retrieval.holder import current_index, max_rank_for
-from answers.services import CallerRetriever, caller_audiences
+from answers.retrieval.caller import CallerRetriever, caller_audiences, max_rank_for
+from answers.retrieval.holder import current_index
 from answers.testing.fake_anthropic import FakeAnthropic
 from corpus_admin.models import Chunk
 from corpus_admin.visibility import PARTNER_GROUP

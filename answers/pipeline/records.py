@@ -21,3 +21,8 @@ class ChunkRecord:
     text: str
     token_count: int
     fingerprint: str
+
+
+def indexed_text(record: ChunkRecord) -> str:
+    """What BM25 indexes for a chunk: its source title, heading path and text."""
+    return "\n".join((record.source_title, *record.heading_path, record.text))

@@ -12,9 +12,7 @@ documents) the rebuild takes milliseconds and runs in the calling thread instead
 after an upload already sees it.
 """
 import dataclasses
-import datetime as dt
 import gc
-import hashlib
 import logging
 import threading
 import time
@@ -23,11 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
-from django.db import connection, connections
+from django.db import connections
 
-from answers.pipeline.records import AUDIENCE_RANK, ChunkRecord
-from answers.pipeline.retrieve.bm25 import INDEX_FORMAT, Bm25Index
-from answers.pipeline.text.tokens import TokenizerConfig, tokenize, tokenizer_fingerprint
+from answers.pipeline.records import ChunkRecord, indexed_text
+from answers.pipeline.retrieve.bm25 import Bm25Index
+from answers.pipeline.text.tokens import TokenizerConfig, tokenize
+from answers.retrieval.store import default_store_dir, index_path, load_index, save_index
 from corpus_admin.corpus_state import Stamp, corpus_stamp
 from corpus_admin.selectors import chunk_records, served_sources
 
@@ -48,16 +47,6 @@ class IndexSnapshot:
 def tokenizer_from_settings() -> TokenizerConfig:
     """The tokenizer the site indexes and queries with (RAG_STOPWORDS, RAG_STEMMING)."""
     return TokenizerConfig(stopwords=settings.RAG_STOPWORDS, stem=settings.RAG_STEMMING)
-
-
-def indexed_text(record: ChunkRecord) -> str:
-    """What BM25 indexes for a chunk: its source title, heading path and text."""
-    return "\n".join((record.source_title, *record.heading_path, record.text))
-
-
-def default_store_dir() -> Path:
-    """Where built indexes are kept between worker starts: BASE_DIR/var/index."""
-    return Path(settings.BASE_DIR) / "var" / "index"
 
 
 class IndexHolder:
@@ -192,14 +181,14 @@ class IndexHolder:
             return updated
         records = _light_records(self._read_records())
         path = self._store_path(stamp, records, config)
-        bm25 = _load(path, records) if path is not None else None
+        bm25 = load_index(path, records) if path is not None else None
         if bm25 is None:
             bm25 = Bm25Index.build(
                 (record.chunk_id, record.audience, tokenize(indexed_text(record), config))
                 for record in records.values()
             )
             if path is not None:
-                _save(bm25, path)
+                save_index(bm25, path)
         self.builds += 1
         return IndexSnapshot(
             version=stamp[0], bm25=bm25, records=records, tokenizer=config, stamp=stamp, sources=sources
@@ -239,15 +228,13 @@ class IndexHolder:
         """Save an updated snapshot, so a worker starting on this corpus version loads it instead of building."""
         path = self._store_path(snapshot.stamp, snapshot.records, snapshot.tokenizer)
         if path is not None and not path.exists():
-            _save(snapshot.bm25, path)
+            save_index(snapshot.bm25, path)
 
     def _store_path(self, stamp: Stamp, records: Mapping[str, ChunkRecord], config: TokenizerConfig) -> Path | None:
         store = self._store_dir() if callable(self._store_dir) else self._store_dir
         if store is None or len(records) < self.persist_from:
             return None
-        # The file format and the tokenizer's fingerprint are in the name: an index from other code is never loaded.
-        code = f"f{INDEX_FORMAT}-t{tokenizer_fingerprint(config)}"
-        return Path(store) / f"{_database_key()}-v{stamp[0]}-{code}-{_corpus_digest(records.values(), config)}.npz"
+        return index_path(Path(store), stamp=stamp, records=records.values(), config=config)
 
 
 def settle_heap() -> None:
@@ -284,59 +271,6 @@ def _light_records(records: Iterable[ChunkRecord]) -> dict[str, ChunkRecord]:
     return light
 
 
-def _database_key() -> str:
-    details = connection.settings_dict
-    identity = f"{details.get('ENGINE')}|{details.get('HOST') or ''}|{details.get('PORT') or ''}|{details.get('NAME')}"
-    return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:16]
-
-
-def _corpus_digest(records: Iterable[ChunkRecord], config: TokenizerConfig) -> str:
-    """A hash of everything the index depends on: the tokenizer and each chunk's id, audience and indexed text."""
-    digest = hashlib.sha256(repr(config).encode("utf-8"))
-    for record in records:
-        digest.update(f"\x00{record.chunk_id}\x00{record.audience}\x00{indexed_text(record)}".encode())
-    return digest.hexdigest()[:24]
-
-
-def _load(path: Path, records: Mapping[str, ChunkRecord]) -> Bm25Index | None:
-    if not path.exists():
-        return None
-    try:
-        bm25 = Bm25Index.load(path)
-    except Exception as error:  # a partial or corrupt file: rebuild instead
-        logger.warning("Ignoring unreadable index file %s (%s: %s)", path, type(error).__name__, error)
-        return None
-    if len(bm25) != len(records):
-        logger.warning("Ignoring index file %s: it holds %d chunks, not %d", path, len(bm25), len(records))
-        return None
-    return bm25
-
-
-def _save(bm25: Bm25Index, path: Path) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        bm25.save(path)
-        _prune(path)
-    except OSError as error:
-        logger.warning("Could not save the index to %s (%s)", path, error)
-
-
-def _prune(kept: Path, *, max_age: dt.timedelta = dt.timedelta(days=1)) -> None:
-    """Delete this database's files for older versions, and any index file untouched for a day."""
-    database, version = kept.name.split("-v")[0], int(kept.name.split("-v")[1].split("-")[0])
-    cutoff = time.time() - max_age.total_seconds()
-    for other in kept.parent.glob("*-v*.npz"):
-        if other == kept:
-            continue
-        try:
-            other_database, rest = other.name.split("-v", 1)
-            older = other_database == database and int(rest.split("-")[0]) < version
-            if older or other.stat().st_mtime < cutoff:
-                other.unlink(missing_ok=True)
-        except (ValueError, OSError):
-            continue
-
-
 _holder = IndexHolder(read_sources=served_sources, read_source_records=lambda ids: chunk_records(source_ids=ids))
 
 
@@ -353,14 +287,3 @@ def current_index() -> IndexSnapshot:
 def refresh_now() -> IndexSnapshot:
     """Rebuild the process-wide index from the corpus now and make it current."""
     return _holder.refresh_now()
-
-
-def max_rank_for(audiences: tuple[str, ...]) -> int:
-    """The statistics tier of a caller's audiences; they must be nested (public, then partner, then internal)."""
-    if not audiences:
-        raise ValueError("a caller sees at least the public audience")
-    max_rank = max(AUDIENCE_RANK[audience] for audience in audiences)
-    if {AUDIENCE_RANK[audience] for audience in audiences} != set(range(max_rank + 1)):
-        raise ValueError(f"audiences {audiences!r} are not a tier (public, public+partner, or all three)")
-    return max_rank
-

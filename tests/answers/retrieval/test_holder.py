@@ -9,8 +9,8 @@ import answers.retrieval.holder as index_module
 from answers.pipeline.records import ChunkRecord
 from answers.pipeline.retrieve.bm25 import INDEX_FORMAT
 from answers.pipeline.text.tokens import TokenizerConfig, tokenize, tokenizer_fingerprint
-from answers.retrieval.holder import IndexHolder, IndexSnapshot, max_rank_for
-from answers.services import CallerRetriever
+from answers.retrieval.caller import CallerRetriever, max_rank_for
+from answers.retrieval.holder import IndexHolder, IndexSnapshot
 from corpus_admin.ingestion import update_source_details, withdraw_source
 from corpus_admin.models import Source
 from corpus_admin.selectors import chunk_records, served_sources
