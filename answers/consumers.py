@@ -12,7 +12,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from answers.limits.rates import QuestionRefused, answering, caller_key, rate_limit_hit
+from answers.limits.rates import caller_key, rate_limit_hit
+from answers.limits.slots import QuestionRefused, answering
 from answers.limits.sockets import TooManySockets, socket_closed, socket_opened
 from answers.models import QuestionLog
 from answers.outages import ServiceUnavailable, database_available

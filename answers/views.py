@@ -11,7 +11,8 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from answers.limits.rates import QuestionRefused, answering, caller_key, rate_limit_hit
+from answers.limits.rates import caller_key, rate_limit_hit
+from answers.limits.slots import QuestionRefused, answering
 from answers.models import QuestionLog
 from answers.outages import RETRY_AFTER_S, ServiceUnavailable, database_available
 from answers.pipeline.events import STAFF_ONLY

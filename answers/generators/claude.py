@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import anthropic
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
-from answers.limits.rates import LoopSlots
+from answers.limits.slots import LoopSlots
 from answers.pipeline.generate.base import GenerationFailed, GenerationRequest
 from answers.pipeline.generate.compress import (
     Compression,

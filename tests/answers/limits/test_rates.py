@@ -9,7 +9,8 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from answers.limits.rates import QuestionRefused, answering, caller_key, rate_limit_hit
+from answers.limits.rates import caller_key, rate_limit_hit
+from answers.limits.slots import QuestionRefused, answering
 from answers.testing.scripted import ScriptedGenerator
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
