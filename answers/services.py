@@ -14,10 +14,11 @@ from answers.models import QuestionLog
 from answers.outages import database_available
 from answers.pipeline.answer import answer_events
 from answers.pipeline.config import PipelineConfig
-from answers.pipeline.events import AnswerDiagnosed, Event
+from answers.pipeline.events import Event
 from answers.pipeline.generate.base import Generator
 from answers.pipeline.generate.extractive import ExtractiveGenerator
 from answers.present.api import AnswerSummary
+from answers.present.log import log_row
 from answers.retrieval.caller import CallerRetriever, caller_audiences, max_rank_for
 from answers.retrieval.holder import current_index, tokenizer_from_settings
 
@@ -198,18 +199,6 @@ def log_failure(
     )
 
 
-def diagnostics_json(diagnostics: AnswerDiagnosed | None) -> dict:
-    """The staff-only diagnostics as the log row stores them (only what was said)."""
-    if diagnostics is None:
-        return {}
-    stored = {
-        "gate": diagnostics.gate,
-        "skipped": [{"id": chunk_id, "why": why} for chunk_id, why in diagnostics.skipped],
-        "generator_error": diagnostics.generator_error,
-    }
-    return {field: value for field, value in stored.items() if value}
-
-
 def log_answer(
     summary: AnswerSummary,
     *,
@@ -221,31 +210,12 @@ def log_answer(
     generation: dict | None = None,
 ) -> QuestionLog:
     """Store one answer in the conversation log."""
-    meta = summary.meta
     return QuestionLog.objects.create(
         user=user if user is not None and getattr(user, "is_authenticated", False) else None,
         session_key=session_key or "",
         audiences=list(audiences),
         channel=channel,
-        question=summary.question,
-        status=summary.status if summary.done else "cancelled",
-        refusal_kind=summary.refusal.reason if summary.refusal else "",
-        refusal_message=summary.refusal.message if summary.refusal else "",
-        sentences=[
-            {"text": s.text, "citations": [{"n": c.n, "chunk_id": c.chunk_id} for c in s.citations]}
-            for s in summary.sentences
-        ],
-        dropped=[{"text": d.text, "reasons": list(d.reasons)} for d in summary.dropped],
-        retrieved=[{"id": chunk_id, "score": score} for chunk_id, score in (meta.retrieved if meta else ())],
-        blocks=[{"n": b.n, "chunk_id": b.chunk_id} for b in (meta.blocks if meta else ())],
-        conflict=[
-            {"statement": side.statement, "chunk_id": side.ref.chunk_id}
-            for side in (summary.refusal.sides if summary.refusal else ())
-        ],
-        context_tokens=meta.context_tokens if meta else 0,
         generator=generator,
         generation=generation or {},
-        error=summary.error.message if summary.error else "",
-        diagnostics=diagnostics_json(summary.diagnostics),
-        timings=summary.done.timings if summary.done else {},
+        **log_row(summary),
     )

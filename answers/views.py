@@ -15,8 +15,8 @@ from answers.limits.rates import caller_key, rate_limit_hit
 from answers.limits.slots import QuestionRefused, answering
 from answers.models import QuestionLog
 from answers.outages import RETRY_AFTER_S, ServiceUnavailable, database_available
-from answers.pipeline.events import STAFF_ONLY
-from answers.present.api import AnswerSummary, event_json
+from answers.present.api import AnswerSummary
+from answers.present.sse import sse_frame
 from answers.services import QuestionRejected, answer_question, clean_question, prepare_caller
 from corpus_admin.models import chunk_url
 
@@ -156,8 +156,8 @@ async def api_answer_stream(request: HttpRequest) -> HttpResponseBase:
                 question=question, user=user, channel=QuestionLog.Channel.SSE,
                 session_key=request.session.session_key or "", prepared=prepared,
             ):
-                if not isinstance(event, STAFF_ONLY):
-                    yield f"event: {event.kind}\ndata: {json.dumps(event_json(event, chunk_url))}\n\n"
+                if frame := sse_frame(event):
+                    yield frame
 
     response = StreamingHttpResponse(stream(), content_type="text/event-stream")
     response["Cache-Control"] = "no-store"

@@ -5,10 +5,9 @@ from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from answers.generators.fallback import FALLBACK_NAME
 from answers.models import QuestionLog
 from answers.present.api import AnswerSummary
-from answers.present.fragments import GENERATOR_TEXT
+from answers.present.terminal import terminal_lines
 from answers.services import QuestionRejected, answer_question, clean_question
 from corpus_admin.models import chunk_url
 
@@ -37,35 +36,11 @@ class Command(BaseCommand):
         if options["json"]:
             self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
             return
-        self._print_human(data)
+        for line in terminal_lines(data):
+            self.stdout.write(line)
 
     async def _ask(self, question: str, user) -> AnswerSummary:
         summary = AnswerSummary(question)
         async for event in answer_question(question=question, user=user, channel=QuestionLog.Channel.CLI):
             summary.add(event)
         return summary
-
-    def _print_human(self, data: dict) -> None:
-        refusal = data["refusal"]
-        if refusal:
-            self.stdout.write(f"Refused ({refusal['kind']}): {refusal['message']}")
-            for side in refusal["sides"]:
-                self.stdout.write(
-                    f"  - {side['statement']} ({side['source_title']}, {side['source_updated_on']}, {side['url']})"
-                )
-        for sentence in data["sentences"]:
-            markers = "".join(f"[{c['n']}]" for c in sentence["citations"])
-            self.stdout.write(f"{sentence['text']} {markers}")
-        if data["error"]:
-            self.stdout.write(f"Note: {data['error']}")
-        cited = {c["n"] for s in data["sentences"] for c in s["citations"]}
-        sources = [s for s in data["sources"] if s["n"] in cited]
-        if sources:
-            self.stdout.write("\nSources:")
-            for source in sources:
-                self.stdout.write(
-                    f"  [{source['n']}] {source['source_title']} - {source['url']} ({source['source_updated_on']})"
-                )
-        if data["generator"] == FALLBACK_NAME:
-            self.stdout.write(f"({GENERATOR_TEXT[FALLBACK_NAME]})")
-        self.stdout.write(f"\nstatus: {data['status']}")

@@ -1,0 +1,27 @@
+"""Server-Sent Events: one frame per event a caller may see, none for what is for staff."""
+import json
+
+import pytest
+
+from answers.pipeline.events import AnswerDiagnosed, AnswerDone, ChunkRef, SentenceDropped, SentenceVerified
+from answers.present.sse import sse_frame
+
+
+@pytest.mark.django_db
+def test_a_verified_sentence_is_one_frame_with_its_citation_link():
+    frame = sse_frame(SentenceVerified("Thirty days.", (ChunkRef(1, "trash-v1-c01", "Trash", None),)))
+
+    kind, data = frame.removesuffix("\n\n").split("\n")
+    assert kind == "event: sentence"
+    assert json.loads(data.removeprefix("data: "))["citations"][0]["url"] == "/chunks/trash-v1-c01/"
+
+
+@pytest.mark.parametrize(
+    "event", [SentenceDropped("Ninety days.", ("the number 90 not in [1]",)), AnswerDiagnosed(gate="no hit")]
+)
+def test_staff_only_events_make_no_frame(event):
+    assert sse_frame(event) == ""
+
+
+def test_the_end_says_how_the_answer_ended():
+    assert sse_frame(AnswerDone("refused")).startswith("event: done\ndata: {\"status\": \"refused\"")
