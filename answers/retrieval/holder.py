@@ -25,6 +25,7 @@ from django.db import connections
 
 from answers.pipeline.records import ChunkRecord, indexed_text
 from answers.pipeline.retrieve.bm25 import Bm25Index
+from answers.pipeline.retrieve.update import updated_index
 from answers.pipeline.text.tokens import TokenizerConfig, tokenize
 from answers.retrieval.store import default_store_dir, index_path, load_index, save_index
 from corpus_admin.corpus_state import Stamp, corpus_stamp
@@ -212,7 +213,8 @@ class IndexHolder:
         added = _light_records(self._read_source_records(wanted)) if wanted else {}
         if len(removed) + len(added) > self.max_update_share * len(previous.records):
             return None
-        bm25 = previous.bm25.with_changes(
+        bm25 = updated_index(
+            previous.bm25,
             removed=removed,
             added=[(r.chunk_id, r.audience, tokenize(indexed_text(r), previous.tokenizer)) for r in added.values()],
         )

@@ -14,7 +14,8 @@ from django.conf import settings
 from django.db import connection
 
 from answers.pipeline.records import ChunkRecord, indexed_text
-from answers.pipeline.retrieve.bm25 import INDEX_FORMAT, Bm25Index
+from answers.pipeline.retrieve.bm25 import Bm25Index
+from answers.pipeline.retrieve.persist import INDEX_FORMAT, read_index, write_index
 from answers.pipeline.text.tokens import TokenizerConfig, tokenizer_fingerprint
 from corpus_admin.corpus_state import Stamp
 
@@ -52,7 +53,7 @@ def load_index(path: Path, records: Mapping[str, ChunkRecord]) -> Bm25Index | No
     if not path.exists():
         return None
     try:
-        bm25 = Bm25Index.load(path)
+        bm25 = read_index(path)
     except Exception as error:  # a partial or corrupt file: rebuild instead
         logger.warning("Ignoring unreadable index file %s (%s: %s)", path, type(error).__name__, error)
         return None
@@ -66,7 +67,7 @@ def save_index(bm25: Bm25Index, path: Path) -> None:
     """Save the index (a failure is logged: the worker keeps answering from memory) and prune older files."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        bm25.save(path)
+        write_index(bm25, path)
         _prune(path)
     except OSError as error:
         logger.warning("Could not save the index to %s (%s)", path, error)

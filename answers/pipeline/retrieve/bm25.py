@@ -14,15 +14,9 @@ Hits are the documents with a non-zero score, best first, ties by chunk id. Scor
 rank-bm25, a term found in more than half of the documents gets the floor idf epsilon * average idf, which is
 negative when the average idf is (tiny corpora, such as a single document).
 """
-import bisect
-import json
 import math
-import os
-import zipfile
-from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import scipy.sparse
@@ -30,7 +24,6 @@ import scipy.sparse
 from answers.pipeline.records import AUDIENCE_RANK
 
 TIERS = 3  # public, partner, internal: AUDIENCE_RANK's values
-INDEX_FORMAT = 2
 _DENSE_PAIR_TABLE = 1 << 20  # largest (max tf + 1) * (max length + 1) grid kept dense instead of de-duplicated
 
 
@@ -58,7 +51,11 @@ class _Vocabulary(dict[str, int]):
 
 
 class Bm25Index:
-    """An immutable BM25 Okapi index; make one with `Bm25Index.build` or `Bm25Index.load`."""
+    """An immutable BM25 Okapi index; make one with `build`, `retrieve.update.updated_index` or
+    `retrieve.persist.read_index`.
+
+    Its arrays are public for those two modules of this package and read-only for everyone: nothing may change them.
+    """
 
     def __init__(
         self,
@@ -78,17 +75,17 @@ class Bm25Index:
         epsilon: float,
     ) -> None:
         self.k1, self.b, self.epsilon = float(k1), float(b), float(epsilon)
-        self._chunk_ids = chunk_ids  # by internal document number: (rank, chunk id) order
-        self._ranks = ranks
-        self._lengths = lengths
-        self._chunk_order = chunk_order  # position of each document in chunk-id order: the tie-break
-        self._terms = terms
-        self._term_ids = {term: i for i, term in enumerate(terms)}
-        self._offsets = offsets  # postings of (term t, rank r): [offsets[3t + r], offsets[3t + r + 1])
-        self._post_docs = post_docs
-        self._post_codes = post_codes
-        self._pair_tf = pair_tf
-        self._pair_length = pair_length
+        self.chunk_ids = chunk_ids  # by internal document number: (rank, chunk id) order
+        self.ranks = ranks
+        self.lengths = lengths
+        self.chunk_order = chunk_order  # position of each document in chunk-id order: the tie-break
+        self.terms = terms
+        self.term_ids = {term: i for i, term in enumerate(terms)}
+        self.offsets = offsets  # postings of (term t, rank r): [offsets[3t + r], offsets[3t + r + 1])
+        self.post_docs = post_docs
+        self.post_codes = post_codes
+        self.pair_tf = pair_tf
+        self.pair_length = pair_length
         self._check_shape()
         self._tiers = tuple(self._tier_stats(rank) for rank in range(TIERS))
 
@@ -147,132 +144,20 @@ class Bm25Index:
             epsilon=epsilon,
         )
 
-    def with_changes(
-        self, *, removed: Collection[str], added: Iterable[tuple[str, str | int, list[str]]]
-    ) -> "Bm25Index":
-        """A new index without the removed chunks and with the added ones, made by editing this one's postings.
-
-        Kept documents keep their relative order, so their postings are copied once, renumbered, and the few new
-        postings are inserted where they belong: a change to a 100k-chunk index touches its arrays a few times and
-        tokenizes only the added chunks. It scores as an index built afresh from the same chunks, except that terms
-        keep their old numbering: the epsilon floor's average idf is then summed in another order and may differ
-        in its last bit.
-        """
-        removed = set(removed)
-        unknown = removed.difference(self._chunk_ids)
-        if unknown:
-            raise ValueError(f"cannot remove chunks the index does not hold: {sorted(unknown)[:5]}")
-        rows = list(added)
-        new_ranks = _ranks(audience for _, audience, _ in rows)
-        order = sorted(range(len(rows)), key=lambda i: (int(new_ranks[i]), rows[i][0]))  # internal order
-        rows, new_ranks = [rows[i] for i in order], new_ranks[order]
-        kept = np.fromiter((chunk_id not in removed for chunk_id in self._chunk_ids), dtype=bool, count=len(self))
-        kept_docs = np.flatnonzero(kept)
-        kept_ids = [self._chunk_ids[i] for i in kept_docs.tolist()]
-        new_ids = [chunk_id for chunk_id, _, _ in rows]
-        if len(set(new_ids)) != len(new_ids) or not set(kept_ids).isdisjoint(new_ids):
-            raise ValueError("chunk ids must be unique")
-
-        # Document numbers: each new document goes before the first kept one of a greater (rank, chunk id).
-        rank_starts = np.searchsorted(self._ranks[kept_docs], np.arange(TIERS + 1)).tolist()
-        before = np.array(
-            [bisect.bisect_left(kept_ids, chunk_id, rank_starts[rank], rank_starts[rank + 1])
-             for chunk_id, rank in zip(new_ids, new_ranks.tolist(), strict=True)],
-            dtype=np.int64,
-        )
-        new_numbers = before + np.arange(len(rows), dtype=np.int64)
-        kept_numbers = np.arange(kept_docs.size, dtype=np.int64) + np.searchsorted(
-            before, np.arange(kept_docs.size), side="right"
-        )
-        old_to_new = np.full(len(self), -1, dtype=np.int32)
-        old_to_new[kept_docs] = kept_numbers
-        n_docs = kept_docs.size + len(rows)
-        placed = np.empty(n_docs, dtype=object)
-        placed[kept_numbers], placed[new_numbers] = kept_ids, new_ids
-        chunk_ids: list[str] = placed.tolist()
-        ranks = np.empty(n_docs, dtype=np.int8)
-        ranks[kept_numbers], ranks[new_numbers] = self._ranks[kept_docs], new_ranks
-        lengths = np.empty(n_docs, dtype=np.int64)
-        lengths[kept_numbers] = self._lengths[kept_docs]
-        lengths[new_numbers] = [len(tokens) for _, _, tokens in rows]
-
-        # The kept postings, renumbered: still ascending within each term.
-        n_old_terms = len(self._terms)
-        term_starts = self._offsets[0::TIERS]
-        if removed:
-            live = kept[self._post_docs]
-            dead = np.flatnonzero(~live)
-            dead_per_term = np.bincount(np.searchsorted(term_starts, dead, side="right") - 1, minlength=n_old_terms)
-            docs, codes = old_to_new[self._post_docs[live]], self._post_codes[live]
-            live_starts = np.concatenate(([0], np.cumsum(np.diff(term_starts) - dead_per_term)))
-        else:
-            docs, codes, live_starts = old_to_new[self._post_docs], self._post_codes, term_starts
-
-        # The new postings, by (term, document), and where each goes among the kept ones.
-        vocabulary = _Vocabulary(self._term_ids)
-        entries = [
-            (term_id, number, tf)
-            for (_, _, tokens), number in zip(rows, new_numbers.tolist(), strict=True)
-            for term_id, tf in Counter(map(vocabulary.__getitem__, tokens)).items()
-        ]
-        n_terms = len(vocabulary)
-        table = np.array(entries, dtype=np.int64).reshape(-1, 3)
-        table = table[np.lexsort((table[:, 1], table[:, 0]))]
-        new_terms, new_docs, new_tfs = table[:, 0], table[:, 1], table[:, 2]
-        live_starts = np.concatenate((live_starts, np.full(n_terms - n_old_terms, live_starts[-1], dtype=np.int64)))
-        positions = np.empty(new_terms.size, dtype=np.int64)
-        groups = (np.flatnonzero(np.diff(new_terms)) + 1).tolist()
-        for first, last in zip([0, *groups], [*groups, new_terms.size], strict=True) if new_terms.size else ():
-            low, high = int(live_starts[new_terms[first]]), int(live_starts[new_terms[first] + 1])
-            positions[first:last] = low + np.searchsorted(docs[low:high], new_docs[first:last])
-        post_docs = np.insert(docs, positions, new_docs.astype(np.int32))
-        inserted = np.bincount(new_terms, minlength=n_terms)
-        term_starts = live_starts + np.concatenate(([0], np.cumsum(inserted)))
-
-        # Codes: the (tf, length) table is kept when the new pairs fit it, else every posting is coded again.
-        stride = int(self._pair_length[-1]) + 1 if self._pair_length.size else 0
-        dense = self._pair_tf.size > 0 and self._pair_tf.size == (int(self._pair_tf[-1]) + 1) * stride
-        new_lengths = lengths[new_docs]
-        if dense and (new_tfs.size == 0 or (new_tfs.max() <= self._pair_tf[-1] and new_lengths.max() < stride)):
-            post_codes = np.insert(codes, positions, (new_tfs * stride + new_lengths).astype(np.int32))
-            pair_tf, pair_length = self._pair_tf, self._pair_length
-        else:
-            tfs = np.insert(self._pair_tf[codes].astype(np.int32), positions, new_tfs.astype(np.int32))
-            post_codes, pair_tf, pair_length = _pair_codes(tfs, lengths[post_docs])
-
-        by_chunk = np.array(sorted(range(n_docs), key=chunk_ids.__getitem__), dtype=np.int64)
-        chunk_order = np.empty(n_docs, dtype=np.int32)
-        chunk_order[by_chunk] = np.arange(n_docs, dtype=np.int32)
-        return type(self)(
-            chunk_ids=chunk_ids,
-            ranks=ranks,
-            lengths=lengths,
-            chunk_order=chunk_order,
-            terms=list(self._terms) + list(vocabulary)[n_old_terms:],
-            offsets=_tier_offsets(post_docs, term_starts, ranks),
-            post_docs=post_docs,
-            post_codes=post_codes,
-            pair_tf=pair_tf,
-            pair_length=pair_length,
-            k1=self.k1,
-            b=self.b,
-            epsilon=self.epsilon,
-        )
-
     def _tier_stats(self, max_rank: int) -> _Tier:
-        doc_count = int(np.count_nonzero(self._ranks <= max_rank))
-        n_terms = len(self._terms)
+        doc_count = int(np.count_nonzero(self.ranks <= max_rank))
+        n_terms = len(self.terms)
         idf = np.zeros(n_terms, dtype=np.float64)
-        tf_part = np.zeros(self._pair_tf.size, dtype=np.float64)
+        tf_part = np.zeros(self.pair_tf.size, dtype=np.float64)
         if doc_count == 0:
             return _Tier(0, idf, tf_part)
-        avgdl = int(self._lengths[:doc_count].sum()) / doc_count
+        avgdl = int(self.lengths[:doc_count].sum()) / doc_count
         if avgdl > 0:
             # rank-bm25: q_freq * (k1 + 1) / (q_freq + k1 * (1 - b + b * doc_len / avgdl)), same operations
-            tf = self._pair_tf
+            tf = self.pair_tf
             with np.errstate(divide="ignore", invalid="ignore"):  # the unused tf = 0 row may divide 0 by 0
-                tf_part = tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * self._pair_length / avgdl))
-        dfs = (self._offsets[max_rank + 1 :: TIERS] - self._offsets[0 : n_terms * TIERS : TIERS]).tolist()
+                tf_part = tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * self.pair_length / avgdl))
+        dfs = (self.offsets[max_rank + 1 :: TIERS] - self.offsets[0 : n_terms * TIERS : TIERS]).tolist()
         # rank-bm25's _calc_idf, term by term in first-appearance order, so the average sums the same way.
         idf_sum, present, log = 0.0, 0, math.log
         values = [0.0] * n_terms
@@ -293,14 +178,14 @@ class Bm25Index:
         tier = self._tiers[_checked_rank(max_rank)]
         scores = None
         for token in query_tokens:  # a repeated term counts each time, as in rank-bm25
-            term_id = self._term_ids.get(token)
+            term_id = self.term_ids.get(token)
             if term_id is None:
                 continue
             idf = tier.idf[term_id]
-            start, end = self._offsets[term_id * TIERS], self._offsets[term_id * TIERS + max_rank + 1]
+            start, end = self.offsets[term_id * TIERS], self.offsets[term_id * TIERS + max_rank + 1]
             if start == end or idf == 0.0:
                 continue
-            docs, codes = self._post_docs[start:end], self._post_codes[start:end]
+            docs, codes = self.post_docs[start:end], self.post_codes[start:end]
             small_table = tier.tf_part.size <= codes.size  # then scale it once and look up (same products)
             contribution = (idf * tier.tf_part)[codes] if small_table else idf * tier.tf_part[codes]
             if scores is None:
@@ -315,7 +200,7 @@ class Bm25Index:
         scores = self._accumulate(query_tokens, max_rank)
         if scores is None:
             return {}
-        return {self._chunk_ids[i]: float(scores[i]) for i in np.flatnonzero(scores).tolist()}
+        return {self.chunk_ids[i]: float(scores[i]) for i in np.flatnonzero(scores).tolist()}
 
     def search(self, query_tokens: list[str], *, max_rank: int, k: int) -> list[Hit]:
         """The k best of the tier's documents by score, ties by chunk id; zero scores are never returned."""
@@ -330,96 +215,50 @@ class Bm25Index:
             kth = np.partition(values, candidates.size - k)[candidates.size - k]
             keep = values >= kth  # every document tied at the boundary stays, so the chunk id decides
             candidates, values = candidates[keep], values[keep]
-        order = np.lexsort((self._chunk_order[candidates], -values))[:k]
-        return [Hit(self._chunk_ids[i], float(scores[i])) for i in candidates[order].tolist()]
+        order = np.lexsort((self.chunk_order[candidates], -values))[:k]
+        return [Hit(self.chunk_ids[i], float(scores[i])) for i in candidates[order].tolist()]
 
     def has_term(self, term: str, *, max_rank: int) -> bool:
         """Whether the term occurs in any of the tier's documents."""
-        term_id = self._term_ids.get(term)
+        term_id = self.term_ids.get(term)
         if term_id is None:
             return False
-        return bool(self._offsets[term_id * TIERS + _checked_rank(max_rank) + 1] > self._offsets[term_id * TIERS])
+        return bool(self.offsets[term_id * TIERS + _checked_rank(max_rank) + 1] > self.offsets[term_id * TIERS])
 
     def doc_count(self, *, max_rank: int) -> int:
         """How many documents the tier sees."""
         return self._tiers[_checked_rank(max_rank)].doc_count
 
     def __len__(self) -> int:
-        return len(self._chunk_ids)
+        return len(self.chunk_ids)
 
     @property
     def term_count(self) -> int:
         """How many distinct terms the whole index holds."""
-        return len(self._terms)
+        return len(self.terms)
 
     def memory_bytes(self) -> int:
         """Approximate memory the index holds: its arrays, strings, lists and the term dictionary."""
-        arrays = [self._ranks, self._lengths, self._chunk_order, self._offsets, self._post_docs, self._post_codes]
-        arrays += [self._pair_tf, self._pair_length]
+        arrays = [self.ranks, self.lengths, self.chunk_order, self.offsets, self.post_docs, self.post_codes]
+        arrays += [self.pair_tf, self.pair_length]
         arrays += [array for tier in self._tiers for array in (tier.idf, tier.tf_part)]
-        strings = sum(len(s) + 49 for s in self._chunk_ids) + sum(len(s) + 49 for s in self._terms)
-        containers = 8 * (len(self._chunk_ids) + len(self._terms)) + 100 * len(self._terms)  # lists, dict slots
+        strings = sum(len(s) + 49 for s in self.chunk_ids) + sum(len(s) + 49 for s in self.terms)
+        containers = 8 * (len(self.chunk_ids) + len(self.terms)) + 100 * len(self.terms)  # lists, dict slots
         return sum(array.nbytes for array in arrays) + strings + containers
 
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the index to one .npz file atomically: a temporary file in the same folder, then a rename."""
-        path = Path(path)
-        meta = {"format": INDEX_FORMAT, "k1": self.k1, "b": self.b, "epsilon": self.epsilon,
-                "chunk_ids": self._chunk_ids, "terms": self._terms}
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.{id(self)}.tmp")
-        try:
-            with open(temporary, "wb") as handle:
-                np.savez(
-                    handle,
-                    meta=np.frombuffer(json.dumps(meta, ensure_ascii=False).encode("utf-8"), dtype=np.uint8),
-                    ranks=self._ranks,
-                    lengths=self._lengths,
-                    chunk_order=self._chunk_order,
-                    offsets=self._offsets,
-                    post_docs=self._post_docs,
-                    post_codes=self._post_codes,
-                    pair_tf=self._pair_tf,
-                    pair_length=self._pair_length,
-                )
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, path)
-        finally:
-            temporary.unlink(missing_ok=True)
-
-    @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> "Bm25Index":
-        """Read an index written by `save`; raises ValueError or OSError if the file is not a whole index."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                meta = json.loads(data["meta"].tobytes().decode("utf-8"))
-                arrays = {name: data[name] for name in data.files if name != "meta"}
-        except (zipfile.BadZipFile, KeyError, EOFError) as error:  # a truncated or foreign file
-            raise ValueError(f"not a saved index ({type(error).__name__}: {error})") from error
-        if meta.get("format") != INDEX_FORMAT:
-            raise ValueError(f"unsupported index format {meta.get('format')!r}")
-        return cls(
-            chunk_ids=meta["chunk_ids"],
-            terms=meta["terms"],
-            k1=meta["k1"],
-            b=meta["b"],
-            epsilon=meta["epsilon"],
-            **arrays,
-        )
-
     def _check_shape(self) -> None:
-        n_docs, n_terms = len(self._chunk_ids), len(self._terms)
+        n_docs, n_terms = len(self.chunk_ids), len(self.terms)
         if (
-            self._ranks.shape != (n_docs,)
-            or self._lengths.shape != (n_docs,)
-            or self._chunk_order.shape != (n_docs,)
-            or self._offsets.shape != (n_terms * TIERS + 1,)
-            or self._post_docs.shape != self._post_codes.shape
-            or self._pair_tf.shape != self._pair_length.shape
-            or int(self._offsets[-1]) != self._post_docs.size
-            or (self._post_docs.size and int(self._post_docs.max()) >= n_docs)
-            or (self._post_codes.size and int(self._post_codes.max()) >= self._pair_tf.size)
-            or (n_docs and bool(np.any(np.diff(self._ranks) < 0)))
+            self.ranks.shape != (n_docs,)
+            or self.lengths.shape != (n_docs,)
+            or self.chunk_order.shape != (n_docs,)
+            or self.offsets.shape != (n_terms * TIERS + 1,)
+            or self.post_docs.shape != self.post_codes.shape
+            or self.pair_tf.shape != self.pair_length.shape
+            or int(self.offsets[-1]) != self.post_docs.size
+            or (self.post_docs.size and int(self.post_docs.max()) >= n_docs)
+            or (self.post_codes.size and int(self.post_codes.max()) >= self.pair_tf.size)
+            or (n_docs and bool(np.any(np.diff(self.ranks) < 0)))
         ):
             raise ValueError("index arrays are inconsistent")
 

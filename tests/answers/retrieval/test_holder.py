@@ -7,7 +7,7 @@ import pytest
 import answers.pipeline.text.tokens as tokenize_module
 import answers.retrieval.holder as index_module
 from answers.pipeline.records import ChunkRecord
-from answers.pipeline.retrieve.bm25 import INDEX_FORMAT
+from answers.pipeline.retrieve.persist import INDEX_FORMAT
 from answers.pipeline.text.tokens import TokenizerConfig, tokenize, tokenizer_fingerprint
 from answers.retrieval.caller import CallerRetriever, max_rank_for
 from answers.retrieval.holder import IndexHolder, IndexSnapshot

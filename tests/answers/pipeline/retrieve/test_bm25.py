@@ -8,6 +8,8 @@ from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
 from answers.pipeline.retrieve.bm25 import Bm25Index, Hit
+from answers.pipeline.retrieve.persist import read_index, write_index
+from answers.pipeline.retrieve.update import updated_index
 
 AUDIENCES = ("public", "partner", "internal")
 PUBLIC, PARTNER, INTERNAL = 0, 1, 2
@@ -130,8 +132,9 @@ def test_an_index_with_changes_scores_and_ranks_as_one_built_afresh(before, adde
     new = {f"n{i:03d}": doc for i, doc in enumerate(added)}
     after = {**{c: d for c, d in old.items() if c not in removed}, **new}
 
-    changed = Bm25Index.build((c, a, t) for c, (a, t) in old.items()).with_changes(
-        removed=removed, added=[(c, a, t) for c, (a, t) in new.items()]
+    changed = updated_index(
+        Bm25Index.build((c, a, t) for c, (a, t) in old.items()),
+        removed=removed, added=[(c, a, t) for c, (a, t) in new.items()],
     )
     fresh = Bm25Index.build((c, a, t) for c, (a, t) in after.items())
 
@@ -163,7 +166,7 @@ def test_changes_code_new_postings_as_a_fresh_build_would(added, long_document):
         docs["long-c01"] = ("partner", ["refund"] * 1100 + ["filler"] * 1000)
     index = Bm25Index.build((c, a, t) for c, (a, t) in docs.items())
 
-    changed = index.with_changes(removed=["doc-c00001"], added=added)
+    changed = updated_index(index, removed=["doc-c00001"], added=added)
     fresh = Bm25Index.build(
         [(c, a, t) for c, (a, t) in docs.items() if c != "doc-c00001"] + list(added)
     )
@@ -178,21 +181,21 @@ def test_changes_code_new_postings_as_a_fresh_build_would(added, long_document):
 def test_an_added_chunk_id_already_held_is_refused():
     index, chunk_ids = public_index(CORPUS)
     with pytest.raises(ValueError, match="unique"):
-        index.with_changes(removed=[], added=[(chunk_ids[0], "public", ["again"])])
+        updated_index(index, removed=[], added=[(chunk_ids[0], "public", ["again"])])
 
 
 def test_removing_a_chunk_the_index_does_not_hold_is_refused():
     index, _ = public_index(CORPUS)
     with pytest.raises(ValueError, match="does not hold"):
-        index.with_changes(removed=["nowhere-c01"], added=[])
+        updated_index(index, removed=["nowhere-c01"], added=[])
 
 
 def test_a_changed_index_saves_and_loads_like_a_built_one(tmp_path):
     index, chunk_ids = public_index(CORPUS)
-    changed = index.with_changes(removed=[chunk_ids[0]], added=[("new-c01", "partner", ["refund", "fast"])])
-    changed.save(tmp_path / "changed.npz")
+    changed = updated_index(index, removed=[chunk_ids[0]], added=[("new-c01", "partner", ["refund", "fast"])])
+    write_index(changed, tmp_path / "changed.npz")
 
-    loaded = Bm25Index.load(tmp_path / "changed.npz")
+    loaded = read_index(tmp_path / "changed.npz")
 
     assert loaded.scores(["refund"], max_rank=PARTNER) == changed.scores(["refund"], max_rank=PARTNER)
     assert "new-c01" in loaded.scores(["fast"], max_rank=PARTNER)
@@ -282,8 +285,8 @@ def test_save_and_load_round_trip_gives_identical_results(tmp_path):
             ("i1", "internal", ["day", "price"]), ("p2", "public", ["müller", "café", "2.5"])]
     index = Bm25Index.build(docs, k1=1.2, b=0.7, epsilon=0.3)
     path = tmp_path / "index.npz"
-    index.save(path)
-    loaded = Bm25Index.load(path)
+    write_index(index, path)
+    loaded = read_index(path)
     assert [p.name for p in tmp_path.iterdir()] == ["index.npz"]  # no temporary file left behind
     for max_rank in (PUBLIC, PARTNER, INTERNAL):
         for query in (["refund"], ["day", "floor", "price"], ["café", "2.5"]):
@@ -294,10 +297,10 @@ def test_save_and_load_round_trip_gives_identical_results(tmp_path):
 
 def test_loading_a_truncated_file_fails_loudly(tmp_path):
     path = tmp_path / "index.npz"
-    Bm25Index.build([("a", "public", ["x", "y"])]).save(path)
+    write_index(Bm25Index.build([("a", "public", ["x", "y"])]), path)
     path.write_bytes(path.read_bytes()[:100])
     with pytest.raises((ValueError, OSError)):  # what load documents for a file that is not a whole index
-        Bm25Index.load(path)
+        read_index(path)
 
 
 def test_memory_bytes_grows_with_the_corpus():

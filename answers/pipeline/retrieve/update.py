@@ -1,0 +1,121 @@
+"""Incremental update: an index without some chunks and with others, made by editing a built index's postings."""
+import bisect
+from collections import Counter
+from collections.abc import Collection, Iterable
+
+import numpy as np
+
+from answers.pipeline.retrieve.bm25 import TIERS, Bm25Index, _pair_codes, _ranks, _tier_offsets, _Vocabulary
+
+
+def updated_index(
+    index: Bm25Index, *, removed: Collection[str], added: Iterable[tuple[str, str | int, list[str]]]
+) -> Bm25Index:
+    """A new index without the removed chunks and with the added ones, made by editing this one's postings.
+
+    Kept documents keep their relative order, so their postings are copied once, renumbered, and the few new
+    postings are inserted where they belong: a change to a 100k-chunk index touches its arrays a few times and
+    tokenizes only the added chunks. It scores as an index built afresh from the same chunks, except that terms
+    keep their old numbering: the epsilon floor's average idf is then summed in another order and may differ
+    in its last bit.
+    """
+    removed = set(removed)
+    unknown = removed.difference(index.chunk_ids)
+    if unknown:
+        raise ValueError(f"cannot remove chunks the index does not hold: {sorted(unknown)[:5]}")
+    rows = list(added)
+    new_ranks = _ranks(audience for _, audience, _ in rows)
+    order = sorted(range(len(rows)), key=lambda i: (int(new_ranks[i]), rows[i][0]))  # internal order
+    rows, new_ranks = [rows[i] for i in order], new_ranks[order]
+    kept = np.fromiter((chunk_id not in removed for chunk_id in index.chunk_ids), dtype=bool, count=len(index))
+    kept_docs = np.flatnonzero(kept)
+    kept_ids = [index.chunk_ids[i] for i in kept_docs.tolist()]
+    new_ids = [chunk_id for chunk_id, _, _ in rows]
+    if len(set(new_ids)) != len(new_ids) or not set(kept_ids).isdisjoint(new_ids):
+        raise ValueError("chunk ids must be unique")
+
+    # Document numbers: each new document goes before the first kept one of a greater (rank, chunk id).
+    rank_starts = np.searchsorted(index.ranks[kept_docs], np.arange(TIERS + 1)).tolist()
+    before = np.array(
+        [bisect.bisect_left(kept_ids, chunk_id, rank_starts[rank], rank_starts[rank + 1])
+         for chunk_id, rank in zip(new_ids, new_ranks.tolist(), strict=True)],
+        dtype=np.int64,
+    )
+    new_numbers = before + np.arange(len(rows), dtype=np.int64)
+    kept_numbers = np.arange(kept_docs.size, dtype=np.int64) + np.searchsorted(
+        before, np.arange(kept_docs.size), side="right"
+    )
+    old_to_new = np.full(len(index), -1, dtype=np.int32)
+    old_to_new[kept_docs] = kept_numbers
+    n_docs = kept_docs.size + len(rows)
+    placed = np.empty(n_docs, dtype=object)
+    placed[kept_numbers], placed[new_numbers] = kept_ids, new_ids
+    chunk_ids: list[str] = placed.tolist()
+    ranks = np.empty(n_docs, dtype=np.int8)
+    ranks[kept_numbers], ranks[new_numbers] = index.ranks[kept_docs], new_ranks
+    lengths = np.empty(n_docs, dtype=np.int64)
+    lengths[kept_numbers] = index.lengths[kept_docs]
+    lengths[new_numbers] = [len(tokens) for _, _, tokens in rows]
+
+    # The kept postings, renumbered: still ascending within each term.
+    n_old_terms = len(index.terms)
+    term_starts = index.offsets[0::TIERS]
+    if removed:
+        live = kept[index.post_docs]
+        dead = np.flatnonzero(~live)
+        dead_per_term = np.bincount(np.searchsorted(term_starts, dead, side="right") - 1, minlength=n_old_terms)
+        docs, codes = old_to_new[index.post_docs[live]], index.post_codes[live]
+        live_starts = np.concatenate(([0], np.cumsum(np.diff(term_starts) - dead_per_term)))
+    else:
+        docs, codes, live_starts = old_to_new[index.post_docs], index.post_codes, term_starts
+
+    # The new postings, by (term, document), and where each goes among the kept ones.
+    vocabulary = _Vocabulary(index.term_ids)
+    entries = [
+        (term_id, number, tf)
+        for (_, _, tokens), number in zip(rows, new_numbers.tolist(), strict=True)
+        for term_id, tf in Counter(map(vocabulary.__getitem__, tokens)).items()
+    ]
+    n_terms = len(vocabulary)
+    table = np.array(entries, dtype=np.int64).reshape(-1, 3)
+    table = table[np.lexsort((table[:, 1], table[:, 0]))]
+    new_terms, new_docs, new_tfs = table[:, 0], table[:, 1], table[:, 2]
+    live_starts = np.concatenate((live_starts, np.full(n_terms - n_old_terms, live_starts[-1], dtype=np.int64)))
+    positions = np.empty(new_terms.size, dtype=np.int64)
+    groups = (np.flatnonzero(np.diff(new_terms)) + 1).tolist()
+    for first, last in zip([0, *groups], [*groups, new_terms.size], strict=True) if new_terms.size else ():
+        low, high = int(live_starts[new_terms[first]]), int(live_starts[new_terms[first] + 1])
+        positions[first:last] = low + np.searchsorted(docs[low:high], new_docs[first:last])
+    post_docs = np.insert(docs, positions, new_docs.astype(np.int32))
+    inserted = np.bincount(new_terms, minlength=n_terms)
+    term_starts = live_starts + np.concatenate(([0], np.cumsum(inserted)))
+
+    # Codes: the (tf, length) table is kept when the new pairs fit it, else every posting is coded again.
+    stride = int(index.pair_length[-1]) + 1 if index.pair_length.size else 0
+    dense = index.pair_tf.size > 0 and index.pair_tf.size == (int(index.pair_tf[-1]) + 1) * stride
+    new_lengths = lengths[new_docs]
+    if dense and (new_tfs.size == 0 or (new_tfs.max() <= index.pair_tf[-1] and new_lengths.max() < stride)):
+        post_codes = np.insert(codes, positions, (new_tfs * stride + new_lengths).astype(np.int32))
+        pair_tf, pair_length = index.pair_tf, index.pair_length
+    else:
+        tfs = np.insert(index.pair_tf[codes].astype(np.int32), positions, new_tfs.astype(np.int32))
+        post_codes, pair_tf, pair_length = _pair_codes(tfs, lengths[post_docs])
+
+    by_chunk = np.array(sorted(range(n_docs), key=chunk_ids.__getitem__), dtype=np.int64)
+    chunk_order = np.empty(n_docs, dtype=np.int32)
+    chunk_order[by_chunk] = np.arange(n_docs, dtype=np.int32)
+    return Bm25Index(
+        chunk_ids=chunk_ids,
+        ranks=ranks,
+        lengths=lengths,
+        chunk_order=chunk_order,
+        terms=list(index.terms) + list(vocabulary)[n_old_terms:],
+        offsets=_tier_offsets(post_docs, term_starts, ranks),
+        post_docs=post_docs,
+        post_codes=post_codes,
+        pair_tf=pair_tf,
+        pair_length=pair_length,
+        k1=index.k1,
+        b=index.b,
+        epsilon=index.epsilon,
+    )
