@@ -12,14 +12,13 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from answers.limits.rates import caller_key, rate_limit_hit
-from answers.limits.slots import QuestionRefused, answering
+from answers.limits.slots import QuestionRefused
 from answers.limits.sockets import TooManySockets, socket_closed, socket_opened
 from answers.models import QuestionLog
 from answers.outages import ServiceUnavailable, database_available
 from answers.pipeline.events import AnswerDone, SentenceVerified
 from answers.present.fragments import render_event, render_notice, render_turn
-from answers.services import QuestionRejected, answer_question, clean_question
+from answers.services import AnswerStream, Caller, QuestionRejected, ask
 
 logger = logging.getLogger(__name__)
 
@@ -29,8 +28,9 @@ SOCKET_CAP_CODE = 4429  # the page's websocket extension reconnects after 1006 a
 UNKNOWN_PATH_CODE = 4404  # a websocket close code of the application's range (4000-4999), read as HTTP's 404
 
 
-def parse_frame(text: str | None) -> str:
-    """The question of a frame the page's form sends: a JSON object with the field "question"."""
+def parse_frame(text: str | None) -> object:
+    """The question of a frame the page's form sends: a JSON object with the field "question" (cleaned by the
+    answer service)."""
     if text is None:
         raise QuestionRejected("Send questions as text frames holding a JSON object.")
     try:
@@ -41,7 +41,7 @@ def parse_frame(text: str | None) -> str:
         raise QuestionRejected("The message is nested too deeply.") from None
     if not isinstance(frame, dict) or "question" not in frame:
         raise QuestionRejected('The message must be a JSON object with the field "question".')
-    return clean_question(frame["question"])
+    return frame["question"]
 
 
 async def current_caller(scope: dict) -> tuple[AbstractBaseUser | AnonymousUser, str | None]:
@@ -146,44 +146,37 @@ class ChatConsumer(AsyncWebsocketConsumer):
         # The caller as the session store holds them now: sign-outs and permission changes count from this question on.
         try:
             user, session_key = await current_caller(self.scope)
-            key = self._key_for(user, session_key)
-            decision = await rate_limit_hit(key)
-        except ServiceUnavailable as error:
-            await self.send(render_notice(error.message))
+            caller = Caller(user, session_key or "", self._address())
+            stream = await ask(caller=caller, question=question, channel=QuestionLog.Channel.WEBSOCKET)
+        except QuestionRejected as rejected:
+            await self.send(render_notice(str(rejected)))
             return
-        if not decision.allowed:
-            await self.send(render_notice(decision.message))
+        except (QuestionRefused, ServiceUnavailable) as refused:
+            await self.send(render_notice(refused.message))
             return
         self.busy = True
-        task = asyncio.create_task(self._answer(question, user, session_key, key))
+        task = asyncio.create_task(self._answer(stream))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
     async def _caller_key(self) -> str:
         user, session_key = await current_caller(self.scope)
-        return self._key_for(user, session_key)
+        return Caller(user, session_key or "", self._address()).key
 
-    def _key_for(self, user: AbstractBaseUser | AnonymousUser, session_key: str | None) -> str:
-        client = (self.scope.get("client") or [None])[0]
-        return caller_key(user_id=user.pk if user.is_authenticated else None, session_key=session_key, client=client)
+    def _address(self) -> str | None:
+        return (self.scope.get("client") or [None])[0]
 
-    async def _answer(self, question: str, user, session_key: str | None, key: str) -> None:
+    async def _answer(self, stream: AnswerStream) -> None:
         outbox = Outbox(lambda frame: self.send(frame))
         try:
-            async with answering(key):
-                turn = uuid.uuid4().hex[:12]
-                outbox.put(render_notice(""))  # clears an earlier notice
-                outbox.put(render_turn(turn, question))
-                async for event in answer_question(
-                    question=question, user=user, channel=QuestionLog.Channel.WEBSOCKET, session_key=session_key or ""
-                ):
-                    outbox.put(render_event(turn, event), ends_frame=isinstance(event, SentenceVerified))
-                    if isinstance(event, AnswerDone):
-                        await outbox.flush()  # the end marker is out before another question is taken
-                        self.busy = False
-            await outbox.flush()
-        except (QuestionRefused, ServiceUnavailable) as refused:
-            outbox.put(render_notice(refused.message))
+            turn = uuid.uuid4().hex[:12]
+            outbox.put(render_notice(""))  # clears an earlier notice
+            outbox.put(render_turn(turn, stream.summary.question))
+            async for event in stream:
+                outbox.put(render_event(turn, event), ends_frame=isinstance(event, SentenceVerified))
+                if isinstance(event, AnswerDone):
+                    await outbox.flush()  # the end marker is out before another question is taken
+                    self.busy = False
             await outbox.flush()
         except asyncio.CancelledError:
             outbox.cancel()

@@ -1,15 +1,19 @@
-"""Answer services: settings -> pipeline config, generator choice, the caller's retriever, and the log."""
+"""The answer service: `ask`, the one entry point for a question (admission, the answer, one fold, the log)."""
+import contextlib
 import logging
 import re
 import traceback
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from answers.generators.claude import ClaudeGenerator, ClaudeSettings
 from answers.generators.fallback import FallbackGenerator
+from answers.limits.rates import caller_key, rate_limit_hit
+from answers.limits.slots import QuestionRefused, answering
 from answers.models import QuestionLog
 from answers.outages import database_available
 from answers.pipeline.answer import answer_events
@@ -116,47 +120,109 @@ def _prepare(user, audiences: tuple[str, ...] | None) -> PreparedCaller:
 
 
 async def prepare_caller(user, audiences: tuple[str, ...] | None = None) -> PreparedCaller:
-    """Read the caller for one question; ServiceUnavailable when the database cannot be read now.
-
-    A surface that must answer "busy" before it starts its response (the event stream) calls this first.
-    """
+    """Read the caller for one question; ServiceUnavailable when the database cannot be read now."""
     return await sync_to_async(_prepare)(user, audiences)
 
 
-async def answer_question(
+@dataclass(frozen=True)
+class Caller:
+    """Who asks: the user (None or anonymous), their session key and network address.
+
+    `limited` applies the rate and concurrency limits; trusted internal callers (`manage.py ask`, `evaluate`) are
+    not limited.
+    """
+
+    user: Any = None
+    session_key: str = ""
+    address: str | None = None
+    limited: bool = True
+
+    @property
+    def key(self) -> str:
+        """What the limits count this caller by."""
+        signed_in = self.user is not None and self.user.is_authenticated
+        return caller_key(user_id=self.user.pk if signed_in else None, session_key=self.session_key or None,
+                          client=self.address)
+
+
+@dataclass(frozen=True)
+class AnswerStream:
+    """One admitted question's answer: its §6 events, to iterate once, and `summary`, their one fold."""
+
+    events: AsyncIterator[Event]
+    summary: AnswerSummary
+
+    def __aiter__(self) -> AsyncIterator[Event]:
+        return self.events
+
+
+GeneratorFactory = Callable[[PipelineConfig], Generator]
+
+
+async def ask(
     *,
-    question: str,
-    user,
+    caller: Caller,
+    question: object,
     channel: str,
-    session_key: str = "",
-    generator: Generator | None = None,
+    make_generator: GeneratorFactory | None = None,
     audiences: tuple[str, ...] | None = None,
     config: PipelineConfig | None = None,
     record: bool = True,
-    prepared: PreparedCaller | None = None,
-) -> AsyncIterator[Event]:
-    """Answer for this caller as they are now, yield the events, and log the answer when it ends.
+) -> AnswerStream:
+    """The one entry point for a question: admission, then the answer's events, folded once and logged at the end.
 
-    Raises ServiceUnavailable before the first event when the database cannot be read now (`prepared`: read already).
-    `audiences` and `config` are for trusted internal callers (evaluation): they replace the caller's audiences and
-    the configured thresholds; `record=False` keeps the answer out of the conversation log.
+    Admission cleans the question, counts it against the caller's rate limits, takes one of their concurrent-answer
+    slots (held until the stream ends, however it ends) and reads the caller's audiences. It raises
+    QuestionRejected, QuestionRefused or ServiceUnavailable before any event, so a surface can still answer 400,
+    429 or 503. `make_generator` (default: the configured generator), `audiences`, `config` and `record=False`
+    are for trusted internal callers such as the evaluation.
     """
-    prepared = prepared or await prepare_caller(user, audiences)
-    audiences, retriever = prepared.audiences, prepared.retriever
-    config = config or pipeline_config()
-    generator = generator or choose_generator(config)
-    summary = AnswerSummary(question)
+    text = clean_question(question)
+    slot = contextlib.AsyncExitStack()
+    if caller.limited:
+        decision = await rate_limit_hit(caller.key)
+        if not decision.allowed:
+            raise QuestionRefused(decision.message, retry_after_s=decision.retry_after_s)
+        await slot.enter_async_context(answering(caller.key))
     try:
-        async for event in answer_events(question, retriever=retriever, generator=generator, config=config):
-            summary.add(event)
-            yield event
-    finally:
-        if record:
-            stats = getattr(generator, "stats", None)
-            await _record(
-                summary, user=user, audiences=audiences, channel=channel, session_key=session_key,
-                generator=generator.name, generation=stats.as_dict() if stats is not None else {},
-            )
+        prepared = await prepare_caller(caller.user, audiences)
+    except BaseException:
+        await slot.aclose()
+        raise
+    config = config or pipeline_config()
+    generator = (make_generator or choose_generator)(config)
+    summary = AnswerSummary(text)
+    events = _answer(text, caller=caller, channel=channel, prepared=prepared, generator=generator, config=config,
+                     summary=summary, slot=slot, record=record)
+    return AnswerStream(events, summary)
+
+
+async def _answer(
+    question: str,
+    *,
+    caller: Caller,
+    channel: str,
+    prepared: PreparedCaller,
+    generator: Generator,
+    config: PipelineConfig,
+    summary: AnswerSummary,
+    slot: contextlib.AsyncExitStack,
+    record: bool,
+) -> AsyncIterator[Event]:
+    async with slot:  # the concurrent-answer slot, given back when the stream ends however it ends
+        try:
+            async for event in answer_events(question, retriever=prepared.retriever, generator=generator,
+                                             config=config):
+                summary.add(event)
+                yield event
+        finally:
+            if record:
+                stats = getattr(generator, "stats", None)
+                await _record(
+                    summary, user=caller.user, audiences=prepared.audiences, channel=channel,
+                    session_key=caller.session_key, generator=generator.name,
+                    generation=stats.as_dict() if stats is not None else {},
+                )
 
 
 async def _record(summary: AnswerSummary, *, user, channel: str, session_key: str, generator: str, **rest) -> None:

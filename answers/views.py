@@ -1,5 +1,4 @@
 """HTTP views of the answers app: they parse input, call the answer service and render its events."""
-import contextlib
 import json
 from collections.abc import AsyncIterator
 
@@ -11,13 +10,11 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from answers.limits.rates import caller_key, rate_limit_hit
-from answers.limits.slots import QuestionRefused, answering
+from answers.limits.slots import QuestionRefused
 from answers.models import QuestionLog
 from answers.outages import RETRY_AFTER_S, ServiceUnavailable, database_available
-from answers.present.api import AnswerSummary
 from answers.present.sse import sse_frame
-from answers.services import QuestionRejected, answer_question, clean_question, prepare_caller
+from answers.services import AnswerStream, Caller, QuestionRejected, ask
 from corpus_admin.models import chunk_url
 
 
@@ -55,7 +52,7 @@ def _bad_request(message: str) -> JsonResponse:
     return JsonResponse({"error": message}, status=400)
 
 
-def parse_question(request: HttpRequest) -> str:
+def parse_question(request: HttpRequest) -> object:
     """The question of a JSON body {"question": ...}; raises QuestionRejected naming what was wrong."""
     try:
         body = json.loads(request.body or b"")
@@ -67,7 +64,7 @@ def parse_question(request: HttpRequest) -> str:
         raise QuestionRejected('The body must be a JSON object like {"question": "..."}.')
     if "question" not in body:
         raise QuestionRejected('The field "question" is missing.')
-    return clean_question(body["question"])
+    return body["question"]  # cleaned by the answer service
 
 
 def _too_many(message: str, retry_after_s: int = 60) -> JsonResponse:
@@ -82,51 +79,34 @@ def _unavailable(message: str) -> JsonResponse:
     return response
 
 
-async def _admit(request: HttpRequest, *, from_query: bool = False) -> tuple[object, str, str] | JsonResponse:
-    """The caller, their question and their limit key, or the JSON error response that refuses them.
-
-    Raises ServiceUnavailable when the database (the session, the user) or the shared counters cannot be used now.
-    """
-    with database_available():
-        user = await request.auser()
-    if request.method == "POST" and user.is_authenticated and (failure := _csrf_failure(request)):
-        return failure
+async def _open(request: HttpRequest, *, channel: str, from_query: bool = False) -> AnswerStream | JsonResponse:
+    """The answer stream of the request's question, or the JSON error response that refuses it (400, 403, 429, 503)."""
     try:
-        question = clean_question(request.GET.get("question")) if from_query else parse_question(request)
+        with database_available():
+            user = await request.auser()
+        if request.method == "POST" and user.is_authenticated and (failure := _csrf_failure(request)):
+            return failure
+        question = request.GET.get("question") if from_query else parse_question(request)
+        caller = Caller(user, request.session.session_key or "", request.META.get("REMOTE_ADDR"))
+        return await ask(caller=caller, question=question, channel=channel)
     except QuestionRejected as error:
         return _bad_request(str(error))
-    key = caller_key(
-        user_id=user.pk if user.is_authenticated else None,
-        session_key=request.session.session_key,
-        client=request.META.get("REMOTE_ADDR"),
-    )
-    decision = await rate_limit_hit(key)
-    if not decision.allowed:
-        return _too_many(decision.message, decision.retry_after_s)
-    return user, question, key
+    except QuestionRefused as refused:
+        return _too_many(refused.message, refused.retry_after_s or 60)
+    except ServiceUnavailable as busy:
+        return _unavailable(busy.message)
 
 
 @csrf_exempt
 @require_POST
 async def api_answer(request: HttpRequest) -> JsonResponse:
     """POST {"question": ...}: the verified answer as one JSON object (§6)."""
-    try:
-        admitted = await _admit(request)
-        if isinstance(admitted, JsonResponse):
-            return admitted
-        user, question, key = admitted
-        summary = AnswerSummary(question)
-        async with answering(key):
-            async for event in answer_question(
-                question=question, user=user, channel=QuestionLog.Channel.API,
-                session_key=request.session.session_key or "",
-            ):
-                summary.add(event)
-    except QuestionRefused as refused:
-        return _too_many(refused.message)
-    except ServiceUnavailable as busy:
-        return _unavailable(busy.message)
-    response = JsonResponse(summary.to_json(chunk_url))
+    opened = await _open(request, channel=QuestionLog.Channel.API)
+    if isinstance(opened, JsonResponse):
+        return opened
+    async for _event in opened:
+        pass
+    response = JsonResponse(opened.summary.to_json(chunk_url))
     response["Cache-Control"] = "no-store"
     return response
 
@@ -135,32 +115,16 @@ async def api_answer(request: HttpRequest) -> JsonResponse:
 @require_http_methods(["GET", "POST"])
 async def api_answer_stream(request: HttpRequest) -> HttpResponseBase:
     """The same events as Server-Sent Events: GET ?question=... or POST {"question": ...}."""
-    slot = contextlib.AsyncExitStack()
-    try:
-        admitted = await _admit(request, from_query=request.method == "GET")
-        if isinstance(admitted, JsonResponse):
-            return admitted
-        user, question, key = admitted
-        await slot.enter_async_context(answering(key))
-        prepared = await prepare_caller(user)  # before the response starts, while a 503 can still be sent
-    except QuestionRefused as refused:
-        await slot.aclose()
-        return _too_many(refused.message)
-    except ServiceUnavailable as busy:
-        await slot.aclose()
-        return _unavailable(busy.message)
+    opened = await _open(request, channel=QuestionLog.Channel.SSE, from_query=request.method == "GET")
+    if isinstance(opened, JsonResponse):
+        return opened
 
     async def stream() -> AsyncIterator[str]:
-        async with slot:  # released when the stream ends, however it ends
-            async for event in answer_question(
-                question=question, user=user, channel=QuestionLog.Channel.SSE,
-                session_key=request.session.session_key or "", prepared=prepared,
-            ):
-                if frame := sse_frame(event):
-                    yield frame
+        async for event in opened:
+            if frame := sse_frame(event):
+                yield frame
 
     response = StreamingHttpResponse(stream(), content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # a proxy must pass each event on as it is written
     return response
-

@@ -10,7 +10,7 @@ from answers.evaluation.recheck import CitedChunk
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generate.base import Generator
 from answers.present.api import AnswerSummary
-from answers.services import answer_question
+from answers.services import Caller, ask
 from corpus_admin.models import Chunk
 
 CHANNEL = "eval"  # never stored: evaluation answers are asked with record=False
@@ -48,20 +48,20 @@ async def observe_case(
     case: GoldenCase, *, config: PipelineConfig, generator: MakeGenerator | None = None
 ) -> Observation:
     """Ask one case as a caller of its audience, out of the conversation log, and time it."""
-    summary = AnswerSummary(case.question)
     started = time.perf_counter()
-    async for event in answer_question(
+    stream = await ask(
+        caller=Caller(limited=False),
         question=case.question,
-        user=None,
         channel=CHANNEL,
         audiences=case.audiences,
         config=config,
-        generator=generator(config) if generator else None,
+        make_generator=generator,
         record=False,
-    ):
-        summary.add(event)
+    )
+    async for _event in stream:
+        pass
     latency_ms = (time.perf_counter() - started) * 1000
-    return observation_from(summary, latency_ms=latency_ms)
+    return observation_from(stream.summary, latency_ms=latency_ms)
 
 
 def observation_from(summary: AnswerSummary, *, latency_ms: float) -> Observation:

@@ -97,7 +97,7 @@ async def test_question_gets_turn_meta_sentence_and_done_fragments(corpus):
     fragments = await ask(communicator, TRASH_Q)
 
     assert events(fragments) == ["error", "turn", "meta", "sentence", "done"]  # the first clears any earlier notice
-    assert len(fragments) == 3  # the turn; the sources with the sentence; the end
+    assert len(fragments) == 2  # the turn with the sources and the sentence (ready together); the end
     sentence = next(f for f in fragments if 'data-event="sentence"' in f)
     assert "Deleted files are kept in the trash for 30 days." in sentence
     assert 'href="/chunks/trash-v1-c01/"' in sentence and 'class="cite"' in sentence
@@ -308,14 +308,14 @@ async def test_document_html_reaches_the_socket_escaped(ingest, filler):
 
 
 async def test_an_unreachable_service_gets_a_notice_and_the_next_question_is_answered(corpus, monkeypatch):
-    from answers import consumers
+    from answers import services
 
     async def unreachable(key: str):
         raise ServiceUnavailable()
 
     communicator = await connect()
     with monkeypatch.context() as patched:
-        patched.setattr(consumers, "rate_limit_hit", unreachable)
+        patched.setattr(services, "rate_limit_hit", unreachable)
         await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
         notice = await communicator.receive_from()
 
@@ -339,7 +339,7 @@ async def test_a_locked_database_while_reading_the_caller_gets_a_notice_and_the_
 
 
 async def test_a_service_lost_while_admitting_the_answer_gets_a_notice(corpus, monkeypatch):
-    from answers import consumers
+    from answers import services
 
     @contextlib.asynccontextmanager
     async def unreachable(key: str):
@@ -348,7 +348,7 @@ async def test_a_service_lost_while_admitting_the_answer_gets_a_notice(corpus, m
 
     communicator = await connect()
     with monkeypatch.context() as patched:
-        patched.setattr(consumers, "answering", unreachable)
+        patched.setattr(services, "answering", unreachable)
         await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
         notice = await communicator.receive_from()
 

@@ -81,10 +81,10 @@ def test_bad_requests_get_400_with_a_json_error(client, body, message):
     ids=["high-surrogate", "low-surrogate", "nul"],
 )
 def test_text_that_is_not_unicode_text_gets_400_and_never_reaches_the_pipeline(client, monkeypatch, body, message):
-    def never(**kwargs):
+    def never(*args, **kwargs):
         raise AssertionError("the question reached the pipeline")
 
-    monkeypatch.setattr("answers.views.answer_question", never)
+    monkeypatch.setattr("answers.services.answer_events", never)
 
     response = post(client, body)
 

@@ -6,9 +6,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from answers.models import QuestionLog
+from answers.outages import ServiceUnavailable
 from answers.present.api import AnswerSummary
 from answers.present.terminal import terminal_lines
-from answers.services import QuestionRejected, answer_question, clean_question
+from answers.services import Caller, QuestionRejected, ask
 from corpus_admin.models import chunk_url
 
 
@@ -27,11 +28,10 @@ class Command(BaseCommand):
             if user is None:
                 raise CommandError(f"No user named {options['user']!r}.")
         try:
-            question = clean_question(options["question"])
-        except QuestionRejected as error:
+            # async_to_sync keeps the service's database calls on this thread (and its connection).
+            summary = async_to_sync(self._ask)(options["question"], user)
+        except (QuestionRejected, ServiceUnavailable) as error:
             raise CommandError(str(error)) from None
-        # async_to_sync keeps the service's database calls on this thread (and its connection).
-        summary = async_to_sync(self._ask)(question, user)
         data = summary.to_json(chunk_url)
         if options["json"]:
             self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
@@ -40,7 +40,8 @@ class Command(BaseCommand):
             self.stdout.write(line)
 
     async def _ask(self, question: str, user) -> AnswerSummary:
-        summary = AnswerSummary(question)
-        async for event in answer_question(question=question, user=user, channel=QuestionLog.Channel.CLI):
-            summary.add(event)
-        return summary
+        # The shell is trusted: its questions are not rate limited.
+        stream = await ask(caller=Caller(user, limited=False), question=question, channel=QuestionLog.Channel.CLI)
+        async for _event in stream:
+            pass
+        return stream.summary

@@ -5,9 +5,9 @@ import time
 
 import pytest
 
+from answers import services
 from answers.models import QuestionLog
 from answers.present.api import AnswerSummary
-from answers.services import answer_question
 from answers.testing.fake_anthropic import (
     FakeAnthropic,
     Script,
@@ -56,10 +56,10 @@ def corpus(ingest, filler):
 
 
 async def ask(question: str = TRASH_Q, user=None) -> AnswerSummary:
-    summary = AnswerSummary(question)
-    async for event in answer_question(question=question, user=user, channel="api"):
-        summary.add(event)
-    return summary
+    stream = await services.ask(caller=services.Caller(user), question=question, channel="api")
+    async for _event in stream:
+        pass
+    return stream.summary
 
 
 def shown(summary: AnswerSummary) -> list[str]:
