@@ -1,5 +1,11 @@
-"""Helpers for tests of the corpus: documents built in memory."""
+"""Helpers for tests of the corpus: documents built in memory, and parsing them to compare or to see refused."""
 from fpdf import FPDF
+
+from corpus_admin.parsing import ParsedDocument, RejectedFile, parse_document
+
+Outline = list[tuple[tuple[str, ...], list[tuple[int, str]]]]
+
+_TEST_LIMIT = 20 * 1024 * 1024
 
 
 def pdf_bytes(*pages: str, title: str | None = None, user_password: str | None = None) -> bytes:
@@ -15,3 +21,24 @@ def pdf_bytes(*pages: str, title: str | None = None, user_password: str | None =
     if user_password is not None:
         pdf.set_encryption(owner_password="owner", user_password=user_password)
     return bytes(pdf.output())
+
+
+def parse(file_name: str, content: bytes, *, max_bytes: int = _TEST_LIMIT) -> ParsedDocument:
+    """Parse `content` as an upload named `file_name`, under a 20 MB cap unless told otherwise."""
+    return parse_document(file_name=file_name, content=content, max_bytes=max_bytes)
+
+
+def outline(document: ParsedDocument) -> Outline:
+    """A document's sections as (heading path, [(line number, text), ...]), to compare with a literal."""
+    return [
+        (section.heading_path, [(line.number, line.text) for line in section.lines]) for section in document.sections
+    ]
+
+
+def rejection(file_name: str, content: bytes, *, max_bytes: int = _TEST_LIMIT) -> RejectedFile:
+    """The RejectedFile that parsing the upload raises; AssertionError if it is accepted."""
+    try:
+        parse(file_name, content, max_bytes=max_bytes)
+    except RejectedFile as error:
+        return error
+    raise AssertionError(f"{file_name} was accepted, not rejected")

@@ -1,22 +1,10 @@
-"""A scriptable fake of the Anthropic Messages API on 127.0.0.1, for the tests and the demo.
-
-It speaks the wire protocol of `POST /v1/messages` (JSON, or server-sent events with `"stream": true`), so the
-real `anthropic` SDK runs against it unchanged: `AsyncAnthropic(base_url=fake.url, api_key="test")`.
-
-    with FakeAnthropic() as fake:
-        fake.queue(reply("Refunds take ", "5 days [1]."), http_error(529, "overloaded_error"))
-        ...  # one queued behaviour answers each request; then `demo()` answers from the prompt
-
-Run `python -m answers.testing.fake_anthropic --port 8089` to serve demo answers until Ctrl-C.
-"""
+"""The fake's HTTP server on 127.0.0.1: start and stop, the requests it recorded, and each response it sends."""
 from __future__ import annotations
 
-import argparse
 import collections
 import contextlib
 import json
 import logging
-import re
 import select
 import socket
 import socketserver
@@ -24,173 +12,19 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import urlsplit
 
-from answers.testing.demo_answers import (
-    REFUSAL,
-    demo_answer,
-    is_compression,
-    parse_blocks,  # re-exported for its tests
-    system_text,
-    text_of,
-)
-
-__all__ = [
-    "Behaviour",
-    "Computed",
-    "Demo",
-    "FakeAnthropic",
-    "HttpError",
-    "REFUSAL",
-    "Script",
-    "cut",
-    "computed",
-    "demo",
-    "demo_script",
-    "drip",
-    "error_event",
-    "http_error",
-    "max_tokens",
-    "parse_blocks",
-    "reply",
-    "stall",
-]
+from answers.testing.fake_anthropic import wire
+from answers.testing.fake_anthropic.behaviours import Behaviour, Computed, Demo, HttpError, Script, demo, demo_script
 
 log = logging.getLogger(__name__)
 
 HOST = "127.0.0.1"
 _POLL = 0.05  # how often waits look at the stop flag; bounds how long stop() takes
-_STATUS_BY_ERROR = {
-    "invalid_request_error": 400,
-    "authentication_error": 401,
-    "permission_error": 403,
-    "not_found_error": 404,
-    "rate_limit_error": 429,
-    "api_error": 500,
-    "overloaded_error": 529,
-}
-_DEFAULT_MESSAGES = {
-    "invalid_request_error": "Invalid request.",
-    "authentication_error": "invalid x-api-key",
-    "permission_error": "Your API key does not have permission to use the specified resource.",
-    "not_found_error": "Not found.",
-    "rate_limit_error": "Number of request tokens has exceeded your per-minute rate limit.",
-    "api_error": "Internal server error.",
-    "overloaded_error": "Overloaded",
-}
-
-Ending = Literal["stop", "error", "cut", "stall"]
-
-
-@dataclass(frozen=True)
-class Script:
-    """A scripted answer: its text pieces, the pause between them, and how the stream ends."""
-
-    pieces: tuple[str, ...]
-    stop_reason: str = "end_turn"
-    delay: float = 0.0
-    ending: Ending = "stop"
-    error_type: str = "overloaded_error"
-    stall_seconds: float = 0.0
-    chunked: bool = False
-
-
-@dataclass(frozen=True)
-class HttpError:
-    """An error status with the API's JSON error body, sent before any answer text."""
-
-    status: int
-    error_type: str
-    message: str
-    headers: tuple[tuple[str, str], ...] = ()
-
-
-@dataclass(frozen=True)
-class Demo:
-    """A plausible answer computed from the request's evidence blocks and question."""
-
-    delay: float = 0.02
-
-
-@dataclass(frozen=True)
-class Computed:
-    """A behaviour chosen per request from its JSON body (for answers that depend on what was asked)."""
-
-    choose: Callable[[dict[str, Any]], Script | HttpError]
-
-
-Behaviour = Script | HttpError | Demo | Computed
-
-
-def reply(*pieces: str, stop_reason: str = "end_turn", delay: float = 0.0) -> Script:
-    """Stream each piece as one text delta, `delay` seconds apart; a non-streaming request gets them joined."""
-    return Script(pieces, stop_reason=stop_reason, delay=delay)
-
-
-def max_tokens(*pieces: str) -> Script:
-    """Stream the pieces, then stop with `max_tokens`."""
-    return Script(pieces, stop_reason="max_tokens")
-
-
-def http_error(
-    status: int, error_type: str, message: str | None = None, headers: dict[str, str] | None = None
-) -> HttpError:
-    """Answer with an HTTP error, e.g. `http_error(429, "rate_limit_error", headers={"retry-after": "1"})`."""
-    text = message if message is not None else _DEFAULT_MESSAGES.get(error_type, "Error.")
-    return HttpError(status, error_type, text, tuple((headers or {}).items()))
-
-
-def error_event(*pieces: str, error_type: str = "overloaded_error") -> Script:
-    """Stream the pieces, then an `event: error` (HTTP status stays 200); non-streaming: that error's status."""
-    return Script(pieces, ending="error", error_type=error_type)
-
-
-def cut(*pieces: str, chunked: bool = False) -> Script:
-    """Stream the pieces, then close the connection without `message_delta` / `message_stop`.
-
-    The body normally ends where the connection closes, so the client sees a clean end of stream. With `chunked`,
-    it is sent in chunked transfer encoding, as the real API does over HTTP/1.1, and the cut is a broken body.
-    """
-    return Script(pieces, ending="cut", chunked=chunked)
-
-
-def stall(*pieces: str, seconds: float = 30) -> Script:
-    """Stream the pieces, then hold the connection open in silence for `seconds`, then close it."""
-    return Script(pieces, ending="stall", stall_seconds=seconds)
-
-
-def drip(text: str, every: float = 0.05) -> Script:
-    """Stream one character every `every` seconds (a slow answer to disconnect from)."""
-    return Script(tuple(text), delay=every)
-
-
-def computed(choose: Callable[[dict[str, Any]], Script | HttpError]) -> Computed:
-    """Answer each request with the behaviour `choose(body)` returns."""
-    return Computed(choose)
-
-
-def demo(delay: float = 0.02) -> Demo:
-    """Answer from the prompt's evidence blocks, word by word `delay` seconds apart (see `demo_script`)."""
-    return Demo(delay)
-
-
-def demo_script(body: dict[str, Any], *, delay: float = 0.02) -> Script:
-    """The demo answer for a request, as one piece per word (compression answers come at once)."""
-    pieces = tuple(re.findall(r"\S+\s*", demo_answer(body)))
-    return Script(pieces) if is_compression(body) else Script(pieces, delay=delay)
-
-
-def _count_input_words(body: dict[str, Any]) -> int:
-    texts = [system_text(body), *(text_of(m.get("content")) for m in body.get("messages", []) if isinstance(m, dict))]
-    return sum(len(text.split()) for text in texts)
-
-
-# --- the server ---------------------------------------------------------------------------------------------
 
 
 class FakeAnthropic:
@@ -369,9 +203,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def respond(self, body: dict[str, Any]) -> None:
         """Check the request as the API would, then answer with the next behaviour."""
-        problem = _invalid(body, self.headers)
+        problem = wire.request_problem(body, self.headers)
         if problem is not None:
-            self.send_error_json(problem.status, problem.error_type, problem.message)
+            self.send_error_json(*problem)
             return
         behaviour = self.server.fake._next_behaviour()
         if isinstance(behaviour, Demo):
@@ -390,13 +224,13 @@ class _Handler(BaseHTTPRequestHandler):
         if not self.pause(script.delay * max(len(script.pieces) - 1, 0)):
             return
         if script.ending == "error":
-            status = _STATUS_BY_ERROR.get(script.error_type, 500)
-            self.send_error_json(status, script.error_type, _DEFAULT_MESSAGES.get(script.error_type, "Error."))
+            error_type = script.error_type
+            self.send_error_json(wire.error_status(error_type), error_type, wire.default_message(error_type))
         elif script.ending == "stall":
             self.pause(script.stall_seconds)  # then close without a response, as a cut does at once
         elif script.ending == "stop":
             text = "".join(script.pieces)
-            message = _message(body, text=text, stop_reason=script.stop_reason, output_tokens=len(text.split()))
+            message = wire.message(body, text=text, stop_reason=script.stop_reason, output_tokens=len(text.split()))
             self.send_json(200, message)
 
     def stream(self, body: dict[str, Any], script: Script) -> None:
@@ -409,34 +243,18 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("transfer-encoding", "chunked")
         self.chunked = script.chunked
         self.end_headers()
-        start = _message(body, text=None, stop_reason=None, output_tokens=1)
-        opening = (
-            {"type": "message_start", "message": start},
-            {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
-            {"type": "ping"},
-        )
-        if not self.events(opening):
+        if not self.events(wire.stream_opening(body)):
             return
         for number, piece in enumerate(script.pieces):
-            delta = {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": piece}}
-            if (number and not self.pause(script.delay)) or not self.events([delta]):
+            if (number and not self.pause(script.delay)) or not self.events([wire.text_delta(piece)]):
                 return
         if script.ending == "error":
-            message = _DEFAULT_MESSAGES.get(script.error_type, "Error.")
-            self.events([{"type": "error", "error": {"type": script.error_type, "message": message}}])
+            self.events([wire.stream_error(script.error_type)])
         elif script.ending == "stall":
             self.pause(script.stall_seconds)
         elif script.ending == "stop":
-            closing = (
-                {"type": "content_block_stop", "index": 0},
-                {
-                    "type": "message_delta",
-                    "delta": {"stop_reason": script.stop_reason, "stop_sequence": None},
-                    "usage": {"output_tokens": len("".join(script.pieces).split())},
-                },
-                {"type": "message_stop"},
-            )
-            if self.events(closing):
+            output_tokens = len("".join(script.pieces).split())
+            if self.events(wire.stream_closing(stop_reason=script.stop_reason, output_tokens=output_tokens)):
                 self.write(b"")
         # A cut sends nothing more: the connection closes when the handler returns.
 
@@ -453,13 +271,12 @@ class _Handler(BaseHTTPRequestHandler):
     def send_error_json(
         self, status: int, error_type: str, message: str, headers: tuple[tuple[str, str], ...] = ()
     ) -> None:
-        """The API's error body, `{"type": "error", "error": {...}, "request_id": ...}`, with that status."""
-        error = {"type": "error", "error": {"type": error_type, "message": message}, "request_id": self.request_id}
-        self.send_json(status, error, headers)
+        """The API's error body with that status."""
+        self.send_json(status, wire.error_body(error_type, message, request_id=self.request_id), headers)
 
     def events(self, events: Sequence[dict[str, Any]]) -> bool:
         """Send server-sent events, each named after its `type`; False when the client has gone."""
-        return all(self.write(f"event: {data['type']}\ndata: {json.dumps(data)}\n\n".encode()) for data in events)
+        return all(self.write(wire.encode_event(data)) for data in events)
 
     def write(self, data: bytes) -> bool:
         """Send part of a streamed body (`b""` ends a chunked one; a close ends the other); False if the client went."""
@@ -504,51 +321,3 @@ class _Handler(BaseHTTPRequestHandler):
         self.close_connection = True
         if isinstance(error, ConnectionError) and not self.server.fake._stopping.is_set():
             self.server.fake._disconnected()
-
-
-def _invalid(body: dict[str, Any], headers: Any) -> HttpError | None:
-    """What the real API rejects before answering: no credentials, no version, a malformed body."""
-    if not (headers.get("x-api-key") or headers.get("authorization")):
-        return http_error(401, "authentication_error", "x-api-key header is required")
-    if not headers.get("anthropic-version"):
-        return http_error(400, "invalid_request_error", "anthropic-version: header is required")
-    if not isinstance(body, dict):
-        return http_error(400, "invalid_request_error", "The request body must be a JSON object.")
-    for name, kind in (("model", str), ("max_tokens", int), ("messages", list)):
-        if not isinstance(body.get(name), kind):
-            return http_error(400, "invalid_request_error", f"{name}: Field required")
-    return None
-
-
-def _message(body: dict[str, Any], *, text: str | None, stop_reason: str | None, output_tokens: int) -> dict[str, Any]:
-    """A Message object; `text=None` gives the empty one that opens a stream."""
-    return {
-        "id": f"msg_fake_{uuid.uuid4().hex[:24]}",
-        "type": "message",
-        "role": "assistant",
-        "model": body.get("model", "fake"),
-        "content": [] if text is None else [{"type": "text", "text": text}],
-        "stop_reason": stop_reason,
-        "stop_sequence": None,
-        "usage": {"input_tokens": _count_input_words(body), "output_tokens": output_tokens},
-    }
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Serve demo answers until Ctrl-C."""
-    parser = argparse.ArgumentParser(description="A fake Anthropic Messages API that answers from the prompt.")
-    parser.add_argument("--port", type=int, default=8089)
-    port = parser.parse_args(argv).port
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
-    with FakeAnthropic(port=port) as fake:
-        print(f"Fake Anthropic API serving demo answers on {fake.url}", flush=True)
-        print(f"Point the SDK at it: ANTHROPIC_BASE_URL={fake.url} ANTHROPIC_API_KEY=demo. Ctrl-C stops.", flush=True)
-        try:
-            while True:
-                time.sleep(3600)
-        except KeyboardInterrupt:
-            print("Stopped.")
-
-
-if __name__ == "__main__":
-    main()

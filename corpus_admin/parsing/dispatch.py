@@ -1,0 +1,103 @@
+"""The one entry point: check an upload's name, emptiness and size, then parse it in the format its extension names."""
+
+from __future__ import annotations
+
+from typing import Final, Protocol
+
+from corpus_admin.parsing.decoding import decode_text
+from corpus_admin.parsing.document import Event, ParsedDocument, Section, build_sections, split_lines
+from corpus_admin.parsing.html import html_events
+from corpus_admin.parsing.markdown import markdown_events
+from corpus_admin.parsing.pdf import parse_pdf
+from corpus_admin.parsing.rejection import Reject, RejectedFile
+from corpus_admin.parsing.rst import rst_events
+from corpus_admin.parsing.text import text_events
+
+SUPPORTED: Final[dict[str, str]] = {
+    ".md": "text/markdown",
+    ".markdown": "text/markdown",
+    ".txt": "text/plain",
+    ".rst": "text/x-rst",
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".pdf": "application/pdf",
+}
+
+_MB: Final = 1024 * 1024
+
+
+class _TextFormat(Protocol):
+    def __call__(self, *, lines: list[str]) -> tuple[str | None, list[Event]]: ...
+
+
+# Every supported media type but PDF, which is parsed from its bytes rather than decoded text.
+_TEXT_FORMATS: Final[dict[str, _TextFormat]] = {
+    "text/markdown": markdown_events,
+    "text/x-rst": rst_events,
+    "text/html": html_events,
+    "text/plain": text_events,
+}
+
+
+def parse_document(*, file_name: str, content: bytes, max_bytes: int) -> ParsedDocument:
+    """Parse an upload into sections of numbered lines, or raise RejectedFile."""
+    name = base_name(file_name)
+    try:
+        return _parse(name=name, content=content, max_bytes=max_bytes)
+    except Reject as reject:
+        raise RejectedFile(name, str(reject)) from None
+
+
+def base_name(file_name: str) -> str:
+    """Keep only the final path component, whichever separator the client used."""
+    return file_name.replace("\\", "/").rsplit("/", 1)[-1].strip() or "unnamed file"
+
+
+def _parse(*, name: str, content: bytes, max_bytes: int) -> ParsedDocument:
+    """Validate and dispatch on the claimed format."""
+    extension = _extension(name)
+    media_type = SUPPORTED.get(extension)
+    if media_type is None:
+        shown = f"'{extension}'" if extension else "(no extension)"
+        raise Reject(f"unsupported file type {shown} (supported: {', '.join(sorted(SUPPORTED))})")
+    if not content:
+        raise Reject("the file is empty")
+    if len(content) > max_bytes:
+        raise Reject(_size_reason(size=len(content), limit=max_bytes))
+    if media_type == "application/pdf":
+        title, sections, line_count = parse_pdf(content=content)
+    else:
+        text = decode_text(content=content, html=media_type == "text/html")
+        if not text.strip():
+            raise Reject("the file is empty")
+        title, sections, line_count = _parse_text(media_type=media_type, text=text)
+    if not sections:
+        raise Reject("the file has no body text (only headings or markup)")
+    return ParsedDocument(file_name=name, media_type=media_type, title=title, sections=sections,
+                          line_count=line_count)
+
+
+def _parse_text(*, media_type: str, text: str) -> tuple[str | None, tuple[Section, ...], int]:
+    """Split decoded text into lines and parse them in the claimed format."""
+    lines = split_lines(text)
+    title, events = _TEXT_FORMATS[media_type](lines=lines)
+    return title, build_sections(events=events), len(lines)
+
+
+def _extension(name: str) -> str:
+    """Return the lower-cased extension including its dot, or '' when there is none."""
+    _, dot, suffix = name.rpartition(".")
+    return f".{suffix.lower()}" if dot and suffix else ""
+
+
+def _size_reason(*, size: int, limit: int) -> str:
+    """Describe an oversized file in MB, falling back to bytes when MB rounding hides the gap."""
+    size_mb, limit_mb = _format_mb(size), _format_mb(limit)
+    if size_mb == limit_mb:
+        return f"the file is {size:,} bytes, over the {limit:,} byte limit"
+    return f"the file is {size_mb} MB, over the {limit_mb} MB limit"
+
+
+def _format_mb(size: int) -> str:
+    """Format a byte count in MB with one decimal, dropping a trailing '.0'."""
+    return f"{size / _MB:.1f}".removesuffix(".0")

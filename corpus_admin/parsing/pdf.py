@@ -1,0 +1,59 @@
+"""PDF: the text layer through pypdf, one section per page, lines numbered across pages."""
+
+from __future__ import annotations
+
+import io
+
+from pypdf import PdfReader
+
+from corpus_admin.parsing.document import Event, Heading, Line, Section, build_sections, split_lines
+from corpus_admin.parsing.rejection import Reject
+
+
+def parse_pdf(*, content: bytes) -> tuple[str | None, tuple[Section, ...], int]:
+    """Extract the text layer page by page; each page is a section."""
+    if not content.startswith(b"%PDF-"):
+        raise Reject("not a PDF (content does not start with %PDF-)")
+    try:
+        reader = PdfReader(io.BytesIO(content))
+        encrypted = reader.is_encrypted
+    except Exception as error:  # pypdf raises many exception types on malformed input
+        raise Reject(f"unreadable PDF: {_short(error)}") from None
+    if encrypted:
+        raise Reject("the PDF is encrypted; upload an unencrypted copy")
+    try:
+        page_count = len(reader.pages)
+    except Exception as error:  # pypdf raises many exception types on malformed input
+        raise Reject(f"unreadable PDF: {_short(error)}") from None
+    events: list[Event] = []
+    number = 0
+    for page_number in range(1, page_count + 1):
+        try:
+            # PostgreSQL text cannot hold NUL, which some PDF text layers contain.
+            text = reader.pages[page_number - 1].extract_text().replace("\x00", "")
+        except Exception as error:  # pypdf raises many exception types on malformed input
+            raise Reject(f"unreadable PDF: page {page_number}: {_short(error)}") from None
+        events.append(Heading((f"Page {page_number}",)))
+        for line in split_lines(text):
+            number += 1
+            events.append(Line(number, line))
+    sections = build_sections(events=events)
+    if not sections:
+        raise Reject("the PDF has no text layer")
+    return _pdf_title(reader), sections, number
+
+
+def _pdf_title(reader: PdfReader) -> str | None:
+    """Return the metadata /Title, or None if absent, blank or unreadable."""
+    try:
+        title = reader.metadata.title if reader.metadata else None
+    except Exception:  # a broken info dictionary should not cost us the text
+        return None
+    text = " ".join(str(title).split()) if title else ""
+    return text or None
+
+
+def _short(error: Exception) -> str:
+    """Summarise an exception in one short line."""
+    message = " ".join(str(error).split()) or type(error).__name__
+    return message if len(message) <= 120 else f"{message[:117]}..."
