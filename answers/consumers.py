@@ -61,9 +61,10 @@ async def current_caller(scope: dict) -> tuple[AbstractBaseUser | AnonymousUser,
 class Outbox:
     """Fragments out as frames: whatever is ready when the socket is next free goes in one frame, in order.
 
-    A fragment is never held back waiting for another: frames leave as soon as the answer's task yields. A verified
-    sentence ends its frame, so the page appends sentences one by one even when they were all ready at once (an
-    extractive answer: the turn, then the sources with the first sentence, each further sentence, the end). The
+    A fragment is never held back waiting for another: frames leave as soon as the answer's task yields. The turn
+    and each verified sentence end their frames, so the page shows the question at once and appends sentences one
+    by one even when they were all ready at once (an extractive answer: the turn, then the sources with the first
+    sentence, each further sentence, the end). The
     page's websocket extension swaps every element of a frame by its `hx-swap-oob`.
     """
 
@@ -171,7 +172,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         try:
             turn = uuid.uuid4().hex[:12]
             outbox.put(render_notice(""))  # clears an earlier notice
-            outbox.put(render_turn(turn, stream.summary.question))
+            outbox.put(render_turn(turn, stream.summary.question), ends_frame=True)  # the question shows at once
             async for event in stream:
                 outbox.put(render_event(turn, event), ends_frame=isinstance(event, SentenceVerified))
                 if isinstance(event, AnswerDone):

@@ -97,7 +97,7 @@ async def test_question_gets_turn_meta_sentence_and_done_fragments(corpus):
     fragments = await ask(communicator, TRASH_Q)
 
     assert events(fragments) == ["error", "turn", "meta", "sentence", "done"]  # the first clears any earlier notice
-    assert len(fragments) == 2  # the turn with the sources and the sentence (ready together); the end
+    assert len(fragments) == 3  # the turn; the sources with the sentence; the end
     sentence = next(f for f in fragments if 'data-event="sentence"' in f)
     assert "Deleted files are kept in the trash for 30 days." in sentence
     assert 'href="/chunks/trash-v1-c01/"' in sentence and 'class="cite"' in sentence

@@ -30,6 +30,7 @@ DOCS_DIR = Path(__file__).resolve().parent / "screenshots"
 # Content-Security-Policy (no unsafe-eval) does not apply to it.
 RECORD_ARRIVALS = """() => {
   window.__arrivals = [];
+  const seen = new WeakSet();  // an element added inside another added in the same batch counts once
   let batch = 0;
   new MutationObserver((records) => {
     batch += 1;
@@ -38,6 +39,8 @@ RECORD_ARRIVALS = """() => {
         if (node.nodeType !== Node.ELEMENT_NODE) continue;
         const found = [node, ...node.querySelectorAll("*")];
         for (const el of found) {
+          if (seen.has(el)) continue;
+          seen.add(el);
           if (el.matches("p.sentence")) window.__arrivals.push({kind: "sentence", batch});
           if (el.matches('[data-event="done"]')) window.__arrivals.push({kind: "done", batch});
         }
