@@ -94,9 +94,10 @@ DATABASES = {
 # a named database for PostgreSQL); the run id, inherited by child processes, keeps two test runs on one machine apart.
 _run_id = os.environ.setdefault("RAG_TEST_RUN_ID", str(os.getpid()))
 _test_db_name = env_str("DJANGO_TEST_DB_NAME", f"test_rag_site_{_run_id}")  # PostgreSQL's
+_sqlite_lock_wait_s = env_float("DJANGO_DB_TIMEOUT_S", 5.0, minimum=0.1)  # SQLite's busy timeout
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{_run_id}.sqlite3")}
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = env_float("DJANGO_DB_TIMEOUT_S", 5.0, minimum=0.1)
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = _sqlite_lock_wait_s
     # Writers take the write lock when their transaction begins, so concurrent ingests queue behind the busy timeout;
     # a deferred transaction that read first fails at once with "database is locked" when it comes to write.
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"

@@ -32,19 +32,19 @@ TOO_LONG = "The answer reached its length limit and was cut off."
 
 @dataclass(frozen=True)
 class ClaudeSettings:
-    """How the generator talks to the API; services fill it from settings."""
+    """How the generator talks to the API; services fill it from settings, where the defaults are stated."""
 
     api_key: str
-    base_url: str | None = None
-    answer_model: str = "claude-sonnet-5"
-    compress_model: str = "claude-haiku-4-5-20251001"
-    compress: bool = False
-    max_tokens: int = 1024
-    timeout_s: float = 60.0
-    retries: int = 2
-    retry_after_cap_s: float = 10.0
-    max_concurrent: int = 8
-    queue_wait_s: float = 10.0
+    base_url: str | None
+    answer_model: str
+    compress_model: str
+    compress: bool
+    max_tokens: int
+    timeout_s: float
+    retries: int
+    retry_after_cap_s: float
+    max_concurrent: int
+    queue_wait_s: float
 
 
 class UpstreamLimiter:
