@@ -63,7 +63,7 @@ URL ?= http://$(HOST):$(PORT)
 CLIENTS ?= 100
 QUESTIONS ?= 5
 loadtest: setup
-	$(PY) manage.py loadtest --url $(URL) --clients $(CLIENTS) --questions $(QUESTIONS)
+	$(PY) manage.py loadtest --url $(URL) --clients $(CLIENTS) --questions $(QUESTIONS) --spread-addresses
 
 # Measure the answers on the demo golden set, in a throwaway database (the site's data is never touched);
 # fails when status accuracy falls under the floor or any unverified sentence was delivered. Report: var/eval/.
