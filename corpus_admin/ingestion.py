@@ -269,7 +269,7 @@ def _create_source(*, name: str, title: str, audience: str) -> Source:
             continue
         try:
             with transaction.atomic():
-                return Source.objects.create(slug=slug, original_name=name, title=title, audience=audience)
+                return Source.objects.create(slug=slug, path=name, original_name=name, title=title, audience=audience)
         except IntegrityError:
             continue
     raise RuntimeError(f"no free slug for {name}")

@@ -23,7 +23,12 @@ class Source(models.Model):
 
     slug = models.SlugField(max_length=60, unique=True, help_text="Stem of every chunk id; never changes.")
     title = models.CharField(max_length=300)
-    original_name = models.CharField(max_length=255, unique=True, help_text="File name as uploaded.")
+    path = models.CharField(
+        max_length=500,
+        unique=True,
+        help_text="The source's key: its path in the folder or archive it came from; a single file's name.",
+    )
+    original_name = models.CharField(max_length=255, help_text="File name as uploaded.")
     media_type = models.CharField(max_length=100, blank=True)
     audience = models.CharField(max_length=10, choices=Audience.choices, default=Audience.PUBLIC)
     sha256 = models.CharField(max_length=64, blank=True, help_text="Hash of the served version's content.")
@@ -86,7 +91,14 @@ class Chunk(models.Model):
     heading_path = models.JSONField(default=list)
     line_start = models.PositiveIntegerField()
     line_end = models.PositiveIntegerField()
-    text = models.TextField()
+    text = models.TextField(help_text="Display text: markup removed, code kept as code.")
+    page = models.PositiveIntegerField(null=True, blank=True, help_text="Page (PDF) or slide number, if paged.")
+    sentences = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='Sentences of the text as split at ingestion: [{"start", "end", "line", "instruction"?}], '
+        "character offsets into the text; code is not split. Empty for chunks written before the text model.",
+    )
     token_count = models.PositiveIntegerField()
     fingerprint = models.CharField(max_length=64)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -3,7 +3,7 @@ from collections.abc import Collection, Iterator
 
 from django.db.models import Count, Max, OuterRef, Subquery, Sum
 
-from answers.pipeline.records import ChunkRecord
+from answers.pipeline.records import ChunkRecord, SentenceSpan
 from corpus_admin.models import Chunk, Source, SourceStatus
 
 
@@ -29,10 +29,14 @@ def chunk_records(*, source_ids: Collection[int] | None = None) -> Iterator[Chun
             "text",
             "token_count",
             "fingerprint",
+            "source__path",
+            "page",
+            "sentences",
         )
     )
     for row in rows.iterator(chunk_size=2000):
-        (chunk_id, source_id, title, name, audience, updated_on, heading, start, end, text, tokens, fp) = row
+        (chunk_id, source_id, title, name, audience, updated_on, heading, start, end, text, tokens, fp, path, page,
+         sentences) = row
         yield ChunkRecord(
             chunk_id=chunk_id,
             source_id=source_id,
@@ -46,7 +50,18 @@ def chunk_records(*, source_ids: Collection[int] | None = None) -> Iterator[Chun
             text=text,
             token_count=tokens,
             fingerprint=fp,
+            source_path=path,
+            page=page,
+            sentences=sentence_spans(sentences),
         )
+
+
+def sentence_spans(stored: list[dict]) -> tuple[SentenceSpan, ...]:
+    """A chunk's stored sentences as the pipeline's spans."""
+    return tuple(
+        SentenceSpan(start=item["start"], end=item["end"], line=item["line"], instruction=bool(item.get("instruction")))
+        for item in stored
+    )
 
 
 def served_sources() -> dict[int, tuple]:

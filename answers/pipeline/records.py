@@ -6,6 +6,17 @@ AUDIENCE_RANK = {"public": 0, "partner": 1, "internal": 2}
 
 
 @dataclass(frozen=True)
+class SentenceSpan:
+    """One sentence of a chunk's text as split at ingestion: character offsets into the text, its line in the
+    original file, and whether it is written as an instruction (§2.8: never evidence)."""
+
+    start: int
+    end: int
+    line: int
+    instruction: bool = False
+
+
+@dataclass(frozen=True)
 class ChunkRecord:
     """One served chunk with the source facts a citation shows."""
 
@@ -21,6 +32,9 @@ class ChunkRecord:
     text: str
     token_count: int
     fingerprint: str
+    source_path: str = ""
+    page: int | None = None
+    sentences: tuple[SentenceSpan, ...] = ()  # empty for chunks written before sentences were stored
 
 
 def indexed_text(record: ChunkRecord) -> str:

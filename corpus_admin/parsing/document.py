@@ -19,6 +19,24 @@ class Line:
 
 
 @dataclass(frozen=True)
+class Block:
+    """One unit of display text as a reader sees it: a paragraph, list item, table row, quote or code block.
+
+    `text` has no markup: prose is one line (a paragraph's or quote's lines joined back), code keeps its newlines and
+    is never cut into sentences. `line_start`/`line_end` are 1-based lines of the original file (for formats without
+    lines, such as DOCX or a sheet, the block's running number); `page` is the PDF page or slide number, if paged.
+    `instruction` is set at ingestion when the text addresses an AI or tells the reader to ignore rules (§2.8).
+    """
+
+    text: str
+    line_start: int
+    line_end: int
+    code: bool = False
+    page: int | None = None
+    instruction: bool = False
+
+
+@dataclass(frozen=True)
 class Section:
     """The body lines found under one heading path."""
 

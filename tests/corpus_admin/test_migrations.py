@@ -29,3 +29,29 @@ def test_chunks_written_before_chunks_had_an_audience_take_their_source_audience
         "doc-1-v1-c01": "partner", "doc-1-v2-c01": "partner",
         "doc-2-v1-c01": "internal", "doc-2-v2-c01": "internal",
     }
+
+
+BEFORE_PATH_KEYS = [("corpus_admin", "0002_chunk_audience")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sources_written_before_path_keys_are_keyed_by_their_file_name_and_keep_every_chunk_id():
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE_PATH_KEYS)
+    old = executor.loader.project_state(BEFORE_PATH_KEYS).apps
+    Source, Chunk = old.get_model("corpus_admin", "Source"), old.get_model("corpus_admin", "Chunk")
+    for n in range(2):
+        source = Source.objects.create(slug=f"index-{n}", original_name=f"index-{n}.txt", title=f"Doc {n}", version=1)
+        Chunk.objects.create(chunk_id=f"index-{n}-v1-c01", source=source, version=1, ordinal=1, line_start=1,
+                             line_end=1, text="text", token_count=1, fingerprint="f", audience="public")
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    from corpus_admin.models import Chunk as CurrentChunk
+    from corpus_admin.models import Source as CurrentSource
+
+    assert dict(CurrentSource.objects.values_list("slug", "path")) == {"index-0": "index-0.txt", "index-1": "index-1.txt"}
+    assert sorted(CurrentChunk.objects.values_list("chunk_id", "page", "sentences")) == [
+        ("index-0-v1-c01", None, []), ("index-1-v1-c01", None, []),
+    ]

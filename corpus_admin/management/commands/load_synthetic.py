@@ -95,7 +95,8 @@ def load_synthetic(
         for other in others:
             withdraw_source(other)
         source = Source.objects.filter(slug=slug).first() or Source.objects.create(
-            slug=slug, original_name=file_name, title=title, audience=Audience.PUBLIC, media_type=MEDIA_TYPE
+            slug=slug, path=file_name, original_name=file_name, title=title, audience=Audience.PUBLIC,
+            media_type=MEDIA_TYPE,
         )
         version = source.version + 1
         digest = hashlib.sha256()
