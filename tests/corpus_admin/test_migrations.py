@@ -51,7 +51,8 @@ def test_sources_written_before_path_keys_are_keyed_by_their_file_name_and_keep_
     from corpus_admin.models import Chunk as CurrentChunk
     from corpus_admin.models import Source as CurrentSource
 
-    assert dict(CurrentSource.objects.values_list("slug", "path")) == {"index-0": "index-0.txt", "index-1": "index-1.txt"}
+    paths = dict(CurrentSource.objects.values_list("slug", "path"))
+    assert paths == {"index-0": "index-0.txt", "index-1": "index-1.txt"}
     assert sorted(CurrentChunk.objects.values_list("chunk_id", "page", "sentences")) == [
         ("index-0-v1-c01", None, []), ("index-1-v1-c01", None, []),
     ]
