@@ -89,7 +89,9 @@ def ingest_file(
             content=content,
             sha256=sha256,
             media_type=parsed.media_type,
-            title=title or (existing.title if existing else None) or parsed.title or _title_from_name(name),
+            # A source queued before its first version has a placeholder title: the document's own wins over it.
+            title=title or (existing.title if existing and existing.version else None) or parsed.title
+            or _title_from_name(name),
             audience=audience,
             document_date=document_date,
             drafts=drafts,
@@ -99,7 +101,26 @@ def ingest_file(
     except Exception as error:  # a failure part-way must never leave a half-switched source
         logger.exception("Ingest of %s failed", name)
         return _record_failure(existing, name, f"{name}: ingest failed ({type(error).__name__}: {error})")
-    return IngestResult(name, UPDATED if existing else ADDED, source.pk, version, len(drafts))
+    outcome = UPDATED if existing and existing.version else ADDED  # a queued source's first version is added
+    return IngestResult(name, outcome, source.pk, version, len(drafts))
+
+
+def pending_source(*, file_name: str, audience: str | None = None) -> Source:
+    """The source a queued file will become a version of: the existing one, or a new one with no version yet.
+
+    A new one is PENDING with version 0: no chunk, so neither the library, retrieval nor a chunk page shows it. One that
+    was never served (its earlier attempts failed) is PENDING again.
+    """
+    name = base_name(file_name)
+    existing = Source.objects.filter(path=name).first()
+    if existing is None:
+        return _create_source(name=name, title=_title_from_name(name), audience=audience or Audience.PUBLIC)
+    if existing.version == 0 and existing.status != SourceStatus.PENDING:
+        Source.objects.filter(pk=existing.pk).update(
+            status=SourceStatus.PENDING, last_error="", changed_at=timezone.now()
+        )
+        existing.refresh_from_db()
+    return existing
 
 
 def chunk_id_for(slug: str, version: int, ordinal: int) -> str:
@@ -109,13 +130,16 @@ def chunk_id_for(slug: str, version: int, ordinal: int) -> str:
 
 def ingest_upload(*, file_name: str, size: int, read: Callable[[], bytes], **details) -> IngestResult:
     """Ingest an uploaded file, refusing one over the cap before reading it into memory."""
-    cap = max_upload_bytes()
-    if size > cap:
+    if size > max_upload_bytes():
         name = base_name(file_name)
         existing = Source.objects.filter(original_name=name).first()
-        message = f"{name}: the file is {size / 1_048_576:.1f} MB, over the {settings.RAG_MAX_UPLOAD_MB} MB limit"
-        return _record_failure(existing, name, message)
+        return _record_failure(existing, name, over_the_cap(name, size))
     return ingest_file(file_name=file_name, content=read(), **details)
+
+
+def over_the_cap(name: str, size: int) -> str:
+    """Why a file of that size is refused (check it against max_upload_bytes first)."""
+    return f"{name}: the file is {size / 1_048_576:.1f} MB, over the {settings.RAG_MAX_UPLOAD_MB} MB limit"
 
 
 def refuse_repeated_names(files: Sequence[tuple[str, str]]) -> dict[int, IngestResult]:

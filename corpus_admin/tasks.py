@@ -1,0 +1,246 @@
+"""Ingestion off the request path: uploaded files become jobs that a background worker ingests one at a time.
+
+`enqueue_ingest` stores each file's bytes in an IngestJob and enqueues `ingest_job` on Django's tasks framework
+(django-tasks; the backend is RAG_TASKS_BACKEND), then returns. The worker (`manage.py ingest_worker`) runs the task:
+it claims the job, ingests the file with `ingest_file` (atomic: on any failure the previous version stays served) and
+records the outcome on the job and its source. While it runs, a thread stamps the job's heartbeat; a running job whose
+heartbeat is older than RAG_INGEST_STALE_S was left by a worker that stopped, and `recover_stalled_jobs` queues it
+again or, once it has been started RAG_INGEST_ATTEMPTS times, fails it with that reason.
+"""
+import contextlib
+import datetime as dt
+import logging
+import os
+import socket
+import threading
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import DatabaseError, connection, transaction
+from django.db.models import F
+from django.utils import timezone
+from django_tasks import TaskResultStatus, task
+from django_tasks_db import DatabaseBackend
+from django_tasks_db.models import DBTaskResult
+
+from corpus_admin.ingestion import (
+    FAILED,
+    IngestResult,
+    ingest_file,
+    max_upload_bytes,
+    over_the_cap,
+    pending_source,
+)
+from corpus_admin.models import IngestJob, JobStatus, Source, SourceStatus
+from corpus_admin.parsing import base_name
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class IncomingFile:
+    """One file of an upload: the path it is keyed by, its size, and how to read it (not read when over the cap)."""
+
+    path: str
+    size: int
+    read: Callable[[], bytes]
+
+
+@dataclass(frozen=True)
+class IngestDetails:
+    """What the upload form says about the files of a batch; None keeps what the source has."""
+
+    audience: str | None = None
+    title: str | None = None
+    document_date: dt.date | None = None
+
+
+def enqueue_ingest(*, files: Sequence[IncomingFile], details: IngestDetails) -> uuid.UUID:
+    """Queue each file for the worker and return the batch's id, before any file is parsed.
+
+    A new source is created PENDING, with no version (so callers see nothing of it yet); a file over the size cap
+    fails at once with the reason.
+    """
+    batch = uuid.uuid4()
+    for incoming in files:
+        job = _create_job(batch, incoming, details)
+        if job.status == JobStatus.QUEUED:
+            # After the job's commit: a worker on another connection must find the job when it takes the task.
+            _enqueue(job.pk)
+    return batch
+
+
+@task()
+def ingest_job(job_id: int) -> str:
+    """Ingest one queued file: the worker's unit of work. Returns the outcome, or why nothing was done."""
+    job = _claim(job_id)
+    if job is None:
+        return "not queued"  # finished, or taken by another run of the same job
+    try:
+        with _heartbeat(job.pk):
+            result = ingest_file(
+                file_name=job.original_name,
+                content=bytes(job.content),
+                audience=job.audience or None,
+                title=job.title or None,
+                document_date=job.document_date,
+            )
+    except Exception as error:  # ingest_file reports bad files as results: this is the database or a bug
+        _retry_or_fail(job, f"{job.original_name}: ingest failed ({type(error).__name__}: {error})")
+        raise
+    _finish(job, result)
+    return result.outcome
+
+
+def recover_stalled_jobs(*, now: dt.datetime | None = None, alive_worker: str = "") -> int:
+    """Queue again each job left running by a worker that stopped, or fail it once out of attempts; enqueue each
+    queued job that never reached the queue (its process stopped in between). Returns how many jobs it touched.
+
+    A worker that is alive passes its own name, so that its running jobs are never taken for stalled ones.
+    """
+    now = now or timezone.now()
+    cutoff = now - dt.timedelta(seconds=settings.RAG_INGEST_STALE_S)
+    touched = 0
+    stalled = IngestJob.objects.defer("content").filter(status=JobStatus.RUNNING, heartbeat_at__lt=cutoff)
+    for job in stalled.exclude(worker=alive_worker) if alive_worker else stalled:
+        _abandon_task(job.task_id, now=now)
+        reason = (
+            f"{job.original_name}: the worker stopped while ingesting "
+            f"(attempt {job.attempts} of {settings.RAG_INGEST_ATTEMPTS})"
+        )
+        touched += _retry_or_fail(job, reason, now=now)
+    for job_id in IngestJob.objects.filter(status=JobStatus.QUEUED, task_id="", queued_at__lt=cutoff).values_list(
+        "pk", flat=True
+    ):
+        _enqueue(job_id)
+        touched += 1
+    return touched
+
+
+def worker_name() -> str:
+    """This process, as a job records who ran it."""
+    return f"{socket.gethostname()}:{os.getpid()}"[:100]
+
+
+def _create_job(batch: uuid.UUID, incoming: IncomingFile, details: IngestDetails) -> IngestJob:
+    name = base_name(incoming.path)
+    too_big = incoming.size > max_upload_bytes()
+    content = b"" if too_big else incoming.read()  # read before the transaction: it holds SQLite's write lock
+    with transaction.atomic():
+        source = pending_source(file_name=incoming.path, audience=details.audience)
+        job = IngestJob.objects.create(
+            batch=batch,
+            path=source.path,
+            original_name=name,
+            content=content,
+            size=incoming.size,
+            audience=details.audience or "",
+            title=details.title or "",
+            document_date=details.document_date,
+            source=source,
+        )
+        if too_big:
+            _finish(job, IngestResult(name, FAILED, source.pk, error=over_the_cap(name, incoming.size)))
+            job.refresh_from_db()
+    return job
+
+
+def _enqueue(job_id: int) -> None:
+    result = ingest_job.enqueue(job_id)  # the immediate backend runs it here and now
+    IngestJob.objects.filter(pk=job_id).update(task_id=result.id)
+
+
+def _claim(job_id: int) -> IngestJob | None:
+    """Mark a queued job running for this worker, counting the attempt; None if it is not queued."""
+    now = timezone.now()
+    claimed = IngestJob.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(
+        status=JobStatus.RUNNING,
+        attempts=F("attempts") + 1,
+        started_at=now,
+        heartbeat_at=now,
+        finished_at=None,
+        worker=worker_name(),
+    )
+    return IngestJob.objects.get(pk=job_id) if claimed else None
+
+
+def _finish(job: IngestJob, result: IngestResult) -> None:
+    """Record what ingesting the job did, and a failure on its source; the bytes are no longer needed."""
+    with transaction.atomic():
+        IngestJob.objects.filter(pk=job.pk).update(
+            status=JobStatus.FAILED if result.failed else JobStatus.DONE,
+            outcome=result.outcome,
+            version=result.version,
+            chunk_count=result.chunk_count,
+            error=result.error,
+            source_id=result.source_id or job.source_id,
+            content=b"",
+            finished_at=timezone.now(),
+        )
+        if result.failed:
+            _record_source_failure(job.source_id, result.error)
+
+
+def _retry_or_fail(job: IngestJob, reason: str, *, now: dt.datetime | None = None) -> bool:
+    """Queue a job that did not finish again, or fail it with the reason once out of attempts.
+
+    Only if it is still running the attempt this job row read (another recovery may have got there first).
+    """
+    now = now or timezone.now()
+    same_attempt = IngestJob.objects.filter(pk=job.pk, status=JobStatus.RUNNING, attempts=job.attempts)
+    if job.attempts < settings.RAG_INGEST_ATTEMPTS:
+        if not same_attempt.update(status=JobStatus.QUEUED, error=f"{reason}; queued again", heartbeat_at=None):
+            return False
+        logger.warning("%s; queued again", reason)
+        _enqueue(job.pk)
+        return True
+    with transaction.atomic():
+        if not same_attempt.update(status=JobStatus.FAILED, outcome=FAILED, error=reason, content=b"", finished_at=now):
+            return False
+        _record_source_failure(job.source_id, reason)
+    logger.error("%s; failed", reason)
+    return True
+
+
+def _record_source_failure(source_id: int | None, message: str) -> None:
+    """A failure's reason on the source; one never served is FAILED (one that is served stays READY: it still is)."""
+    if source_id is None:
+        return
+    sources = Source.objects.filter(pk=source_id)
+    sources.update(last_error=message, changed_at=timezone.now())
+    sources.filter(version=0, status=SourceStatus.PENDING).update(status=SourceStatus.FAILED)
+
+
+def _abandon_task(task_id: str, *, now: dt.datetime) -> None:
+    """Mark the database backend's row of a stopped worker's task failed: that backend never looks at it again."""
+    if task_id and isinstance(ingest_job.get_backend(), DatabaseBackend):
+        DBTaskResult.objects.filter(id=task_id, status=TaskResultStatus.RUNNING).update(
+            status=TaskResultStatus.FAILED, finished_at=now, exception_class_path="", traceback="the worker stopped"
+        )
+
+
+@contextlib.contextmanager
+def _heartbeat(job_id: int) -> Iterator[None]:
+    """Stamp the job every quarter of RAG_INGEST_STALE_S while the block runs, from a thread of its own."""
+    every = settings.RAG_INGEST_STALE_S / 4
+    stop = threading.Event()
+
+    def beat() -> None:
+        try:
+            while not stop.wait(every):
+                try:
+                    IngestJob.objects.filter(pk=job_id, status=JobStatus.RUNNING).update(heartbeat_at=timezone.now())
+                except DatabaseError as error:  # SQLite busy with the ingest's own write: the next beat tries again
+                    logger.warning("Heartbeat of ingest job %s missed: %s", job_id, error)
+        finally:
+            connection.close()  # this thread's own connection
+
+    thread = threading.Thread(target=beat, name=f"ingest-heartbeat-{job_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
