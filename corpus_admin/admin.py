@@ -1,9 +1,15 @@
-"""The corpus admin: upload, re-ingest, withdraw, and read chunks. It translates; ingestion does the work."""
+"""The corpus admin: upload, re-ingest, withdraw, read chunks, follow background ingests. It translates; ingestion
+and the tasks do the work."""
+import contextlib
+import datetime as dt
+import uuid
+
 from django.contrib import admin, messages
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from corpus_admin.forms import UploadForm
@@ -19,8 +25,11 @@ from corpus_admin.ingestion import (
     update_source_details,
     withdraw_source,
 )
-from corpus_admin.models import Chunk, Source
+from corpus_admin.models import Chunk, IngestJob, JobStatus, Source
+from corpus_admin.selectors import BatchProgress, ingest_batch, ingest_batches
 from rag_site.admin_views import ReadOnlyAdminMixin
+
+UNFINISHED = (JobStatus.QUEUED, JobStatus.RUNNING)
 
 
 @admin.register(Source)
@@ -33,6 +42,7 @@ class SourceAdmin(admin.ModelAdmin):
         "served_chunks",
         "updated_on",
         "status",
+        "ingest",
         "last_error_short",
     )
     list_filter = ("audience", "status", "media_type")
@@ -63,7 +73,31 @@ class SourceAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest):
         served = Q(chunks__superseded_at__isnull=True, chunks__withdrawn_at__isnull=True)
-        return super().get_queryset(request).annotate(_served_chunks=Count("chunks", filter=served))
+        unfinished = IngestJob.objects.filter(source=OuterRef("pk"), status__in=UNFINISHED).order_by("-id")
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                _served_chunks=Count("chunks", filter=served),
+                _ingest_status=Subquery(unfinished.values("status")[:1]),
+                _ingest_attempts=Subquery(unfinished.values("attempts")[:1]),
+            )
+        )
+
+    @admin.display(description="Ingest")
+    def ingest(self, source: Source) -> str:
+        """Its file waiting for the worker, or being ingested; blank when none is."""
+        status = source._ingest_status  # type: ignore[attr-defined]  # annotated by get_queryset
+        if status == JobStatus.RUNNING:
+            attempt = source._ingest_attempts  # type: ignore[attr-defined]
+            return "ingesting" + (f" (attempt {attempt})" if attempt > 1 else "")
+        return "queued" if status == JobStatus.QUEUED else ""
+
+    def changelist_view(self, request: HttpRequest, extra_context=None):
+        """The sources, under a line per upload still being ingested (or finished within the hour)."""
+        batches = ingest_batches(finished_since=timezone.now() - dt.timedelta(hours=1))
+        progress = [(batch_summary(batch), _batch_url(batch)) for batch in batches]
+        return super().changelist_view(request, {**(extra_context or {}), "ingest_progress": progress})
 
     @admin.display(description="Chunks", ordering="_served_chunks")
     def served_chunks(self, source: Source) -> int:
@@ -82,7 +116,10 @@ class SourceAdmin(admin.ModelAdmin):
         return HttpResponseRedirect(reverse("admin:corpus_admin_source_upload"))
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False  # citations must resolve forever: withdraw instead
+        """Only a source that was never served and waits for no worker: citations must resolve forever (withdraw)."""
+        if obj is None or obj.version != 0 or obj.ingest_jobs.filter(status__in=UNFINISHED).exists():
+            return False
+        return super().has_delete_permission(request, obj)
 
     def save_model(self, request: HttpRequest, obj: Source, form, change: bool) -> None:
         update_source_details(
@@ -158,3 +195,36 @@ def _report(request: HttpRequest, model_admin: admin.ModelAdmin, result: IngestR
             f"{result.file_name}: {verb} version {result.version} with {result.chunk_count} chunks.",
             level=messages.SUCCESS,
         )
+
+
+@admin.register(IngestJob)
+class IngestJobAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Each uploaded file's background ingest: written by the tasks only."""
+
+    list_display = ("path", "status", "attempts", "outcome", "version", "chunk_count", "error", "queued_at",
+                    "finished_at", "source")
+    list_filter = ("status", "outcome")
+    search_fields = ("path", "error")
+    list_select_related = ("source",)
+    exclude = ("content",)  # the file's bytes, until it is ingested
+
+    def changelist_view(self, request: HttpRequest, extra_context=None):
+        """The jobs, with the progress of the upload they are filtered to; refreshed while it is being ingested."""
+        progress = None
+        with contextlib.suppress(ValueError):
+            progress = ingest_batch(uuid.UUID(request.GET.get("batch", "")))
+        context = {
+            "ingest_progress": [(batch_summary(progress), "")] if progress else [],
+            "refresh_seconds": 5 if progress and not progress.finished else None,
+        }
+        return super().changelist_view(request, {**(extra_context or {}), **context})
+
+
+def batch_summary(batch: BatchProgress) -> str:
+    """"Ingesting: 7 of 12 done, 1 failed", or "Ingested: ..." once every file is finished."""
+    text = f"{'Ingested' if batch.finished else 'Ingesting'}: {batch.done} of {batch.total} done"
+    return text + (f", {batch.failed} failed" if batch.failed else "")
+
+
+def _batch_url(batch: BatchProgress) -> str:
+    return reverse("admin:corpus_admin_ingestjob_changelist") + f"?batch={batch.batch}"

@@ -173,3 +173,88 @@ def test_admin_upload_refuses_a_second_file_with_the_same_name_and_ingests_the_f
     ]
     source = Source.objects.get()
     assert source.version == 1 and "14 days" in source.chunks.get().text
+
+
+# --- background ingestion: progress per upload, status per source, the jobs ---------------------------------------
+
+
+def _queue(*files: tuple[str, bytes]):
+    from corpus_admin.tasks import IncomingFile, IngestDetails, enqueue_ingest
+
+    incoming = [IncomingFile(path, len(content), lambda content=content: content) for path, content in files]
+    return enqueue_ingest(files=incoming, details=IngestDetails())
+
+
+@pytest.fixture
+def database_queue(settings) -> None:
+    from corpus_admin.testing import DATABASE_TASKS
+
+    settings.TASKS = DATABASE_TASKS
+
+
+def test_sources_page_counts_an_uploads_progress_and_marks_each_waiting_source(client, admin_user, database_queue):
+    from corpus_admin.testing import run_queued_tasks
+
+    _queue(("trash.md", b"# Trash\n\nDeleted files stay in the trash for 30 days."))
+    run_queued_tasks()
+    batch = _queue(
+        ("a.md", b"# A\n\nThe free trial lasts 14 days."),
+        ("b.md", b"# B\n\nBackups run every 6 hours."),
+        ("deck.pptx", b"PK\x03\x04zip"),
+    )
+    client.force_login(admin_user)
+
+    queued = client.get("/admin/corpus_admin/source/").content.decode()
+    run_queued_tasks()
+    finished = client.get("/admin/corpus_admin/source/").content.decode()
+
+    assert "Ingesting: 0 of 3 done" in queued
+    assert f'href="/admin/corpus_admin/ingestjob/?batch={batch}"' in queued
+    assert queued.count('<td class="field-ingest">queued</td>') == 3
+    assert queued.count('<td class="field-status">Pending</td>') == 3
+    assert "Ingested: 2 of 3 done, 1 failed" in finished and "Ingested: 1 of 1 done" in finished
+    assert '<td class="field-ingest">queued</td>' not in finished
+    assert finished.count('<td class="field-status">Ready</td>') == 3
+    assert finished.count('<td class="field-status">Failed</td>') == 1
+
+
+def test_jobs_page_of_an_upload_refreshes_until_every_file_is_ingested(client, admin_user, database_queue):
+    from corpus_admin.testing import run_queued_tasks
+
+    batch = _queue(("a.md", b"# A\n\nThe free trial lasts 14 days."), ("deck.pptx", b"PK\x03\x04zip"))
+    client.force_login(admin_user)
+
+    waiting = client.get(f"/admin/corpus_admin/ingestjob/?batch={batch}").content.decode()
+    run_queued_tasks()
+    done = client.get(f"/admin/corpus_admin/ingestjob/?batch={batch}").content.decode()
+
+    assert "Ingesting: 0 of 2 done" in waiting and 'http-equiv="refresh"' in waiting
+    assert "Ingested: 1 of 2 done, 1 failed" in done and 'http-equiv="refresh"' not in done
+    assert "deck.pptx: unsupported file type" in done
+
+
+def test_jobs_are_read_only_and_never_show_their_bytes(client, admin_user, database_queue):
+    from corpus_admin.models import IngestJob
+
+    _queue(("a.md", b"# A\n\nThe free trial lasts 14 days."))
+    client.force_login(admin_user)
+    job = IngestJob.objects.get()
+
+    page = client.get(f"/admin/corpus_admin/ingestjob/{job.pk}/change/").content.decode()
+
+    assert "a.md" in page and "free trial" not in page
+    assert 'name="_save"' not in page
+    assert client.get("/admin/corpus_admin/ingestjob/add/").status_code == 403
+
+
+def test_only_a_source_that_was_never_served_can_be_deleted(client, admin_user, ingest):
+    ingest("trash.md", "# Trash\n\nDeleted files stay in the trash for 30 days.")
+    _queue(("deck.pptx", b"PK\x03\x04zip"))
+    client.force_login(admin_user)
+    served, failed = Source.objects.get(path="trash.md"), Source.objects.get(path="deck.pptx")
+
+    refused = client.post(f"/admin/corpus_admin/source/{served.pk}/delete/", {"post": "yes"})
+    deleted = client.post(f"/admin/corpus_admin/source/{failed.pk}/delete/", {"post": "yes"})
+
+    assert refused.status_code == 403 and deleted.status_code == 302
+    assert list(Source.objects.values_list("path", flat=True)) == ["trash.md"]
