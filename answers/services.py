@@ -164,7 +164,7 @@ async def ask(
     caller: Caller,
     question: object,
     channel: str,
-    make_generator: GeneratorFactory | None = None,
+    make_generator: GeneratorFactory = choose_generator,
     audiences: tuple[str, ...] | None = None,
     config: PipelineConfig | None = None,
     record: bool = True,
@@ -174,8 +174,9 @@ async def ask(
     Admission cleans the question, counts it against the caller's rate limits, takes one of their concurrent-answer
     slots (held until the stream ends, however it ends) and reads the caller's audiences. It raises
     QuestionRejected, QuestionRefused or ServiceUnavailable before any event, so a surface can still answer 400,
-    429 or 503. `make_generator` (default: the configured generator), `audiences`, `config` and `record=False`
-    are for trusted internal callers such as the evaluation.
+    429 or 503. `make_generator` makes the answer's generator: each surface passes the one it was given (the site
+    wires `choose_generator`, a test a scripted one). `audiences`, `config` and `record=False` are for trusted
+    internal callers such as the evaluation.
     """
     text = clean_question(question)
     slot = contextlib.AsyncExitStack()
@@ -190,7 +191,7 @@ async def ask(
         await slot.aclose()
         raise
     config = config or pipeline_config()
-    generator = (make_generator or choose_generator)(config)
+    generator = make_generator(config)
     summary = AnswerSummary(text)
     events = _answer(text, caller=caller, channel=channel, prepared=prepared, generator=generator, config=config,
                      summary=summary, slot=slot, record=record)

@@ -21,8 +21,10 @@ from django.urls import reverse
 from answers.consumers import Outbox
 from answers.models import QuestionLog
 from answers.outages import ServiceUnavailable
+from answers.routing import websocket_urls
+from answers.services import GeneratorFactory
 from answers.testing.scripted import ScriptedGenerator
-from rag_site.asgi import application
+from rag_site.asgi import application, websocket_application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -49,9 +51,13 @@ def session_cookie(user=None) -> bytes:
     return f"sessionid={client.cookies['sessionid'].value}".encode()
 
 
-async def connect(cookie: bytes | None = None, origin: bytes = b"http://localhost") -> WebsocketCommunicator:
+async def connect(
+    cookie: bytes | None = None, origin: bytes = b"http://localhost", *, generator: GeneratorFactory | None = None
+) -> WebsocketCommunicator:
+    """A chat socket of the site's application, or of one whose chat answers with `generator`."""
     headers = [(b"origin", origin), (b"host", b"localhost")] + ([(b"cookie", cookie)] if cookie else [])
-    communicator = WebsocketCommunicator(application, "/ws/chat/", headers=headers)
+    app = application if generator is None else websocket_application(websocket_urls(generator))
+    communicator = WebsocketCommunicator(app, "/ws/chat/", headers=headers)
     connected, _ = await communicator.connect()
     assert connected
     return communicator
@@ -82,12 +88,11 @@ def events(fragments: list[str]) -> list[str]:
 
 
 @pytest.fixture
-def slow(monkeypatch) -> ScriptedGenerator:
+def slow() -> ScriptedGenerator:
     """Writes one sentence, then holds the stream open until it is cancelled."""
     # The next sentence's first word tells the sentence buffer the first one has ended.
     generator = ScriptedGenerator(["Deleted files are kept in the trash for 30 days [1]. ", "More", asyncio.Event()],
                                   name="slow", regenerates=False)
-    monkeypatch.setattr("answers.services.choose_generator", generator)
     return generator
 
 
@@ -128,7 +133,7 @@ async def test_outbox_sends_what_is_ready_together_and_keeps_the_order():
 
 
 async def test_model_sentences_leave_as_they_are_verified(corpus, slow):
-    communicator = await connect()
+    communicator = await connect(generator=slow)
     await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
 
     first = [await communicator.receive_from(timeout=5)]
@@ -166,7 +171,7 @@ async def test_bad_frames_get_an_error_fragment_and_the_socket_stays_usable(corp
 
 
 async def test_second_question_while_answering_gets_busy(corpus, slow):
-    communicator = await connect()
+    communicator = await connect(generator=slow)
     await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
     while 'data-event="sentence"' not in await communicator.receive_from():
         pass
@@ -178,7 +183,7 @@ async def test_second_question_while_answering_gets_busy(corpus, slow):
 
 
 async def test_closing_the_socket_stops_generation_and_nothing_follows(corpus, slow):
-    communicator = await connect()
+    communicator = await connect(generator=slow)
     await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
     while 'data-event="sentence"' not in await communicator.receive_from():
         pass
