@@ -5,11 +5,7 @@ import html
 import json
 import os
 import re
-import socket
-import subprocess
-import time
 from collections.abc import Iterator
-from urllib.parse import urlsplit
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -23,6 +19,7 @@ from answers.models import QuestionLog
 from answers.outages import ServiceUnavailable
 from answers.routing import websocket_urls
 from answers.services import GeneratorFactory
+from answers.testing.redis_server import RedisServer, free_port
 from answers.testing.scripted import ScriptedGenerator
 from rag_site.asgi import application, websocket_application
 
@@ -72,13 +69,6 @@ async def ask(communicator: WebsocketCommunicator, question: str, timeout: float
         fragments.append(fragment)
         if 'data-event="done"' in fragment:
             return fragments
-
-
-def closed_port() -> int:
-    """A loopback port nothing listens on."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def events(fragments: list[str]) -> list[str]:
@@ -191,7 +181,7 @@ async def test_closing_the_socket_stops_generation_and_nothing_follows(corpus, s
     await communicator.disconnect()
     await asyncio.wait_for(slow.stopped.wait(), timeout=2)  # the held stream was cancelled: it can write no more
 
-    assert await communicator.receive_nothing()
+    assert await communicator.receive_nothing(timeout=0)  # the application has ended: all it sent is queued
     log = await sync_to_async(QuestionLog.objects.get)()
     assert log.status == "cancelled" and log.channel == "ws"
 
@@ -363,7 +353,7 @@ async def test_a_service_lost_while_admitting_the_answer_gets_a_notice(corpus, m
 
 
 async def test_the_chat_answers_while_redis_is_down(corpus, settings):
-    dead = f"redis://127.0.0.1:{closed_port()}/0"
+    dead = f"redis://127.0.0.1:{free_port()}/0"
     layer = {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [dead]}}
     settings.CHANNEL_LAYERS = {"default": layer}
     settings.REDIS_URL = dead  # the counters too: the socket cap cannot count, so the socket opens uncounted
@@ -377,33 +367,24 @@ async def test_the_chat_answers_while_redis_is_down(corpus, settings):
 
 
 @pytest.fixture
-def own_redis() -> Iterator[str]:
-    """A Redis of this test's own on a free port, to stop while a socket is open; its URL."""
-    port = closed_port()
-    server = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--daemonize", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
+def own_redis() -> Iterator[RedisServer]:
+    """A Redis of this test's own on a free port, for the channel layer only, to stop while a socket is open."""
+    server = RedisServer()
+    server.start()
     try:
-        started = time.monotonic()
-        while subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True).stdout.strip() != b"PONG":
-            assert server.poll() is None and time.monotonic() - started < 10, "redis-server did not start"
-            time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield server
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        server.stop()
 
 
 async def test_the_socket_keeps_answering_after_redis_goes_away(corpus, settings, own_redis):
     settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [own_redis]}}
+        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [own_redis.url]}}
     }
     communicator = await connect()
     assert events(await ask(communicator, TRASH_Q))[-1] == "done"
 
-    port = str(urlsplit(own_redis).port)
-    await asyncio.to_thread(subprocess.run, ["redis-cli", "-p", port, "shutdown", "nosave"], capture_output=True)
+    await asyncio.to_thread(own_redis.stop)
 
     assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
     await communicator.disconnect()
