@@ -161,7 +161,7 @@ async def test_stall_is_stopped_by_the_answer_deadline(claude, corpus, settings)
 
     summary = await ask()
 
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 3  # wall time: the 1 s deadline cuts a real HTTP stream stalled for 30 s
     assert shown(summary) == ["Deleted files are kept in the trash for 30 days."]
     assert summary.status == "incomplete"
 
@@ -179,7 +179,8 @@ async def test_rate_limit_is_retried_with_retry_after_capped(claude, corpus):
     summary = await ask()
 
     assert len(claude.requests) == 2 and summary.status == "answered"
-    assert time.monotonic() - started < 2  # waited the 0.2 s cap, not 120 s
+    # wall time: the retry sleeps between two real HTTP requests (the generator takes no clock): 0.2 s, not 120 s
+    assert time.monotonic() - started < 2
 
 
 async def test_overloaded_every_time_gives_busy_after_bounded_retries(claude, corpus):
@@ -321,4 +322,5 @@ async def test_closing_the_socket_closes_the_upstream_connection_within_a_second
             break
         await asyncio.sleep(0.01)
 
+    # wall time: the fake server sees the real upstream connection close
     assert claude.disconnects and claude.disconnects[0] - closed_at < 1.0
