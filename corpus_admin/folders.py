@@ -95,11 +95,19 @@ def details_by_path(manifest: Mapping[str, FileDetails | str], paths: Iterable[s
     found: dict[str, FileDetails | str] = {}
     for path in paths:
         name = file_name_of(path)
-        if path in entries:
-            found[path] = entries[path]
+        key = _normal_or_same(path)
+        if key in entries:
+            found[path] = entries[key]
         elif name in entries and len(holders[name]) > 1:
             files = f"{len(holders[name])} files ({', '.join(holders[name])})"
             found[path] = f"{MANIFEST} names {name!r}, which is {files}: name each by its path"
         else:
             found[path] = entries.get(name, FileDetails())
     return found
+
+
+def _normal_or_same(path: str) -> str:
+    try:
+        return normal_path(path)
+    except BadPath:
+        return path

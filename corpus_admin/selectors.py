@@ -87,6 +87,11 @@ def served_sources() -> dict[int, tuple]:
     return {source_id: (*facts[source_id], count, newest, total) for source_id, count, newest, total in served}
 
 
+def source_paths() -> list[str]:
+    """Every source's path (its key), withdrawn ones too: what a golden file's sources may name."""
+    return list(Source.objects.order_by("path").values_list("path", flat=True))
+
+
 def library_sources(*, audiences: tuple[str, ...]) -> list[Source]:
     """The served sources the audiences may see, by title, each with `first_chunk_id`: its first passage."""
     first = (

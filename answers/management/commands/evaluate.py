@@ -6,12 +6,13 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from answers.evaluation.corpus import CorpusError, load_corpus, throwaway_database
-from answers.evaluation.golden import GoldenCase, GoldenError, load_golden
+from answers.evaluation.golden import GoldenCase, GoldenError, load_golden, resolve_sources
 from answers.evaluation.metrics import ACTUAL_KINDS, summarise
 from answers.evaluation.report import Run, confusion_rows, metric_rows, sweep_tables, write_json, write_reports
 from answers.evaluation.runner import evaluate_cases
 from answers.evaluation.sweep import run_sweep
 from answers.services import QuestionRejected, clean_question, pipeline_config
+from corpus_admin.selectors import source_paths
 
 FLOOR_KEYS = {"min_status_accuracy", "max_unverified_delivered", "max_forbidden_delivered"}
 
@@ -57,6 +58,10 @@ class Command(BaseCommand):
                 except CorpusError as error:
                     raise CommandError(str(error)) from None
                 self._print_load(load)
+            try:
+                cases = resolve_sources(cases, paths=source_paths(), golden=options["golden"])
+            except GoldenError as error:
+                raise CommandError(str(error)) from None
             results = evaluate_cases(cases, config=config)
             if options["sweep"]:
                 sweep = run_sweep(cases, config=config, baseline=results, evaluate=evaluate_cases)
