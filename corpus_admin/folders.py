@@ -61,7 +61,7 @@ def read_manifest(directory: Path) -> dict[str, FileDetails | str]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ManifestError(f"{path}: not a readable JSON file ({error})") from None
     if not isinstance(data, dict):
-        raise ManifestError(f"{path}: must map file names to audiences")
+        raise ManifestError(f"{path}: must map file paths or names to audiences")
     return {name: _details(value) for name, value in data.items()}
 
 
