@@ -12,6 +12,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
+from corpus_admin.folders import skipped_summary
 from corpus_admin.forms import UploadForm
 from corpus_admin.ingestion import (
     ADDED,
@@ -19,14 +20,14 @@ from corpus_admin.ingestion import (
     UNCHANGED,
     UPDATED,
     IngestResult,
-    ingest_upload,
-    refuse_repeated_names,
     reingest_source,
     update_source_details,
     withdraw_source,
 )
 from corpus_admin.models import Chunk, IngestJob, JobStatus, Source
 from corpus_admin.selectors import BatchProgress, ingest_batch, ingest_batches
+from corpus_admin.tasks import QUEUED
+from corpus_admin.uploads import ArchiveOutcome, Incoming, queue_incoming
 from rag_site.admin_views import ReadOnlyAdminMixin
 
 UNFINISHED = (JobStatus.QUEUED, JobStatus.RUNNING)
@@ -36,7 +37,7 @@ UNFINISHED = (JobStatus.QUEUED, JobStatus.RUNNING)
 class SourceAdmin(admin.ModelAdmin):
     list_display = (
         "title",
-        "original_name",
+        "path",
         "audience",
         "version",
         "served_chunks",
@@ -46,9 +47,10 @@ class SourceAdmin(admin.ModelAdmin):
         "last_error_short",
     )
     list_filter = ("audience", "status", "media_type")
-    search_fields = ("title", "original_name", "slug")
+    search_fields = ("title", "path", "slug")
     readonly_fields = (
         "slug",
+        "path",
         "original_name",
         "media_type",
         "sha256",
@@ -130,26 +132,29 @@ class SourceAdmin(admin.ModelAdmin):
         )
 
     def upload_view(self, request: HttpRequest) -> HttpResponse:
-        """Upload one or many files; each becomes a source or the next version of one."""
+        """Upload one or many files, or folders as .zip archives; each file is queued for the ingest worker to become
+        a source or the next version of one, and the page returns at once."""
         if not self.has_add_permission(request):
             return HttpResponseRedirect(reverse("admin:index"))
         form = UploadForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
-            files = form.cleaned_data["files"]
-            refused = refuse_repeated_names([(f.name, f"{f.name} (file {n})") for n, f in enumerate(files, start=1)])
-            for position, upload in enumerate(files):
-                if position in refused:
-                    _report(request, self, refused[position])
-                    continue
-                result = ingest_upload(
-                    file_name=upload.name,
-                    size=upload.size,
-                    read=upload.read,
-                    audience=form.cleaned_data["audience"] or None,
-                    title=(form.cleaned_data["title"] or None) if len(files) == 1 else None,
-                    document_date=form.cleaned_data["document_date"],
-                )
-                _report(request, self, result)
+            outcomes = queue_incoming(
+                [Incoming(upload.name, upload.size, upload.read) for upload in form.cleaned_data["files"]],
+                audience=form.cleaned_data["audience"] or None,
+                title=form.cleaned_data["title"] or None,
+                document_date=form.cleaned_data["document_date"],
+            )
+            queued: list[str] = []
+            for outcome in outcomes:
+                if isinstance(outcome, ArchiveOutcome):
+                    _report_archive(request, self, outcome)
+                    queued += [result.path for result in outcome.results if result.outcome == QUEUED]
+                elif outcome.outcome == QUEUED:
+                    queued.append(outcome.path)
+                else:
+                    _report(request, self, outcome)
+            if queued:
+                self.message_user(request, _queued_message(queued), level=messages.SUCCESS)
             return HttpResponseRedirect(reverse("admin:corpus_admin_source_changelist"))
         context = {
             **self.admin_site.each_context(request),
@@ -186,13 +191,13 @@ def _report(request: HttpRequest, model_admin: admin.ModelAdmin, result: IngestR
         model_admin.message_user(request, result.error, level=messages.ERROR)
     elif result.outcome == UNCHANGED:
         model_admin.message_user(
-            request, f"{result.file_name}: unchanged (same content as version {result.version}).", level=messages.INFO
+            request, f"{result.path}: unchanged (same content as version {result.version}).", level=messages.INFO
         )
     else:
         verb = {ADDED: "added", UPDATED: "updated to"}[result.outcome]
         model_admin.message_user(
             request,
-            f"{result.file_name}: {verb} version {result.version} with {result.chunk_count} chunks.",
+            f"{result.path}: {verb} version {result.version} with {result.chunk_count} chunks.",
             level=messages.SUCCESS,
         )
 
@@ -228,3 +233,32 @@ def batch_summary(batch: BatchProgress) -> str:
 
 def _batch_url(batch: BatchProgress) -> str:
     return reverse("admin:corpus_admin_ingestjob_changelist") + f"?batch={batch.batch}"
+
+
+def _queued_message(paths: list[str]) -> str:
+    """What the upload left for the worker, and where to follow it."""
+    what = f"{paths[0]} queued" if len(paths) == 1 else f"{len(paths)} files queued"
+    return f"{what} for ingestion; progress on the Sources page."
+
+
+def _report_archive(request: HttpRequest, model_admin: admin.ModelAdmin, outcome: ArchiveOutcome) -> None:
+    """An archive's refusal; else one line for what its files did (or how many wait for the worker), one per file
+    that failed, one for those skipped."""
+    if outcome.error:
+        model_admin.message_user(request, outcome.error, level=messages.ERROR)
+        return
+    kinds = (QUEUED, ADDED, UPDATED, UNCHANGED, FAILED)
+    counts = {kind: sum(r.outcome == kind for r in outcome.results) for kind in kinds}
+    chunks = sum(r.chunk_count for r in outcome.results if r.outcome in (ADDED, UPDATED))
+    level = messages.WARNING if counts[FAILED] else messages.SUCCESS
+    files = f"{len(outcome.results)} file{'' if len(outcome.results) == 1 else 's'}"
+    if counts[QUEUED]:  # the rest were refused at once, or the worker was quick
+        done = ", ".join(f"{counts[kind]} {kind}" for kind in kinds if counts[kind])
+    else:
+        done = ", ".join(f"{counts[kind]} {kind}" for kind in kinds[1:]) + f" ({chunks} new chunks)"
+    model_admin.message_user(request, f"{outcome.name}: {files}: {done}.", level=level)
+    for result in outcome.results:
+        if result.failed:
+            model_admin.message_user(request, f"{outcome.name}: {result.error}", level=messages.ERROR)
+    if outcome.skipped:
+        model_admin.message_user(request, f"{outcome.name}: {skipped_summary(outcome.skipped)}.", level=messages.INFO)

@@ -35,15 +35,21 @@ from corpus_admin.ingestion import (
 )
 from corpus_admin.models import IngestJob, JobStatus, Source, SourceStatus
 from corpus_admin.parsing import base_name
+from corpus_admin.paths import BadPath
 
 logger = logging.getLogger(__name__)
 
 
+QUEUED = "queued"  # an IngestResult's outcome while its file waits for, or is with, the worker
+
+
 @dataclass(frozen=True)
 class IncomingFile:
-    """One file of an upload: the path it is keyed by, its size, and how to read it (not read when over the cap)."""
+    """One file of an upload: its name, its path in the folder or archive it came from (None: a file on its own,
+    keyed by its name), its size, and how to read it (not read when over the cap)."""
 
-    path: str
+    file_name: str
+    path: str | None
     size: int
     read: Callable[[], bytes]
 
@@ -57,19 +63,35 @@ class IngestDetails:
     document_date: dt.date | None = None
 
 
-def enqueue_ingest(*, files: Sequence[IncomingFile], details: IngestDetails) -> uuid.UUID:
-    """Queue each file for the worker and return the batch's id, before any file is parsed.
+@dataclass(frozen=True)
+class QueuedBatch:
+    """An upload's files as queued: the batch they wait in, and their jobs in the order given."""
 
-    A new source is created PENDING, with no version (so callers see nothing of it yet); a file over the size cap
-    fails at once with the reason.
+    batch: uuid.UUID
+    job_ids: tuple[int, ...]
+
+
+def enqueue_ingest(*, files: Sequence[IncomingFile], details: IngestDetails) -> QueuedBatch:
+    """Queue each file for the worker and return the batch, before any file is parsed.
+
+    A new source is created PENDING, with no version (so callers see nothing of it yet); a file over the size cap, or
+    whose path cannot be a key, fails at once with the reason.
     """
     batch = uuid.uuid4()
+    job_ids = []
     for incoming in files:
         job = _create_job(batch, incoming, details)
         if job.status == JobStatus.QUEUED:
             # After the job's commit: a worker on another connection must find the job when it takes the task.
             _enqueue(job.pk)
-    return batch
+        job_ids.append(job.pk)
+    return QueuedBatch(batch, tuple(job_ids))
+
+
+def job_results(job_ids: Sequence[int]) -> list[IngestResult]:
+    """Each job's outcome as ingestion reports one, in the order given: QUEUED while the worker has yet to finish it."""
+    jobs = IngestJob.objects.defer("content").in_bulk(job_ids)
+    return [_result(jobs[job_id]) for job_id in job_ids]
 
 
 @task()
@@ -82,13 +104,14 @@ def ingest_job(job_id: int) -> str:
         with _heartbeat(job.pk):
             result = ingest_file(
                 file_name=job.original_name,
+                path=job.path,
                 content=bytes(job.content),
                 audience=job.audience or None,
                 title=job.title or None,
                 document_date=job.document_date,
             )
     except Exception as error:  # ingest_file reports bad files as results: this is the database or a bug
-        _retry_or_fail(job, f"{job.original_name}: ingest failed ({type(error).__name__}: {error})")
+        _retry_or_fail(job, f"{job.path}: ingest failed ({type(error).__name__}: {error})")
         raise
     _finish(job, result)
     return result.outcome
@@ -107,7 +130,7 @@ def recover_stalled_jobs(*, now: dt.datetime | None = None, alive_worker: str = 
     for job in stalled.exclude(worker=alive_worker) if alive_worker else stalled:
         _abandon_task(job.task_id, now=now)
         reason = (
-            f"{job.original_name}: the worker stopped while ingesting "
+            f"{job.path}: the worker stopped while ingesting "
             f"(attempt {job.attempts} of {settings.RAG_INGEST_ATTEMPTS})"
         )
         touched += _retry_or_fail(job, reason, now=now)
@@ -125,26 +148,37 @@ def worker_name() -> str:
 
 
 def _create_job(batch: uuid.UUID, incoming: IncomingFile, details: IngestDetails) -> IngestJob:
-    name = base_name(incoming.path)
     too_big = incoming.size > max_upload_bytes()
     content = b"" if too_big else incoming.read()  # read before the transaction: it holds SQLite's write lock
+    fields = {
+        "batch": batch,
+        "size": incoming.size,
+        "audience": details.audience or "",
+        "title": details.title or "",
+        "document_date": details.document_date,
+    }
     with transaction.atomic():
-        source = pending_source(file_name=incoming.path, audience=details.audience)
+        try:
+            source = pending_source(file_name=incoming.file_name, path=incoming.path, audience=details.audience)
+        except BadPath as error:  # no source can have that key: the job records the refusal
+            raw = incoming.path or incoming.file_name
+            job = IngestJob.objects.create(path=raw[:500], original_name=base_name(raw)[:255], **fields)
+            _finish(job, IngestResult(raw, FAILED, error=str(error)))
+            job.refresh_from_db()
+            return job
         job = IngestJob.objects.create(
-            batch=batch,
-            path=source.path,
-            original_name=name,
-            content=content,
-            size=incoming.size,
-            audience=details.audience or "",
-            title=details.title or "",
-            document_date=details.document_date,
-            source=source,
+            path=source.path, original_name=base_name(incoming.file_name), content=content, source=source, **fields
         )
         if too_big:
-            _finish(job, IngestResult(name, FAILED, source.pk, error=over_the_cap(name, incoming.size)))
+            _finish(job, IngestResult(job.path, FAILED, source.pk, error=over_the_cap(job.path, incoming.size)))
             job.refresh_from_db()
     return job
+
+
+def _result(job: IngestJob) -> IngestResult:
+    if job.status in (JobStatus.QUEUED, JobStatus.RUNNING):
+        return IngestResult(job.path, QUEUED, job.source_id)
+    return IngestResult(job.path, job.outcome, job.source_id, job.version, job.chunk_count, job.error)
 
 
 def _enqueue(job_id: int) -> None:

@@ -2,7 +2,6 @@
 database task queue run here and now."""
 from unittest import mock
 
-from django_tasks_db.management.commands import db_worker
 from fpdf import FPDF
 
 from corpus_admin.parsing import ParsedDocument, RejectedFile, parse_document
@@ -57,6 +56,8 @@ def run_queued_tasks() -> None:
     The library's own worker loop, without the signal handlers its command installs (they would be pytest's), and
     without its closing of old connections: inside a test's transaction that would close the test's connection.
     """
+    from django_tasks_db.management.commands import db_worker  # needs Django's apps; the sandbox imports this module
+
     worker = db_worker.Worker(
         queue_names=["default"],
         interval=0,

@@ -99,7 +99,7 @@ def backend(request, settings) -> str:
 def served_v1_and_v2_queued(transactional_db, backend, ingest) -> IngestJob:
     """faq.md served at version 1, and version 2 queued for a worker in another process."""
     ingest("faq.md", FAQ_V1)
-    enqueue_ingest(files=[IncomingFile("faq.md", len(FAQ_V2), lambda: FAQ_V2)], details=IngestDetails())
+    enqueue_ingest(files=[IncomingFile("faq.md", None, len(FAQ_V2), lambda: FAQ_V2)], details=IngestDetails())
     return IngestJob.objects.get()
 
 

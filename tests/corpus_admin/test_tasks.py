@@ -25,12 +25,13 @@ def database_queue(settings) -> None:
 
 
 def incoming(path: str, content: bytes) -> IncomingFile:
-    return IncomingFile(path=path, size=len(content), read=lambda: content)
+    """A file on its own (keyed by its name), or one at that path in a folder or archive."""
+    return IncomingFile(path.rsplit("/", 1)[-1], path if "/" in path else None, len(content), lambda: content)
 
 
 def queue(*files: tuple[str, bytes], **details) -> list[IngestJob]:
-    batch = enqueue_ingest(files=[incoming(path, content) for path, content in files], details=IngestDetails(**details))
-    return list(IngestJob.objects.filter(batch=batch).order_by("id"))
+    queued = enqueue_ingest(files=[incoming(*file) for file in files], details=IngestDetails(**details))
+    return [IngestJob.objects.get(pk=job_id) for job_id in queued.job_ids]
 
 
 def stall(job: IngestJob, *, attempts: int, minutes_ago: int = 60) -> IngestJob:
@@ -111,14 +112,47 @@ def test_a_file_over_the_cap_fails_at_once_without_being_read(database_queue, se
     def read() -> bytes:
         raise AssertionError("a file over the cap was read")
 
-    huge = IncomingFile(path="huge.txt", size=3 * 1_048_576, read=read)
+    huge = IncomingFile("huge.txt", None, 3 * 1_048_576, read)
 
-    batch = enqueue_ingest(files=[huge], details=IngestDetails())
+    queued = enqueue_ingest(files=[huge], details=IngestDetails())
 
-    job = IngestJob.objects.get(batch=batch)
+    job = IngestJob.objects.get(pk=queued.job_ids[0])
     assert job.status == JobStatus.FAILED and job.task_id == ""
     assert job.error == "huge.txt: the file is 3.0 MB, over the 1 MB limit"
     assert Source.objects.get().status == SourceStatus.FAILED
+
+
+def test_a_file_from_a_folder_is_keyed_by_its_path(database_queue):
+    (job,) = queue(("ref/models/fields.txt", b"Fields\n======\n\nA field stores one value.\n"))
+
+    run_queued_tasks()
+
+    source = Source.objects.get()
+    assert (source.path, source.original_name) == ("ref/models/fields.txt", "fields.txt")
+    assert [record.chunk_id for record in chunk_records()] == ["ref-models-fields-v1-c01"]
+
+
+def test_a_path_that_cannot_be_a_key_fails_at_once_and_makes_no_source(database_queue):
+    (job,) = queue(("../etc/passwd", b"root"))
+
+    assert (job.status, job.task_id) == (JobStatus.FAILED, "")
+    assert "'..'" in job.error
+    assert not Source.objects.exists()
+
+
+def test_job_results_say_queued_until_the_worker_finishes(database_queue):
+    from corpus_admin.tasks import QUEUED, job_results
+
+    queued = enqueue_ingest(files=[incoming("faq.md", FAQ_V1), incoming("deck.pptx", b"PK")], details=IngestDetails())
+    before = job_results(queued.job_ids)
+    run_queued_tasks()
+    after = job_results(queued.job_ids)
+
+    assert [(r.path, r.outcome) for r in before] == [("faq.md", QUEUED), ("deck.pptx", QUEUED)]
+    assert [(r.path, r.outcome, r.version) for r in after] == [
+        ("faq.md", ingestion.ADDED, 1),
+        ("deck.pptx", ingestion.FAILED, None),
+    ]
 
 
 def test_the_immediate_backend_ingests_within_the_call():

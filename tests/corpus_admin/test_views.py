@@ -70,6 +70,25 @@ def test_chunk_page_shows_source_heading_lines_date_and_text(client, ingest):
     assert 'href="/chunks/limits-v1-c02/"' in page
 
 
+def test_chunk_page_of_a_nested_source_shows_its_path_beside_its_file_name(client, ingest):
+    ingest("fields.txt", "A field's default is used when no value is given.", path="ref/models/fields.txt")
+
+    page = client.get("/chunks/ref-models-fields-v1-c01/").content.decode()
+
+    assert "<dt>File</dt><dd>fields.txt</dd>" in page
+    assert "<dt>Path</dt><dd>ref/models/fields.txt</dd>" in page
+
+
+def test_library_shows_each_sources_path(client, ingest):
+    ingest("index.txt", "Models describe the data.", path="ref/models/index.txt", title="Index")
+    ingest("index.txt", "The free trial lasts 14 days.", path="faq/index.txt", title="Index")
+
+    page = client.get("/library/").content.decode()
+
+    assert "<th scope=\"col\">Path</th>" in page
+    assert page.index("<td>faq/index.txt</td>") < page.index("<td>ref/models/index.txt</td>")
+
+
 def test_html_in_a_document_is_escaped_on_the_page(client, ingest):
     ingest("widget.md", "# Widget\n\nPaste <script>alert('x')</script> and <img src=x onerror=alert(1)> here.")
 
