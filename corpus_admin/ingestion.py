@@ -2,6 +2,7 @@
 import datetime as dt
 import hashlib
 import logging
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -119,23 +120,43 @@ def source_key(*, file_name: str, path: str | None = None) -> tuple[str, str]:
     return (name if path is None else normal_path(path)), name
 
 
-def pending_source(*, file_name: str, path: str | None = None, audience: str | None = None) -> Source:
-    """The source a queued file will become a version of (keyed as ingest_file keys it): the existing one, or a new
-    one with no version yet; BadPath if the path is not one.
+def pending_sources(*, keys: Sequence[tuple[str, str]], audience: str | None = None) -> dict[str, Source]:
+    """The sources queued files will become versions of, by key (keys and names as source_key gives them): the
+    existing ones, and new ones with no version yet. Call inside a transaction; a few queries for any number of files.
 
     A new one is PENDING with version 0: no chunk, so neither the library, retrieval nor a chunk page shows it. One that
     was never served (its earlier attempts failed) is PENDING again.
     """
-    key, name = source_key(file_name=file_name, path=path)
-    existing = Source.objects.filter(path=key).first()
-    if existing is None:
-        return _create_source(key=key, name=name, title=_title_from_name(name), audience=audience or Audience.PUBLIC)
-    if existing.version == 0 and existing.status != SourceStatus.PENDING:
-        Source.objects.filter(pk=existing.pk).update(
-            status=SourceStatus.PENDING, last_error="", changed_at=timezone.now()
-        )
-        existing.refresh_from_db()
-    return existing
+    names = dict(keys)
+    sources = {source.path: source for source in Source.objects.filter(path__in=list(names))}
+    never_served = [source.pk for source in sources.values() if source.version == 0]
+    Source.objects.filter(pk__in=never_served).exclude(status=SourceStatus.PENDING).update(
+        status=SourceStatus.PENDING, last_error="", changed_at=timezone.now()
+    )
+    for source in sources.values():
+        if source.version == 0:
+            source.status, source.last_error = SourceStatus.PENDING, ""
+    new = [key for key in names if key not in sources]
+    bases = {key: slug_base(key) for key in new}
+    wanted = Counter(bases.values())
+    taken = set(Source.objects.filter(slug__in=list(wanted)).values_list("slug", flat=True))
+    free = [key for key in new if bases[key] not in taken and wanted[bases[key]] == 1]  # the rest: a suffix each
+    try:
+        with transaction.atomic():
+            created = Source.objects.bulk_create(
+                Source(slug=bases[key], path=key, original_name=names[key], title=_title_from_name(names[key]),
+                       audience=audience or Audience.PUBLIC)
+                for key in free
+            )
+        sources.update((source.path, source) for source in created)
+    except IntegrityError:  # another upload took one of the paths or slugs meanwhile: one at a time below
+        pass
+    for key in new:
+        if key not in sources:
+            sources[key] = Source.objects.filter(path=key).first() or _create_source(
+                key=key, name=names[key], title=_title_from_name(names[key]), audience=audience or Audience.PUBLIC
+            )
+    return sources
 
 
 def chunk_id_for(slug: str, version: int, ordinal: int) -> str:

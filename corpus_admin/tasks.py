@@ -22,6 +22,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django_tasks import TaskResultStatus, task
+from django_tasks.backends.immediate import ImmediateBackend
 from django_tasks_db import DatabaseBackend
 from django_tasks_db.models import DBTaskResult
 
@@ -31,7 +32,8 @@ from corpus_admin.ingestion import (
     ingest_file,
     max_upload_bytes,
     over_the_cap,
-    pending_source,
+    pending_sources,
+    source_key,
 )
 from corpus_admin.models import IngestJob, JobStatus, Source, SourceStatus
 from corpus_admin.parsing import base_name
@@ -75,17 +77,38 @@ def enqueue_ingest(*, files: Sequence[IncomingFile], details: IngestDetails) -> 
     """Queue each file for the worker and return the batch, before any file is parsed.
 
     A new source is created PENDING, with no version (so callers see nothing of it yet); a file over the size cap, or
-    whose path cannot be a key, fails at once with the reason.
+    whose path cannot be a key, fails at once with the reason. Two commits and a few queries for the whole upload,
+    and one insert per file for the task framework's database backend.
     """
     batch = uuid.uuid4()
-    job_ids = []
+    cap = max_upload_bytes()
+    contents = [b"" if incoming.size > cap else incoming.read() for incoming in files]  # before the write lock
+    keys: list[tuple[str, str] | BadPath] = []
     for incoming in files:
-        job = _create_job(batch, incoming, details)
-        if job.status == JobStatus.QUEUED:
-            # After the job's commit: a worker on another connection must find the job when it takes the task.
-            _enqueue(job.pk)
-        job_ids.append(job.pk)
-    return QueuedBatch(batch, tuple(job_ids))
+        try:
+            keys.append(source_key(file_name=incoming.file_name, path=incoming.path))
+        except BadPath as error:
+            keys.append(error)
+    with transaction.atomic():
+        sources = pending_sources(keys=[key for key in keys if not isinstance(key, BadPath)], audience=details.audience)
+        jobs = IngestJob.objects.bulk_create(
+            _job(batch, incoming, content, key, sources, details)
+            for incoming, content, key in zip(files, contents, keys, strict=True)
+        )
+        for job, incoming, key in zip(jobs, files, keys, strict=True):
+            if isinstance(key, BadPath):  # no source can have that key: the job records the refusal
+                _finish(job, IngestResult(job.path, FAILED, error=str(key)))
+            elif incoming.size > cap:
+                _finish(job, IngestResult(job.path, FAILED, job.source_id, error=over_the_cap(job.path, incoming.size)))
+    queued = [job for job, incoming, key in zip(jobs, files, keys, strict=True)
+              if not isinstance(key, BadPath) and incoming.size <= cap]
+    # After the jobs' commit, so that a worker on another connection finds each job when it takes its task; together,
+    # except with the immediate backend, which ingests each file as it is enqueued (one transaction each).
+    with contextlib.nullcontext() if _ingests_on_enqueue() else transaction.atomic():
+        for job in queued:
+            job.task_id = ingest_job.enqueue(job.pk).id  # the immediate backend runs it here and now
+        IngestJob.objects.bulk_update(queued, ["task_id"], batch_size=500)
+    return QueuedBatch(batch, tuple(job.pk for job in jobs))
 
 
 def job_results(job_ids: Sequence[int]) -> list[IngestResult]:
@@ -147,32 +170,32 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"[:100]
 
 
-def _create_job(batch: uuid.UUID, incoming: IncomingFile, details: IngestDetails) -> IngestJob:
-    too_big = incoming.size > max_upload_bytes()
-    content = b"" if too_big else incoming.read()  # read before the transaction: it holds SQLite's write lock
-    fields = {
-        "batch": batch,
-        "size": incoming.size,
-        "audience": details.audience or "",
-        "title": details.title or "",
-        "document_date": details.document_date,
-    }
-    with transaction.atomic():
-        try:
-            source = pending_source(file_name=incoming.file_name, path=incoming.path, audience=details.audience)
-        except BadPath as error:  # no source can have that key: the job records the refusal
-            raw = incoming.path or incoming.file_name
-            job = IngestJob.objects.create(path=raw[:500], original_name=base_name(raw)[:255], **fields)
-            _finish(job, IngestResult(raw, FAILED, error=str(error)))
-            job.refresh_from_db()
-            return job
-        job = IngestJob.objects.create(
-            path=source.path, original_name=base_name(incoming.file_name), content=content, source=source, **fields
-        )
-        if too_big:
-            _finish(job, IngestResult(job.path, FAILED, source.pk, error=over_the_cap(job.path, incoming.size)))
-            job.refresh_from_db()
-    return job
+def _job(
+    batch: uuid.UUID,
+    incoming: IncomingFile,
+    content: bytes,
+    key: tuple[str, str] | BadPath,
+    sources: dict[str, Source],
+    details: IngestDetails,
+) -> IngestJob:
+    """A queued file's job row, its source found or made by pending_sources (none for a path that is no key)."""
+    source = None if isinstance(key, BadPath) else sources[key[0]]
+    path = (incoming.path or incoming.file_name) if source is None else source.path
+    return IngestJob(
+        batch=batch,
+        path=path[:500],
+        original_name=base_name(incoming.file_name)[:255],
+        content=content if source is not None else b"",
+        size=incoming.size,
+        audience=details.audience or "",
+        title=details.title or "",
+        document_date=details.document_date,
+        source=source,
+    )
+
+
+def _ingests_on_enqueue() -> bool:
+    return isinstance(ingest_job.get_backend(), ImmediateBackend)
 
 
 def _result(job: IngestJob) -> IngestResult:
