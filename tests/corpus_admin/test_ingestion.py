@@ -12,6 +12,7 @@ from corpus_admin.ingestion import (
     UPDATED,
     ingest_file,
     ingest_upload,
+    pending_sources,
     refuse_repeated_paths,
     reingest_source,
     withdraw_source,
@@ -275,3 +276,30 @@ def test_four_uploaders_ingesting_different_files_at_once_all_succeed():
 
     assert errors == []
     assert Source.objects.filter(status=SourceStatus.READY).count() == 12
+
+
+def test_pending_sources_are_found_or_made_in_bulk_each_with_a_slug_of_its_own(ingest):
+    ingest("faq.md", "# FAQ\n\nRefunds take 14 days.")
+    keys = [("faq.md", "faq.md"), ("a-b.md", "a-b.md"), ("a/b.md", "b.md"), ("ref/x.txt", "x.txt")]
+
+    with transaction.atomic():
+        sources = pending_sources(keys=keys, audience="partner")
+
+    assert {key: (s.slug, s.status, s.version, s.audience) for key, s in sources.items()} == {
+        "faq.md": ("faq", SourceStatus.READY, 1, "public"),  # served: untouched until its new version is in
+        "a-b.md": ("a-b", SourceStatus.PENDING, 0, "partner"),
+        "a/b.md": ("a-b-2", SourceStatus.PENDING, 0, "partner"),
+        "ref/x.txt": ("ref-x", SourceStatus.PENDING, 0, "partner"),
+    }
+    assert Source.objects.count() == 4
+
+
+def test_a_pending_source_becomes_its_documents_first_version_with_the_documents_title(ingest):
+    with transaction.atomic():
+        pending_sources(keys=[("pricing.md", "pricing.md")])
+
+    result = ingest("pricing.md", "# Standard plan prices\n\nThe standard plan costs 19 euros a month.")
+
+    source = Source.objects.get()
+    assert (result.outcome, source.version, source.status) == (ADDED, 1, SourceStatus.READY)
+    assert source.title == "Standard plan prices"
