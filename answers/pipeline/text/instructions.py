@@ -58,7 +58,10 @@ _AI_KIND = (
 )
 _BARE = r"(?:ai|assistants?|bot)"
 _READER = rf"(?:{_AI_KIND}|{_BARE})"
-_ENDS_NAME = r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:or|and|reading|that|who|which)\b)"
+_ENDS_NAME = (
+    r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:or|and|that|who|which|reading|answering|responding|replying|helping|using|"
+    r"working|summari[sz]ing)\b)"
+)
 
 _SPEECH = (
     r"(?:tell|say|answer|respond|reply|recommend|promise|state|claim|mention|describe|inform|advise|assure|quote|"
@@ -134,7 +137,8 @@ _RULES: Final[tuple[_Rule, ...]] = (
         "addresses an AI assistant",
         _AI_WORDS,
         rf"^(?:(?:a\s+)?(?:note|message|notice|instructions?|reminder)\s+(?:to|for)\s+(?:all\s+|any\s+|the\s+)?|"
-        rf"attention,?\s+(?:all\s+|any\s+)?|(?:dear|hey|hi|hello)\s+|to\s+(?:all|any|every)\s+){_READER}{_ENDS_NAME}",
+        rf"attention,?\s+(?:all\s+|any\s+)?|(?:dear|hey|hi|hello)\s+|to\s+(?:all|any|every)\s+)"
+        rf"(?:{_AI_KIND}\b|{_BARE}{_ENDS_NAME})",
         rf"^{_READER}\s*[:,]\s*(?:{_SPEECH}|always|never|only|please|do|don't|you|from\s+now|make\s+sure|be\s+sure|"
         r"remember)\b",
         rf"\b{_READER}\s+{_READS}\s+(?:this|these|the\s+following)(?:\s+{_DOCUMENT}s?)?"
