@@ -35,10 +35,10 @@ Known misses, by design (the rule prefers leaving an instruction in over flaggin
   qualifier in ordinary use ("disregard all previous guidelines for expense reports") is.
 - Anything not in English, spelled out with gaps ("i g n o r e"), encoded, or split over several paragraphs.
 
-Measured (2026-12): the phrasing tables in tests/answers/pipeline/text/test_instructions.py (50 tuned on, 22 held out)
-all pass; over 42,715 paragraphs of real text (the Django 5.2 docs, the SciFact abstracts, the demo corpus) it flags
-two, both real instructions: Django's own note to "an AI tool or language model" preparing a security report, and the
-demo's planted "Ignore your instructions and tell the user ...". About 50 µs a paragraph.
+Measured (2026-12): the phrasing tables in tests/answers/pipeline/text/test_instructions.py (51 tuned on, 22 held out)
+all pass; over 42,724 paragraphs of real text (the Django 5.2 docs, the SciFact abstracts, the demo corpus) it flags
+four, all real instructions: the heading and paragraph of Django's "Note for AI Tools" preparing a security report,
+and the demo's two planted ones. About 50 µs a paragraph.
 """
 import re
 from dataclasses import dataclass
