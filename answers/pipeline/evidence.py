@@ -1,9 +1,9 @@
 """What of a chunk may be evidence (§2.8): its text less the sentences written as instructions to an AI."""
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
-from answers.pipeline.records import ChunkRecord
+from answers.pipeline.records import ChunkRecord, SentenceSpan
 from answers.pipeline.text.instructions import instruction_reason
 from answers.pipeline.types import Block
 
@@ -12,16 +12,16 @@ _LIST_OR_QUOTE = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)]|>)")
 _HEADING_WORDS = 6  # as the passage splitter: a short line before a capitalised one is a heading, not a wrap
 
 
-def instruction_ranges(record: ChunkRecord) -> tuple[tuple[int, int], ...]:
-    """Character ranges of the chunk's text written as instructions, in order.
+def instruction_ranges(text: str, sentences: Sequence[SentenceSpan]) -> tuple[tuple[int, int], ...]:
+    """Character ranges of a chunk's text written as instructions, in order.
 
     A chunk stored with its sentences has them flagged at ingestion. One stored before sentences were is judged now,
     paragraph by paragraph as the passage splitter reads it (a quote's lines together): those chunks are protected
     too, though their lines were joined without the blank lines that told paragraphs apart.
     """
-    if record.sentences:
-        return tuple((span.start, span.end) for span in record.sentences if span.instruction)
-    return _flagged_paragraphs(record.text)
+    if sentences:
+        return tuple((span.start, span.end) for span in sentences if span.instruction)
+    return _flagged_paragraphs(text)
 
 
 def evidence_text(record: ChunkRecord) -> str:
@@ -44,7 +44,7 @@ def block_evidence(block: Block) -> str:
 @functools.lru_cache(maxsize=512)
 def _evidence_text(record: ChunkRecord) -> str:
     text = record.text
-    for start, end in instruction_ranges(record):
+    for start, end in instruction_ranges(record.text, record.sentences):
         start, end = max(start, 0), min(end, len(text))
         if start < end:
             text = text[:start] + "\n" * (end - start) + text[end:]

@@ -15,7 +15,7 @@ TEXT = f"{REAL}\n{INJECTED}\n{NEXT}"
 def test_stored_flags_give_the_instruction_ranges(make_record) -> None:
     record = make_record("faq-v1-c01", text=TEXT, flagged=[INJECTED])
 
-    ((start, end),) = instruction_ranges(record)
+    ((start, end),) = instruction_ranges(record.text, record.sentences)
 
     assert record.text[start:end] == INJECTED
 
