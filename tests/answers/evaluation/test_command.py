@@ -7,6 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from answers.management.commands.evaluate import Command as Evaluate
 from answers.models import QuestionLog
 from answers.retrieval.holder import current_index
 from answers.testing.scripted import ScriptedGenerator
@@ -123,12 +124,12 @@ TALKATIVE = ScriptedGenerator(
 )
 
 
-def test_unverified_sentence_fails_the_run_when_asked(monkeypatch):
-    monkeypatch.setattr("answers.services.choose_generator", TALKATIVE)
+def test_unverified_sentence_fails_the_run_when_asked():
     out = StringIO()
 
     with pytest.raises(CommandError, match="unverified sentences were delivered") as error:
-        call_command("evaluate", "--golden", GOLDEN, "--corpus", CORPUS, "--fail-on-unverified", stdout=out)
+        call_command(Evaluate(make_generator=TALKATIVE), "--golden", GOLDEN, "--corpus", CORPUS,
+                     "--fail-on-unverified", stdout=out)
 
     assert error.value.returncode == 1
     assert "unverified: Refunds processed within days" in out.getvalue()
