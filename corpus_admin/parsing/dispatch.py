@@ -10,7 +10,7 @@ from corpus_admin.parsing.html import html_events
 from corpus_admin.parsing.markdown import markdown_events
 from corpus_admin.parsing.pdf import parse_pdf
 from corpus_admin.parsing.rejection import Reject, RejectedFile
-from corpus_admin.parsing.rst import rst_events
+from corpus_admin.parsing.rst import reads_as_rst, rst_events
 from corpus_admin.parsing.text import text_events
 
 SUPPORTED: Final[dict[str, str]] = {
@@ -80,7 +80,10 @@ def _parse(*, name: str, content: bytes, max_bytes: int) -> ParsedDocument:
 def _parse_text(*, media_type: str, text: str) -> tuple[str | None, tuple[Section, ...], int]:
     """Parse decoded text in the claimed format, its newlines made one convention so line numbers agree."""
     lines = split_lines(text)
-    title, events = _TEXT_FORMATS[media_type](text="\n".join(lines))
+    text = "\n".join(lines)
+    # A .txt file in reST (Sphinx projects' docs, Django's among them) is read as reST; its media type stays.
+    reader = rst_events if media_type == "text/plain" and reads_as_rst(text) else _TEXT_FORMATS[media_type]
+    title, events = reader(text=text)
     return title, build_sections(events=events), len(lines)
 
 

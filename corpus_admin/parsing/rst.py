@@ -42,12 +42,13 @@ _CODE: Final = (nodes.literal_block, nodes.doctest_block, nodes.math_block)
 _TEXT_BLOCKS: Final = (nodes.paragraph, nodes.rubric, nodes.line, nodes.attribution, nodes.caption, nodes.title,
                        nodes.subtitle)
 _TERMED: Final = (nodes.definition_list_item, nodes.field, nodes.option_list_item)
+# What only reST says: an explicit-markup directive ("\n.. note::") or an interpreted-text role (":ref:`x`").
+_RST_SIGNS: Final = re.compile(r"^[ \t]*\.\.[ \t]+[A-Za-z][\w:.+-]*::|:[A-Za-z][\w:+.-]*:`[^`\n]+`", re.MULTILINE)
 _OPTION_LINE: Final = re.compile(r"^\s+:[^:\s][^:]*:")
 _CONTENT_MARKS: Final = re.compile(r"^[\s*+|-]+")  # list-table's "* - " and grid lines' "|"
 _TITLE_MESSAGES: Final = ("Title level inconsistent", "Unexpected section title")
 
 rst_sphinx.register()
-_PARSER: Final = Parser(inliner=rst_sphinx.inliner())
 
 
 class _Discard:
@@ -77,6 +78,11 @@ _SETTINGS: Final = _settings()
 _LANGUAGE: Final = languages.get_language("en")
 
 
+def reads_as_rst(text: str) -> bool:
+    """Whether a text file is reST in a plain-text name (Sphinx projects such as Django's docs use .txt)."""
+    return _RST_SIGNS.search(text) is not None
+
+
 def rst_events(*, text: str) -> tuple[str | None, list[Event]]:
     """Headings and blocks of a reST text; the title is the first section title."""
     text = _OTHER_LINE_BREAKS.sub(" ", text)
@@ -86,7 +92,9 @@ def rst_events(*, text: str) -> tuple[str | None, list[Event]]:
         document = new_document("<upload>", _SETTINGS)
         rst_sphinx.register_unknown({name.lower() for name in _DIRECTIVE_NAME.findall(text)},
                                     language=_LANGUAGE, document=document)
-        _PARSER.parse(text, document)
+        # A parser and inliner per document: the inliner adds its URI rule to a list at every parse, so a shared
+        # one gets slower with every file.
+        Parser(inliner=rst_sphinx.inliner()).parse(text, document)
         walker = _Walker(document)
         walker.walk()
     except MemoryError:

@@ -8,10 +8,11 @@ Directives (registered with docutils under their names, for the whole process, a
 content's lines; ``versionadded``/``versionchanged``/``deprecated``/``versionremoved`` and ``seealso`` put their
 label before their first paragraph ("Changed in version 5.0: ..."); object descriptions (``class``, ``method``,
 ``function``, ``attribute``, ``data``, ``exception``, ``envvar``, ``option``, ``django-admin``...) put their
-signature before theirs; targets and navigation (``toctree``, ``index``, ``setting``, ``templatetag``,
-``templatefilter``, ``fieldlookup``, ``module``, ``currentmodule``, ``program``, ``highlight``) are dropped; any
-other directive, known to nobody, keeps its content as text. No directive here ever reports an error: every
-option is accepted and arguments are optional.
+signature before theirs; a ``toctree`` is the list of pages it links to (titles where given; a hidden one and
+glob patterns are dropped: an index page of only a toctree is still a page); targets and state (``index``,
+``setting``, ``templatetag``, ``templatefilter``, ``fieldlookup``, ``module``, ``currentmodule``, ``program``,
+``highlight``) are dropped; any other directive, known to nobody, keeps its content as text. No directive here
+ever reports an error: every option is accepted and arguments are optional.
 """
 
 from __future__ import annotations
@@ -101,6 +102,23 @@ class Dropped(_Lenient):
         return []
 
 
+class Toctree(_Lenient):
+    """A table of contents: the list of pages a reader sees (titles where given), unless it is hidden."""
+
+    def run(self) -> list[nodes.Node]:
+        if "hidden" in self.options:
+            return []
+        entries = nodes.bullet_list()
+        for index, raw in enumerate(self.content):
+            entry = raw.strip()
+            if not entry or "*" in entry:  # a glob pattern names no page
+                continue
+            paragraph = nodes.paragraph(entry, role_text("doc", entry))
+            paragraph.line = self.content_offset + index + 1
+            entries += nodes.list_item("", paragraph)
+        return [entries] if entries.children else []
+
+
 class Code(_Lenient):
     """code-block, sourcecode, console, snippet...: the content as a literal block at its own lines."""
 
@@ -164,7 +182,7 @@ _LABELLED: Final = ("versionadded", "versionchanged", "deprecated", "versionremo
 _DESCRIPTIONS: Final = ("class", "method", "function", "attribute", "data", "exception", "envvar", "option",
                         "cmdoption", "decorator", "classmethod", "staticmethod", "describe", "object", "property",
                         "django-admin", "django-admin-option")
-_DROPPED: Final = ("toctree", "index", "setting", "templatetag", "templatefilter", "fieldlookup", "module",
+_DROPPED: Final = ("index", "setting", "templatetag", "templatefilter", "fieldlookup", "module",
                    "currentmodule", "program", "highlight", "literalinclude", "tabularcolumns", "autosummary",
                    "automodule", "autoclass", "autofunction", "automethod", "autoattribute", "autodata",
                    "autoexception", "sectionauthor", "moduleauthor", "codeauthor", "default-domain")
@@ -174,7 +192,7 @@ _CONTENT: Final = ("glossary", "only", "hlist", "centered", "tabs", "tab")
 def register() -> None:
     """Register the directives above with docutils (its registry is process-wide; doing it again changes nothing)."""
     for names, directive in ((_CODE, Code), (_LABELLED, Labelled), (_DESCRIPTIONS, Description),
-                             (_DROPPED, Dropped), (_CONTENT, Content)):
+                             (_DROPPED, Dropped), (_CONTENT, Content), (("toctree",), Toctree)):
         for name in names:
             directives.register_directive(name, directive)
             if directive in (Description, Dropped) and "-" not in name:

@@ -165,15 +165,14 @@ def test_object_descriptions_put_their_signature_before_their_description() -> N
     ]
 
 
-def test_navigation_and_targets_are_dropped_and_admonitions_and_unknown_directives_keep_their_text() -> None:
+def test_targets_are_dropped_and_admonitions_and_unknown_directives_keep_their_text() -> None:
     source = """\
 .. _guide-label:
 
 .. toctree::
-   :maxdepth: 2
+   :hidden:
 
    intro
-   install
 
 .. index:: single: refunds
 
@@ -255,6 +254,13 @@ def test_odd_rst_never_fails_never_reads_files_and_keeps_its_text(source: str, c
     text = "\n".join(texts(document))
     assert "root:" not in text and "<script>" not in text
     assert capsys.readouterr() == ("", "")  # docutils printed nothing
+
+
+def test_a_toctree_is_the_list_of_pages_it_links_to_so_an_index_page_is_a_page() -> None:
+    source = ("API Reference\n=============\n\n.. toctree::\n   :maxdepth: 1\n\n"
+              "   applications\n   Checks <checks>\n   *\n")
+    document = parse("index.txt", source.encode())
+    assert outline(document) == [(("API Reference",), [(7, "applications"), (8, "Checks")])]
 
 
 def test_a_title_docutils_refuses_for_its_level_still_heads_its_text() -> None:

@@ -60,3 +60,16 @@ def test_wrapped_lines_are_one_paragraph_and_list_items_headings_and_short_last_
 
 def test_line_count_ignores_the_final_newline() -> None:
     assert parse("a.txt", b"one\ntwo\nthree\n").line_count == 3
+
+
+def test_a_txt_file_written_in_rest_is_read_as_rest() -> None:
+    source = b"Sessions\n========\n\n.. setting:: SESSION_COOKIE_AGE\n\nDefaults to :file:`sessions.db`.\n"
+    document = parse("sessions.txt", source)
+    assert outline(document) == [(("Sessions",), [(6, "Defaults to sessions.db.")])]
+    assert (document.title, document.media_type) == ("Sessions", "text/plain")
+
+
+@pytest.mark.parametrize("text", ["Title\n=====\n\nA plain note with *stars* and `ticks`.\n",
+                                  "Meeting at 10:30: bring notes.\n.. and more dots\n"])
+def test_a_txt_file_without_rest_directives_or_roles_stays_plain_text(text: str) -> None:
+    assert parse("notes.txt", text.encode()).title is None
