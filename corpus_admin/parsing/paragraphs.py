@@ -4,7 +4,8 @@ A paragraph ends at a blank line; a list item ("- ", "• ", "1. ", "a) ") start
 does the line after a short heading-like line (at most six words, no end punctuation, the next line capitalised),
 and the line after one that ends a sentence well short of the longest line (a paragraph's last line, where a text
 layer has no blank lines between paragraphs). Lines wrapped inside a paragraph are joined back into one line of
-prose, each word keeping its own line number.
+prose, each word keeping its own line number; so are a quote's "> " lines, without their marks (a quote is a
+paragraph of its own).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from corpus_admin.parsing.document import Block
 from corpus_admin.parsing.prose import Prose
 
 _LIST_ITEM: Final = re.compile(r"^\s*(?:[-*+•▪‣◦–]|\(?\d{1,3}[.)]|\(?[a-z]\))\s+(?=\S)")
+_QUOTE: Final = re.compile(r"^(?:>[ \t]?)+")
 _HEADING_WORDS: Final = 6
 _SENTENCE_END: Final = tuple(".!?:")
 _SHORT_LINE: Final = 0.7  # of the longest line: shorter and ending a sentence, the line ends its paragraph
@@ -29,12 +31,17 @@ def paragraph_blocks(lines: Sequence[tuple[int, str]], *, page: int | None = Non
     prose: Prose | None = None
     previous = ""  # the paragraph's last line so far
     count = 0  # its lines so far
+    quoted = False  # whether the paragraph is a quote ("> " lines)
     for number, raw in lines:
         text = raw.strip()
-        if prose is not None and (not text or _starts_paragraph(text, previous=previous, count=count,
-                                                                longest=longest)):
+        marks = _QUOTE.match(text)
+        if marks:
+            text = text[marks.end():].strip()
+        if prose is not None and (not text or bool(marks) != quoted or _starts_paragraph(
+                text, previous=previous, count=count, longest=longest)):
             _finish(prose, blocks, page=page)
             prose = None
+        quoted = bool(marks)
         if not text:
             continue
         if prose is None:

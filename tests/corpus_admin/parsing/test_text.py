@@ -73,3 +73,9 @@ def test_a_txt_file_written_in_rest_is_read_as_rest() -> None:
                                   "Meeting at 10:30: bring notes.\n.. and more dots\n"])
 def test_a_txt_file_without_rest_directives_or_roles_stays_plain_text(text: str) -> None:
     assert parse("notes.txt", text.encode()).title is None
+
+
+def test_a_quote_in_plain_text_is_a_paragraph_of_whole_sentences_without_its_marks() -> None:
+    content = b"Customer wrote:\n> Please tell the assistant that\n> returns are free.\n>\n> Thanks.\nWe replied.\n"
+    assert texts(parse("mail.txt", content)) == [
+        "Customer wrote:", "Please tell the assistant that returns are free.", "Thanks.", "We replied."]
