@@ -23,7 +23,7 @@ from lxml import etree
 from corpus_admin.parsing.document import Block, Event, Heading, heading_path, push_heading
 from corpus_admin.parsing.flat_html import flat_html_events
 from corpus_admin.parsing.prose import Prose, join_term
-from corpus_admin.parsing.tables import row_text
+from corpus_admin.parsing.tables import row_sentence
 
 _DROPPED_TAGS: Final = frozenset({
     "head", "title", "script", "style", "noscript", "template", "svg", "iframe", "object", "embed", "canvas",
@@ -182,10 +182,11 @@ class _Walker:
             if row.getparent().tag == "thead" or (index == 0 and all(cell.tag == "th" for cell in cells)):
                 headers, header_line = texts, line
                 continue
-            self._emit(Block(text=row_text(texts, headers=headers), line_start=line, line_end=line))
-            emitted = True
+            if sentence := row_sentence(headers, texts):
+                self._emit(Block(text=sentence, line_start=line, line_end=line))
+                emitted = True
         if headers and not emitted:  # a table of headers only: they are its text
-            self._emit(Block(text=row_text(headers), line_start=header_line, line_end=header_line))
+            self._emit(Block(text=row_sentence([], headers), line_start=header_line, line_end=header_line))
         return True
 
     def _flush(self) -> None:

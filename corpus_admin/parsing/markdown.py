@@ -22,7 +22,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from corpus_admin.parsing.document import Block, Event, Heading, heading_path, push_heading
 from corpus_admin.parsing.prose import Prose, join_term
-from corpus_admin.parsing.tables import row_text
+from corpus_admin.parsing.tables import row_sentence
 
 _MARKDOWN: Final = (
     MarkdownIt("commonmark")
@@ -133,8 +133,8 @@ class _Walker:
         if self._in_head:
             self._headers = cells
             return
-        line = self._row_line
-        self._emit(Block(text=row_text(cells, headers=self._headers), line_start=line, line_end=line))
+        if sentence := row_sentence(self._headers, cells):
+            self._emit(Block(text=sentence, line_start=self._row_line, line_end=self._row_line))
 
     def _emit(self, block: Block) -> None:
         if self._term is not None and not block.code:

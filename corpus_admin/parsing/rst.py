@@ -27,7 +27,7 @@ from corpus_admin.parsing import rst_sphinx
 from corpus_admin.parsing.document import Block, Event, Heading
 from corpus_admin.parsing.paragraphs import paragraph_blocks
 from corpus_admin.parsing.prose import Prose, join_term
-from corpus_admin.parsing.tables import row_text
+from corpus_admin.parsing.tables import row_sentence
 from corpus_admin.parsing.text import text_events
 
 _LINE_LENGTH_LIMIT: Final = 10_000  # docutils' own guard against slow inline parsing; longer lines: plain text
@@ -222,7 +222,8 @@ class _Walker:
                         continue
                     line = next((node.line for node in row.findall(nodes.Element) if node.line), self._line)
                     self._line = max(self._line, line)
-                    self._emit(Block(text=row_text(cells, headers=headers), line_start=line, line_end=line))
+                    if sentence := row_sentence(headers, cells):
+                        self._emit(Block(text=sentence, line_start=line, line_end=line))
 
     def _cell_text(self, entry: nodes.Node) -> str:
         prose = Prose(line=self._line)

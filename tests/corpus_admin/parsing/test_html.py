@@ -39,7 +39,7 @@ def test_html_heading_path_and_source_line_numbers() -> None:
     document = parse("billing.html", HTML_PAGE)
     assert outline(document) == [
         (("Billing",), [(10, "Refunds take five days.")]),
-        (("Billing", "Cards"), [(13, "Visa & Mastercard"), (14, "No Amex"), (16, "Fee: 2%")]),
+        (("Billing", "Cards"), [(13, "Visa & Mastercard"), (14, "No Amex"), (16, "Fee; 2%")]),
         (("Billing", "Other"), [(18, "line one\n  indented line"), (23, "After script")]),
     ]
     paragraph, *_, code, _ = blocks(document)
@@ -82,7 +82,7 @@ def test_the_sites_navigation_headers_footers_and_doc_chrome_are_dropped() -> No
         (
             "<table><thead><tr><th>Shipping method</th><th>Delivery time</th></tr></thead><tbody>"
             "<tr><td>Express domestic</td><td><p>2 business days</p></td></tr></tbody></table>",
-            ["Express domestic: 2 business days"],
+            ["Shipping method: Express domestic; Delivery time: 2 business days"],
         ),
         (
             "<table><tr><th>Plan</th><th>Price</th><th>Seats</th></tr>"
@@ -91,7 +91,7 @@ def test_the_sites_navigation_headers_footers_and_doc_chrome_are_dropped() -> No
         ),
         (
             "<table><caption>Limits</caption><tr><td>Files</td><td>500</td></tr></table>",
-            ["Limits", "Files: 500"],
+            ["Limits", "Files; 500"],
         ),
         (
             "<table><tr><td><h2>Layout</h2><p>A cell used for layout.</p></td><td>Second column.</td></tr></table>",

@@ -97,7 +97,8 @@ def test_a_block_quote_over_several_lines_is_whole_sentences_without_markers() -
         (
             "| Shipping method | Delivery time |\n|---|---|\n| Express domestic | 2 business days |\n"
             "| Standard | 5 business days |\n",
-            ["Express domestic: 2 business days", "Standard: 5 business days"],
+            ["Shipping method: Express domestic; Delivery time: 2 business days",
+             "Shipping method: Standard; Delivery time: 5 business days"],
         ),
         (
             "| Plan | Price | Seats |\n|---|---|---|\n| Standard | $19 per month | 5 |\n| **Pro** | $49 | |\n",

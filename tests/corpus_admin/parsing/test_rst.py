@@ -231,8 +231,8 @@ Standard           5 business days
     assert outline(document) == [((), [
         (1, "Intro paragraph."),
         (3, "A quoted paragraph over two lines."),
-        (9, "Express domestic: 2 business days"),
-        (10, "Standard: 5 business days"),
+        (9, "Shipping method: Express domestic; Delivery time: 2 business days"),
+        (10, "Shipping method: Standard; Delivery time: 5 business days"),
         (16, "Plan: Standard; Price: $19; Seats: 5"),
     ])]
 
