@@ -275,3 +275,18 @@ def test_four_uploaders_ingesting_different_files_at_once_all_succeed():
 
     assert errors == []
     assert Source.objects.filter(status=SourceStatus.READY).count() == 12
+
+
+def test_chunks_store_their_display_text_sentences_and_page(ingest):
+    from corpus_admin.testing import pdf_bytes
+
+    ingest("plans.md", "# Plans\n\n**Standard plan**: $19 per month.\nIt has\n5 seats.\n\n```\nx = 1. y\n```\n")
+    ingest("manual.pdf", pdf_bytes("Page one.", "Page two says hello."))
+
+    plans = Chunk.objects.get(source__original_name="plans.md")
+    assert plans.text == "Standard plan: $19 per month. It has 5 seats.\nx = 1. y"
+    assert plans.page is None
+    assert [(plans.text[s["start"]:s["end"]], s["line"]) for s in plans.sentences] == [
+        ("Standard plan: $19 per month.", 3), ("It has 5 seats.", 4)]
+    pages = Chunk.objects.filter(source__original_name="manual.pdf").order_by("ordinal")
+    assert [(chunk.page, chunk.text) for chunk in pages] == [(1, "Page one."), (2, "Page two says hello.")]
