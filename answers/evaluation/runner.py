@@ -73,13 +73,13 @@ def observation_from(summary: AnswerSummary, *, latency_ms: float) -> Observatio
 
 
 def chunk_facts(chunk_ids: Iterable[str]) -> dict[str, CitedChunk]:
-    """Text, audience and source file name of each chunk id that exists (any version)."""
+    """Text, audience and source path of each chunk id that exists (any version)."""
     ids = sorted(set(chunk_ids))
     found: dict[str, CitedChunk] = {}
     for start in range(0, len(ids), _BATCH):
         rows = Chunk.objects.filter(chunk_id__in=ids[start : start + _BATCH]).values_list(
-            "chunk_id", "text", "source__audience", "source__original_name"
+            "chunk_id", "text", "source__audience", "source__path"
         )
-        for chunk_id, text, audience, name in rows:
-            found[chunk_id] = CitedChunk(chunk_id, text, audience, name)
+        for chunk_id, text, audience, path in rows:
+            found[chunk_id] = CitedChunk(chunk_id, text, audience, path)
     return found

@@ -10,7 +10,7 @@ from corpus_admin.parsing.html import html_events
 from corpus_admin.parsing.markdown import markdown_events
 from corpus_admin.parsing.pdf import parse_pdf
 from corpus_admin.parsing.rejection import Reject, RejectedFile
-from corpus_admin.parsing.rst import rst_events
+from corpus_admin.parsing.rst import reads_as_rst, rst_events
 from corpus_admin.parsing.text import text_events
 
 SUPPORTED: Final[dict[str, str]] = {
@@ -27,7 +27,7 @@ _MB: Final = 1024 * 1024
 
 
 class _TextFormat(Protocol):
-    def __call__(self, *, lines: list[str]) -> tuple[str | None, list[Event]]: ...
+    def __call__(self, *, text: str) -> tuple[str | None, list[Event]]: ...
 
 
 # Every supported media type but PDF, which is parsed from its bytes rather than decoded text.
@@ -40,7 +40,7 @@ _TEXT_FORMATS: Final[dict[str, _TextFormat]] = {
 
 
 def parse_document(*, file_name: str, content: bytes, max_bytes: int) -> ParsedDocument:
-    """Parse an upload into sections of numbered lines, or raise RejectedFile."""
+    """Parse an upload into sections of display-text blocks, or raise RejectedFile."""
     name = base_name(file_name)
     try:
         return _parse(name=name, content=content, max_bytes=max_bytes)
@@ -78,9 +78,12 @@ def _parse(*, name: str, content: bytes, max_bytes: int) -> ParsedDocument:
 
 
 def _parse_text(*, media_type: str, text: str) -> tuple[str | None, tuple[Section, ...], int]:
-    """Split decoded text into lines and parse them in the claimed format."""
+    """Parse decoded text in the claimed format, its newlines made one convention so line numbers agree."""
     lines = split_lines(text)
-    title, events = _TEXT_FORMATS[media_type](lines=lines)
+    text = "\n".join(lines)
+    # A .txt file in reST (Sphinx projects' docs, Django's among them) is read as reST; its media type stays.
+    reader = rst_events if media_type == "text/plain" and reads_as_rst(text) else _TEXT_FORMATS[media_type]
+    title, events = reader(text=text)
     return title, build_sections(events=events), len(lines)
 
 

@@ -7,13 +7,14 @@ from pathlib import Path
 from django.core.management.base import CommandError, CommandParser
 
 from answers.evaluation.corpus import CorpusError, load_corpus, throwaway_database
-from answers.evaluation.golden import GoldenCase, GoldenError, load_golden
+from answers.evaluation.golden import GoldenCase, GoldenError, load_golden, resolve_sources
 from answers.evaluation.metrics import ACTUAL_KINDS, summarise
 from answers.evaluation.report import Run, confusion_rows, metric_rows, sweep_tables, write_json, write_reports
 from answers.evaluation.runner import evaluate_cases
 from answers.evaluation.sweep import run_sweep
 from answers.management.answering import AnsweringCommand
 from answers.services import QuestionRejected, clean_question, pipeline_config
+from corpus_admin.selectors import source_paths
 
 FLOOR_KEYS = {"min_status_accuracy", "max_unverified_delivered", "max_forbidden_delivered"}
 
@@ -59,6 +60,10 @@ class Command(AnsweringCommand):
                 except CorpusError as error:
                     raise CommandError(str(error)) from None
                 self._print_load(load)
+            try:
+                cases = resolve_sources(cases, paths=source_paths(), golden=options["golden"])
+            except GoldenError as error:
+                raise CommandError(str(error)) from None
             evaluate = functools.partial(evaluate_cases, make_generator=self.make_generator)
             results = evaluate(cases, config=config)
             if options["sweep"]:
