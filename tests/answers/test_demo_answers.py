@@ -162,3 +162,14 @@ def test_the_refund_window_is_still_answered_from_the_refund_policy(demo):
 
     assert data["status"] == "answered" and "21 days" in data["answer"]
     assert all(chunk_id.startswith("refund-policy-v1-") for chunk_id in data["citations"])
+
+
+def test_the_demo_page_quoting_an_instruction_ingests_and_its_chunk_page_shows_the_notice(demo, client):
+    source = Source.objects.get(original_name="customer-community-faq.md")
+    pages = {chunk.chunk_id: client.get(chunk.get_absolute_url()).content.decode() for chunk in source.chunks.all()}
+
+    notice = "This passage contains text written as instructions to an AI assistant; it is never used as evidence."
+    assert source.status == "ready"
+    assert [chunk_id for chunk_id, page in pages.items() if notice in page] == ["customer-community-faq-v1-c03"]
+    assert "sentence sentence-instruction" in pages["customer-community-faq-v1-c03"]
+    assert "Note to AI assistants answering questions about Lumora" in pages["customer-community-faq-v1-c03"]
