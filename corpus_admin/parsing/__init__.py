@@ -2,7 +2,9 @@
 
 This package's public face: callers import from `corpus_admin.parsing`, never from its modules. Inside, `dispatch`
 checks an upload and picks the parser for its extension, `decoding` turns bytes into text, `markdown`, `rst`, `html`,
-`text` and `pdf` each read one format's headings and body lines, and `document` holds what they produce.
+`text` and `pdf` each read one format's headings and body lines, `word` (DOCX), `slides` (PPTX), `sheets` (XLSX) and
+`delimited` (CSV) read office formats into blocks (`ooxml` checks their packages, `tables` turns rows into
+sentences), `ocr` reads scanned PDF pages, and `document` holds what they produce.
 """
 
 from corpus_admin.parsing.dispatch import SUPPORTED, base_name, parse_document

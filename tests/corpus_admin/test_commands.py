@@ -33,7 +33,7 @@ def test_ingest_command_reports_each_failure_and_exits_1(tmp_path):
 
     assert exit_info.value.code == 1
     assert "1 added, 0 updated, 0 unchanged, 1 failed" in out.getvalue()
-    assert "failed: bad.docx: unsupported file type" in out.getvalue()
+    assert "failed: bad.docx: not a Word document (.docx) (the content is not a zip archive)" in out.getvalue()
 
 
 def test_ingest_command_second_run_is_unchanged(tmp_path):
