@@ -1,4 +1,4 @@
-"""PDF: the text layer through pypdf, one section per page, lines numbered across pages."""
+"""PDF: the text layer through pypdf, one section per page, lines numbered across pages; OCR where it is empty."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import io
 from pypdf import PdfReader
 
 from corpus_admin.parsing.document import Event, Heading, Line, Section, build_sections, split_lines
+from corpus_admin.parsing.ocr import ScannedPages
 from corpus_admin.parsing.rejection import Reject
 
 
@@ -27,19 +28,22 @@ def parse_pdf(*, content: bytes) -> tuple[str | None, tuple[Section, ...], int]:
         raise Reject(f"unreadable PDF: {_short(error)}") from None
     events: list[Event] = []
     number = 0
+    scans = ScannedPages(content)
     for page_number in range(1, page_count + 1):
         try:
             # PostgreSQL text cannot hold NUL, which some PDF text layers contain.
             text = reader.pages[page_number - 1].extract_text().replace("\x00", "")
         except Exception as error:  # pypdf raises many exception types on malformed input
             raise Reject(f"unreadable PDF: page {page_number}: {_short(error)}") from None
+        if not text.strip():
+            text = scans.text(page_number)  # a scanned page: no text layer
         events.append(Heading((f"Page {page_number}",)))
         for line in split_lines(text):
             number += 1
             events.append(Line(number, line))
     sections = build_sections(events=events)
     if not sections:
-        raise Reject("the PDF has no text layer")
+        raise Reject(scans.no_text_reason())
     return _pdf_title(reader), sections, number
 
 
