@@ -36,16 +36,19 @@ def pdf_bytes(*pages: str, title: str | None = None, user_password: str | None =
 def scanned_pdf_bytes(*pages: str) -> bytes:
     """A PDF of page images and no text layer, as a scanner makes it: each page's lines drawn in black on white.
 
-    The font is DejaVu Serif where Debian has it (serifs keep "I" apart from "l"), else the TrueType face Pillow
-    ships; 40 px on an A4 page at 150 dpi, large enough for tesseract. Lines over about 45 characters run off the page.
+    A blank line leaves a gap between paragraphs. The font is DejaVu Serif where Debian has it (serifs keep "I"
+    apart from "l"), else the TrueType face Pillow ships; 40 px on an A4 page at 150 dpi, large enough for
+    tesseract. Lines over about 45 characters run off the page.
     """
     font = ImageFont.truetype(str(_SERIF), 40) if _SERIF.exists() else ImageFont.load_default(size=40)
     images = []
     for text in pages:
         image = Image.new("L", (1240, 1754), 255)
         draw = ImageDraw.Draw(image)
-        for index, line in enumerate(text.splitlines()):
-            draw.text((120, 150 + 64 * index), line, font=font, fill=0)
+        top = 150
+        for line in text.splitlines():
+            draw.text((120, top), line, font=font, fill=0)
+            top += 56 if line else 40
         images.append(image)
     out = io.BytesIO()
     images[0].save(out, "PDF", save_all=True, append_images=images[1:], resolution=150)

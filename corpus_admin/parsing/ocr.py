@@ -2,9 +2,11 @@
 
 pdf.py asks for the text of each page whose text layer is empty. The page is rendered in grey at 300 dpi
 (less for a page too large to hold at that resolution); a page that renders blank is blank, and is not sent to
-tesseract. Tesseract (Debian's `tesseract-ocr` with `tesseract-ocr-eng`) runs as a child of the parse worker:
-it inherits the worker's memory limit, and dies with it when a parse runs past its time limit
-(corpus_admin.sandbox kills the worker's whole process group). Without tesseract the site still runs: such pages
+tesseract. Tesseract finds the page's paragraphs: each comes back as one line.
+
+Tesseract (Debian's `tesseract-ocr` with `tesseract-ocr-eng`) runs as a child of the parse worker: it inherits
+the worker's memory limit, and dies with it when a parse runs past its time limit (corpus_admin.sandbox kills the
+worker's whole process group). Without tesseract the site still runs: such pages
 are skipped, and a PDF with no other text is rejected saying that scanned pages need tesseract (system check
 corpus_admin.W001 says so at startup too).
 """
@@ -12,6 +14,7 @@ corpus_admin.W001 says so at startup too).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
 from typing import Final
@@ -29,6 +32,8 @@ _DPI: Final = 300
 _POINTS_PER_INCH: Final = 72
 _MAX_PIXELS: Final = 35_000_000  # A3 at 300 dpi; a larger page is rendered at a lower resolution
 _LANGUAGE: Final = "eng"
+_PARAGRAPH_BREAK: Final = re.compile(r"\n\s*\n")
+_LINE_BREAK_HYPHEN: Final = re.compile(r"(\w)-\n(?=[a-z])")
 _WHITE_ENOUGH: Final = 250  # a rendered page whose darkest pixel is lighter than this has nothing on it
 # pdfium is not thread-safe; with the parse sandbox off, parses run in the server's threads.
 _PDFIUM: Final = threading.Lock()
@@ -49,7 +54,7 @@ class ScannedPages:
         self.unread: list[int] = []  # pages that needed tesseract when it is not installed
 
     def text(self, page_number: int) -> str:
-        """The text tesseract reads on a 1-based page; "" for a blank page, or for any page without tesseract."""
+        """The text tesseract reads on a 1-based page, a paragraph a line; "" for a blank page or without tesseract."""
         image = self._render(page_number)
         if _blank(image):
             return ""
@@ -67,7 +72,7 @@ class ScannedPages:
             return ""
         except (pytesseract.TesseractError, OSError) as error:
             raise Reject(f"OCR failed on page {page_number}: {_tesseract_reason(error)}") from None
-        return text.replace("\x0c", "").replace("\x00", "")
+        return paragraph_lines(text.replace("\x0c", "").replace("\x00", ""))
 
     def no_text_reason(self) -> str:
         """Why the PDF gave no text at all, naming tesseract when it would have been needed."""
@@ -89,6 +94,21 @@ class ScannedPages:
                 return page.render(scale=scale, grayscale=True).to_pil()
             except pdfium.PdfiumError as error:
                 raise Reject(f"unreadable PDF: page {page_number}: {short_reason(error)}") from None
+
+
+def paragraph_lines(text: str) -> str:
+    """Tesseract's lines joined back into its paragraphs (blank-line separated), one paragraph a line.
+
+    A word hyphenated across a line break is joined: without its hyphen when the next line goes on in lower case
+    ("deliv-" "ery": "delivery"), with it otherwise ("Pre-" "Order": "Pre-Order").
+    """
+    paragraphs = []
+    for block in _PARAGRAPH_BREAK.split(text):
+        lines = [line.strip() for line in block.splitlines() if line.strip()]
+        if lines:
+            joined = _LINE_BREAK_HYPHEN.sub(r"\1", "\n".join(lines))
+            paragraphs.append(joined.replace("-\n", "-").replace("\n", " "))
+    return "\n".join(paragraphs)
 
 
 def _blank(image: Image.Image) -> bool:

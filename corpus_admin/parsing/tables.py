@@ -2,12 +2,16 @@
 
 The rule, for a row under a header row (cells and headers have their whitespace collapsed; blank cells are left out):
 
-- two columns, both cells filled: "first: second" (Service | Time, Express domestic | 2 business days reads
-  "Express domestic: 2 business days"): the first column names the row, the second says what it is;
-- otherwise each filled cell under its header, joined by "; " ("Service: Express domestic; Time: 2 business days;
-  Price: $9"); a cell whose header is blank, or that lies past the last header, stands alone;
+- each filled cell follows its header, and the cells are joined by "; ": under Service | Time | Price the row
+  Express domestic | 2 business days | $9 reads "Service: Express domestic; Time: 2 business days; Price: $9", and
+  under Plan | Storage the row Pro | 2 TB reads "Plan: Pro; Storage: 2 TB";
+- a cell whose header is blank, or that lies past the last header, stands alone;
 - a row with no filled cell, or one that repeats the header row (a header repeated down a long table), gives no
   sentence ("").
+
+Two columns get no shorter form ("Pro: 2 TB"): the header of the value column is often the very word a question
+asks with ("How much storage does Pro have?"), and retrieval, the coverage gate and the extractive reader only
+see the row's own words.
 """
 
 from __future__ import annotations
@@ -26,8 +30,6 @@ def row_sentence(headers: Sequence[str], row: Sequence[str]) -> str:
     cells = [_clean(cell) for cell in row]
     if not any(cells) or _same(cells, names):
         return ""
-    if len(names) == 2 and len(cells) == 2 and all(cells):
-        return f"{cells[0]}: {cells[1]}"
     parts = []
     for index, cell in enumerate(cells):
         if cell:

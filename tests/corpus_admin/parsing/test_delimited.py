@@ -22,13 +22,14 @@ def test_rows_name_their_headers_under_the_file_name_with_the_lines_they_span() 
 @pytest.mark.parametrize(
     ("content", "rows"),
     [
-        ("Plan;Price\nStandard;19,00 €\nPro;49,00 €\n".encode(), ["Standard: 19,00 €", "Pro: 49,00 €"]),
-        (b"Plan\tPrice\nStandard\t$19\n", ["Standard: $19"]),
-        (b"Plan|Price\nStandard|$19\n", ["Standard: $19"]),
-        ("\ufeffPlan,Price\nStandard,$19\n".encode(), ["Standard: $19"]),
+        ("Plan;Price\nStandard;19,00 €\nPro;49,00 €\n".encode(),
+         ["Plan: Standard; Price: 19,00 €", "Plan: Pro; Price: 49,00 €"]),
+        (b"Plan\tPrice\nStandard\t$19\n", ["Plan: Standard; Price: $19"]),
+        (b"Plan|Price\nStandard|$19\n", ["Plan: Standard; Price: $19"]),
+        ("\ufeffPlan,Price\nStandard,$19\n".encode(), ["Plan: Standard; Price: $19"]),
         ("Ville,Fuseau\nZürich,Europe/Zurich\nMontréal,America/Toronto\n".encode("cp1252"),
-         ["Zürich: Europe/Zurich", "Montréal: America/Toronto"]),
-        ("Plan,Price\nStandard,$19\n".encode("utf-16"), ["Standard: $19"]),
+         ["Ville: Zürich; Fuseau: Europe/Zurich", "Ville: Montréal; Fuseau: America/Toronto"]),
+        ("Plan,Price\nStandard,$19\n".encode("utf-16"), ["Plan: Standard; Price: $19"]),
     ],
     ids=["semicolon", "tab", "bar", "utf-8-bom", "cp1252", "utf-16"],
 )
@@ -42,7 +43,7 @@ def test_csv_through_dispatch_is_text_csv_with_one_section() -> None:
     document = parse("plans.csv", b"Plan,Price\nPro,$49\n")
 
     assert document.media_type == "text/csv"
-    assert outline(document) == [(("plans",), [(2, "Pro: $49")])]
+    assert outline(document) == [(("plans",), [(2, "Plan: Pro; Price: $49")])]
 
 
 @pytest.mark.parametrize(

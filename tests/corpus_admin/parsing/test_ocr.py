@@ -4,11 +4,11 @@ import io
 import pytest
 from pypdf import PdfWriter
 
-from corpus_admin.parsing.ocr import NEEDS_TESSERACT, ScannedPages
+from corpus_admin.parsing.ocr import NEEDS_TESSERACT, ScannedPages, paragraph_lines
 from corpus_admin.testing import outline, parse, pdf_bytes, rejection, scanned_pdf_bytes
 
-RETURNS = "Returns policy\nItems may be returned within\n30 days of delivery."
-SHIPPING = "Shipping\nExpress domestic delivery\ntakes two business days."
+RETURNS = "Returns policy\n\nItems may be returned within\n30 days of deliv-\nery to the shop."
+SHIPPING = "Shipping\n\nExpress domestic delivery\ntakes two business days."
 
 
 def joined(*pdfs: bytes) -> bytes:
@@ -29,8 +29,8 @@ def test_scanned_pages_are_read_by_ocr_and_keep_their_page_numbers() -> None:
     document = parse("scan.pdf", scanned_pdf_bytes(RETURNS, SHIPPING))
 
     assert outline(document) == [
-        (("Page 1",), [(1, "Returns policy"), (2, "Items may be returned within"), (3, "30 days of delivery.")]),
-        (("Page 2",), [(4, "Shipping"), (5, "Express domestic delivery"), (6, "takes two business days.")]),
+        (("Page 1",), [(1, "Returns policy"), (2, "Items may be returned within 30 days of delivery to the shop.")]),
+        (("Page 2",), [(3, "Shipping"), (4, "Express domestic delivery takes two business days.")]),
     ]
 
 
@@ -38,11 +38,11 @@ def test_only_the_page_without_a_text_layer_goes_to_ocr() -> None:
     content = joined(pdf_bytes("The text layer says hello."), scanned_pdf_bytes(SHIPPING))
     pages = ScannedPages(content)
 
-    assert pages.text(2).split() == SHIPPING.split()
+    assert pages.text(2) == "Shipping\nExpress domestic delivery takes two business days."
     assert pages.recognised == [2]
     assert outline(parse("mixed.pdf", content)) == [
         (("Page 1",), [(1, "The text layer says hello.")]),
-        (("Page 2",), [(2, "Shipping"), (3, "Express domestic delivery"), (4, "takes two business days.")]),
+        (("Page 2",), [(2, "Shipping"), (3, "Express domestic delivery takes two business days.")]),
     ]
 
 
@@ -63,6 +63,19 @@ def test_without_tesseract_the_text_layer_pages_are_still_read(no_tesseract) -> 
     document = parse("mixed.pdf", joined(pdf_bytes("The text layer says hello."), scanned_pdf_bytes(SHIPPING)))
 
     assert outline(document) == [(("Page 1",), [(1, "The text layer says hello.")])]
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        ("Returns\n\nItems may be\nreturned.\n", "Returns\nItems may be returned."),
+        ("within 30 days of deliv-\nery.\n\n\n  \nNext.", "within 30 days of delivery.\nNext."),
+        ("Pre-\nOrder is kept", "Pre-Order is kept"),
+        ("", ""),
+    ],
+)
+def test_tesseract_lines_become_one_line_per_paragraph(text: str, lines: str) -> None:
+    assert paragraph_lines(text) == lines
 
 
 def test_a_page_that_pdfium_cannot_render_is_rejected_as_unreadable() -> None:

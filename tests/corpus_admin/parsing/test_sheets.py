@@ -46,7 +46,7 @@ def test_each_sheet_is_a_heading_and_each_row_after_the_headers_a_block_at_its_r
         Block("Service: Express domestic; Time: 2 business days; Price: 9", 4, 4),
         Block("Service: Standard; Time: 5 business days; Price: $4.50", 6, 6),
         Heading(("Returns",)),
-        Block("Shoes: 30 days", 2, 2),
+        Block("Item: Shoes; Window: 30 days", 2, 2),
     ]
 
 
@@ -71,7 +71,7 @@ def test_formulas_give_the_value_saved_with_the_file_and_none_when_never_compute
 
     _, found = xlsx_events(content=content, name="totals.xlsx")
 
-    assert [event.text for event in found if isinstance(event, Block)] == ["Item: Shoes", "Bags: 3"]
+    assert [event.text for event in found if isinstance(event, Block)] == ["Item: Shoes", "Item: Bags; Total: 3"]
 
 
 @pytest.mark.parametrize(
@@ -102,7 +102,7 @@ def test_xlsx_through_dispatch_has_its_media_type_and_sheet_sections() -> None:
     document = parse("plans.xlsx", xlsx_bytes({"Plans": [["Plan", "Price"], ["Pro", "$49"]]}))
 
     assert document.media_type == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-    assert outline(document) == [(("Plans",), [(2, "Pro: $49")])]
+    assert outline(document) == [(("Plans",), [(2, "Plan: Pro; Price: $49")])]
 
 
 @pytest.mark.parametrize(

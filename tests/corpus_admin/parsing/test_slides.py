@@ -47,8 +47,8 @@ def test_each_slide_is_a_heading_with_its_text_tables_and_notes_on_its_page() ->
         Heading(("Slide 1: Plans", "Notes")),
         Block("Mention the student discount.", 4, 4, page=1),
         Heading(("Slide 2",)),
-        Block("Standard: 5", 5, 5, page=2),
-        Block("Pro: 50", 6, 6, page=2),
+        Block("Plan: Standard; Seats: 5", 5, 5, page=2),
+        Block("Plan: Pro; Seats: 50", 6, 6, page=2),
     ]
 
 

@@ -9,7 +9,8 @@ _SHIPPING = ["Service", "Time", "Price"]
 @pytest.mark.parametrize(
     ("headers", "row", "sentence"),
     [
-        (["Service", "Time"], ["Express domestic", "2 business days"], "Express domestic: 2 business days"),
+        (["Service", "Time"], ["Express domestic", "2 business days"],
+         "Service: Express domestic; Time: 2 business days"),
         (_SHIPPING, ["Express domestic", "2 business days", "$9"],
          "Service: Express domestic; Time: 2 business days; Price: $9"),
         (_SHIPPING, ["Standard", "", "$4"], "Service: Standard; Price: $4"),
@@ -18,7 +19,7 @@ _SHIPPING = ["Service", "Time", "Price"]
         (["Plan"], ["Standard"], "Plan: Standard"),
         (["Service", "", "Price"], ["Express", "fast", "$9"], "Service: Express; fast; Price: $9"),
         (["Service", "Time"], ["Express", "2 days", "ask first"], "Service: Express; Time: 2 days; ask first"),
-        (["Service", "Time"], ["  Express\n domestic ", "2\tdays"], "Express domestic: 2 days"),
+        (["Service", "Time"], ["  Express\n domestic ", "2\tdays"], "Service: Express domestic; Time: 2 days"),
         (["Service", "Time"], ["", " "], ""),
         (["Service", "Time"], [], ""),
         (_SHIPPING, ["Service", "Time", "Price"], ""),
@@ -31,4 +32,5 @@ def test_row_sentence(headers: list[str], row: list[str], sentence: str) -> None
 
 def test_row_sentences_leave_out_blank_and_repeated_header_rows() -> None:
     rows = [["Express", "2 days"], ["", ""], ["Service", "Time"], ["Standard", "5 days"]]
-    assert row_sentences(["Service", "Time"], rows) == ["Express: 2 days", "Standard: 5 days"]
+    assert row_sentences(["Service", "Time"], rows) == ["Service: Express; Time: 2 days",
+                                                        "Service: Standard; Time: 5 days"]
