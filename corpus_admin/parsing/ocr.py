@@ -2,7 +2,7 @@
 
 pdf.py asks for the text of each page whose text layer is empty. The page is rendered in grey at 300 dpi
 (less for a page too large to hold at that resolution); a page that renders blank is blank, and is not sent to
-tesseract. Tesseract finds the page's paragraphs: each comes back as one line.
+tesseract. Tesseract finds the page's paragraphs: each comes back as one line, with a blank line after it.
 
 Tesseract (Debian's `tesseract-ocr` with `tesseract-ocr-eng`) runs as a child of the parse worker: it inherits
 the worker's memory limit, and dies with it when a parse runs past its time limit (corpus_admin.sandbox kills the
@@ -54,7 +54,7 @@ class ScannedPages:
         self.unread: list[int] = []  # pages that needed tesseract when it is not installed
 
     def text(self, page_number: int) -> str:
-        """The text tesseract reads on a 1-based page, a paragraph a line; "" for a blank page or without tesseract."""
+        """What tesseract reads on a 1-based page, a paragraph a line; "" for a blank page, or without tesseract."""
         image = self._render(page_number)
         if _blank(image):
             return ""
@@ -97,7 +97,7 @@ class ScannedPages:
 
 
 def paragraph_lines(text: str) -> str:
-    """Tesseract's lines joined back into its paragraphs (blank-line separated), one paragraph a line.
+    """Tesseract's lines joined back into its paragraphs, one paragraph a line, a blank line between paragraphs.
 
     A word hyphenated across a line break is joined: without its hyphen when the next line goes on in lower case
     ("deliv-" "ery": "delivery"), with it otherwise ("Pre-" "Order": "Pre-Order").
@@ -108,7 +108,7 @@ def paragraph_lines(text: str) -> str:
         if lines:
             joined = _LINE_BREAK_HYPHEN.sub(r"\1", "\n".join(lines))
             paragraphs.append(joined.replace("-\n", "-").replace("\n", " "))
-    return "\n".join(paragraphs)
+    return "\n\n".join(paragraphs)
 
 
 def _blank(image: Image.Image) -> bool:
