@@ -6,9 +6,8 @@ tesseract. Tesseract finds the page's paragraphs: each comes back as one line, w
 
 Tesseract (Debian's `tesseract-ocr` with `tesseract-ocr-eng`) runs as a child of the parse worker: it inherits
 the worker's memory limit, and dies with it when a parse runs past its time limit (corpus_admin.sandbox kills the
-worker's whole process group). Without tesseract the site still runs: such pages
-are skipped, and a PDF with no other text is rejected saying that scanned pages need tesseract (system check
-corpus_admin.W001 says so at startup too).
+worker's whole process group). Without tesseract the site still runs: such pages are skipped, and a PDF with no
+other text is rejected saying that scanned pages need tesseract (system check corpus_admin.W001 says so too).
 """
 
 from __future__ import annotations
