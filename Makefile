@@ -10,7 +10,7 @@ FAKE_PORT ?= 8089
 DAPHNE_FLAGS := --http-timeout 300 --websocket_connect_timeout 5 --ping-interval 20 --ping-timeout 30 \
 	--application-close-timeout 10
 
-.PHONY: run run-fake-claude test test-browser setup migrate demo eval run-workers loadtest audit lint
+.PHONY: run run-fake-claude test test-browser setup migrate demo eval run-workers loadtest bench-ingest audit lint
 
 $(VENV)/installed.stamp: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -70,6 +70,37 @@ loadtest: setup
 eval: setup
 	$(PY) manage.py evaluate --golden answers/evaluation/golden/demo.jsonl --corpus corpus_admin/demo/documents \
 		--report var/eval --json var/eval/results.json --sweep --floor answers/evaluation/golden/floor.json
+
+# Ingestion throughput on a real documentation tree: the docs/ folder of Django's source release (666 files in
+# nested folders, 33 of them index.txt; fetched once with pip into var/bench/), through manage.py ingest into a
+# database made afresh for it: SQLite in var/bench/, and with BENCH_PG=1 also a PostgreSQL database rag_bench_ingest
+# on BENCH_PG_HOST (created, then dropped). The site's own database is never touched.
+BENCH := var/bench
+DJANGO_DOCS := $(BENCH)/django-docs
+BENCH_PG ?=
+BENCH_PG_HOST ?= 127.0.0.1
+BENCH_PG_USER ?= postgres
+BENCH_PG_DB := rag_bench_ingest
+BENCH_SQLITE := sqlite:///$(abspath $(BENCH))/ingest.sqlite3
+BENCH_PG_URL := postgres://$(BENCH_PG_USER)@$(BENCH_PG_HOST):5432/$(BENCH_PG_DB)
+bench-ingest: setup $(DJANGO_DOCS)
+	rm -f $(BENCH)/ingest.sqlite3
+	DATABASE_URL=$(BENCH_SQLITE) $(PY) manage.py migrate -v 0
+	DATABASE_URL=$(BENCH_SQLITE) $(PY) manage.py ingest $(DJANGO_DOCS)
+	if [ -n "$(BENCH_PG)" ]; then \
+	  dropdb --if-exists -h $(BENCH_PG_HOST) -U $(BENCH_PG_USER) $(BENCH_PG_DB) && \
+	  createdb -h $(BENCH_PG_HOST) -U $(BENCH_PG_USER) $(BENCH_PG_DB) && \
+	  DATABASE_URL=$(BENCH_PG_URL) $(PY) manage.py migrate -v 0 && \
+	  DATABASE_URL=$(BENCH_PG_URL) $(PY) manage.py ingest $(DJANGO_DOCS); \
+	  status=$$?; dropdb -h $(BENCH_PG_HOST) -U $(BENCH_PG_USER) $(BENCH_PG_DB); exit $$status; \
+	fi
+
+$(DJANGO_DOCS):
+	rm -rf $(BENCH)/download && mkdir -p $(BENCH)/download
+	$(PY) -m pip download --quiet --no-binary :all: --no-deps "django==5.2.*" -d $(BENCH)/download
+	tar -xzf $(BENCH)/download/django-5.2.*.tar.gz -C $(BENCH)/download
+	mv $(BENCH)/download/django-5.2.*/docs $(DJANGO_DOCS)
+	rm -rf $(BENCH)/download
 
 # The dependency audit, offline: requirements.txt against the PyPA advisory database snapshot in ../shared/advisories
 # (RAG_ADVISORIES=path to use another), with skjold in a venv of its own. See .ci/audit.

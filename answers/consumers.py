@@ -18,7 +18,7 @@ from answers.models import QuestionLog
 from answers.outages import ServiceUnavailable, database_available
 from answers.pipeline.events import AnswerDone, SentenceVerified
 from answers.present.fragments import render_event, render_notice, render_turn
-from answers.services import AnswerStream, Caller, QuestionRejected, ask
+from answers.services import AnswerStream, Caller, GeneratorFactory, QuestionRejected, ask
 
 logger = logging.getLogger(__name__)
 
@@ -105,11 +105,19 @@ class Outbox:
 
 
 class ChatConsumer(AsyncWebsocketConsumer):
-    """One socket, one question at a time; closing the socket stops the answer being written."""
+    """One socket, one question at a time; closing the socket stops the answer being written.
+
+    `ChatConsumer.as_asgi(make_generator=...)` names the factory of each answer's generator (the routing wires the
+    site's).
+    """
 
     # Nothing is ever sent to a chat socket through the channel layer (no groups, no other sender). With a layer,
     # every socket would also wait on it, and a Redis that goes away would end each socket with 1011.
     channel_layer_alias = None
+
+    def __init__(self, *, make_generator: GeneratorFactory) -> None:
+        super().__init__()
+        self.make_generator = make_generator
 
     async def connect(self) -> None:
         self.tasks: set[asyncio.Task] = set()
@@ -148,7 +156,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
         try:
             user, session_key = await current_caller(self.scope)
             caller = Caller(user, session_key or "", self._address())
-            stream = await ask(caller=caller, question=question, channel=QuestionLog.Channel.WEBSOCKET)
+            stream = await ask(caller=caller, question=question, channel=QuestionLog.Channel.WEBSOCKET,
+                               make_generator=self.make_generator)
         except QuestionRejected as rejected:
             await self.send(render_notice(str(rejected)))
             return

@@ -22,7 +22,7 @@ from answers.pipeline.events import Event
 from answers.pipeline.generate.base import Generator
 from answers.pipeline.generate.extractive import ExtractiveGenerator
 from answers.present.api import AnswerSummary
-from answers.present.log import log_row
+from answers.present.log import log_row, row_status
 from answers.retrieval.caller import CallerRetriever, caller_audiences, max_rank_for
 from answers.retrieval.holder import current_index, tokenizer_from_settings
 
@@ -138,10 +138,15 @@ class Caller:
     limited: bool = True
 
     @property
+    def signed_in_user(self) -> Any:
+        """The user when signed in, else None: what the limits count by and the conversation log stores."""
+        return self.user if self.user is not None and self.user.is_authenticated else None
+
+    @property
     def key(self) -> str:
         """What the limits count this caller by."""
-        signed_in = self.user is not None and self.user.is_authenticated
-        return caller_key(user_id=self.user.pk if signed_in else None, session_key=self.session_key or None,
+        user = self.signed_in_user
+        return caller_key(user_id=user.pk if user is not None else None, session_key=self.session_key or None,
                           client=self.address)
 
 
@@ -164,7 +169,7 @@ async def ask(
     caller: Caller,
     question: object,
     channel: str,
-    make_generator: GeneratorFactory | None = None,
+    make_generator: GeneratorFactory = choose_generator,
     audiences: tuple[str, ...] | None = None,
     config: PipelineConfig | None = None,
     record: bool = True,
@@ -174,8 +179,9 @@ async def ask(
     Admission cleans the question, counts it against the caller's rate limits, takes one of their concurrent-answer
     slots (held until the stream ends, however it ends) and reads the caller's audiences. It raises
     QuestionRejected, QuestionRefused or ServiceUnavailable before any event, so a surface can still answer 400,
-    429 or 503. `make_generator` (default: the configured generator), `audiences`, `config` and `record=False`
-    are for trusted internal callers such as the evaluation.
+    429 or 503. `make_generator` makes the answer's generator: each surface passes the one it was given (the site
+    wires `choose_generator`, a test a scripted one). `audiences`, `config` and `record=False` are for trusted
+    internal callers such as the evaluation.
     """
     text = clean_question(question)
     slot = contextlib.AsyncExitStack()
@@ -190,7 +196,7 @@ async def ask(
         await slot.aclose()
         raise
     config = config or pipeline_config()
-    generator = (make_generator or choose_generator)(config)
+    generator = make_generator(config)
     summary = AnswerSummary(text)
     events = _answer(text, caller=caller, channel=channel, prepared=prepared, generator=generator, config=config,
                      summary=summary, slot=slot, record=record)
@@ -219,17 +225,20 @@ async def _answer(
             if record:
                 stats = getattr(generator, "stats", None)
                 await _record(
-                    summary, user=caller.user, audiences=prepared.audiences, channel=channel,
-                    session_key=caller.session_key, generator=generator.name,
+                    summary, caller=caller, audiences=prepared.audiences, channel=channel, generator=generator.name,
                     generation=stats.as_dict() if stats is not None else {},
                 )
 
 
-async def _record(summary: AnswerSummary, *, user, channel: str, session_key: str, generator: str, **rest) -> None:
+async def _record(
+    summary: AnswerSummary, *, caller: Caller, audiences: tuple[str, ...], channel: str, generator: str,
+    generation: dict,
+) -> None:
     """Log the answer; if that fails, log the failure as an error and keep a row saying so (the answer stands)."""
-    caller = {"user": user, "channel": channel, "session_key": session_key, "generator": generator}
     try:
-        await sync_to_async(log_answer)(summary, **caller, **rest)
+        await sync_to_async(log_answer)(
+            summary, caller=caller, channel=channel, generator=generator, audiences=audiences, generation=generation
+        )
     except Exception as error:  # the answer has been delivered: a log that cannot be written must not undo it
         failure = f"{type(error).__name__}: {_storable(str(error))}"
         # The question or the error may hold what broke the insert (a lone surrogate): this line must not.
@@ -239,7 +248,8 @@ async def _record(summary: AnswerSummary, *, user, channel: str, session_key: st
         )
         try:
             await sync_to_async(log_failure)(
-                summary, **caller, error=f"The conversation log could not be written: {failure}"
+                summary, caller=caller, channel=channel, generator=generator,
+                error=f"The conversation log could not be written: {failure}",
             )
         except Exception as second:
             logger.error("Could not write the row marking that failure either (%s)", _storable(repr(second)))
@@ -250,17 +260,22 @@ def _storable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00")
 
 
-def log_failure(
-    summary: AnswerSummary, *, user, channel: str, session_key: str, generator: str, error: str
-) -> QuestionLog:
+def _asked(caller: Caller, *, channel: str, generator: str) -> dict[str, Any]:
+    """A log row's fields that say who asked, where, and which generator answered."""
+    return {
+        "user": caller.signed_in_user,
+        "session_key": caller.session_key or "",
+        "channel": channel,
+        "generator": generator,
+    }
+
+
+def log_failure(summary: AnswerSummary, *, caller: Caller, channel: str, generator: str, error: str) -> QuestionLog:
     """Store the least a log row holds: who asked what (escaped), on which channel, and why the row is short."""
     return QuestionLog.objects.create(
-        user=user if user is not None and getattr(user, "is_authenticated", False) else None,
-        session_key=session_key or "",
-        channel=channel,
+        **_asked(caller, channel=channel, generator=generator),
         question=_storable(summary.question),
-        status=summary.status if summary.done else "cancelled",
-        generator=generator,
+        status=row_status(summary),
         error=error,
     )
 
@@ -268,20 +283,16 @@ def log_failure(
 def log_answer(
     summary: AnswerSummary,
     *,
-    user,
+    caller: Caller,
     audiences: tuple[str, ...],
     channel: str,
-    session_key: str,
     generator: str,
     generation: dict | None = None,
 ) -> QuestionLog:
     """Store one answer in the conversation log."""
     return QuestionLog.objects.create(
-        user=user if user is not None and getattr(user, "is_authenticated", False) else None,
-        session_key=session_key or "",
+        **_asked(caller, channel=channel, generator=generator),
         audiences=list(audiences),
-        channel=channel,
-        generator=generator,
         generation=generation or {},
         **log_row(summary),
     )

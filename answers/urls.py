@@ -1,9 +1,13 @@
+"""The chat page and the answer API; the API answers with the site's configured generator."""
 from django.urls import path
 
 from answers import views
+from answers.services import choose_generator
+
+SITE_GENERATOR = {"make_generator": choose_generator}
 
 urlpatterns = [
     path("", views.chat, name="home"),
-    path("api/answer/stream", views.api_answer_stream, name="api-answer-stream"),
-    path("api/answer", views.api_answer, name="api-answer"),
+    path("api/answer/stream", views.api_answer_stream, SITE_GENERATOR, name="api-answer-stream"),
+    path("api/answer", views.api_answer, SITE_GENERATOR, name="api-answer"),
 ]

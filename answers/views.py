@@ -1,4 +1,8 @@
-"""HTTP views of the answers app: they parse input, call the answer service and render its events."""
+"""HTTP views of the answers app: they parse input, call the answer service and render its events.
+
+The API views take `make_generator`, the factory of each answer's generator, as a keyword: the URLconf passes the
+site's (`answers.urls`), a test may call them with another.
+"""
 import json
 from collections.abc import AsyncIterator
 
@@ -14,7 +18,7 @@ from answers.limits.slots import QuestionRefused
 from answers.models import QuestionLog
 from answers.outages import RETRY_AFTER_S, ServiceUnavailable, database_available
 from answers.present.sse import sse_frame
-from answers.services import AnswerStream, Caller, QuestionRejected, ask
+from answers.services import AnswerStream, Caller, GeneratorFactory, QuestionRejected, ask
 from corpus_admin.models import chunk_url
 
 
@@ -79,7 +83,9 @@ def _unavailable(message: str) -> JsonResponse:
     return response
 
 
-async def _open(request: HttpRequest, *, channel: str, from_query: bool = False) -> AnswerStream | JsonResponse:
+async def _open(
+    request: HttpRequest, *, channel: str, make_generator: GeneratorFactory, from_query: bool = False
+) -> AnswerStream | JsonResponse:
     """The answer stream of the request's question, or the JSON error response that refuses it (400, 403, 429, 503)."""
     try:
         with database_available():
@@ -88,7 +94,7 @@ async def _open(request: HttpRequest, *, channel: str, from_query: bool = False)
             return failure
         question = request.GET.get("question") if from_query else parse_question(request)
         caller = Caller(user, request.session.session_key or "", request.META.get("REMOTE_ADDR"))
-        return await ask(caller=caller, question=question, channel=channel)
+        return await ask(caller=caller, question=question, channel=channel, make_generator=make_generator)
     except QuestionRejected as error:
         return _bad_request(str(error))
     except QuestionRefused as refused:
@@ -99,9 +105,9 @@ async def _open(request: HttpRequest, *, channel: str, from_query: bool = False)
 
 @csrf_exempt
 @require_POST
-async def api_answer(request: HttpRequest) -> JsonResponse:
+async def api_answer(request: HttpRequest, *, make_generator: GeneratorFactory) -> JsonResponse:
     """POST {"question": ...}: the verified answer as one JSON object (§6)."""
-    opened = await _open(request, channel=QuestionLog.Channel.API)
+    opened = await _open(request, channel=QuestionLog.Channel.API, make_generator=make_generator)
     if isinstance(opened, JsonResponse):
         return opened
     async for _event in opened:
@@ -113,9 +119,11 @@ async def api_answer(request: HttpRequest) -> JsonResponse:
 
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
-async def api_answer_stream(request: HttpRequest) -> HttpResponseBase:
+async def api_answer_stream(request: HttpRequest, *, make_generator: GeneratorFactory) -> HttpResponseBase:
     """The same events as Server-Sent Events: GET ?question=... or POST {"question": ...}."""
-    opened = await _open(request, channel=QuestionLog.Channel.SSE, from_query=request.method == "GET")
+    opened = await _open(
+        request, channel=QuestionLog.Channel.SSE, make_generator=make_generator, from_query=request.method == "GET"
+    )
     if isinstance(opened, JsonResponse):
         return opened
 

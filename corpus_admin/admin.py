@@ -6,6 +6,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
+from corpus_admin.folders import skipped_summary
 from corpus_admin.forms import UploadForm
 from corpus_admin.ingestion import (
     ADDED,
@@ -13,13 +14,12 @@ from corpus_admin.ingestion import (
     UNCHANGED,
     UPDATED,
     IngestResult,
-    ingest_upload,
-    refuse_repeated_names,
     reingest_source,
     update_source_details,
     withdraw_source,
 )
 from corpus_admin.models import Chunk, Source
+from corpus_admin.uploads import ArchiveOutcome, Incoming, ingest_incoming
 from rag_site.admin_views import ReadOnlyAdminMixin
 
 
@@ -27,7 +27,7 @@ from rag_site.admin_views import ReadOnlyAdminMixin
 class SourceAdmin(admin.ModelAdmin):
     list_display = (
         "title",
-        "original_name",
+        "path",
         "audience",
         "version",
         "served_chunks",
@@ -36,9 +36,10 @@ class SourceAdmin(admin.ModelAdmin):
         "last_error_short",
     )
     list_filter = ("audience", "status", "media_type")
-    search_fields = ("title", "original_name", "slug")
+    search_fields = ("title", "path", "slug")
     readonly_fields = (
         "slug",
+        "path",
         "original_name",
         "media_type",
         "sha256",
@@ -93,26 +94,23 @@ class SourceAdmin(admin.ModelAdmin):
         )
 
     def upload_view(self, request: HttpRequest) -> HttpResponse:
-        """Upload one or many files; each becomes a source or the next version of one."""
+        """Upload one or many files, or folders as .zip archives; each file becomes a source or the next version of
+        one."""
         if not self.has_add_permission(request):
             return HttpResponseRedirect(reverse("admin:index"))
         form = UploadForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
-            files = form.cleaned_data["files"]
-            refused = refuse_repeated_names([(f.name, f"{f.name} (file {n})") for n, f in enumerate(files, start=1)])
-            for position, upload in enumerate(files):
-                if position in refused:
-                    _report(request, self, refused[position])
-                    continue
-                result = ingest_upload(
-                    file_name=upload.name,
-                    size=upload.size,
-                    read=upload.read,
-                    audience=form.cleaned_data["audience"] or None,
-                    title=(form.cleaned_data["title"] or None) if len(files) == 1 else None,
-                    document_date=form.cleaned_data["document_date"],
-                )
-                _report(request, self, result)
+            outcomes = ingest_incoming(
+                [Incoming(upload.name, upload.size, upload.read) for upload in form.cleaned_data["files"]],
+                audience=form.cleaned_data["audience"] or None,
+                title=form.cleaned_data["title"] or None,
+                document_date=form.cleaned_data["document_date"],
+            )
+            for outcome in outcomes:
+                if isinstance(outcome, ArchiveOutcome):
+                    _report_archive(request, self, outcome)
+                else:
+                    _report(request, self, outcome)
             return HttpResponseRedirect(reverse("admin:corpus_admin_source_changelist"))
         context = {
             **self.admin_site.each_context(request),
@@ -149,12 +147,34 @@ def _report(request: HttpRequest, model_admin: admin.ModelAdmin, result: IngestR
         model_admin.message_user(request, result.error, level=messages.ERROR)
     elif result.outcome == UNCHANGED:
         model_admin.message_user(
-            request, f"{result.file_name}: unchanged (same content as version {result.version}).", level=messages.INFO
+            request, f"{result.path}: unchanged (same content as version {result.version}).", level=messages.INFO
         )
     else:
         verb = {ADDED: "added", UPDATED: "updated to"}[result.outcome]
         model_admin.message_user(
             request,
-            f"{result.file_name}: {verb} version {result.version} with {result.chunk_count} chunks.",
+            f"{result.path}: {verb} version {result.version} with {result.chunk_count} chunks.",
             level=messages.SUCCESS,
         )
+
+
+def _report_archive(request: HttpRequest, model_admin: admin.ModelAdmin, outcome: ArchiveOutcome) -> None:
+    """An archive's refusal; else one line for what its files did, one per file that failed, one for those skipped."""
+    if outcome.error:
+        model_admin.message_user(request, outcome.error, level=messages.ERROR)
+        return
+    counts = {kind: sum(r.outcome == kind for r in outcome.results) for kind in (ADDED, UPDATED, UNCHANGED, FAILED)}
+    chunks = sum(r.chunk_count for r in outcome.results if r.outcome in (ADDED, UPDATED))
+    level = messages.WARNING if counts[FAILED] else messages.SUCCESS
+    files = f"{len(outcome.results)} file{'' if len(outcome.results) == 1 else 's'}"
+    model_admin.message_user(
+        request,
+        f"{outcome.name}: {files}: {counts[ADDED]} added, {counts[UPDATED]} updated, "
+        f"{counts[UNCHANGED]} unchanged, {counts[FAILED]} failed ({chunks} new chunks).",
+        level=level,
+    )
+    for result in outcome.results:
+        if result.failed:
+            model_admin.message_user(request, f"{outcome.name}: {result.error}", level=messages.ERROR)
+    if outcome.skipped:
+        model_admin.message_user(request, f"{outcome.name}: {skipped_summary(outcome.skipped)}.", level=messages.INFO)

@@ -27,7 +27,9 @@ class UploadForm(forms.Form):
     # read it as a class attribute of that name).
     files = MultipleFileField(  # type: ignore[assignment]
         help_text=(
-            "Markdown, plain text, reST, HTML or PDF. A file named like an existing source becomes its next version."
+            "Markdown, plain text, reST, HTML or PDF, or a folder of them as a .zip archive (its files are named by "
+            "their paths in it, and those of other types are skipped). A file named like an existing source (in an "
+            "archive: with the same path) becomes its next version."
         )
     )
     # Blank by default: a new version keeps its source's audience, so re-uploading an internal document with the

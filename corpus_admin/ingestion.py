@@ -9,12 +9,12 @@ from pathlib import PurePath
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.text import slugify
 
-from corpus_admin.chunking import ChunkDraft
+from corpus_admin.chunking import ChunkDraft, stored_sentences
 from corpus_admin.corpus_state import corpus_version_bump
 from corpus_admin.models import Audience, Chunk, Source, SourceStatus, Upload
 from corpus_admin.parsing import RejectedFile, base_name
+from corpus_admin.paths import BadPath, normal_path, slug_base
 from corpus_admin.sandbox import parse_and_chunk
 from corpus_admin.visibility import looser_audiences
 
@@ -25,9 +25,9 @@ ADDED, UPDATED, UNCHANGED, FAILED = "added", "updated", "unchanged", "failed"
 
 @dataclass(frozen=True)
 class IngestResult:
-    """What one file's ingest did."""
+    """What one file's ingest did; `path` is the file's key (its path, or a single file's name)."""
 
-    file_name: str
+    path: str
     outcome: str
     source_id: int | None = None
     version: int | None = None
@@ -48,26 +48,33 @@ def ingest_file(
     *,
     file_name: str,
     content: bytes,
+    path: str | None = None,
     audience: str | None = None,
     title: str | None = None,
     document_date: dt.date | None = None,
     force: bool = False,
 ) -> IngestResult:
-    """Ingest one file as a new source or a new version of the source with that file name.
+    """Ingest one file as a new source or a new version of the source with the same key.
 
-    Same content as the served version is a no-op unless `force`; a failure records its reason on an existing
-    source and leaves the served version untouched; a rejected new file stores nothing.
+    The key is `path`, the file's path relative to the folder or archive it came from (`ref/models/fields.txt`);
+    a file on its own (no `path`) is keyed by its name. `file_name` is kept as the source's original name (its last
+    part only: a client may send a whole path). Same content as the served version is a no-op unless `force`; a
+    failure records its reason on an existing source and leaves the served version untouched; a rejected new file
+    stores nothing.
     """
-    name = base_name(file_name)
+    try:
+        key, name = source_key(file_name=file_name, path=path)
+    except BadPath as error:
+        return IngestResult(path or file_name, FAILED, error=str(error))
     if audience is not None and audience not in Audience.values:
-        return IngestResult(name, FAILED, error=f"{name}: unknown audience {audience!r}")
-    existing = Source.objects.filter(original_name=name).first()
+        return IngestResult(key, FAILED, error=f"{key}: unknown audience {audience!r}")
+    existing = Source.objects.filter(path=key).first()
     sha256 = hashlib.sha256(content).hexdigest()
     if existing and not force and existing.sha256 == sha256 and existing.status == SourceStatus.READY:
         _update_details(existing, audience=audience, title=title, document_date=document_date)
         if existing.last_error:  # the served content was uploaded again: an earlier failed upload no longer matters
             Source.objects.filter(pk=existing.pk).update(last_error="")
-        return IngestResult(name, UNCHANGED, existing.pk, existing.version, existing.chunks.current().count())
+        return IngestResult(key, UNCHANGED, existing.pk, existing.version, existing.chunks.current().count())
     try:
         # In a worker process with time and memory limits, so a hostile file fails alone (§2.5).
         parsed = parse_and_chunk(
@@ -84,6 +91,7 @@ def ingest_file(
         if not drafts:
             raise RejectedFile(name, "no text to index")
         source, version = _switch_version(
+            key=key,
             name=name,
             existing=existing,
             content=content,
@@ -94,12 +102,18 @@ def ingest_file(
             document_date=document_date,
             drafts=drafts,
         )
-    except RejectedFile as error:
-        return _record_failure(existing, name, str(error))
+    except RejectedFile as error:  # the parsers name the file; the message names its path
+        return _record_failure(existing, key, f"{key}: {error.reason}")
     except Exception as error:  # a failure part-way must never leave a half-switched source
-        logger.exception("Ingest of %s failed", name)
-        return _record_failure(existing, name, f"{name}: ingest failed ({type(error).__name__}: {error})")
-    return IngestResult(name, UPDATED if existing else ADDED, source.pk, version, len(drafts))
+        logger.exception("Ingest of %s failed", key)
+        return _record_failure(existing, key, f"{key}: ingest failed ({type(error).__name__}: {error})")
+    return IngestResult(key, UPDATED if existing else ADDED, source.pk, version, len(drafts))
+
+
+def source_key(*, file_name: str, path: str | None = None) -> tuple[str, str]:
+    """A file's key and its own name: its normal path, or a file on its own's name; BadPath if the path is not one."""
+    name = normal_path(base_name(file_name))
+    return (name if path is None else normal_path(path)), name
 
 
 def chunk_id_for(slug: str, version: int, ordinal: int) -> str:
@@ -107,32 +121,41 @@ def chunk_id_for(slug: str, version: int, ordinal: int) -> str:
     return f"{slug}-v{version}-c{ordinal:02d}"
 
 
-def ingest_upload(*, file_name: str, size: int, read: Callable[[], bytes], **details) -> IngestResult:
-    """Ingest an uploaded file, refusing one over the cap before reading it into memory."""
+def ingest_upload(
+    *, file_name: str, size: int, read: Callable[[], bytes], path: str | None = None, **details
+) -> IngestResult:
+    """Ingest an uploaded file (keyed as ingest_file keys it), refusing one over the cap before reading it."""
     cap = max_upload_bytes()
     if size > cap:
-        name = base_name(file_name)
-        existing = Source.objects.filter(original_name=name).first()
-        message = f"{name}: the file is {size / 1_048_576:.1f} MB, over the {settings.RAG_MAX_UPLOAD_MB} MB limit"
-        return _record_failure(existing, name, message)
-    return ingest_file(file_name=file_name, content=read(), **details)
+        try:
+            key, _ = source_key(file_name=file_name, path=path)
+        except BadPath as error:
+            return IngestResult(path or file_name, FAILED, error=str(error))
+        existing = Source.objects.filter(path=key).first()
+        message = f"{key}: the file is {size / 1_048_576:.1f} MB, over the {settings.RAG_MAX_UPLOAD_MB} MB limit"
+        return _record_failure(existing, key, message)
+    return ingest_file(file_name=file_name, content=read(), path=path, **details)
 
 
-def refuse_repeated_names(files: Sequence[tuple[str, str]]) -> dict[int, IngestResult]:
-    """Of one batch's files (file name, how a message names the file), those whose name an earlier one has, by
-    position, as failures naming both.
+def refuse_repeated_paths(files: Sequence[tuple[str, str]]) -> dict[int, IngestResult]:
+    """Of one batch's files (its key: path, or a file on its own's name; how a message names the file), those whose
+    key an earlier one has, by position, as failures naming both.
 
-    Sources are keyed by file name, so the second file would silently become the first one's next version.
+    The second file would otherwise silently become the first one's next version. The same name in two folders
+    (`faq/index.txt`, `ref/index.txt`) is two keys; a key that is not a path is left for ingest_file to refuse.
     """
     first: dict[str, str] = {}
     refused: dict[int, IngestResult] = {}
-    for position, (file_name, label) in enumerate(files):
-        name = base_name(file_name)
-        if name in first:
-            message = f"{label}: same file name as {first[name]}; file names must be unique"
-            refused[position] = IngestResult(name, FAILED, error=message)
+    for position, (raw, label) in enumerate(files):
+        try:
+            key = normal_path(raw)
+        except BadPath:
+            continue
+        if key in first:
+            message = f"{label}: same path as {first[key]}; each path may come only once"
+            refused[position] = IngestResult(key, FAILED, error=message)
         else:
-            first[name] = label
+            first[key] = label
     return refused
 
 
@@ -140,9 +163,10 @@ def reingest_source(source: Source) -> IngestResult:
     """Ingest the latest stored upload of a source again as a new version."""
     upload = source.uploads.first()
     if upload is None:
-        return IngestResult(source.original_name, FAILED, source.pk, error=f"{source.original_name}: no stored upload")
+        return IngestResult(source.path, FAILED, source.pk, error=f"{source.path}: no stored upload")
     return ingest_file(
         file_name=source.original_name,
+        path=source.path,
         content=bytes(upload.content),
         document_date=upload.document_date,
         force=True,
@@ -200,6 +224,7 @@ def _set_audience(source: Source, audience: str) -> None:
 
 def _switch_version(
     *,
+    key: str,
     name: str,
     existing: Source | None,
     content: bytes,
@@ -214,7 +239,7 @@ def _switch_version(
         source = (
             Source.objects.select_for_update().get(pk=existing.pk)
             if existing
-            else _create_source(name=name, title=title, audience=audience or Audience.PUBLIC)
+            else _create_source(key=key, name=name, title=title, audience=audience or Audience.PUBLIC)
         )
         now = timezone.now()
         last_version = source.chunks.order_by("-version").values_list("version", flat=True).first() or 0
@@ -240,6 +265,8 @@ def _switch_version(
                     line_start=draft.line_start,
                     line_end=draft.line_end,
                     text=draft.text,
+                    page=draft.page,
+                    sentences=stored_sentences(draft.sentences),
                     token_count=draft.token_count,
                     fingerprint=draft.fingerprint,
                     audience=source.audience,
@@ -261,24 +288,27 @@ def _switch_version(
     return source, version
 
 
-def _create_source(*, name: str, title: str, audience: str) -> Source:
-    base = slugify(PurePath(name).stem)[:50].strip("-") or "document"
+def _create_source(*, key: str, name: str, title: str, audience: str) -> Source:
+    """A new source, its slug from its path (`ref-models-fields`); an existing source keeps the slug it has."""
+    base = slug_base(key)
     for attempt in range(1, 1000):
         slug = base if attempt == 1 else f"{base}-{attempt}"
         if Source.objects.filter(slug=slug).exists():
             continue
         try:
             with transaction.atomic():
-                return Source.objects.create(slug=slug, path=name, original_name=name, title=title, audience=audience)
+                return Source.objects.create(slug=slug, path=key, original_name=name, title=title, audience=audience)
         except IntegrityError:
+            if Source.objects.filter(path=key).exists():  # the same path, created by an ingest running beside this
+                raise RuntimeError(f"{key} was added by another upload at the same time; upload it again") from None
             continue
-    raise RuntimeError(f"no free slug for {name}")
+    raise RuntimeError(f"no free slug for {key}")
 
 
-def _record_failure(existing: Source | None, name: str, message: str) -> IngestResult:
+def _record_failure(existing: Source | None, key: str, message: str) -> IngestResult:
     if existing is not None:
         Source.objects.filter(pk=existing.pk).update(last_error=message, changed_at=timezone.now())
-    return IngestResult(name, FAILED, existing.pk if existing else None, error=message)
+    return IngestResult(key, FAILED, existing.pk if existing else None, error=message)
 
 
 def _title_from_name(name: str) -> str:

@@ -87,8 +87,13 @@ def served_sources() -> dict[int, tuple]:
     return {source_id: (*facts[source_id], count, newest, total) for source_id, count, newest, total in served}
 
 
+def source_paths() -> list[str]:
+    """Every source's path (its key), withdrawn ones too: what a golden file's sources may name."""
+    return list(Source.objects.order_by("path").values_list("path", flat=True))
+
+
 def library_sources(*, audiences: tuple[str, ...]) -> list[Source]:
-    """The served sources the audiences may see, by title, each with `first_chunk_id`: its first passage."""
+    """The served sources the audiences may see, by title then path, each with `first_chunk_id`: its first passage."""
     first = (
         Chunk.objects.filter(source=OuterRef("pk"), version=OuterRef("version"), audience__in=audiences)
         .order_by("ordinal")
@@ -97,7 +102,7 @@ def library_sources(*, audiences: tuple[str, ...]) -> list[Source]:
     return list(
         Source.objects.filter(audience__in=audiences, status=SourceStatus.READY, version__gt=0)
         .annotate(first_chunk_id=Subquery(first[:1]))
-        .order_by("title")
+        .order_by("title", "path")
     )
 
 

@@ -10,7 +10,7 @@ import pptx
 from fpdf import FPDF
 from PIL import Image, ImageDraw, ImageFont
 
-from corpus_admin.parsing import ParsedDocument, RejectedFile, parse_document
+from corpus_admin.parsing import Block, ParsedDocument, RejectedFile, parse_document
 
 Outline = list[tuple[tuple[str, ...], list[tuple[int, str]]]]
 
@@ -101,10 +101,21 @@ def parse(file_name: str, content: bytes, *, max_bytes: int = _TEST_LIMIT) -> Pa
 
 
 def outline(document: ParsedDocument) -> Outline:
-    """A document's sections as (heading path, [(line number, text), ...]), to compare with a literal."""
+    """A document's sections as (heading path, [(first line, text), ...]) of their blocks, to compare with a literal."""
     return [
-        (section.heading_path, [(line.number, line.text) for line in section.lines]) for section in document.sections
+        (section.heading_path, [(block.line_start, block.text) for block in section.blocks])
+        for section in document.sections
     ]
+
+
+def blocks(document: ParsedDocument) -> list[Block]:
+    """Every block of a document, in order."""
+    return [block for section in document.sections for block in section.blocks]
+
+
+def texts(document: ParsedDocument) -> list[str]:
+    """Every block's display text, in order."""
+    return [block.text for block in blocks(document)]
 
 
 def rejection(file_name: str, content: bytes, *, max_bytes: int = _TEST_LIMIT) -> RejectedFile:

@@ -3,8 +3,15 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 
+from corpus_admin.chunk_text import chunk_parts, page_label
 from corpus_admin.models import Audience
-from corpus_admin.selectors import chunk_current_version, chunk_neighbours, chunk_visible, library_sources
+from corpus_admin.selectors import (
+    chunk_current_version,
+    chunk_neighbours,
+    chunk_visible,
+    library_sources,
+    sentence_spans,
+)
 from corpus_admin.visibility import audiences_for
 
 
@@ -25,6 +32,8 @@ def chunk_detail(request: HttpRequest, chunk_id: str) -> HttpResponse:
             "following": following,
             "current": chunk_current_version(chunk, audiences=audiences),
             "superseded": chunk.version != chunk.source.version or chunk.superseded_at is not None,
+            "parts": chunk_parts(chunk.text, sentence_spans(chunk.sentences)),
+            "page_label": page_label(chunk.source.media_type),
         },
     )
     if chunk.audience != Audience.PUBLIC:

@@ -62,20 +62,20 @@ class SignInAttempt:
             retry_after_s=max(1, math.ceil((window + 1) * WINDOW_S - now)),
         )
 
+    @property
+    def keys(self) -> list[str]:
+        """The counters this attempt counts in."""
+        return [self.address_key, self.username_key] if self.username_key else [self.address_key]
+
     async def admit(self, limit: int) -> bool:
         """Count this attempt as failed; False when its address or username was already at the limit."""
-        keys = [self.address_key, self.username_key] if self.username_key else [self.address_key]
-        counts = await shared_counters().count_rate([(key, limit) for key in keys], ttl_s=WINDOW_S * 2)
+        counts = await shared_counters().count_rate([(key, limit) for key in self.keys], ttl_s=WINDOW_S * 2)
         return all(count <= limit for count in counts)
 
     async def succeeded(self) -> None:
         """Take the count back: a sign-in that succeeded was no failure."""
-        # Counted before the password is checked, so parallel guesses cannot all slip in under the limit; the
-        # counters' give_slot decrements the very counter count_rate incremented.
-        counters = shared_counters()
-        await counters.give_slot(self.address_key)
-        if self.username_key:
-            await counters.give_slot(self.username_key)
+        # Counted before the password is checked, so parallel guesses cannot all slip in under the limit.
+        await shared_counters().uncount_rate(self.keys)
 
 
 class SignInView(auth_views.LoginView):

@@ -26,10 +26,10 @@ refuse_to_start_on_errors()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry ready)
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
-from django.urls import reverse  # noqa: E402
+from django.urls import URLPattern, reverse  # noqa: E402
 
 from answers.routing import websocket_urlpatterns  # noqa: E402
-from rag_site.limits import BodySizeLimit, Scope, staff_session  # noqa: E402
+from rag_site.limits import ASGIApp, BodySizeLimit, Scope, staff_session  # noqa: E402
 from rag_site.origins import SiteOriginValidator  # noqa: E402
 
 
@@ -51,9 +51,14 @@ async def upload_body_limit(scope: Scope) -> int | None:
     return settings.RAG_MAX_REQUEST_MB * 1_048_576
 
 
+def websocket_application(routes: list[URLPattern]) -> ASGIApp:
+    """The websocket side of the site: the origin check, the session, then these routes."""
+    return SiteOriginValidator(SessionMiddlewareStack(URLRouter(routes)))
+
+
 application = ProtocolTypeRouter(
     {
         "http": BodySizeLimit(django_asgi_app, general_body_limit, upload_body_limit),
-        "websocket": SiteOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": websocket_application(websocket_urlpatterns),
     }
 )

@@ -157,6 +157,10 @@ WHITENOISE_USE_FINDERS = DEBUG
 
 # Uploads: the cap is enforced again by ingestion with a message naming the file.
 RAG_MAX_UPLOAD_MB = env_int("RAG_MAX_UPLOAD_MB", 20, minimum=1)
+# A folder uploaded as a .zip (corpus_admin/archives.py): files it may hold, and what they may decompress to in all
+# (a zip bomb is refused before anything is decompressed). Each file is still held to RAG_MAX_UPLOAD_MB.
+RAG_MAX_ARCHIVE_FILES = env_int("RAG_MAX_ARCHIVE_FILES", 5000, minimum=1)
+RAG_MAX_ARCHIVE_MB = env_int("RAG_MAX_ARCHIVE_MB", 200, minimum=1)
 # Parsing runs in a worker process (corpus_admin/sandbox.py): a file that needs more time or memory (MB on top
 # of the worker's ~110-135 MB at rest) is rejected alone. A 20 MB HTML file of dense markup needs ~25 s, ~1.1 GB.
 RAG_PARSE_ISOLATION = env_bool("RAG_PARSE_ISOLATION", True)

@@ -41,9 +41,12 @@ def ingest(db):
         audience: str = "public",
         title: str | None = None,
         date: dt.date | None = None,
+        path: str | None = None,
     ) -> IngestResult:
         content = text.encode("utf-8") if isinstance(text, str) else text
-        result = ingest_file(file_name=file_name, content=content, audience=audience, title=title, document_date=date)
+        result = ingest_file(
+            file_name=file_name, path=path, content=content, audience=audience, title=title, document_date=date
+        )
         assert not result.failed, result.error
         return result
 

@@ -11,9 +11,8 @@ from pathlib import Path
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from answers.retrieval.holder import index_holder, refresh_now
-from corpus_admin.folders import MANIFEST, FileDetails, ManifestError, files_under, read_manifest
-from corpus_admin.ingestion import ingest_upload
-from corpus_admin.parsing import SUPPORTED
+from corpus_admin.folders import MANIFEST, ManifestError, details_by_path, files_under, is_supported, read_manifest
+from corpus_admin.ingestion import ingest_upload, refuse_repeated_paths
 
 
 class CorpusError(ValueError):
@@ -22,7 +21,8 @@ class CorpusError(ValueError):
 
 @dataclass(frozen=True)
 class CorpusLoad:
-    """What ingesting a corpus folder did: files ingested, files that failed (with why), files skipped."""
+    """What ingesting a corpus folder did: files ingested, files that failed (with why), files skipped; each named by
+    its path in the folder, which is its source's key."""
 
     ingested: tuple[str, ...]
     failed: tuple[tuple[str, str], ...]
@@ -63,7 +63,8 @@ def throwaway_database(alias: str = DEFAULT_DB_ALIAS) -> Iterator[str]:
 
 
 def load_corpus(directory: Path | str) -> CorpusLoad:
-    """Ingest every supported file under the folder (recursively) into the current database, then index it."""
+    """Ingest every supported file under the folder (recursively), keyed by its path in it, into the current
+    database, then index it."""
     directory = Path(directory)
     if not directory.is_dir():
         raise CorpusError(f"{directory}: no such folder")
@@ -73,23 +74,22 @@ def load_corpus(directory: Path | str) -> CorpusLoad:
         raise CorpusError(str(error)) from None
     ingested: list[str] = []
     failed: list[tuple[str, str]] = []
-    skipped: list[str] = []
-    names: dict[str, str] = {}
-    for path in corpus_files(directory):
-        relative = path.relative_to(directory).as_posix()
-        if path.suffix.lower() not in SUPPORTED:
-            skipped.append(relative)
+    files = {path.relative_to(directory).as_posix(): path for path in corpus_files(directory)}
+    skipped = [relative for relative in files if not is_supported(relative)]
+    wanted = [relative for relative in files if is_supported(relative)]
+    details_of = details_by_path(manifest, wanted)
+    refused = refuse_repeated_paths([(relative, relative) for relative in wanted])  # only paths equal once normalised
+    for position, relative in enumerate(wanted):
+        path, details = files[relative], details_of[relative]
+        if position in refused:
+            failed.append((relative, refused[position].error))
             continue
-        if path.name in names:
-            failed.append((relative, f"same file name as {names[path.name]}; file names must be unique"))
-            continue
-        names[path.name] = relative
-        details = manifest.get(relative, manifest.get(path.name, FileDetails()))
-        if isinstance(details, str):  # an entry that could not be read
+        if isinstance(details, str):  # an entry that could not be read, or a bare name that names several files
             failed.append((relative, details))
             continue
         result = ingest_upload(
             file_name=path.name,
+            path=relative,
             size=path.stat().st_size,
             read=path.read_bytes,
             audience=details.audience,

@@ -1,8 +1,12 @@
-"""The golden file: JSONL, one case a line, checked field by field with errors that name the line."""
+"""The golden file: JSONL, one case a line, checked field by field with errors that name the line; its sources are
+named by path relative to the corpus folder, or by a file name that only one of them has."""
+import dataclasses
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from corpus_admin.paths import BadPath, file_name_of, normal_path
 from corpus_admin.visibility import EVERYONE, PUBLIC_ONLY, WITH_PARTNER
 
 # A case's audience names the most restricted documents its caller may see.
@@ -59,6 +63,37 @@ def load_golden(path: Path | str) -> tuple[GoldenCase, ...]:
     if not cases:
         raise GoldenError(f"{path}: no cases in the golden file")
     return tuple(cases)
+
+
+def resolve_sources(
+    cases: Sequence[GoldenCase], *, paths: Iterable[str], golden: Path | str
+) -> tuple[GoldenCase, ...]:
+    """The cases with each source named by its path among the corpus's `paths` (relative to --corpus).
+
+    A path names itself; a bare file name names the one source with that name, and is an error naming the line when
+    several have it (`index.txt` in two folders). A name that no source has stays as written: it matches nothing.
+    """
+    by_name: dict[str, list[str]] = {}
+    for path in paths:
+        by_name.setdefault(file_name_of(path), []).append(path)
+    known = {path for holders in by_name.values() for path in holders}
+    resolved = []
+    for case in cases:
+        sources = []
+        for source in case.sources:
+            try:
+                path = normal_path(source)
+            except BadPath:
+                path = source
+            holders = sorted(by_name.get(path, ())) if "/" not in path and path not in known else []
+            if len(holders) > 1:
+                raise GoldenError(
+                    f"{golden}, line {case.line}: source {source!r} names {len(holders)} documents "
+                    f"({', '.join(holders)}): name it by its path"
+                )
+            sources.append(holders[0] if holders else path)
+        resolved.append(dataclasses.replace(case, sources=tuple(sources)))
+    return tuple(resolved)
 
 
 def parse_case(raw: str, *, line: int = 0) -> GoldenCase:

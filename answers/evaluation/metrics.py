@@ -58,7 +58,7 @@ class CaseResult:
     answer: str
     sentences_shown: int
     retrieval_hit: bool | None  # None when the case lists no sources
-    citations: tuple[tuple[str, str], ...]  # (chunk id, source file name), one per citation shown
+    citations: tuple[tuple[str, str], ...]  # (chunk id, source path), one per citation shown
     correct_citations: int
     facts_found: tuple[bool, ...]
     forbidden_found: tuple[str, ...]
@@ -100,12 +100,13 @@ class Metrics:
 
 
 def judge_case(case: GoldenCase, observed: Observation, *, chunks: Mapping[str, CitedChunk]) -> CaseResult:
-    """Compare one answer with its golden case; `chunks` maps every retrieved or cited chunk id."""
+    """Compare one answer with its golden case (its sources named by path: resolve_sources); `chunks` maps every
+    retrieved or cited chunk id."""
     answer = " ".join(sentence.text for sentence in observed.sentences)
     expected = set(case.sources)
-    retrieved_sources = {chunks[c].source_name for c in observed.retrieved if c in chunks}
+    retrieved_sources = {chunks[c].source_path for c in observed.retrieved if c in chunks}
     citations = tuple(
-        (chunk_id, chunks[chunk_id].source_name if chunk_id in chunks else "")
+        (chunk_id, chunks[chunk_id].source_path if chunk_id in chunks else "")
         for sentence in observed.sentences
         for chunk_id in sentence.chunk_ids
     )

@@ -17,12 +17,12 @@ _STOP = frozenset(
 
 @dataclass(frozen=True)
 class CitedChunk:
-    """What the evaluation knows of a cited chunk: its text, its source's audience and original file name."""
+    """What the evaluation knows of a cited chunk: its text, its source's audience and path (the source's key)."""
 
     chunk_id: str
     text: str
     audience: str
-    source_name: str = ""
+    source_path: str = ""
 
 
 def numbers_of(text: str) -> set[str]:

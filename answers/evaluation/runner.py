@@ -1,6 +1,6 @@
 """Running golden cases through the site's own entry point, with the caller's audience and given thresholds."""
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from asgiref.sync import async_to_sync
 
@@ -8,22 +8,19 @@ from answers.evaluation.golden import GoldenCase
 from answers.evaluation.metrics import CaseResult, Delivered, Observation, judge_case
 from answers.evaluation.recheck import CitedChunk
 from answers.pipeline.config import PipelineConfig
-from answers.pipeline.generate.base import Generator
 from answers.present.api import AnswerSummary
-from answers.services import Caller, ask
+from answers.services import Caller, GeneratorFactory, ask
 from corpus_admin.models import Chunk
 
 CHANNEL = "eval"  # never stored: evaluation answers are asked with record=False
 _BATCH = 500
 
-MakeGenerator = Callable[[PipelineConfig], Generator]  # None: the generator the site is configured with
-
 
 def evaluate_cases(
-    cases: Sequence[GoldenCase], *, config: PipelineConfig, generator: MakeGenerator | None = None
+    cases: Sequence[GoldenCase], *, config: PipelineConfig, make_generator: GeneratorFactory
 ) -> tuple[CaseResult, ...]:
-    """Ask every case with the given thresholds and judge each answer."""
-    observations = observe_cases(cases, config=config, generator=generator)
+    """Ask every case with the given thresholds and generators and judge each answer."""
+    observations = observe_cases(cases, config=config, make_generator=make_generator)
     chunk_ids = {c for o in observations for c in o.retrieved} | {
         c for o in observations for sentence in o.sentences for c in sentence.chunk_ids
     }
@@ -32,21 +29,19 @@ def evaluate_cases(
 
 
 def observe_cases(
-    cases: Sequence[GoldenCase], *, config: PipelineConfig, generator: MakeGenerator | None = None
+    cases: Sequence[GoldenCase], *, config: PipelineConfig, make_generator: GeneratorFactory
 ) -> tuple[Observation, ...]:
     """Ask every case in turn; async_to_sync keeps the database calls on this thread (and its connection)."""
-    return async_to_sync(_observe_all)(cases, config, generator)
+    return async_to_sync(_observe_all)(cases, config, make_generator)
 
 
 async def _observe_all(
-    cases: Sequence[GoldenCase], config: PipelineConfig, generator: MakeGenerator | None
+    cases: Sequence[GoldenCase], config: PipelineConfig, make_generator: GeneratorFactory
 ) -> tuple[Observation, ...]:
-    return tuple([await observe_case(case, config=config, generator=generator) for case in cases])
+    return tuple([await observe_case(case, config=config, make_generator=make_generator) for case in cases])
 
 
-async def observe_case(
-    case: GoldenCase, *, config: PipelineConfig, generator: MakeGenerator | None = None
-) -> Observation:
+async def observe_case(case: GoldenCase, *, config: PipelineConfig, make_generator: GeneratorFactory) -> Observation:
     """Ask one case as a caller of its audience, out of the conversation log, and time it."""
     started = time.perf_counter()
     stream = await ask(
@@ -55,7 +50,7 @@ async def observe_case(
         channel=CHANNEL,
         audiences=case.audiences,
         config=config,
-        make_generator=generator,
+        make_generator=make_generator,
         record=False,
     )
     async for _event in stream:
@@ -78,13 +73,13 @@ def observation_from(summary: AnswerSummary, *, latency_ms: float) -> Observatio
 
 
 def chunk_facts(chunk_ids: Iterable[str]) -> dict[str, CitedChunk]:
-    """Text, audience and source file name of each chunk id that exists (any version)."""
+    """Text, audience and source path of each chunk id that exists (any version)."""
     ids = sorted(set(chunk_ids))
     found: dict[str, CitedChunk] = {}
     for start in range(0, len(ids), _BATCH):
         rows = Chunk.objects.filter(chunk_id__in=ids[start : start + _BATCH]).values_list(
-            "chunk_id", "text", "source__audience", "source__original_name"
+            "chunk_id", "text", "source__audience", "source__path"
         )
-        for chunk_id, text, audience, name in rows:
-            found[chunk_id] = CitedChunk(chunk_id, text, audience, name)
+        for chunk_id, text, audience, path in rows:
+            found[chunk_id] = CitedChunk(chunk_id, text, audience, path)
     return found

@@ -18,7 +18,7 @@ SETTINGS = {
     "min_sentence_coverage": "RAG_MIN_SENTENCE_COVERAGE",
 }
 
-Evaluate = Callable[..., tuple[CaseResult, ...]]  # (cases, *, config) -> results, as runner.evaluate_cases
+Evaluate = Callable[..., tuple[CaseResult, ...]]  # (cases, *, config) -> results: evaluate_cases, generator bound
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 
 import anthropic
@@ -127,10 +127,12 @@ class ClaudeGenerator:
         *,
         client: anthropic.AsyncAnthropic | None = None,
         limiter: UpstreamLimiter = LIMITER,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.settings = settings
         self._given_client = client
         self._limiter = limiter
+        self._sleep = sleep  # between retries; tests pass one that records the wait instead
         self._deadline: float | None = None
         self.stats = GenerationStats()
 
@@ -177,6 +179,7 @@ class ClaudeGenerator:
         async for attempt in AsyncRetrying(
             stop=stop_after_attempt(self.settings.retries + 1),
             wait=self._wait,
+            sleep=self._sleep,
             retry=retry_if_exception(_retryable),
             reraise=True,
         ):

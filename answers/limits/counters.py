@@ -47,8 +47,16 @@ _GIVE_SCRIPT = """
 if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then return redis.call('DECR', KEYS[1]) end
 return 0
 """
+# Take one count back from each counter count_rate counted; DECR keeps a counter's expiry. A counter that has lapsed
+# is left lapsed: a DECR would bring it back as -1 with no expiry at all.
+_UNCOUNT_SCRIPT = """
+for _, key in ipairs(KEYS) do
+  if tonumber(redis.call('GET', key) or '0') > 0 then redis.call('DECR', key) end
+end
+return 0
+"""
 
-_SCRIPTS = {"rate": _RATE_SCRIPT, "take": _TAKE_SCRIPT, "give": _GIVE_SCRIPT}
+_SCRIPTS = {"rate": _RATE_SCRIPT, "take": _TAKE_SCRIPT, "give": _GIVE_SCRIPT, "uncount": _UNCOUNT_SCRIPT}
 
 
 class Counters(Protocol):
@@ -56,6 +64,9 @@ class Counters(Protocol):
 
     async def count_rate(self, counters: Sequence[tuple[str, int]], *, ttl_s: int) -> tuple[int, ...]:
         """Count a question in each (key, limit) in turn until one is over its limit; the counts, 0 if not counted."""
+
+    async def uncount_rate(self, keys: Sequence[str]) -> None:
+        """Take back one count that count_rate made in each of `keys`, in one step (never below zero)."""
 
     async def take_slot(self, key: str, *, limit: int, ttl_s: int) -> bool:
         """Take one of at most `limit` slots (0: unlimited); False when all are taken."""
@@ -81,6 +92,9 @@ class RedisCounters:
     async def count_rate(self, counters: Sequence[tuple[str, int]], *, ttl_s: int) -> tuple[int, ...]:
         counts = await self._run("rate", [key for key, _ in counters], [ttl_s, *(limit for _, limit in counters)])
         return tuple(int(count) for count in counts)
+
+    async def uncount_rate(self, keys: Sequence[str]) -> None:
+        await self._run("uncount", list(keys), [])
 
     async def take_slot(self, key: str, *, limit: int, ttl_s: int) -> bool:
         return int(await self._run("take", [key], [ttl_s, limit])) > 0
@@ -148,6 +162,11 @@ class MemoryCounters:
                     break
         return tuple(counts)
 
+    async def uncount_rate(self, keys: Sequence[str]) -> None:
+        with self._lock:
+            for key in keys:
+                self._take_back(key)
+
     async def take_slot(self, key: str, *, limit: int, ttl_s: int) -> bool:
         with self._lock:
             held = self._add(key, 1, ttl_s)
@@ -159,9 +178,13 @@ class MemoryCounters:
 
     async def give_slot(self, key: str) -> None:
         with self._lock:
-            value, expires = self._values.get(key, (0, 0.0))
-            if value > 0 and expires > self._clock():
-                self._values[key] = (value - 1, expires)
+            self._take_back(key)
+
+    def _take_back(self, key: str) -> None:
+        """One less in a live counter, keeping its expiry (under the lock)."""
+        value, expires = self._values.get(key, (0, 0.0))
+        if value > 0 and expires > self._clock():
+            self._values[key] = (value - 1, expires)
 
     def _forget_expired(self) -> None:
         if len(self._values) < 10_000:

@@ -5,12 +5,17 @@ from answers.pipeline.events import AnswerDiagnosed
 from answers.present.api import AnswerSummary
 
 
+def row_status(summary: AnswerSummary) -> str:
+    """The status a log row stores: the answer's own, or "cancelled" when it never finished (its caller went away)."""
+    return summary.status if summary.done else "cancelled"
+
+
 def log_row(summary: AnswerSummary) -> dict[str, Any]:
     """The log row's fields that come from the answer's events (the caller's come from the service)."""
     meta = summary.meta
     return {
         "question": summary.question,
-        "status": summary.status if summary.done else "cancelled",
+        "status": row_status(summary),
         "refusal_kind": summary.refusal.reason if summary.refusal else "",
         "refusal_message": summary.refusal.message if summary.refusal else "",
         "sentences": [

@@ -6,21 +6,12 @@ from typing import Final, Protocol
 
 from corpus_admin.parsing.decoding import decode_text
 from corpus_admin.parsing.delimited import csv_events
-from corpus_admin.parsing.document import (
-    Block,
-    Event,
-    Heading,
-    Line,
-    ParsedDocument,
-    Section,
-    build_sections,
-    split_lines,
-)
+from corpus_admin.parsing.document import Block, Event, ParsedDocument, Section, build_sections, split_lines
 from corpus_admin.parsing.html import html_events
 from corpus_admin.parsing.markdown import markdown_events
 from corpus_admin.parsing.pdf import parse_pdf
 from corpus_admin.parsing.rejection import Reject, RejectedFile
-from corpus_admin.parsing.rst import rst_events
+from corpus_admin.parsing.rst import reads_as_rst, rst_events
 from corpus_admin.parsing.sheets import xlsx_events
 from corpus_admin.parsing.slides import pptx_events
 from corpus_admin.parsing.text import text_events
@@ -44,7 +35,7 @@ _MB: Final = 1024 * 1024
 
 
 class _BlockFormat(Protocol):
-    def __call__(self, *, content: bytes, name: str) -> tuple[str | None, list[Heading | Block]]: ...
+    def __call__(self, *, content: bytes, name: str) -> tuple[str | None, list[Event]]: ...
 
 
 # The formats read from their bytes into blocks: office packages, and CSV (which decodes its own text).
@@ -57,10 +48,10 @@ _BLOCK_FORMATS: Final[dict[str, _BlockFormat]] = {
 
 
 class _TextFormat(Protocol):
-    def __call__(self, *, lines: list[str]) -> tuple[str | None, list[Event]]: ...
+    def __call__(self, *, text: str) -> tuple[str | None, list[Event]]: ...
 
 
-# Every supported media type but PDF, which is parsed from its bytes rather than decoded text.
+# The formats parsed from decoded text (PDF and the block formats above are parsed from their bytes).
 _TEXT_FORMATS: Final[dict[str, _TextFormat]] = {
     "text/markdown": markdown_events,
     "text/x-rst": rst_events,
@@ -70,7 +61,7 @@ _TEXT_FORMATS: Final[dict[str, _TextFormat]] = {
 
 
 def parse_document(*, file_name: str, content: bytes, max_bytes: int) -> ParsedDocument:
-    """Parse an upload into sections of numbered lines, or raise RejectedFile."""
+    """Parse an upload into sections of display-text blocks, or raise RejectedFile."""
     name = base_name(file_name)
     try:
         return _parse(name=name, content=content, max_bytes=max_bytes)
@@ -110,19 +101,20 @@ def _parse(*, name: str, content: bytes, max_bytes: int) -> ParsedDocument:
 
 
 def _parse_text(*, media_type: str, text: str) -> tuple[str | None, tuple[Section, ...], int]:
-    """Split decoded text into lines and parse them in the claimed format."""
+    """Parse decoded text in the claimed format, its newlines made one convention so line numbers agree."""
     lines = split_lines(text)
-    title, events = _TEXT_FORMATS[media_type](lines=lines)
+    text = "\n".join(lines)
+    # A .txt file in reST (Sphinx projects' docs, Django's among them) is read as reST; its media type stays.
+    reader = rst_events if media_type == "text/plain" and reads_as_rst(text) else _TEXT_FORMATS[media_type]
+    title, events = reader(text=text)
     return title, build_sections(events=events), len(lines)
 
 
-def _parse_blocks(read: tuple[str | None, list[Heading | Block]]) -> tuple[str | None, tuple[Section, ...], int]:
-    """Sections of a format read into blocks, each block one line (until chunking reads blocks themselves)."""
+def _parse_blocks(read: tuple[str | None, list[Event]]) -> tuple[str | None, tuple[Section, ...], int]:
+    """Sections of a format read from its bytes into blocks; its line count is its last block's last line."""
     title, events = read
-    lines: list[Event] = [event if isinstance(event, Heading) else Line(event.line_start, event.text)
-                          for event in events]
     last = max((event.line_end for event in events if isinstance(event, Block)), default=0)
-    return title, build_sections(events=lines), last
+    return title, build_sections(events=events), last
 
 
 def _extension(name: str) -> str:

@@ -5,11 +5,7 @@ import html
 import json
 import os
 import re
-import socket
-import subprocess
-import time
 from collections.abc import Iterator
-from urllib.parse import urlsplit
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -21,8 +17,11 @@ from django.urls import reverse
 from answers.consumers import Outbox
 from answers.models import QuestionLog
 from answers.outages import ServiceUnavailable
+from answers.routing import websocket_urls
+from answers.services import GeneratorFactory
+from answers.testing.redis_server import RedisServer, free_port
 from answers.testing.scripted import ScriptedGenerator
-from rag_site.asgi import application
+from rag_site.asgi import application, websocket_application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -49,9 +48,13 @@ def session_cookie(user=None) -> bytes:
     return f"sessionid={client.cookies['sessionid'].value}".encode()
 
 
-async def connect(cookie: bytes | None = None, origin: bytes = b"http://localhost") -> WebsocketCommunicator:
+async def connect(
+    cookie: bytes | None = None, origin: bytes = b"http://localhost", *, generator: GeneratorFactory | None = None
+) -> WebsocketCommunicator:
+    """A chat socket of the site's application, or of one whose chat answers with `generator`."""
     headers = [(b"origin", origin), (b"host", b"localhost")] + ([(b"cookie", cookie)] if cookie else [])
-    communicator = WebsocketCommunicator(application, "/ws/chat/", headers=headers)
+    app = application if generator is None else websocket_application(websocket_urls(generator))
+    communicator = WebsocketCommunicator(app, "/ws/chat/", headers=headers)
     connected, _ = await communicator.connect()
     assert connected
     return communicator
@@ -68,13 +71,6 @@ async def ask(communicator: WebsocketCommunicator, question: str, timeout: float
             return fragments
 
 
-def closed_port() -> int:
-    """A loopback port nothing listens on."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def events(fragments: list[str]) -> list[str]:
     """The events of the frames in order (a frame may carry several; one event's elements count once)."""
     kinds = [kind for fragment in fragments for kind in re.findall(r'data-event="([a-z]+)"', fragment)]
@@ -82,12 +78,11 @@ def events(fragments: list[str]) -> list[str]:
 
 
 @pytest.fixture
-def slow(monkeypatch) -> ScriptedGenerator:
+def slow() -> ScriptedGenerator:
     """Writes one sentence, then holds the stream open until it is cancelled."""
     # The next sentence's first word tells the sentence buffer the first one has ended.
     generator = ScriptedGenerator(["Deleted files are kept in the trash for 30 days [1]. ", "More", asyncio.Event()],
                                   name="slow", regenerates=False)
-    monkeypatch.setattr("answers.services.choose_generator", generator)
     return generator
 
 
@@ -128,7 +123,7 @@ async def test_outbox_sends_what_is_ready_together_and_keeps_the_order():
 
 
 async def test_model_sentences_leave_as_they_are_verified(corpus, slow):
-    communicator = await connect()
+    communicator = await connect(generator=slow)
     await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
 
     first = [await communicator.receive_from(timeout=5)]
@@ -166,7 +161,7 @@ async def test_bad_frames_get_an_error_fragment_and_the_socket_stays_usable(corp
 
 
 async def test_second_question_while_answering_gets_busy(corpus, slow):
-    communicator = await connect()
+    communicator = await connect(generator=slow)
     await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
     while 'data-event="sentence"' not in await communicator.receive_from():
         pass
@@ -178,7 +173,7 @@ async def test_second_question_while_answering_gets_busy(corpus, slow):
 
 
 async def test_closing_the_socket_stops_generation_and_nothing_follows(corpus, slow):
-    communicator = await connect()
+    communicator = await connect(generator=slow)
     await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
     while 'data-event="sentence"' not in await communicator.receive_from():
         pass
@@ -186,7 +181,7 @@ async def test_closing_the_socket_stops_generation_and_nothing_follows(corpus, s
     await communicator.disconnect()
     await asyncio.wait_for(slow.stopped.wait(), timeout=2)  # the held stream was cancelled: it can write no more
 
-    assert await communicator.receive_nothing()
+    assert await communicator.receive_nothing(timeout=0)  # the application has ended: all it sent is queued
     log = await sync_to_async(QuestionLog.objects.get)()
     assert log.status == "cancelled" and log.channel == "ws"
 
@@ -358,7 +353,7 @@ async def test_a_service_lost_while_admitting_the_answer_gets_a_notice(corpus, m
 
 
 async def test_the_chat_answers_while_redis_is_down(corpus, settings):
-    dead = f"redis://127.0.0.1:{closed_port()}/0"
+    dead = f"redis://127.0.0.1:{free_port()}/0"
     layer = {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [dead]}}
     settings.CHANNEL_LAYERS = {"default": layer}
     settings.REDIS_URL = dead  # the counters too: the socket cap cannot count, so the socket opens uncounted
@@ -372,33 +367,24 @@ async def test_the_chat_answers_while_redis_is_down(corpus, settings):
 
 
 @pytest.fixture
-def own_redis() -> Iterator[str]:
-    """A Redis of this test's own on a free port, to stop while a socket is open; its URL."""
-    port = closed_port()
-    server = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--daemonize", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
+def own_redis() -> Iterator[RedisServer]:
+    """A Redis of this test's own on a free port, for the channel layer only, to stop while a socket is open."""
+    server = RedisServer()
+    server.start()
     try:
-        started = time.monotonic()
-        while subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True).stdout.strip() != b"PONG":
-            assert server.poll() is None and time.monotonic() - started < 10, "redis-server did not start"
-            time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield server
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        server.stop()
 
 
 async def test_the_socket_keeps_answering_after_redis_goes_away(corpus, settings, own_redis):
     settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [own_redis]}}
+        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [own_redis.url]}}
     }
     communicator = await connect()
     assert events(await ask(communicator, TRASH_Q))[-1] == "done"
 
-    port = str(urlsplit(own_redis).port)
-    await asyncio.to_thread(subprocess.run, ["redis-cli", "-p", port, "shutdown", "nosave"], capture_output=True)
+    await asyncio.to_thread(own_redis.stop)
 
     assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
     await communicator.disconnect()

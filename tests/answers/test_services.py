@@ -2,6 +2,7 @@
 import logging
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 
 from answers.models import QuestionLog
 from answers.pipeline.events import AnswerDone
@@ -13,8 +14,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 TRASH_Q = "How long are deleted files kept in the trash?"
 
 
-async def answer(question: str, **options) -> list:
-    stream = await ask(caller=Caller(), question=question, channel="api", **options)
+async def answer(question: str, *, caller: Caller | None = None, **options) -> list:
+    stream = await ask(caller=caller or Caller(), question=question, channel="api", **options)
     return [event async for event in stream]
 
 
@@ -23,10 +24,12 @@ def corpus(ingest, filler):
     ingest("trash.md", "# Trash\n\nDeleted files are kept in the trash for 30 days.\n")
 
 
-async def test_a_log_insert_that_fails_is_an_error_and_leaves_a_row_saying_so(corpus, caplog, monkeypatch):
-    def unstorable(*args, **kwargs):  # as the database refuses a lone surrogate; the message holds one too
-        raise UnicodeEncodeError("utf-8", "kept\ud800", 4, 5, "surrogates not allowed")
+def unstorable(*args, **kwargs):
+    """A log_answer that fails as the database refuses a lone surrogate; the message holds one too."""
+    raise UnicodeEncodeError("utf-8", "kept\ud800", 4, 5, "surrogates not allowed")
 
+
+async def test_a_log_insert_that_fails_is_an_error_and_leaves_a_row_saying_so(corpus, caplog, monkeypatch):
     monkeypatch.setattr("answers.services.log_answer", unstorable)
     events = await answer(TRASH_Q)
 
@@ -38,6 +41,28 @@ async def test_a_log_insert_that_fails_is_an_error_and_leaves_a_row_saying_so(co
     row = await QuestionLog.objects.aget()
     assert (row.channel, row.status, row.question) == ("api", "answered", TRASH_Q)
     assert row.error.startswith("The conversation log could not be written: UnicodeEncodeError")
+
+
+async def test_an_answer_cut_off_whose_log_fails_leaves_a_row_saying_cancelled(corpus, monkeypatch):
+    monkeypatch.setattr("answers.services.log_answer", unstorable)
+    stream = await ask(caller=Caller(), question=TRASH_Q, channel="ws")
+
+    async for _event in stream:
+        break  # the caller went away after the first event
+    await stream.events.aclose()
+
+    row = await QuestionLog.objects.aget()
+    assert (row.channel, row.status) == ("ws", "cancelled")
+    assert row.error.startswith("The conversation log could not be written")
+
+
+@pytest.mark.parametrize("who", ["signed in", "anonymous", "nobody"])
+async def test_the_log_names_a_signed_in_caller_and_no_one_else(corpus, plain_user, who):
+    user = {"signed in": plain_user, "anonymous": AnonymousUser(), "nobody": None}[who]
+    await answer(TRASH_Q, caller=Caller(user, "session-1"))
+
+    row = await QuestionLog.objects.select_related("user").aget()
+    assert (row.user, row.session_key) == (plain_user if who == "signed in" else None, "session-1")
 
 
 async def test_the_log_keeps_why_a_question_was_refused_before_generation(corpus):

@@ -3,8 +3,14 @@ import asyncio
 import json
 
 import pytest
+from django.contrib.auth.middleware import AuthenticationMiddleware
+from django.contrib.sessions.middleware import SessionMiddleware
+from django.http import StreamingHttpResponse
+from django.test import AsyncRequestFactory
+from django.urls import resolve
 
 from answers.models import QuestionLog
+from answers.services import GeneratorFactory
 from answers.testing.scripted import ScriptedGenerator
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -29,6 +35,15 @@ def parse(stream_text: str) -> list[tuple[str, dict]]:
 
 async def read_all(response) -> str:
     return "".join([chunk.decode() async for chunk in response.streaming_content])
+
+
+async def stream_with(generator: GeneratorFactory, question: str) -> StreamingHttpResponse:
+    """GET /api/answer/stream?question=... from its URLconf's view, called with `generator` for the site's."""
+    request = AsyncRequestFactory().get("/api/answer/stream", {"question": question})
+    SessionMiddleware(lambda request: None).process_request(request)  # as the site's middleware leaves a request
+    AuthenticationMiddleware(lambda request: None).process_request(request)
+    route = resolve(request.path)
+    return await route.func(request, *route.args, **{**route.kwargs, "make_generator": generator})
 
 
 async def test_stream_sends_meta_sentence_and_done_events(async_client, corpus):
@@ -59,15 +74,14 @@ async def test_deeply_nested_json_gets_400_with_a_json_error(async_client):
     assert "nested too deeply" in json.loads(response.content)["error"]
 
 
-async def test_each_sentence_is_flushed_before_the_generator_finishes(async_client, corpus, monkeypatch):
+async def test_each_sentence_is_flushed_before_the_generator_finishes(corpus):
     release = asyncio.Event()
 
     held = ScriptedGenerator(
         ["Deleted files are kept in the trash for 30 days [1]. The", release, " trash is emptied by owners [1]. "],
         name="held", regenerates=False,
     )
-    monkeypatch.setattr("answers.services.choose_generator", held)
-    response = await async_client.get("/api/answer/stream", {"question": TRASH_Q})
+    response = await stream_with(held, TRASH_Q)
     chunks = response.streaming_content.__aiter__()
 
     first = [await asyncio.wait_for(chunks.__anext__(), 5) for _ in range(2)]
@@ -78,14 +92,13 @@ async def test_each_sentence_is_flushed_before_the_generator_finishes(async_clie
     assert any("emptied by owners" in chunk.decode() for chunk in rest)
 
 
-async def test_dropped_sentences_never_reach_the_stream_but_are_logged(async_client, corpus, monkeypatch):
+async def test_dropped_sentences_never_reach_the_stream_but_are_logged(corpus):
     fabricating = ScriptedGenerator(
         ["Deleted files are kept in the trash for 90 days [1]. Deleted files are kept in the trash for 30 days [1]."],
         name="fabricating", regenerates=False,
     )
-    monkeypatch.setattr("answers.services.choose_generator", fabricating)
 
-    text = await read_all(await async_client.get("/api/answer/stream", {"question": TRASH_Q}))
+    text = await read_all(await stream_with(fabricating, TRASH_Q))
 
     assert "90 days" not in text and "event: dropped" not in text
     log = await QuestionLog.objects.aget()

@@ -211,7 +211,7 @@ def test_answers_pause_with_503_while_redis_is_down_and_resume_by_themselves(cli
 
     assert down.status_code == 503 and int(down["Retry-After"]) > 0
     assert "busy and cannot answer right now" in down.json()["error"]
-    assert waited < 3
+    assert waited < 3  # wall time: a real refused connection to the stopped Redis, with no retry backoff
     assert back.status_code == 200 and back.json()["status"] == "answered"
 
 
@@ -222,7 +222,8 @@ def test_a_locked_database_gives_503_within_the_wait_and_answers_once_free(clien
         waited = time.monotonic() - started
 
     assert locked.status_code == 503 and "busy and cannot answer right now" in locked.json()["error"]
-    assert waited < 1.0 + 2  # the configured wait (1 s here), not SQLite's 20 s
+    # wall time: SQLite's own busy timeout, which takes no clock: the configured wait (1 s here), not its 20 s
+    assert waited < 1.0 + 2
     assert post(client, {"question": "How long are deleted files kept in the trash?"}).status_code == 200
 
 

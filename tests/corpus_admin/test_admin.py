@@ -1,4 +1,8 @@
-"""The admin: upload through the real form, list columns, actions."""
+"""The admin: upload through the real form (files, and folders as .zip archives), list columns, actions."""
+import io
+import stat
+import zipfile
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -158,7 +162,7 @@ def test_change_page_links_to_every_chunk_of_the_source(client, admin_user, inge
     assert "trash-v1-c01" in listing
 
 
-def test_admin_upload_refuses_a_second_file_with_the_same_name_and_ingests_the_first(client, admin_user):
+def test_admin_upload_refuses_a_second_file_with_the_same_path_and_ingests_the_first(client, admin_user):
     client.force_login(admin_user)
 
     response = _upload(
@@ -169,7 +173,158 @@ def test_admin_upload_refuses_a_second_file_with_the_same_name_and_ingests_the_f
 
     assert _messages(response) == [
         "faq.md: added version 1 with 1 chunks.",
-        "faq.md (file 2): same file name as faq.md (file 1); file names must be unique",
+        "faq.md (file 2): same path as faq.md (file 1); each path may come only once",
     ]
     source = Source.objects.get()
     assert source.version == 1 and "14 days" in source.chunks.get().text
+
+
+def _zip(name: str, members: dict[str, bytes], *, symlinks: tuple[str, ...] = ()) -> SimpleUploadedFile:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path, content in members.items():
+            archive.writestr(path, content)
+        for path in symlinks:
+            info = zipfile.ZipInfo(path)
+            info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            archive.writestr(info, "../../etc/passwd")
+    return SimpleUploadedFile(name, buffer.getvalue(), content_type="application/zip")
+
+
+def test_a_folder_uploaded_as_a_zip_becomes_a_source_per_file_keyed_by_its_path(client, admin_user):
+    client.force_login(admin_user)
+    archive = _zip("docs.zip", {
+        "faq/index.txt": b"The free trial lasts 14 days.",
+        "ref/models/fields.txt": b"A field's default is used when no value is given.",
+        "ref/models/index.txt": b"Models describe the data.",
+        "ref/img/diagram.png": b"\x89PNG",
+        "Makefile": b"all:",
+        "ref/.hidden.txt": b"Never ingested.",
+        "__MACOSX/ref/._fields.txt": b"\x00\x05\x16\x07",
+        "ref/empty/": b"",
+    })
+
+    response = _upload(client, archive, audience="partner")
+
+    assert _messages(response) == [
+        "docs.zip: 3 files: 3 added, 0 updated, 0 unchanged, 0 failed (3 new chunks).",
+        "docs.zip: skipped 2 files of unsupported types: .png (1), no extension (1).",
+    ]
+    assert dict(Source.objects.values_list("path", "original_name")) == {
+        "faq/index.txt": "index.txt", "ref/models/fields.txt": "fields.txt", "ref/models/index.txt": "index.txt",
+    }
+    assert set(Chunk.objects.values_list("chunk_id", flat=True)) == {
+        "faq-index-v1-c01", "ref-models-fields-v1-c01", "ref-models-index-v1-c01",
+    }
+    assert set(Source.objects.values_list("audience", flat=True)) == {"partner"}
+
+
+def test_a_zip_uploaded_again_with_one_file_changed_updates_only_that_one(client, admin_user):
+    client.force_login(admin_user)
+    _upload(client, _zip("docs.zip", {"a/index.txt": b"Alpha is first.", "b/index.txt": b"Bravo is second."}))
+
+    response = _upload(client, _zip("docs.zip", {"a/index.txt": b"Alpha is first.", "b/index.txt": b"Bravo is 2nd."}))
+
+    assert _messages(response) == ["docs.zip: 2 files: 0 added, 1 updated, 1 unchanged, 0 failed (1 new chunks)."]
+    assert dict(Source.objects.values_list("path", "version")) == {"a/index.txt": 1, "b/index.txt": 2}
+
+
+def test_each_file_of_a_zip_that_fails_has_a_message_naming_its_path_and_the_rest_are_ingested(client, admin_user):
+    client.force_login(admin_user)
+    archive = _zip("docs.zip", {"ok.md": b"# Ok\n\nFine text.", "ref/empty.txt": b"", "ref/bin.txt": b"a\x00\x01b"})
+
+    response = _upload(client, archive)
+
+    messages = _messages(response)
+    assert messages[0] == "docs.zip: 3 files: 1 added, 0 updated, 0 unchanged, 2 failed (1 new chunks)."
+    assert "docs.zip: ref/empty.txt: the file is empty" in messages
+    assert any(m.startswith("docs.zip: ref/bin.txt: ") and "binary" in m for m in messages)
+    assert list(Source.objects.values_list("path", flat=True)) == ["ok.md"]
+
+
+@pytest.mark.parametrize(
+    ("members", "symlinks", "message"),
+    [
+        ({"../outside.txt": b"x", "ok.txt": b"fine"}, (), "../outside.txt: a path may not contain '..'"),
+        ({"/etc/passwd.txt": b"x"}, (), "/etc/passwd.txt: an absolute path"),
+        ({"ok.txt": b"fine"}, ("ref/latest.txt",), "ref/latest.txt: a symbolic link"),
+    ],
+)
+def test_a_zip_with_a_member_that_escapes_or_links_is_refused_whole_naming_it(
+    client, admin_user, members, symlinks, message
+):
+    client.force_login(admin_user)
+
+    response = _upload(client, _zip("bad.zip", members, symlinks=symlinks))
+
+    [shown] = _messages(response)
+    assert shown.startswith("bad.zip: refused, nothing ingested: ") and message in shown
+    assert not Source.objects.exists()
+
+
+def test_a_zip_bomb_is_refused_before_it_is_decompressed_naming_its_largest_member(client, admin_user, settings):
+    settings.RAG_MAX_ARCHIVE_MB = 1
+    client.force_login(admin_user)
+    archive = _zip("bomb.zip", {"small.txt": b"Small text.", "ref/bomb.txt": b"a" * (3 * 1024 * 1024)})
+    assert archive.size < 20_000
+
+    response = _upload(client, archive)
+
+    assert _messages(response) == [
+        "bomb.zip: its files come to 3.0 MB uncompressed, over the 1 MB limit (the largest, ref/bomb.txt, is 3.0 MB)"
+    ]
+    assert not Source.objects.exists()
+
+
+def test_a_zip_with_more_files_than_the_limit_is_refused(client, admin_user, settings):
+    settings.RAG_MAX_ARCHIVE_FILES = 2
+    client.force_login(admin_user)
+
+    response = _upload(client, _zip("many.zip", {f"{n}.txt": b"text" for n in range(3)}))
+
+    assert _messages(response) == ["many.zip: 3 files, over the limit of 2 files in one archive"]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("docs.zip", b"plain text, not a zip", "docs.zip: not a zip archive"),
+        ("docs.tar.gz", b"\x1f\x8b\x08", "docs.tar.gz: a .tar.gz archive; folders can be uploaded as .zip archives"),
+        ("docs.7z", b"7z\xbc\xaf", "docs.7z: a .7z archive; folders can be uploaded as .zip archives"),
+    ],
+)
+def test_an_archive_that_is_not_a_zip_is_refused(client, admin_user, name, content, message):
+    client.force_login(admin_user)
+
+    response = _upload(client, SimpleUploadedFile(name, content))
+
+    [shown] = _messages(response)
+    assert shown.startswith(message)
+    assert not Source.objects.exists()
+
+
+def test_a_path_both_in_a_zip_and_uploaded_beside_it_is_refused_the_second_time(client, admin_user):
+    client.force_login(admin_user)
+
+    response = _upload(
+        client, _zip("docs.zip", {"faq.md": b"# FAQ\n\nThe trial lasts 14 days."}),
+        SimpleUploadedFile("faq.md", b"# FAQ\n\nThe trial lasts 30 days."),
+    )
+
+    assert _messages(response) == [
+        "docs.zip: 1 file: 1 added, 0 updated, 0 unchanged, 0 failed (1 new chunks).",
+        "faq.md (file 2): same path as faq.md in docs.zip; each path may come only once",
+    ]
+    assert "14 days" in Source.objects.get().chunks.get().text
+
+
+def test_changelist_shows_each_sources_path_and_searches_by_it(client, admin_user, ingest):
+    ingest("index.txt", "Models describe the data.", path="ref/models/index.txt")
+    ingest("index.txt", "The free trial lasts 14 days.", path="faq/index.txt")
+    client.force_login(admin_user)
+
+    page = client.get("/admin/corpus_admin/source/").content.decode()
+    found = client.get("/admin/corpus_admin/source/?q=ref/models").content.decode()
+
+    assert "ref/models/index.txt" in page and "faq/index.txt" in page
+    assert "ref/models/index.txt" in found and "faq/index.txt" not in found

@@ -5,7 +5,17 @@ import pytest
 from django.db import transaction
 
 from corpus_admin.corpus_state import corpus_stamp
-from corpus_admin.ingestion import ADDED, FAILED, UNCHANGED, UPDATED, ingest_file, ingest_upload, withdraw_source
+from corpus_admin.ingestion import (
+    ADDED,
+    FAILED,
+    UNCHANGED,
+    UPDATED,
+    ingest_file,
+    ingest_upload,
+    refuse_repeated_paths,
+    reingest_source,
+    withdraw_source,
+)
 from corpus_admin.models import Chunk, Source, SourceStatus
 
 REFUNDS_V1 = "# Billing\n\n## Refunds\n\nRefunds are processed within 5-7 business days.\n"
@@ -59,6 +69,81 @@ def test_path_in_uploaded_name_is_ignored(ingest):
     assert Source.objects.get().original_name == "notes.txt"
 
 
+def test_the_same_file_name_in_two_folders_is_two_sources_with_readable_distinct_chunk_ids(ingest):
+    ingest("index.txt", "Models describe the data.", path="ref/models/index.txt")
+    ingest("index.txt", "The free trial lasts 14 days.", path="faq/index.txt")
+    ingest("index.txt", "The site has a search box.")
+
+    assert sorted(Source.objects.values_list("path", "original_name", "slug")) == [
+        ("faq/index.txt", "index.txt", "faq-index"),
+        ("index.txt", "index.txt", "index"),
+        ("ref/models/index.txt", "index.txt", "ref-models-index"),
+    ]
+    assert sorted(Chunk.objects.values_list("chunk_id", flat=True)) == [
+        "faq-index-v1-c01", "index-v1-c01", "ref-models-index-v1-c01",
+    ]
+
+
+def test_a_new_version_is_found_by_its_path_and_keeps_its_slug(ingest):
+    ingest("fields.txt", "A field has a default.", path="ref/models/fields.txt")
+
+    result = ingest("fields.txt", "A field has a default and a help text.", path="./ref\\models/fields.txt")
+
+    assert (result.outcome, result.path, result.version) == (UPDATED, "ref/models/fields.txt", 2)
+    assert Chunk.objects.current().get().chunk_id == "ref-models-fields-v2-c01"
+
+
+def test_a_path_whose_slug_is_taken_gets_the_next_free_suffix(ingest):
+    ingest("ref-models.md", "# Models\n\nA flat file whose slug a path will want.")
+
+    ingest("models.md", "# Models\n\nThe nested one.", path="ref/models.md")
+
+    slugs = dict(Source.objects.values_list("path", "slug"))
+    assert slugs == {"ref-models.md": "ref-models", "ref/models.md": "ref-models-2"}
+
+
+@pytest.mark.parametrize(
+    ("path", "reason"),
+    [
+        ("../../etc/notes.txt", "../../etc/notes.txt: a path may not contain '..'"),
+        ("/etc/notes.txt", "/etc/notes.txt: an absolute path"),
+    ],
+)
+def test_a_path_that_escapes_is_refused_and_stores_nothing(path, reason):
+    result = ingest_file(file_name="notes.txt", path=path, content=b"Backups run every 6 hours.")
+
+    assert result.outcome == FAILED and result.error.startswith(reason)
+    assert not Source.objects.exists()
+
+
+def test_a_failure_names_the_files_path(ingest):
+    result = ingest_file(file_name="empty.txt", path="ref/empty.txt", content=b"")
+
+    assert result.error == "ref/empty.txt: the file is empty"
+
+
+def test_the_same_path_twice_in_one_run_is_refused_naming_both_while_the_same_name_in_two_folders_is_not():
+    refused = refuse_repeated_paths([
+        ("faq/index.txt", "docs/faq/index.txt"),
+        ("ref/index.txt", "docs/ref/index.txt"),
+        ("./faq//index.txt", "other/faq/index.txt"),
+        ("index.txt", "index.txt (file 4)"),
+    ])
+
+    assert list(refused) == [2]
+    assert refused[2].error == "other/faq/index.txt: same path as docs/faq/index.txt; each path may come only once"
+
+
+def test_reingest_of_a_nested_source_makes_its_next_version(ingest):
+    ingest("index.txt", "The free trial lasts 14 days.", path="faq/index.txt")
+    ingest("index.txt", "Models describe the data.", path="ref/index.txt")
+
+    result = reingest_source(Source.objects.get(path="ref/index.txt"))
+
+    assert (result.outcome, result.path, result.version) == (UPDATED, "ref/index.txt", 2)
+    assert dict(Source.objects.values_list("path", "version")) == {"faq/index.txt": 1, "ref/index.txt": 2}
+
+
 @pytest.mark.parametrize(
     ("file_name", "content", "reason"),
     [
@@ -88,6 +173,16 @@ def test_oversized_upload_is_refused_before_it_is_read(settings):
 
     assert result.outcome == FAILED and "3.0 MB, over the 1 MB limit" in result.error
     assert not Source.objects.exists()
+
+
+def test_an_oversized_new_version_records_the_reason_on_the_source_at_its_path(ingest, settings):
+    ingest("fields.txt", "A field has a default.", path="ref/fields.txt")
+    settings.RAG_MAX_UPLOAD_MB = 1
+
+    result = ingest_upload(file_name="fields.txt", path="ref/fields.txt", size=3 * 1_048_576, read=bytes)
+
+    assert result.error == "ref/fields.txt: the file is 3.0 MB, over the 1 MB limit"
+    assert Source.objects.get().last_error == result.error
 
 
 def test_bad_new_version_records_reason_and_keeps_old_version_served(ingest):
@@ -181,3 +276,18 @@ def test_four_uploaders_ingesting_different_files_at_once_all_succeed():
 
     assert errors == []
     assert Source.objects.filter(status=SourceStatus.READY).count() == 12
+
+
+def test_chunks_store_their_display_text_sentences_and_page(ingest):
+    from corpus_admin.testing import pdf_bytes
+
+    ingest("plans.md", "# Plans\n\n**Standard plan**: $19 per month.\nIt has\n5 seats.\n\n```\nx = 1. y\n```\n")
+    ingest("manual.pdf", pdf_bytes("Page one.", "Page two says hello."))
+
+    plans = Chunk.objects.get(source__original_name="plans.md")
+    assert plans.text == "Standard plan: $19 per month. It has 5 seats.\nx = 1. y"
+    assert plans.page is None
+    assert [(plans.text[s["start"]:s["end"]], s["line"]) for s in plans.sentences] == [
+        ("Standard plan: $19 per month.", 3), ("It has 5 seats.", 4)]
+    pages = Chunk.objects.filter(source__original_name="manual.pdf").order_by("ordinal")
+    assert [(chunk.page, chunk.text) for chunk in pages] == [(1, "Page one."), (2, "Page two says hello.")]

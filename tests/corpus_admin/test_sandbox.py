@@ -143,6 +143,9 @@ def test_file_parsed_in_the_worker_gives_the_same_chunks_as_inline(file_name, co
     isolated = parse(file_name, content)
 
     assert isolated == inline and len(isolated.drafts) >= 2
+    assert all(draft.sentences for draft in isolated.drafts)  # the text model crosses the pipe with the drafts
+    if file_name.endswith(".pdf"):
+        assert [draft.page for draft in isolated.drafts] == [1, 2]
 
 
 def test_rejection_in_the_worker_names_the_file_and_reason():

@@ -70,6 +70,25 @@ def test_chunk_page_shows_source_heading_lines_date_and_text(client, ingest):
     assert 'href="/chunks/limits-v1-c02/"' in page
 
 
+def test_chunk_page_of_a_nested_source_shows_its_path_beside_its_file_name(client, ingest):
+    ingest("fields.txt", "A field's default is used when no value is given.", path="ref/models/fields.txt")
+
+    page = client.get("/chunks/ref-models-fields-v1-c01/").content.decode()
+
+    assert "<dt>File</dt><dd>fields.txt</dd>" in page
+    assert "<dt>Path</dt><dd>ref/models/fields.txt</dd>" in page
+
+
+def test_library_shows_each_sources_path(client, ingest):
+    ingest("index.txt", "Models describe the data.", path="ref/models/index.txt", title="Index")
+    ingest("index.txt", "The free trial lasts 14 days.", path="faq/index.txt", title="Index")
+
+    page = client.get("/library/").content.decode()
+
+    assert "<th scope=\"col\">Path</th>" in page
+    assert page.index("<td>faq/index.txt</td>") < page.index("<td>ref/models/index.txt</td>")
+
+
 def test_html_in_a_document_is_escaped_on_the_page(client, ingest):
     ingest("widget.md", "# Widget\n\nPaste <script>alert('x')</script> and <img src=x onerror=alert(1)> here.")
 
@@ -279,3 +298,61 @@ def test_an_internal_old_version_says_internal_and_is_not_cached_after_its_sourc
     assert "no-store" in old["Cache-Control"]
     assert "<dt>Audience</dt><dd>Internal</dd>" in old.content.decode()
     assert 'href="/chunks/faq-v2-c01/"' in old.content.decode()
+
+
+def test_chunk_page_shows_each_sentence_as_split_with_its_line_and_code_as_code(client, ingest):
+    doc = ("# Returns\n\n"
+           "> Returns are accepted for 30 days, e.g. unused items.\n"
+           "> Refunds take 2.5 days.\n\n"
+           "```\nmake <refund>. now\n```\n\n"
+           "**Standard plan**: $19 per month.\n")
+    ingest("returns.md", doc)
+
+    page = client.get("/chunks/returns-v1-c01/").content.decode()
+
+    assert ('<span class="sentence" id="s-1" data-line="3" title="Line 3">'
+            "Returns are accepted for 30 days, e.g. unused items.</span>") in page
+    assert '<span class="sentence" id="s-2" data-line="4" title="Line 4">Refunds take 2.5 days.</span>' in page
+    assert '<pre class="chunk-code"><code>make &lt;refund&gt;. now</code></pre>' in page
+    assert '<span class="sentence" id="s-3" data-line="10" title="Line 10">Standard plan: $19 per month.</span>' in page
+    assert "**" not in page and "&gt; Returns" not in page
+
+
+def test_chunk_page_of_a_pdf_names_its_page(client, ingest):
+    from corpus_admin.testing import pdf_bytes
+
+    ingest("guide.pdf", pdf_bytes("Refunds take five days.", "Trials last 14 days."))
+
+    first, second = (client.get(f"/chunks/guide-v1-c0{n}/").content.decode() for n in (1, 2))
+
+    assert "<dt>Page</dt><dd>1</dd>" in first and "<dt>Page</dt><dd>2</dd>" in second
+    assert 'id="s-1" data-line="2" title="Line 2">Trials last 14 days.</span>' in second
+
+
+def test_chunk_page_of_a_slide_names_its_slide_and_a_scanned_page_its_page(client, ingest):
+    from corpus_admin.testing import pptx_bytes, scanned_pdf_bytes
+
+    ingest("deck.pptx", pptx_bytes(("Plans", "Standard costs $19 per month."), ("Support", "Phone support is on Pro.")))
+    ingest("scan.pdf", scanned_pdf_bytes("Returns\n\nItems may be returned.", "Warranty\n\nKettles last 2 years."))
+
+    slide = client.get("/chunks/deck-v1-c02/").content.decode()
+    scan = client.get("/chunks/scan-v1-c02/").content.decode()
+
+    assert "<dt>Slide</dt><dd>2</dd>" in slide and "§ Slide 2: Support" in slide
+    assert "<dt>Page</dt><dd>2</dd>" in scan and "Kettles last 2 years.</span>" in scan
+
+
+def test_chunk_page_of_a_format_without_pages_names_none(client, ingest):
+    ingest("limits.md", DOC)
+
+    assert "<dt>Page</dt>" not in client.get("/chunks/limits-v1-c01/").content.decode()
+
+
+def test_a_chunk_stored_before_sentences_shows_its_text_as_before(client, ingest):
+    ingest("limits.md", "# Limits\n\nThe upload limit is 200 MB.\n\nShare links expire after <b>7</b> days.\n")
+    Chunk.objects.update(sentences=[])  # as rows written before the text model are
+
+    page = client.get("/chunks/limits-v1-c01/").content.decode()
+
+    assert 'class="sentence"' not in page
+    assert "The upload limit is 200 MB.<br>Share links expire after &lt;b&gt;7&lt;/b&gt; days." in page

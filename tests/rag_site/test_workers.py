@@ -287,5 +287,6 @@ def test_upload_on_one_worker_is_answered_on_the_other_and_withdrawal_follows(tw
     assert source.is_withdrawn
     withdrawn_after = wait_until(lambda: not cites_ferry(ask(worker_b, FERRY_QUESTION)), within=COHERENT_WITHIN_S)
 
+    # wall time: two real worker processes notice the change by themselves, on their own clocks
     assert answered_after < COHERENT_WITHIN_S and withdrawn_after < COHERENT_WITHIN_S
     assert not cites_ferry(ask(worker_a, FERRY_QUESTION))

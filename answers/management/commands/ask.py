@@ -3,8 +3,9 @@ import json
 
 from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from answers.management.answering import AnsweringCommand
 from answers.models import QuestionLog
 from answers.outages import ServiceUnavailable
 from answers.present.api import AnswerSummary
@@ -13,7 +14,7 @@ from answers.services import Caller, QuestionRejected, ask
 from corpus_admin.models import chunk_url
 
 
-class Command(BaseCommand):
+class Command(AnsweringCommand):
     help = "Ask a question as a given user (anonymous by default) and print the verified answer."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -41,7 +42,8 @@ class Command(BaseCommand):
 
     async def _ask(self, question: str, user) -> AnswerSummary:
         # The shell is trusted: its questions are not rate limited.
-        stream = await ask(caller=Caller(user, limited=False), question=question, channel=QuestionLog.Channel.CLI)
+        stream = await ask(caller=Caller(user, limited=False), question=question, channel=QuestionLog.Channel.CLI,
+                           make_generator=self.make_generator)
         async for _event in stream:
             pass
         return stream.summary

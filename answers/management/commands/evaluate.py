@@ -1,22 +1,25 @@
 """manage.py evaluate --golden FILE [--corpus DIR] [--json OUT] [--report DIR] [--sweep]: measure the answers."""
+import functools
 import json
 from contextlib import nullcontext
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from answers.evaluation.corpus import CorpusError, load_corpus, throwaway_database
-from answers.evaluation.golden import GoldenCase, GoldenError, load_golden
+from answers.evaluation.golden import GoldenCase, GoldenError, load_golden, resolve_sources
 from answers.evaluation.metrics import ACTUAL_KINDS, summarise
 from answers.evaluation.report import Run, confusion_rows, metric_rows, sweep_tables, write_json, write_reports
 from answers.evaluation.runner import evaluate_cases
 from answers.evaluation.sweep import run_sweep
+from answers.management.answering import AnsweringCommand
 from answers.services import QuestionRejected, clean_question, pipeline_config
+from corpus_admin.selectors import source_paths
 
 FLOOR_KEYS = {"min_status_accuracy", "max_unverified_delivered", "max_forbidden_delivered"}
 
 
-class Command(BaseCommand):
+class Command(AnsweringCommand):
     help = (
         "Ask every question of a golden file through the site's own entry point and report how often the right "
         "kind of reply came back, citation and fact quality, unverified sentences delivered and latency. With "
@@ -57,9 +60,14 @@ class Command(BaseCommand):
                 except CorpusError as error:
                     raise CommandError(str(error)) from None
                 self._print_load(load)
-            results = evaluate_cases(cases, config=config)
+            try:
+                cases = resolve_sources(cases, paths=source_paths(), golden=options["golden"])
+            except GoldenError as error:
+                raise CommandError(str(error)) from None
+            evaluate = functools.partial(evaluate_cases, make_generator=self.make_generator)
+            results = evaluate(cases, config=config)
             if options["sweep"]:
-                sweep = run_sweep(cases, config=config, baseline=results, evaluate=evaluate_cases)
+                sweep = run_sweep(cases, config=config, baseline=results, evaluate=evaluate)
         run = Run(
             golden=options["golden"], corpus=corpus or "the site's database", config=config,
             metrics=summarise(results, k=config.top_k), results=results, load=load, sweep=sweep,

@@ -20,7 +20,8 @@ class Command(BaseCommand):
                 failed.append(f"{file_name}: {details}")
                 continue
             result = ingest_file(
-                file_name=file_name,
+                file_name=Path(file_name).name,
+                path=file_name,
                 content=(DEMO_DIR / file_name).read_bytes(),
                 audience=details.audience,
                 title=details.title,

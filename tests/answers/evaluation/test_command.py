@@ -1,5 +1,6 @@
 """manage.py evaluate end to end on a small hand-made corpus whose answers are known."""
 import json
+import shutil
 from io import StringIO
 from pathlib import Path
 
@@ -7,6 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from answers.management.commands.evaluate import Command as Evaluate
 from answers.models import QuestionLog
 from answers.retrieval.holder import current_index
 from answers.testing.scripted import ScriptedGenerator
@@ -123,12 +125,12 @@ TALKATIVE = ScriptedGenerator(
 )
 
 
-def test_unverified_sentence_fails_the_run_when_asked(monkeypatch):
-    monkeypatch.setattr("answers.services.choose_generator", TALKATIVE)
+def test_unverified_sentence_fails_the_run_when_asked():
     out = StringIO()
 
     with pytest.raises(CommandError, match="unverified sentences were delivered") as error:
-        call_command("evaluate", "--golden", GOLDEN, "--corpus", CORPUS, "--fail-on-unverified", stdout=out)
+        call_command(Evaluate(make_generator=TALKATIVE), "--golden", GOLDEN, "--corpus", CORPUS,
+                     "--fail-on-unverified", stdout=out)
 
     assert error.value.returncode == 1
     assert "unverified: Refunds processed within days" in out.getvalue()
@@ -156,3 +158,26 @@ def test_evaluation_of_the_site_database_stays_out_of_the_conversation_log(inges
 
     assert "kettle  answered     answered     ok  facts 1/1" in out.getvalue()
     assert not QuestionLog.objects.exists()
+
+
+def test_golden_sources_name_documents_by_their_path_in_the_corpus_and_a_shared_bare_name_stops_the_run(tmp_path):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus, ignore=shutil.ignore_patterns("audiences.json", "refunds.md", "trash.md"))
+    for folder, document in (("billing", "refunds.md"), ("trash", "trash.md")):  # two index.md, in two folders
+        (corpus / folder).mkdir()
+        shutil.copy(Path(CORPUS) / document, corpus / folder / "index.md")
+    case = {"id": "refund", "question": "How long does a refund take to process?", "audience": "public",
+            "expect": "answered", "sources": ["billing/index.md"], "facts": ["5-7 business days"]}
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text(json.dumps(case) + "\n")
+    out = StringIO()
+
+    call_command("evaluate", "--golden", str(golden), "--corpus", str(corpus), "--json", str(tmp_path / "o.json"),
+                 stdout=out)
+
+    data = json.loads((tmp_path / "o.json").read_text())
+    assert (data["recall_at_k"], data["citation_precision"]) == (1.0, 1.0)
+    golden.write_text(json.dumps({**case, "sources": ["index.md"]}) + "\n")
+    ambiguous = r"line 1: source 'index.md' names 2 documents \(billing/index.md, trash/index.md\): name it by its path"
+    with pytest.raises(CommandError, match=ambiguous):
+        call_command("evaluate", "--golden", str(golden), "--corpus", str(corpus), stdout=StringIO())

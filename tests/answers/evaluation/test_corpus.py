@@ -45,12 +45,29 @@ def test_files_that_fail_are_reported_and_the_rest_ingested(tmp_path):
 
     load = load_corpus(tmp_path)
 
-    assert load.ingested == ("good.md",)
+    assert load.ingested == ("good.md", "sub/good.md")
     assert load.skipped == ("table.ods",)
     failed = dict(load.failed)
-    assert set(failed) == {"dated.md", "empty.txt", "sub/good.md"}
+    assert set(failed) == {"dated.md", "empty.txt"}
     assert "'last week' is not a date" in failed["dated.md"]
-    assert "empty" in failed["empty.txt"] and "same file name as good.md" in failed["sub/good.md"]
+    assert "empty" in failed["empty.txt"]
+
+
+def test_files_are_keyed_by_their_path_in_the_folder_and_a_bare_name_in_audiences_json_must_name_one(tmp_path):
+    for folder in ("faq", "ref"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "index.txt").write_text(f"The {folder} pages start here.\n")
+    (tmp_path / "ref" / "fields.txt").write_text("A field has a default.\n")
+    (tmp_path / "audiences.json").write_text(json.dumps({"index.txt": "internal", "fields.txt": "partner"}))
+
+    load = load_corpus(tmp_path)
+
+    assert load.ingested == ("ref/fields.txt",)
+    assert dict(load.failed) == dict.fromkeys(
+        ("faq/index.txt", "ref/index.txt"),
+        "audiences.json names 'index.txt', which is 2 files (faq/index.txt, ref/index.txt): name each by its path",
+    )
+    assert dict(Source.objects.values_list("path", "audience")) == {"ref/fields.txt": "partner"}
 
 
 @pytest.mark.parametrize("manifest", ["{broken", "[1, 2]"])

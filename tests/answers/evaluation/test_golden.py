@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from answers.evaluation.golden import GoldenError, load_golden
+from answers.evaluation.golden import GoldenError, load_golden, resolve_sources
 
 GOOD = {"id": "c1", "question": "How long?", "audience": "partner", "expect": "answered", "sources": ["a.md"],
         "facts": ["30 days", ["5-7", "5–7"]], "forbid": ["free"], "note": "ignored"}
@@ -63,3 +63,36 @@ def test_duplicate_id_names_both_lines(tmp_path):
 def test_empty_golden_file_is_an_error(tmp_path):
     with pytest.raises(GoldenError, match="no cases"):
         load_golden(write(tmp_path, ""))
+
+
+PATHS = ["faq/index.txt", "ref/index.txt", "ref/models/fields.txt", "index.txt", "top.md"]
+
+
+@pytest.mark.parametrize(
+    ("sources", "resolved"),
+    [
+        (["ref/models/fields.txt"], ("ref/models/fields.txt",)),
+        (["./ref//models/fields.txt"], ("ref/models/fields.txt",)),
+        (["fields.txt"], ("ref/models/fields.txt",)),  # a bare name that one source has
+        (["index.txt"], ("index.txt",)),  # a path names itself, even when other folders have the name
+        (["faq/index.txt", "top.md"], ("faq/index.txt", "top.md")),
+        (["missing.md"], ("missing.md",)),  # matches nothing, as before
+    ],
+)
+def test_golden_sources_are_named_by_path_or_by_a_file_name_only_one_source_has(tmp_path, sources, resolved):
+    cases = load_golden(write(tmp_path, json.dumps({**GOOD, "sources": sources})))
+
+    (case,) = resolve_sources(cases, paths=PATHS, golden="g.jsonl")
+
+    assert case.sources == resolved
+
+
+def test_a_golden_file_name_that_several_sources_have_is_an_error_naming_the_line(tmp_path):
+    cases = load_golden(write(tmp_path, json.dumps(GOOD), json.dumps({**GOOD, "id": "c2", "sources": ["guide.txt"]})))
+
+    with pytest.raises(GoldenError) as error:
+        resolve_sources(cases, paths=["a/guide.txt", "b/guide.txt"], golden="g.jsonl")
+
+    assert str(error.value) == (
+        "g.jsonl, line 2: source 'guide.txt' names 2 documents (a/guide.txt, b/guide.txt): name it by its path"
+    )

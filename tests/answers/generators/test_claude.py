@@ -6,6 +6,7 @@ import time
 import pytest
 
 from answers import services
+from answers.generators.claude import ClaudeGenerator
 from answers.models import QuestionLog
 from answers.present.api import AnswerSummary
 from answers.testing.fake_anthropic import (
@@ -55,8 +56,9 @@ def corpus(ingest, filler):
     ingest("floor.md", "# Floor\n\nThe trash policy floor is CANARY-INTERNAL-77 for staff.\n", audience="internal")
 
 
-async def ask(question: str = TRASH_Q, user=None) -> AnswerSummary:
-    stream = await services.ask(caller=services.Caller(user), question=question, channel="api")
+async def ask(question: str = TRASH_Q, user=None, make_generator=services.choose_generator) -> AnswerSummary:
+    stream = await services.ask(caller=services.Caller(user), question=question, channel="api",
+                                make_generator=make_generator)
     async for _event in stream:
         pass
     return stream.summary
@@ -161,7 +163,7 @@ async def test_stall_is_stopped_by_the_answer_deadline(claude, corpus, settings)
 
     summary = await ask()
 
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 3  # wall time: the 1 s deadline cuts a real HTTP stream stalled for 30 s
     assert shown(summary) == ["Deleted files are kept in the trash for 30 days."]
     assert summary.status == "incomplete"
 
@@ -174,12 +176,15 @@ async def test_slow_drip_within_the_deadline_still_answers(claude, corpus):
 
 async def test_rate_limit_is_retried_with_retry_after_capped(claude, corpus):
     claude.queue(http_error(429, "rate_limit_error", headers={"retry-after": "120"}), reply(GOOD))
-    started = time.monotonic()
+    waits: list[float] = []
 
-    summary = await ask()
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    summary = await ask(make_generator=lambda _config: ClaudeGenerator(services.claude_settings(), sleep=sleep))
 
     assert len(claude.requests) == 2 and summary.status == "answered"
-    assert time.monotonic() - started < 2  # waited the 0.2 s cap, not 120 s
+    assert waits == [0.2]  # RAG_LLM_RETRY_AFTER_CAP_S, not the 120 s the upstream asked for
 
 
 async def test_overloaded_every_time_gives_busy_after_bounded_retries(claude, corpus):
@@ -264,7 +269,6 @@ async def test_compression_calls_count_against_the_concurrency_cap(claude, corpu
 
 
 async def test_answers_on_one_event_loop_share_one_api_client(claude):
-    from answers.generators.claude import ClaudeGenerator
     from answers.services import claude_settings
 
     first, second = ClaudeGenerator(claude_settings()), ClaudeGenerator(claude_settings())
@@ -321,4 +325,5 @@ async def test_closing_the_socket_closes_the_upstream_connection_within_a_second
             break
         await asyncio.sleep(0.01)
 
+    # wall time: the fake server sees the real upstream connection close
     assert claude.disconnects and claude.disconnects[0] - closed_at < 1.0

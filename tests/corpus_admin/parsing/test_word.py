@@ -8,7 +8,7 @@ from docx.enum.style import WD_STYLE_TYPE
 
 from corpus_admin.parsing.document import Block, Heading
 from corpus_admin.parsing.word import docx_events
-from corpus_admin.testing import docx_bytes, parse, pptx_bytes, rejection, xlsx_bytes
+from corpus_admin.testing import docx_bytes, parse, pptx_bytes, rejection, texts, xlsx_bytes
 
 WORD = "a Word document (.docx)"
 
@@ -93,8 +93,7 @@ def test_docx_through_dispatch_keeps_its_media_type_and_blocks() -> None:
     document = parse("guide.docx", docx_bytes("First paragraph.", "Second paragraph."))
 
     assert document.media_type == "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
-    assert [line.text for section in document.sections for line in section.lines] == ["First paragraph.",
-                                                                                       "Second paragraph."]
+    assert texts(document) == ["First paragraph.", "Second paragraph."]
 
 
 def zip_of(files: dict[str, bytes]) -> bytes:

@@ -1,4 +1,4 @@
-"""BM25 index: rank-bm25's BM25Okapi scores exactly, statistics per audience tier, ties by chunk id."""
+"""BM25 scoring: rank-bm25's BM25Okapi scores exactly, statistics per audience tier, ties by chunk id."""
 import math
 
 import numpy as np
@@ -8,11 +8,16 @@ from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
 from answers.pipeline.retrieve.bm25 import Bm25Index, Hit
-from answers.pipeline.retrieve.persist import read_index, write_index
-from answers.pipeline.retrieve.update import updated_index
-
-AUDIENCES = ("public", "partner", "internal")
-PUBLIC, PARTNER, INTERNAL = 0, 1, 2
+from tests.answers.pipeline.retrieve.helpers import (
+    AUDIENCES,
+    CORPUS,
+    INTERNAL,
+    PARTNER,
+    PUBLIC,
+    public_index,
+    queries,
+    words,
+)
 
 
 def reference_scores(docs: list[list[str]], query: list[str], **params) -> np.ndarray:
@@ -30,20 +35,6 @@ def assert_same(ours: np.ndarray, expected: np.ndarray) -> None:
         # abs_tol only absorbs float cancellation: an average idf that is 0 in exact arithmetic comes out as
         # ~1e-17 in rank-bm25's summation order and as 0.0 in ours.
         assert math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12), (ours, expected)
-
-
-def public_index(docs: list[list[str]], **params) -> tuple[Bm25Index, list[str]]:
-    chunk_ids = [f"doc-c{i:05d}" for i in range(len(docs))]
-    return Bm25Index.build(((c, "public", d) for c, d in zip(chunk_ids, docs, strict=True)), **params), chunk_ids
-
-
-CORPUS = [
-    ["refund", "polici", "refund", "day"],
-    ["upload", "limit", "200", "mb"],
-    ["refund", "window", "30", "day"],
-    ["trial", "last", "30", "day"],
-    ["shortcut", "key"],
-]
 
 
 @pytest.mark.parametrize(
@@ -87,9 +78,7 @@ def test_parameters_are_honoured():
     assert_same(our_scores(index, chunk_ids, ["refund", "day"], PUBLIC), expected)
 
 
-words = st.sampled_from([f"t{i}" for i in range(12)])
 documents = st.lists(st.lists(words, min_size=1, max_size=12), min_size=1, max_size=25)
-queries = st.lists(st.sampled_from([f"t{i}" for i in range(15)]), min_size=1, max_size=6)
 
 
 @settings(max_examples=200, deadline=None)
@@ -117,88 +106,6 @@ def test_each_tier_scores_exactly_as_rank_bm25_over_only_its_documents(docs, que
         if visible:
             expected = reference_scores([docs[i][1] for i in visible], query)
             assert_same(np.array([scores.get(chunk_ids[i], 0.0) for i in visible]), expected)
-
-
-tiered_docs = st.lists(
-    st.tuples(st.sampled_from(AUDIENCES), st.lists(words, min_size=0, max_size=10)), min_size=0, max_size=20
-)
-
-
-@settings(max_examples=150, deadline=None)
-@given(before=tiered_docs, added=tiered_docs, drop=st.lists(st.booleans(), max_size=20), query=queries)
-def test_an_index_with_changes_scores_and_ranks_as_one_built_afresh(before, added, drop, query):
-    old = {f"c{i:03d}": doc for i, doc in enumerate(before)}
-    removed = [chunk_id for chunk_id, gone in zip(old, drop, strict=False) if gone]  # drop may be shorter
-    new = {f"n{i:03d}": doc for i, doc in enumerate(added)}
-    after = {**{c: d for c, d in old.items() if c not in removed}, **new}
-
-    changed = updated_index(
-        Bm25Index.build((c, a, t) for c, (a, t) in old.items()),
-        removed=removed, added=[(c, a, t) for c, (a, t) in new.items()],
-    )
-    fresh = Bm25Index.build((c, a, t) for c, (a, t) in after.items())
-
-    assert len(changed) == len(after)
-    for max_rank in (PUBLIC, PARTNER, INTERNAL):
-        assert changed.doc_count(max_rank=max_rank) == fresh.doc_count(max_rank=max_rank)
-        ours, theirs = changed.scores(query, max_rank=max_rank), fresh.scores(query, max_rank=max_rank)
-        # abs_tol: an average idf that is 0 in exact arithmetic may come out as 0.0 in one summation order and
-        # ~1e-17 in the other, and a zero score is not returned.
-        for chunk_id in ours.keys() | theirs.keys():
-            assert math.isclose(ours.get(chunk_id, 0.0), theirs.get(chunk_id, 0.0), rel_tol=1e-9, abs_tol=1e-12)
-        for term in query:
-            assert changed.has_term(term, max_rank=max_rank) == fresh.has_term(term, max_rank=max_rank)
-        top = [hit.chunk_id for hit in changed.search(query, max_rank=max_rank, k=5) if abs(hit.score) > 1e-9]
-        assert top == [hit.chunk_id for hit in fresh.search(query, max_rank=max_rank, k=5) if abs(hit.score) > 1e-9]
-
-
-@pytest.mark.parametrize(
-    "added",
-    [
-        [("new-c01", "public", ["refund"] * 3 + ["day"] * 40)],  # longer than any chunk so far: every pair recoded
-        [("new-c01", "public", ["refund", "day"])],  # fits the (tf, length) table: only the new pairs are coded
-    ],
-)
-@pytest.mark.parametrize("long_document", [False, True])  # True: a (tf, length) grid too big to keep dense
-def test_changes_code_new_postings_as_a_fresh_build_would(added, long_document):
-    docs = {f"doc-c{i:05d}": ("public", tokens) for i, tokens in enumerate(CORPUS)}
-    if long_document:
-        docs["long-c01"] = ("partner", ["refund"] * 1100 + ["filler"] * 1000)
-    index = Bm25Index.build((c, a, t) for c, (a, t) in docs.items())
-
-    changed = updated_index(index, removed=["doc-c00001"], added=added)
-    fresh = Bm25Index.build(
-        [(c, a, t) for c, (a, t) in docs.items() if c != "doc-c00001"] + list(added)
-    )
-
-    for max_rank in (PUBLIC, PARTNER):
-        for query in (["refund"], ["day", "refund"], ["filler"]):
-            ours, theirs = changed.scores(query, max_rank=max_rank), fresh.scores(query, max_rank=max_rank)
-            assert ours.keys() == theirs.keys()
-            assert all(math.isclose(ours[c], theirs[c], rel_tol=1e-9) for c in ours)
-
-
-def test_an_added_chunk_id_already_held_is_refused():
-    index, chunk_ids = public_index(CORPUS)
-    with pytest.raises(ValueError, match="unique"):
-        updated_index(index, removed=[], added=[(chunk_ids[0], "public", ["again"])])
-
-
-def test_removing_a_chunk_the_index_does_not_hold_is_refused():
-    index, _ = public_index(CORPUS)
-    with pytest.raises(ValueError, match="does not hold"):
-        updated_index(index, removed=["nowhere-c01"], added=[])
-
-
-def test_a_changed_index_saves_and_loads_like_a_built_one(tmp_path):
-    index, chunk_ids = public_index(CORPUS)
-    changed = updated_index(index, removed=[chunk_ids[0]], added=[("new-c01", "partner", ["refund", "fast"])])
-    write_index(changed, tmp_path / "changed.npz")
-
-    loaded = read_index(tmp_path / "changed.npz")
-
-    assert loaded.scores(["refund"], max_rank=PARTNER) == changed.scores(["refund"], max_rank=PARTNER)
-    assert "new-c01" in loaded.scores(["fast"], max_rank=PARTNER)
 
 
 def test_public_scores_do_not_change_when_partner_and_internal_documents_exist():
@@ -278,29 +185,6 @@ def test_duplicate_chunk_ids_and_bad_ranks_are_rejected():
         Bm25Index.build([("a", "public", ["x"]), ("a", "public", ["y"])])
     with pytest.raises(ValueError):
         Bm25Index.build([("a", "public", ["x"])]).search(["x"], max_rank=3, k=1)
-
-
-def test_save_and_load_round_trip_gives_identical_results(tmp_path):
-    docs = [("p1", "public", ["refund", "day"]), ("x1", "partner", ["refund", "floor", "floor"]),
-            ("i1", "internal", ["day", "price"]), ("p2", "public", ["müller", "café", "2.5"])]
-    index = Bm25Index.build(docs, k1=1.2, b=0.7, epsilon=0.3)
-    path = tmp_path / "index.npz"
-    write_index(index, path)
-    loaded = read_index(path)
-    assert [p.name for p in tmp_path.iterdir()] == ["index.npz"]  # no temporary file left behind
-    for max_rank in (PUBLIC, PARTNER, INTERNAL):
-        for query in (["refund"], ["day", "floor", "price"], ["café", "2.5"]):
-            assert loaded.scores(query, max_rank=max_rank) == index.scores(query, max_rank=max_rank)
-            assert loaded.search(query, max_rank=max_rank, k=3) == index.search(query, max_rank=max_rank, k=3)
-            assert loaded.has_term(query[0], max_rank=max_rank) == index.has_term(query[0], max_rank=max_rank)
-
-
-def test_loading_a_truncated_file_fails_loudly(tmp_path):
-    path = tmp_path / "index.npz"
-    write_index(Bm25Index.build([("a", "public", ["x", "y"])]), path)
-    path.write_bytes(path.read_bytes()[:100])
-    with pytest.raises((ValueError, OSError)):  # what load documents for a file that is not a whole index
-        read_index(path)
 
 
 def test_memory_bytes_grows_with_the_corpus():
