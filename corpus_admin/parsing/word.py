@@ -39,7 +39,7 @@ def _read(document: Document) -> tuple[str | None, list[Heading | Block]]:
     """Walk the body's paragraphs and tables in order."""
     events: list[Heading | Block] = []
     stack: tuple[tuple[int, str], ...] = ()
-    levels: dict[str, int | None] = {}
+    levels: dict[str | None, int | None] = {}
     number = 0
     title = _clean(document.core_properties.title or "") or None
     for item in document.iter_inner_content():
@@ -63,14 +63,15 @@ def _read(document: Document) -> tuple[str | None, list[Heading | Block]]:
     return title, events
 
 
-def _paragraph_level(paragraph: Paragraph, levels: dict[str, int | None]) -> int | None:
+def _paragraph_level(paragraph: Paragraph, levels: dict[str | None, int | None]) -> int | None:
     """The heading level of a paragraph's style (0 for Title), or None for body text; cached per style."""
-    style = paragraph.style
-    if style is None:
-        return None
-    if style.style_id not in levels:
-        levels[style.style_id] = _style_level(style)
-    return levels[style.style_id]
+    # Keyed by the paragraph's own style id (None: the default style): python-docx looks a style up by walking
+    # every style of the document, which cost 3 ms a paragraph in a long document.
+    style_id = paragraph._p.style
+    if style_id not in levels:
+        style = paragraph.style
+        levels[style_id] = _style_level(style) if style is not None else None
+    return levels[style_id]
 
 
 def _style_level(style: BaseStyle) -> int | None:
