@@ -3,8 +3,9 @@
 This package's public face: callers import from `corpus_admin.parsing`, never from its modules. Inside, `dispatch`
 checks an upload and picks the parser for its extension, `decoding` turns bytes into text, `markdown`
 (markdown-it-py), `rst` (docutils, with `rst_sphinx`'s roles and directives), `html` (lxml; `flat_html` for what
-libxml2 gives up on), `text` and `pdf` (pypdf) each read one format's headings and blocks, `prose`, `tables` and
-`paragraphs` build blocks the same way for all of them, and `document` holds what they produce.
+libxml2 gives up on), `text`, `pdf` (pypdf; `ocr` reads its scanned pages), `word` (DOCX), `slides` (PPTX), `sheets`
+(XLSX) and `delimited` (CSV; `ooxml` checks the office packages) each read one format's headings and blocks, `prose`,
+`tables` and `paragraphs` build blocks the same way for all of them, and `document` holds what they produce.
 """
 
 from corpus_admin.parsing.dispatch import SUPPORTED, base_name, parse_document

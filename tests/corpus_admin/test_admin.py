@@ -47,7 +47,7 @@ def test_admin_upload_failure_appears_as_message_and_stores_nothing(client, admi
 
     response = _upload(client, SimpleUploadedFile("deck.pptx", b"PK\x03\x04zip"))
 
-    assert any(m.startswith("deck.pptx: unsupported file type") for m in _messages(response))
+    assert "deck.pptx: not a PowerPoint presentation (.pptx) (the content is not a zip archive)" in _messages(response)
     assert not Source.objects.exists()
 
 

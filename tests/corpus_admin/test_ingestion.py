@@ -147,7 +147,8 @@ def test_reingest_of_a_nested_source_makes_its_next_version(ingest):
 @pytest.mark.parametrize(
     ("file_name", "content", "reason"),
     [
-        ("slides.pptx", b"hello", "unsupported file type"),
+        ("slides.key", b"hello", "unsupported file type"),
+        ("slides.pptx", b"hello", "not a PowerPoint presentation (.pptx)"),
         ("empty.md", b"", "empty"),
         ("blank.txt", b"   \n\n  ", "empty"),
         ("binary.txt", b"text\x00\x01\x02 with nul", "binary"),

@@ -329,6 +329,19 @@ def test_chunk_page_of_a_pdf_names_its_page(client, ingest):
     assert 'id="s-1" data-line="2" title="Line 2">Trials last 14 days.</span>' in second
 
 
+def test_chunk_page_of_a_slide_names_its_slide_and_a_scanned_page_its_page(client, ingest):
+    from corpus_admin.testing import pptx_bytes, scanned_pdf_bytes
+
+    ingest("deck.pptx", pptx_bytes(("Plans", "Standard costs $19 per month."), ("Support", "Phone support is on Pro.")))
+    ingest("scan.pdf", scanned_pdf_bytes("Returns\n\nItems may be returned.", "Warranty\n\nKettles last 2 years."))
+
+    slide = client.get("/chunks/deck-v1-c02/").content.decode()
+    scan = client.get("/chunks/scan-v1-c02/").content.decode()
+
+    assert "<dt>Slide</dt><dd>2</dd>" in slide and "§ Slide 2: Support" in slide
+    assert "<dt>Page</dt><dd>2</dd>" in scan and "Kettles last 2 years.</span>" in scan
+
+
 def test_chunk_page_of_a_format_without_pages_names_none(client, ingest):
     ingest("limits.md", DOC)
 
