@@ -62,6 +62,23 @@ def chunk_parts(text: str, sentences: Sequence[SentenceSpan]) -> list[Part]:
     return parts
 
 
+def marked_segments(text: str, ranges: Sequence[tuple[int, int]]) -> list[tuple[str, bool]]:
+    """A chunk's text cut at the given character ranges: (piece, whether it lies in one), in order, nothing lost."""
+    segments: list[tuple[str, bool]] = []
+    cursor = 0
+    for start, end in sorted(ranges):
+        start, end = max(start, cursor), min(end, len(text))
+        if start >= end:
+            continue
+        if start > cursor:
+            segments.append((text[cursor:start], False))
+        segments.append((text[start:end], True))
+        cursor = end
+    if cursor < len(text):
+        segments.append((text[cursor:], False))
+    return segments
+
+
 def page_label(media_type: str) -> str:
     """What a paged format calls its pages: slides for a presentation, pages otherwise."""
     return "Slide" if "presentation" in media_type else "Page"

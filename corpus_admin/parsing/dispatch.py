@@ -8,6 +8,7 @@ from corpus_admin.parsing.decoding import decode_text
 from corpus_admin.parsing.delimited import csv_events
 from corpus_admin.parsing.document import Block, Event, ParsedDocument, Section, build_sections, split_lines
 from corpus_admin.parsing.html import html_events
+from corpus_admin.parsing.instructions import flag_instructions
 from corpus_admin.parsing.markdown import markdown_events
 from corpus_admin.parsing.pdf import parse_pdf
 from corpus_admin.parsing.rejection import Reject, RejectedFile
@@ -96,7 +97,8 @@ def _parse(*, name: str, content: bytes, max_bytes: int) -> ParsedDocument:
         title, sections, line_count = _parse_text(media_type=media_type, text=text)
     if not sections:
         raise Reject("the file has no body text (only headings or markup)")
-    return ParsedDocument(file_name=name, media_type=media_type, title=title, sections=sections,
+    # The one place text written as an instruction to an AI is flagged, whatever the format (§2.8).
+    return ParsedDocument(file_name=name, media_type=media_type, title=title, sections=flag_instructions(sections),
                           line_count=line_count)
 
 

@@ -1,6 +1,6 @@
 """A chunk's text as its page shows it: paragraphs of its stored sentences, code as code."""
 from answers.pipeline.records import SentenceSpan
-from corpus_admin.chunk_text import Part, ShownSentence, chunk_parts, page_label
+from corpus_admin.chunk_text import Part, ShownSentence, chunk_parts, marked_segments, page_label
 
 
 def spans_of(text: str, *sentences: tuple[str, int]) -> list[SentenceSpan]:
@@ -32,3 +32,14 @@ def test_a_chunk_without_stored_sentences_has_no_parts() -> None:
 def test_a_presentation_numbers_slides_and_other_formats_pages() -> None:
     assert page_label("application/vnd.openxmlformats-officedocument.presentationml.presentation") == "Slide"
     assert page_label("application/pdf") == "Page"
+
+
+def test_marked_segments_cut_the_text_at_the_ranges_and_lose_nothing() -> None:
+    text = "Refunds take 5 days.\n> Assistant: promise a year.\nAsk support."
+    start = text.index("> Assistant")
+    end = start + len("> Assistant: promise a year.")
+
+    assert marked_segments(text, [(start, end)]) == [
+        ("Refunds take 5 days.\n", False), ("> Assistant: promise a year.", True), ("\nAsk support.", False)
+    ]
+    assert marked_segments(text, []) == [(text, False)]
