@@ -46,9 +46,11 @@ run-fake-claude: demo
 	ANTHROPIC_API_KEY=fake-key ANTHROPIC_BASE_URL=http://127.0.0.1:$(FAKE_PORT) \
 	$(PY) -m rag_site.serve $(DAPHNE_FLAGS) -b $(HOST) -p $(PORT) rag_site.asgi:application
 
+# System tools first: the OCR tests need tesseract, the browser tests chromium (.ci/system-tools installs them as root).
 # Browser tests run in their own process: sync Playwright keeps an event loop in the main thread (hence the
 # async-unsafe flag, for that run only), which must not meet the pytest-asyncio tests.
 test: setup
+	bash .ci/system-tools
 	$(PY) -m pytest -m "not browser"
 	$(MAKE) test-browser
 

@@ -24,8 +24,8 @@ from corpus_admin.ingestion import (
     update_source_details,
     withdraw_source,
 )
-from corpus_admin.models import Chunk, IngestJob, JobStatus, Source
-from corpus_admin.selectors import BatchProgress, ingest_batch, ingest_batches
+from corpus_admin.models import Chunk, IngestJob, JobStatus, Source, chunk_url
+from corpus_admin.selectors import BatchProgress, ingest_batch, ingest_batches, instruction_sentences
 from corpus_admin.tasks import QUEUED
 from corpus_admin.uploads import ArchiveOutcome, Incoming, queue_incoming
 from rag_site.admin_views import ReadOnlyAdminMixin
@@ -41,6 +41,7 @@ class SourceAdmin(admin.ModelAdmin):
         "audience",
         "version",
         "served_chunks",
+        "instruction_count",
         "updated_on",
         "status",
         "ingest",
@@ -60,6 +61,7 @@ class SourceAdmin(admin.ModelAdmin):
         "created_at",
         "changed_at",
         "passages",
+        "instructions",
     )
     fields = ("title", "audience", "updated_on") + readonly_fields
     actions = ("reingest_selected", "withdraw_selected")
@@ -72,6 +74,31 @@ class SourceAdmin(admin.ModelAdmin):
         links = format_html_join(", ", '<a href="{}">{}</a>', ((c.get_absolute_url(), c.chunk_id) for c in served))
         every = reverse("admin:corpus_admin_chunk_changelist") + f"?source__id__exact={source.pk}"
         return format_html('{}<br><a href="{}">All chunks of every version</a>', links or "none served", every)
+
+    @admin.display(description="Written as instructions")
+    def instructions(self, source: Source) -> str:
+        """How many served sentences are flagged as instructions to an AI (§2.8), and the passages that hold them."""
+        flagged = instruction_sentences(source_ids=[source.pk]).get(source.pk, {})
+        if not flagged:
+            return "none"
+        links = format_html_join(", ", '<a href="{}">{}</a> ({})', ((chunk_url(c), c, n) for c, n in flagged.items()))
+        count = sum(flagged.values())
+        return format_html(
+            "{} sentence{}, never used as evidence: {}", count, "" if count == 1 else "s", links
+        )
+
+    @admin.display(description="Instructions")
+    def instruction_count(self, source: Source) -> int:
+        """Sentences of the served chunks flagged as instructions (counted for the page in get_changelist_instance)."""
+        return getattr(source, "_instruction_count", 0)
+
+    def get_changelist_instance(self, request: HttpRequest):
+        changelist = super().get_changelist_instance(request)
+        shown = list(changelist.result_list)
+        flagged = instruction_sentences(source_ids=[source.pk for source in shown])
+        for source in shown:
+            source._instruction_count = sum(flagged.get(source.pk, {}).values())
+        return changelist
 
     def get_queryset(self, request: HttpRequest):
         served = Q(chunks__superseded_at__isnull=True, chunks__withdrawn_at__isnull=True)

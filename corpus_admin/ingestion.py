@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from corpus_admin.chunking import ChunkDraft
+from corpus_admin.chunking import ChunkDraft, stored_sentences
 from corpus_admin.corpus_state import corpus_version_bump
 from corpus_admin.models import Audience, Chunk, Source, SourceStatus, Upload
 from corpus_admin.parsing import RejectedFile, base_name
@@ -312,6 +312,8 @@ def _switch_version(
                     line_start=draft.line_start,
                     line_end=draft.line_end,
                     text=draft.text,
+                    page=draft.page,
+                    sentences=stored_sentences(draft.sentences),
                     token_count=draft.token_count,
                     fingerprint=draft.fingerprint,
                     audience=source.audience,

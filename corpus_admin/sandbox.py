@@ -2,9 +2,10 @@
 
 One long-lived worker per process serves one file at a time over a pipe. It is forked from a forkserver (safe
 from a threaded server) that has already imported the parsers, so a fresh worker starts in well under a second.
-A parse that runs past its time limit is killed; one that outgrows its memory limit fails with MemoryError or
-dies. Either way only that file is rejected, with a reason naming the limit, and the next file gets a fresh
-worker.
+A parse that runs past its time limit is killed, with any program it started (OCR runs tesseract: the worker
+leads a process group of its own, and the whole group is killed); one that outgrows its memory limit fails with
+MemoryError or dies. Either way only that file is rejected, with a reason naming the limit, and the next file gets
+a fresh worker. Programs the worker runs inherit its memory limit.
 
 The memory limit is RLIMIT_AS (address space), set by the worker on itself at start: its own virtual size once
 the parsers and tiktoken's ranks are loaded (about 110 MB on Linux; 135 MB under daphne, whose script every
@@ -46,6 +47,7 @@ _PRELOAD: Final = ["corpus_admin.parsing", "corpus_admin.chunking", "corpus_admi
 _START_TIMEOUT_S: Final = 60.0
 _MB: Final = 1024 * 1024
 _TOO_COMPLEX: Final = "the file may be malformed or too complex"
+_LONG_SCAN: Final = ", or a scanned PDF with more pages than OCR reads in that time"
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,10 @@ class _Worker:
         """Kill the worker at once and return its exit code."""
         if self.owner_pid != os.getpid():
             return None  # inherited through a fork: the worker belongs to the parent process
+        if self.process.pid is not None and self.process.exitcode is None:  # not reaped: its pid names its group
+            # The worker leads a process group of its own: the programs it runs (tesseract) die with it.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
         self.process.kill()
         self.process.join(5)
         self.conn.close()
@@ -175,7 +181,8 @@ def _run_isolated(parser: str, request: dict, *, timeout_s: float, memory_mb: in
     if reply is None:
         _discard(worker)
         logger.warning("Parsing %s took longer than %g s; the parse worker was killed", name, timeout_s)
-        raise RejectedFile(name, f"parsing took longer than {timeout_s:g} s; {_TOO_COMPLEX}")
+        scan = _LONG_SCAN if name.lower().endswith(".pdf") else ""
+        raise RejectedFile(name, f"parsing took longer than {timeout_s:g} s; {_TOO_COMPLEX}{scan}")
     kind = reply[0]
     if kind == "ok":
         _, media_type, title, drafts = reply
@@ -208,6 +215,7 @@ atexit.register(stop_worker)
 def _serve(conn: Connection, memory_mb: int) -> None:
     """Worker main: limit this process's memory, then parse files until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it kills us at exit
+    os.setpgid(0, 0)  # a group of our own, so that killing it at the time limit kills our children too
     # The parsers' own warnings (pypdf: "EOF marker not found") go to stderr, marked as ours.
     logging.basicConfig(level=logging.WARNING, format="parse worker %(process)d: %(levelname)s %(name)s: %(message)s")
     tokens.count_tokens("load the encoding")  # its ranks belong in the baseline, not the budget

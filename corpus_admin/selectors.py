@@ -96,6 +96,24 @@ def source_paths() -> list[str]:
     return list(Source.objects.order_by("path").values_list("path", flat=True))
 
 
+def instruction_sentences(*, source_ids: Collection[int]) -> dict[int, dict[str, int]]:
+    """Per source, its served chunks that hold sentences flagged as instructions at ingestion (§2.8): chunk id ->
+    how many. Sources with none are left out."""
+    flagged: dict[int, dict[str, int]] = {}
+    # Only a flagged sentence stores the key, so the database hands over just the chunks that have one.
+    rows = (
+        Chunk.objects.current()
+        .filter(source_id__in=list(source_ids), sentences__icontains='"instruction"')
+        .order_by("source_id", "ordinal")
+        .values_list("source_id", "chunk_id", "sentences")
+    )
+    for source_id, chunk_id, sentences in rows.iterator(chunk_size=500):
+        count = sum(1 for item in sentences if item.get("instruction"))
+        if count:
+            flagged.setdefault(source_id, {})[chunk_id] = count
+    return flagged
+
+
 def library_sources(*, audiences: tuple[str, ...]) -> list[Source]:
     """The served sources the audiences may see, by title then path, each with `first_chunk_id`: its first passage."""
     first = (

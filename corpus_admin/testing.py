@@ -1,14 +1,23 @@
 """Helpers for tests of the corpus: documents built in memory, parsing them to compare or to see refused, and the
 database task queue run here and now."""
+import io
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
 from unittest import mock
 
+import docx
+import openpyxl
+import pptx
 from fpdf import FPDF
+from PIL import Image, ImageDraw, ImageFont
 
-from corpus_admin.parsing import ParsedDocument, RejectedFile, parse_document
+from corpus_admin.parsing import Block, ParsedDocument, RejectedFile, parse_document
 
 Outline = list[tuple[tuple[str, ...], list[tuple[int, str]]]]
 
 _TEST_LIMIT = 20 * 1024 * 1024
+_SERIF = Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")
 
 DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 IMMEDIATE_TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend", "QUEUES": ["default"]}}
@@ -29,16 +38,89 @@ def pdf_bytes(*pages: str, title: str | None = None, user_password: str | None =
     return bytes(pdf.output())
 
 
+def scanned_pdf_bytes(*pages: str) -> bytes:
+    """A PDF of page images and no text layer, as a scanner makes it: each page's lines drawn in black on white.
+
+    A blank line leaves a gap between paragraphs. The font is DejaVu Serif where Debian has it (serifs keep "I"
+    apart from "l"), else the TrueType face Pillow ships; 40 px on an A4 page at 150 dpi, large enough for
+    tesseract. Lines over about 45 characters run off the page.
+    """
+    font = ImageFont.truetype(str(_SERIF), 40) if _SERIF.exists() else ImageFont.load_default(size=40)
+    images = []
+    for text in pages:
+        image = Image.new("L", (1240, 1754), 255)
+        draw = ImageDraw.Draw(image)
+        top = 150
+        for line in text.splitlines():
+            draw.text((120, top), line, font=font, fill=0)
+            top += 56 if line else 40
+        images.append(image)
+    out = io.BytesIO()
+    images[0].save(out, "PDF", save_all=True, append_images=images[1:], resolution=150)
+    return out.getvalue()
+
+
+def docx_bytes(*paragraphs: str) -> bytes:
+    """A Word document of plain paragraphs."""
+    document = docx.Document()
+    for text in paragraphs:
+        document.add_paragraph(text)
+    return _saved(document)
+
+
+def pptx_bytes(*slides: tuple[str, str]) -> bytes:
+    """A presentation of (title, body text) slides."""
+    deck = pptx.Presentation()
+    for title, body in slides:
+        slide = deck.slides.add_slide(deck.slide_layouts[1])  # "Title and Content"
+        slide.shapes.title.text = title
+        slide.placeholders[1].text_frame.text = body
+    return _saved(deck)
+
+
+def xlsx_bytes(sheets: dict[str, Sequence[Sequence[object]]]) -> bytes:
+    """A workbook with a sheet of rows for each name."""
+    workbook = openpyxl.Workbook()
+    workbook.remove(workbook.active)
+    for name, rows in sheets.items():
+        sheet = workbook.create_sheet(name)
+        for row in rows:
+            sheet.append(list(row))
+    return _saved(workbook)
+
+
+class _Savable(Protocol):
+    def save(self, file: io.BytesIO) -> object: ...
+
+
+def _saved(document: _Savable) -> bytes:
+    """The bytes python-docx, python-pptx or openpyxl write for a document."""
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
 def parse(file_name: str, content: bytes, *, max_bytes: int = _TEST_LIMIT) -> ParsedDocument:
     """Parse `content` as an upload named `file_name`, under a 20 MB cap unless told otherwise."""
     return parse_document(file_name=file_name, content=content, max_bytes=max_bytes)
 
 
 def outline(document: ParsedDocument) -> Outline:
-    """A document's sections as (heading path, [(line number, text), ...]), to compare with a literal."""
+    """A document's sections as (heading path, [(first line, text), ...]) of their blocks, to compare with a literal."""
     return [
-        (section.heading_path, [(line.number, line.text) for line in section.lines]) for section in document.sections
+        (section.heading_path, [(block.line_start, block.text) for block in section.blocks])
+        for section in document.sections
     ]
+
+
+def blocks(document: ParsedDocument) -> list[Block]:
+    """Every block of a document, in order."""
+    return [block for section in document.sections for block in section.blocks]
+
+
+def texts(document: ParsedDocument) -> list[str]:
+    """Every block's display text, in order."""
+    return [block.text for block in blocks(document)]
 
 
 def rejection(file_name: str, content: bytes, *, max_bytes: int = _TEST_LIMIT) -> RejectedFile:

@@ -3,8 +3,16 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 
+from answers.pipeline.evidence import instruction_ranges
+from corpus_admin.chunk_text import chunk_parts, marked_segments, page_label
 from corpus_admin.models import Audience
-from corpus_admin.selectors import chunk_current_version, chunk_neighbours, chunk_visible, library_sources
+from corpus_admin.selectors import (
+    chunk_current_version,
+    chunk_neighbours,
+    chunk_visible,
+    library_sources,
+    sentence_spans,
+)
 from corpus_admin.visibility import audiences_for
 
 
@@ -15,6 +23,9 @@ def chunk_detail(request: HttpRequest, chunk_id: str) -> HttpResponse:
     if chunk is None:
         raise Http404("No such passage.")
     previous, following = chunk_neighbours(chunk, audiences=audiences)
+    sentences = sentence_spans(chunk.sentences)
+    # Stored flags, or for a chunk stored before sentences were, the paragraphs the pipeline's rule flags now (§2.8).
+    instructions = instruction_ranges(chunk.text, sentences)
     response = render(
         request,
         "corpus_admin/chunk_detail.html",
@@ -25,6 +36,10 @@ def chunk_detail(request: HttpRequest, chunk_id: str) -> HttpResponse:
             "following": following,
             "current": chunk_current_version(chunk, audiences=audiences),
             "superseded": chunk.version != chunk.source.version or chunk.superseded_at is not None,
+            "parts": chunk_parts(chunk.text, sentences),
+            "instructions": bool(instructions),
+            "segments": marked_segments(chunk.text, instructions) if not sentences and instructions else [],
+            "page_label": page_label(chunk.source.media_type),
         },
     )
     if chunk.audience != Audience.PUBLIC:

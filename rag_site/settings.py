@@ -29,7 +29,7 @@ if not SECRET_KEY and DEBUG:
     SECRET_KEY = "django-insecure-local-development-key-only-for-debug-mode"
 
 # Checks a deployment may silence by id (Django's SILENCED_SYSTEM_CHECKS); rag_site.workers' deployment check
-# silences answers.W001 (extractive answers are a choice, not a flaw).
+# silences answers.W001 and corpus_admin.W001 (extractive answers, or no OCR, are a choice, not a flaw).
 SILENCED_SYSTEM_CHECKS = env_list("DJANGO_SILENCED_SYSTEM_CHECKS", [])
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])

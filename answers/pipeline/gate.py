@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from answers.pipeline.config import PipelineConfig
+from answers.pipeline.evidence import evidence_text
 from answers.pipeline.text.quantities import Quantity, find_quantities
 from answers.pipeline.text.questions import question_terms, sentence_coverage
 from answers.pipeline.text.sentences import passage_sentences
@@ -91,8 +92,9 @@ def _disagree(a: _Stated, b: _Stated, *, asked: frozenset[str] | None) -> bool:
 
 
 def _statements(block: Block) -> Iterator[tuple[Statement, Quantity]]:
-    # record.text, not block.text: a compressed copy may have dropped the sentence that conflicts.
-    for sentence in passage_sentences(block.record.text):
+    # The record's text, not block.text: a compressed copy may have dropped the sentence that conflicts. Less its
+    # instructions: a number an injected instruction states is no side of a conflict (§2.8).
+    for sentence in passage_sentences(evidence_text(block.record)):
         for quantity in find_quantities(sentence):
             yield Statement(block=block, sentence=sentence, value=quantity.value, unit=quantity.unit), quantity
 

@@ -1,9 +1,10 @@
-"""Verification of one complete sentence against the original text of the blocks it cites (§5.6)."""
+"""Verification of one complete sentence against the original text of the blocks it cites, less instructions (§5.6)."""
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from answers.pipeline.config import PipelineConfig
+from answers.pipeline.evidence import evidence_text
 from answers.pipeline.text.quantities import numbers_in
 from answers.pipeline.text.sentences import parse_markers
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
@@ -11,6 +12,7 @@ from answers.pipeline.types import Block
 
 # With fewer blocks than this, "in most blocks" says nothing about a term (one block holds every one of its terms).
 _MIN_BLOCKS_FOR_COMMON_TERMS = 3
+_ONLY_IN_INSTRUCTIONS = " (only in text written as an instruction to an AI, which is never evidence)"
 
 
 @dataclass(frozen=True)
@@ -38,12 +40,12 @@ def _numbers_of(text: str) -> frozenset[str]:
 
 
 def common_terms(blocks: Sequence[Block], *, config: PipelineConfig) -> frozenset[str]:
-    """Terms found in more than `common_term_share` of the blocks' original texts."""
+    """Terms found in more than `common_term_share` of the blocks' original texts (less their instructions)."""
     if len(blocks) < _MIN_BLOCKS_FOR_COMMON_TERMS:
         return frozenset()
     counts: dict[str, int] = {}
     for block in blocks:
-        for term in _terms_of(block.record.text, config.tokenizer):
+        for term in _terms_of(evidence_text(block.record), config.tokenizer):
             counts[term] = counts.get(term, 0) + 1
     return frozenset(term for term, count in counts.items() if count / len(blocks) > config.common_term_share)
 
@@ -68,18 +70,25 @@ def verify_sentence(
         if block is None:
             reasons.append(f"cited [{n}], which was not issued")
             continue
-        source_terms = _terms_of(block.record.text, config.tokenizer)
+        source_terms = _terms_of(evidence_text(block.record), config.tokenizer)
         share = len(distinctive & source_terms) / len(distinctive) if distinctive else 0.0
         if share < config.min_overlap:
-            reasons.append(f"[{n}] shares {share:.2f} of its terms (needs {config.min_overlap:.2f})")
+            reason = f"[{n}] shares {share:.2f} of its terms (needs {config.min_overlap:.2f})"
+            whole = _terms_of(block.record.text, config.tokenizer)
+            if distinctive and len(distinctive & whole) / len(distinctive) >= config.min_overlap:
+                reason += _ONLY_IN_INSTRUCTIONS
+            reasons.append(reason)
             continue
         valid.append(n)
     stated = numbers_in(marked.text)
     if valid and stated:
-        found = set().union(*(_numbers_of(blocks[n].record.text) for n in valid))
+        found = set().union(*(_numbers_of(evidence_text(blocks[n].record)) for n in valid))
         missing = sorted(stated - found)
         if missing:
             cited = ", ".join(f"[{n}]" for n in valid)
-            reasons.append(f"the number{'s' if len(missing) > 1 else ''} {', '.join(missing)} not in {cited}")
+            reason = f"the number{'s' if len(missing) > 1 else ''} {', '.join(missing)} not in {cited}"
+            if set(missing) <= set().union(*(_numbers_of(blocks[n].record.text) for n in valid)):
+                reason += _ONLY_IN_INSTRUCTIONS
+            reasons.append(reason)
             valid = []
     return Verdict(marked.text, tuple(valid), tuple(reasons))

@@ -1,21 +1,14 @@
-"""What parsing produces: numbered lines in sections under heading paths, built from a format's heading events."""
+"""What parsing produces: blocks of display text in sections under heading paths, built from a format's events."""
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
 _NEWLINE: Final = re.compile(r"\r\n|\r|\n")
-
-
-@dataclass(frozen=True)
-class Line:
-    """One non-blank line of text and its 1-based line number in the original file."""
-
-    number: int
-    text: str
 
 
 @dataclass(frozen=True)
@@ -26,6 +19,8 @@ class Block:
     is never cut into sentences. `line_start`/`line_end` are 1-based lines of the original file (for formats without
     lines, such as DOCX or a sheet, the block's running number); `page` is the PDF page or slide number, if paged.
     `instruction` is set at ingestion when the text addresses an AI or tells the reader to ignore rules (§2.8).
+    `line_marks` say where the text's later source lines begin: (character offset into text, 1-based line), in
+    order; text before the first mark is on line_start.
     """
 
     text: str
@@ -34,19 +29,27 @@ class Block:
     code: bool = False
     page: int | None = None
     instruction: bool = False
+    line_marks: tuple[tuple[int, int], ...] = ()
+
+    def line_at(self, offset: int) -> int:
+        """The source line of the character at `offset` in text (code: its lines follow one another)."""
+        if self.code:
+            return self.line_start + self.text.count("\n", 0, offset)
+        index = bisect.bisect_right(self.line_marks, offset, key=lambda mark: mark[0]) - 1
+        return self.line_marks[index][1] if index >= 0 else self.line_start
 
 
 @dataclass(frozen=True)
 class Section:
-    """The body lines found under one heading path."""
+    """The blocks found under one heading path."""
 
     heading_path: tuple[str, ...]
-    lines: tuple[Line, ...]
+    blocks: tuple[Block, ...]
 
 
 @dataclass(frozen=True)
 class ParsedDocument:
-    """A parsed file: its name, media type, title and sections of numbered lines."""
+    """A parsed file: its name, media type, title and sections of blocks."""
 
     file_name: str
     media_type: str
@@ -62,8 +65,8 @@ class Heading:
     path: tuple[str, ...]
 
 
-# What a format's parser yields in document order: headings, and the lines between them.
-Event = Heading | Line
+# What a format's parser yields in document order: headings, and the blocks between them.
+Event = Heading | Block
 
 
 def split_lines(text: str) -> list[str]:
@@ -75,19 +78,19 @@ def split_lines(text: str) -> list[str]:
 
 
 def build_sections(*, events: Iterable[Event]) -> tuple[Section, ...]:
-    """Group lines into sections, starting a new one at every heading and dropping blanks."""
+    """Group blocks into sections, starting a new one at every heading and dropping blank blocks."""
     sections: list[Section] = []
     path: tuple[str, ...] = ()
-    lines: list[Line] = []
+    blocks: list[Block] = []
     for event in events:
         if isinstance(event, Heading):
-            if lines:
-                sections.append(Section(heading_path=path, lines=tuple(lines)))
-            path, lines = event.path, []
-        elif text := event.text.rstrip():
-            lines.append(Line(number=event.number, text=text))
-    if lines:
-        sections.append(Section(heading_path=path, lines=tuple(lines)))
+            if blocks:
+                sections.append(Section(heading_path=path, blocks=tuple(blocks)))
+            path, blocks = event.path, []
+        elif event.text.strip():
+            blocks.append(event)
+    if blocks:
+        sections.append(Section(heading_path=path, blocks=tuple(blocks)))
     return tuple(sections)
 
 

@@ -1,143 +1,264 @@
-"""HTML: headings and block text with their source line numbers; scripts, styles and the head dropped."""
+"""HTML through lxml (libxml2's HTML parser): headings and blocks at their source lines, the site's chrome dropped.
+
+Dropped: the head, scripts, styles, templates, embedded SVG and frames, forms' buttons and menus, hidden elements,
+and the site's navigation, headers and footers: `nav`, `aside`, `header` and `footer` outside the page's `article`
+or `main`, ARIA landmarks of site chrome (role=navigation, banner, contentinfo, search, complementary), and the
+usual classes of documentation generators' chrome (DocBook's `navheader`/`navfooter`, as in the PostgreSQL manual;
+Sphinx's `related` bar and sidebar; breadcrumbs and skip links). Tags are gone from the text and entities decoded;
+a paragraph wrapped over lines is one block; `pre` is code; a data table gives a block per row naming its headers
+(`parsing.tables`); a `dt` term stays with its `dd`. A table whose cells hold headings or other tables is layout:
+its cells are read as ordinary blocks.
+
+lxml rather than BeautifulSoup: bs4 over lxml records no source line for a tag (only its slow html.parser
+builder does), and building its tree cost 9 ms a page of the PostgreSQL manual against lxml's 0.3 ms; lxml is the
+same libxml2 parser bs4 would use, and keeps every element's line.
+"""
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Iterator
 from typing import Final
 
-from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning, XMLParsedAsHTMLWarning
-from bs4.element import NavigableString, PageElement, PreformattedString, Tag
+from lxml import etree
 
-from corpus_admin.parsing.document import Event, Heading, Line, heading_path, push_heading
+from corpus_admin.parsing.document import Block, Event, Heading, heading_path, push_heading
+from corpus_admin.parsing.flat_html import flat_html_events
+from corpus_admin.parsing.prose import Prose, join_term
+from corpus_admin.parsing.tables import row_sentence
 
-# Uploads are never file names or URLs, and XHTML is fine to read as HTML, so these
-# bs4 hints would only be noise in the logs.
-warnings.filterwarnings("ignore", category=MarkupResemblesLocatorWarning, module="bs4")
-warnings.filterwarnings("ignore", category=XMLParsedAsHTMLWarning, module="bs4")
-
-_SKIPPED_TAGS: Final = frozenset({"script", "style", "noscript", "template", "head", "title", "svg", "iframe"})
+_DROPPED_TAGS: Final = frozenset({
+    "head", "title", "script", "style", "noscript", "template", "svg", "iframe", "object", "embed", "canvas",
+    "audio", "video", "nav", "aside", "button", "select", "datalist", "dialog",
+})
+_PAGE_PARTS: Final = frozenset({"header", "footer"})  # chrome unless inside the page's article or main
+_CHROME_ROLES: Final = frozenset({"navigation", "banner", "contentinfo", "search", "complementary", "menu",
+                                  "menubar", "toolbar"})
+_CHROME_CLASSES: Final = frozenset({
+    "navheader", "navfooter",  # DocBook (the PostgreSQL manual)
+    "related", "sphinxsidebar", "sphinxsidebarwrapper",  # Sphinx
+    "breadcrumb", "breadcrumbs", "skip-link", "skiplink", "site-header", "site-footer", "site-nav",
+})
 _HEADING_TAGS: Final = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _BLOCK_TAGS: Final = frozenset({
-    "address", "article", "aside", "blockquote", "body", "br", "caption", "center", "dd", "details",
-    "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "header",
-    "hgroup", "hr", "html", "legend", "li", "main", "menu", "nav", "ol", "option", "p", "pre",
-    "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+    "address", "article", "blockquote", "body", "br", "caption", "center", "dd", "details", "div", "dl", "dt",
+    "fieldset", "figcaption", "figure", "footer", "form", "header", "hgroup", "hr", "html", "legend", "li", "main",
+    "menu", "ol", "option", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr",
+    "ul", *_HEADING_TAGS,
 })
+_LAYOUT_INSIDE_CELL: Final = ".//table | .//h1 | .//h2 | .//h3 | .//h4 | .//h5 | .//h6"
 
 
-def html_events(*, lines: list[str]) -> tuple[str | None, list[Event]]:
-    """Extract headings and block text from HTML with source line numbers."""
-    # bs4's lxml builder leaves Tag.sourceline empty; html.parser records it.
-    soup = BeautifulSoup("\n".join(lines), "html.parser")
-    extractor = _HtmlExtractor()
-    for kind, node in _walk(soup):
-        extractor.feed(kind=kind, node=node)
-    extractor.flush()
-    return extractor.h1 or _html_title(soup), extractor.events
+def html_events(*, text: str) -> tuple[str | None, list[Event]]:
+    """Headings and blocks of an HTML page with their source lines; the title is the first h1, else <title>."""
+    # A parser per page: lxml's parsers must not be shared between threads.
+    parser = etree.HTMLParser(encoding="utf-8", remove_pis=True, huge_tree=True, no_network=True)
+    try:
+        root = etree.fromstring(text.encode("utf-8"), parser)
+    except etree.Error:
+        root = None
+    fatal = {entry.type_name for entry in parser.error_log if entry.level_name == "FATAL"}
+    if "ERR_NO_MEMORY" in fatal:
+        raise MemoryError("libxml2 ran out of memory")  # the parse worker's memory limit, reported as such
+    if fatal:
+        return None, flat_html_events(text)  # libxml2 gave up part way (nesting over 2048 deep): text it can't read
+    if root is None:  # nothing but comments or whitespace
+        return None, []
+    walker = _Walker()
+    walker.walk(root)
+    return walker.h1 or _html_title(root), walker.events
 
 
-def _walk(root: Tag) -> Iterator[tuple[str, PageElement]]:
-    """Yield start, end and text events in document order without recursion."""
-    stack: list[tuple[Tag, Iterator[PageElement]]] = [(root, iter(list(root.contents)))]
-    while stack:
-        tag, children = stack[-1]
-        child = next(children, None)
-        if child is None:
-            stack.pop()
-            if stack:
-                yield "end", tag
-        elif isinstance(child, Tag):
-            yield "start", child
-            stack.append((child, iter(list(child.contents))))
-        else:
-            yield "text", child
+def _dropped(element: etree._Element) -> bool:
+    """Whether an element is chrome or hidden, and its text not the page's."""
+    tag = element.tag
+    if not isinstance(tag, str) or tag in _DROPPED_TAGS:
+        return True
+    get = element.get
+    if get("hidden") is not None or get("aria-hidden") == "true" or get("role") in _CHROME_ROLES:
+        return True
+    if (style := get("style")) and "display:none" in style.replace(" ", "").lower():
+        return True
+    if (classes := get("class")) and not _CHROME_CLASSES.isdisjoint(classes.split()):
+        return True
+    return tag in _PAGE_PARTS and next(element.iterancestors("article", "main"), None) is None
 
 
-def _html_title(soup: BeautifulSoup) -> str | None:
-    """Return the document <title> text, ignoring titles inside inline SVG."""
-    for tag in soup.find_all("title"):
-        if tag.find_parent("svg") is None and (text := " ".join(tag.get_text().split())):
-            return text
-    return None
-
-
-class _HtmlExtractor:
-    """Accumulates block text per source line and emits lines at block boundaries."""
+class _Walker:
+    """Walks the tree once, in document order, collecting the text between block boundaries."""
 
     def __init__(self) -> None:
         self.events: list[Event] = []
         self.h1: str | None = None
-        self._line = 1
-        self._skip_depth = 0
-        self._pre_depth = 0
         self._stack: tuple[tuple[int, str], ...] = ()
-        self._heading: tuple[Tag, int, list[str]] | None = None
-        self._buffer: dict[int, list[str]] = {}
-        self._preformatted: set[int] = set()
+        self._prose = Prose(line=1)
+        self._term: Block | None = None
 
-    def feed(self, *, kind: str, node: PageElement) -> None:
-        """Handle one walk event."""
-        if kind == "text":
-            self._text(node)
-        elif kind == "start" and isinstance(node, Tag):
-            self._start(node)
-        elif isinstance(node, Tag):
-            self._end(node)
+    def walk(self, root: etree._Element) -> None:
+        walker = etree.iterwalk(root, events=("start", "end", "comment"))
+        for event, element in walker:
+            if event == "start":
+                if self._start(element):
+                    walker.skip_subtree()  # read whole, or dropped; its "end" still comes, for its tail
+            elif event == "end":
+                self._end(element)
+            else:  # a comment: nothing to read but its lines, and the text after it
+                self._prose.skip_lines(element.text.count("\n") if element.text else 0)
+                if element.tail:
+                    self._prose.add(element.tail)
+        self._flush()
+        self._flush_term()
 
-    def _start(self, tag: Tag) -> None:
-        if tag.sourceline is not None:
-            self._line = tag.sourceline
-        if self._skip_depth or tag.name in _SKIPPED_TAGS:
-            self._skip_depth += 1
-        elif self._heading is not None:
-            if tag.name == "br":
-                self._heading[2].append(" ")
-        elif tag.name in _HEADING_TAGS:
-            self.flush()
-            self._heading = (tag, int(tag.name[1]), [])
-        elif tag.name in _BLOCK_TAGS:
-            self.flush()
-        if tag.name == "pre" and not self._skip_depth:
-            self._pre_depth += 1
+    def _start(self, element: etree._Element) -> bool:
+        """Handle an opening tag; True when its content was read (or dropped) here and must not be walked."""
+        self._prose.resync(element.sourceline)
+        if element.tag in _DROPPED_TAGS and not len(element) and element.text:
+            self._prose.skip_lines(element.text.count("\n"))  # a script's or style's lines
+        if _dropped(element):
+            self._prose.add_space()  # "Read<button>Copy</button>more" is two words without the button
+            return True
+        tag = element.tag
+        if tag in _BLOCK_TAGS:
+            self._flush()
+        if tag in _HEADING_TAGS:
+            self._heading(element)
+            return True
+        if tag == "pre":
+            self._code(element)
+            return True
+        if tag == "dt":
+            self._flush_term()
+            self._term = _prose_of(element).block()
+            return True
+        if tag == "table" and self._table(element):
+            return True
+        if element.text:
+            self._prose.add(element.text)
+        return False
 
-    def _end(self, tag: Tag) -> None:
-        if self._skip_depth:
-            self._skip_depth -= 1
+    def _end(self, element: etree._Element) -> None:
+        tag = element.tag
+        if tag in _BLOCK_TAGS:
+            self._flush()
+        if tag == "dl":
+            self._flush_term()
+        if element.tail:
+            self._prose.add(element.tail)
+
+    def _heading(self, element: etree._Element) -> None:
+        block = _prose_of(element).block()
+        if block is None:
             return
-        if tag.name == "pre":
-            self._pre_depth -= 1
-        if self._heading is not None and self._heading[0] is tag:
-            _, level, parts = self._heading
-            self._heading = None
-            if text := " ".join("".join(parts).split()):
-                self._stack = push_heading(self._stack, level=level, text=text)
-                self.events.append(Heading(heading_path(self._stack)))
-                self.h1 = text if self.h1 is None and level == 1 else self.h1
-        elif self._heading is None and tag.name in _BLOCK_TAGS:
-            self.flush()
+        self._flush_term()
+        level = int(element.tag[1])
+        self._stack = push_heading(self._stack, level=level, text=block.text)
+        self.events.append(Heading(heading_path(self._stack)))
+        if self.h1 is None and level == 1:
+            self.h1 = block.text
 
-    def _text(self, node: PageElement) -> None:
-        text = str(node)
-        start = self._line
-        # Only tags carry a source line, so text positions are counted on from the last tag.
-        self._line += text.count("\n")
-        if self._skip_depth or not isinstance(node, NavigableString) or isinstance(node, PreformattedString):
+    def _code(self, element: etree._Element) -> None:
+        code = "".join(_texts(element)).strip("\n").rstrip()
+        if not code.strip():
             return
-        if self._heading is not None:
-            self._heading[2].append(text)
-            return
-        for offset, piece in enumerate(text.split("\n")):
-            self._buffer.setdefault(start + offset, []).append(piece)
-            if self._pre_depth:
-                self._preformatted.add(start + offset)
+        start = element.sourceline or self._prose.line
+        if element.text and element.text.startswith("\n"):
+            start += 1  # the newline right after <pre> is not part of its text
+        self._emit(Block(text=code, line_start=start, line_end=start + code.count("\n"), code=True))
 
-    def flush(self) -> None:
-        """Emit the buffered block as one line per source line."""
-        for number in sorted(self._buffer):
-            raw = "".join(self._buffer[number])
-            text = raw.rstrip() if number in self._preformatted else " ".join(raw.split())
-            if text.strip():
-                self.events.append(Line(number, text))
-        self._buffer.clear()
-        self._preformatted.clear()
+    def _table(self, table: etree._Element) -> bool:
+        """Emit a data table's caption and rows; False for a layout table, whose cells are walked as blocks."""
+        rows = table.xpath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr")
+        grid = [row.xpath("./th | ./td") for row in rows]
+        if any(cell.xpath(_LAYOUT_INSIDE_CELL) for cells in grid for cell in cells):
+            return False
+        for caption in table.iterchildren("caption"):
+            if (block := _prose_of(caption).block()) is not None:
+                self._emit(block)
+        headers: list[str] = []
+        header_line, emitted = 0, False
+        for index, (row, cells) in enumerate(zip(rows, grid, strict=True)):
+            texts = [(block.text if (block := _prose_of(cell).block()) else "") for cell in cells]
+            if not any(texts):
+                continue
+            line = row.sourceline or self._prose.line
+            if row.getparent().tag == "thead" or (index == 0 and all(cell.tag == "th" for cell in cells)):
+                headers, header_line = texts, line
+                continue
+            if sentence := row_sentence(headers, texts):
+                self._emit(Block(text=sentence, line_start=line, line_end=line))
+                emitted = True
+        if headers and not emitted:  # a table of headers only: they are its text
+            self._emit(Block(text=row_sentence([], headers), line_start=header_line, line_end=header_line))
+        return True
+
+    def _flush(self) -> None:
+        """End the block being collected, if it has words."""
+        if self._prose.empty():
+            return
+        block = self._prose.block()
+        self._prose = Prose(line=self._prose.line)
+        if block is not None:
+            self._emit(block)
+
+    def _emit(self, block: Block) -> None:
+        if self._term is not None and not block.code:
+            block, self._term = join_term(self._term, block), None
+        self._flush_term()
+        self.events.append(block)
+
+    def _flush_term(self) -> None:
+        term, self._term = self._term, None
+        if term is not None:
+            self.events.append(term)
+
+
+def _prose_of(element: etree._Element) -> Prose:
+    """An element's visible text as one block (a heading, term or table cell): block boundaries become spaces."""
+    prose = Prose(line=element.sourceline or 1)
+    walker = etree.iterwalk(element, events=("start", "end", "comment"))
+    for event, node in walker:
+        if event == "comment":
+            if node.tail:
+                prose.add(node.tail)
+        elif event == "start":
+            prose.resync(node.sourceline)
+            if node is not element and _dropped(node):
+                walker.skip_subtree()
+                continue
+            if node.tag in _BLOCK_TAGS:
+                prose.add_space()
+            if node.text:
+                prose.add(node.text)
+        elif node is not element:
+            if node.tag in _BLOCK_TAGS:
+                prose.add_space()
+            if node.tail:
+                prose.add(node.tail)
+    return prose
+
+
+def _texts(element: etree._Element) -> list[str]:
+    """An element's text pieces in order (code keeps every character), dropped elements left out."""
+    pieces: list[str] = []
+    walker = etree.iterwalk(element, events=("start", "end", "comment"))
+    for event, node in walker:
+        if event == "comment":
+            if node.tail:
+                pieces.append(node.tail)
+        elif event == "start":
+            if node is not element and _dropped(node):
+                walker.skip_subtree()
+                continue
+            if node.tag == "br":
+                pieces.append("\n")
+            if node.text:
+                pieces.append(node.text)
+        elif node is not element and node.tail:
+            pieces.append(node.tail)
+    return pieces
+
+
+def _html_title(root: etree._Element) -> str | None:
+    """Return the document <title> text, ignoring titles inside inline SVG."""
+    for title in root.iter("title"):
+        if next(title.iterancestors("svg"), None) is None and (text := " ".join("".join(title.itertext()).split())):
+            return text
+    return None

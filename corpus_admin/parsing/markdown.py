@@ -1,81 +1,171 @@
-"""Markdown: ATX and setext headings outside fenced code, YAML front matter skipped (its title kept)."""
+"""Markdown through markdown-it-py: CommonMark, with GFM tables and strikethrough, front matter, definition and
+field lists.
+
+Display text has no markup: emphasis, strikethrough, link and inline-code markers go (a link keeps its text, an image
+its alt text); a paragraph, list item or quoted paragraph wrapped over several lines (`> ` lines too) is one block of
+whole sentences; a table row, a definition and a field keep their headers or term (`parsing.tables`,
+`prose.join_term`); fenced and indented code stays code. Raw HTML in a Markdown file is kept as written: it is
+the author's text (often the subject of the page), shown escaped and never rendered; HTML comments are dropped.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Final
 
-from corpus_admin.parsing.document import Event, Heading, Line, heading_path, push_heading
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.deflist import deflist_plugin
+from mdit_py_plugins.field_list import fieldlist_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
 
-_ATX: Final = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_FENCE_OPEN: Final = re.compile(r"^ {0,3}(`{3,}(?!.*`)|~{3,})")
-_SETEXT: Final = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-# Lines that cannot be setext heading text: indented code, list items, quotes, thematic breaks.
-_NOT_PARAGRAPH: Final = re.compile(
-    r"^(?: {4}|\t| {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)| {0,3}>| {0,3}(?:[-*_][ \t]*){3,}$)"
+from corpus_admin.parsing.document import Block, Event, Heading, heading_path, push_heading
+from corpus_admin.parsing.prose import Prose, join_term
+from corpus_admin.parsing.tables import row_sentence
+
+_MARKDOWN: Final = (
+    MarkdownIt("commonmark")
+    .enable(["table", "strikethrough"])
+    .use(front_matter_plugin)
+    .use(deflist_plugin)
+    .use(fieldlist_plugin)
 )
 _FRONT_MATTER_TITLE: Final = re.compile(r"^title:\s*(.+?)\s*$")
+_TERM_OPENERS: Final = frozenset({"dt_open", "fieldlist_name_open"})
+_TERM_CLOSERS: Final = frozenset({"dl_close", "field_list_close"})
 
 
-def markdown_events(*, lines: list[str]) -> tuple[str | None, list[Event]]:
-    """Find ATX and setext headings outside fenced code; everything else is body text."""
-    events: list[Event] = []
-    stack: tuple[tuple[int, str], ...] = ()
-    title: str | None = None
-    start, front_title = _front_matter(lines=lines)
-    fence: tuple[str, int] | None = None
-    paragraph_line: str | None = None  # the previous line, if it could be a setext heading text
-    for index in range(start, len(lines)):
-        raw, number = lines[index], index + 1
-        if fence is not None:
-            events.append(Line(number, raw))
-            if _closes_fence(raw, fence=fence):
-                fence = None
-            paragraph_line = None
-            continue
-        level, text, setext = _markdown_heading(raw, previous=paragraph_line)
-        if level and text:
-            if setext:
-                events.pop()  # the previous line was the heading text, not body
-            stack = push_heading(stack, level=level, text=text)
-            events.append(Heading(heading_path(stack)))
-            title = text if title is None and level == 1 else title
-            paragraph_line = None
-            continue
-        if level:  # an empty heading such as a lone "#": not body text
-            paragraph_line = None
-            continue
-        if opening := _FENCE_OPEN.match(raw):
-            marker = opening.group(1)
-            fence = (marker[0], len(marker))
-        events.append(Line(number, raw))
-        paragraph_line = raw if fence is None and raw.strip() and not _NOT_PARAGRAPH.match(raw) else None
-    return title if title is not None else front_title, events
+def markdown_events(*, text: str) -> tuple[str | None, list[Event]]:
+    """Headings and blocks of a Markdown text, in document order; the title is the first h1, else front matter's."""
+    walker = _Walker()
+    tokens = _MARKDOWN.parse(text)
+    for index, token in enumerate(tokens):
+        walker.feed(token, opener=tokens[index - 1].type if index else "")
+    return walker.title if walker.title is not None else walker.front_title, walker.events
 
 
-def _markdown_heading(raw: str, *, previous: str | None) -> tuple[int, str, bool]:
-    """Return (level, text, is_setext) for an ATX heading or setext underline, else (0, '', False)."""
-    if atx := _ATX.match(raw):
-        return len(atx.group(1)), (atx.group(2) or "").strip(), False
-    if previous is not None and (setext := _SETEXT.match(raw)):
-        return (1 if setext.group(1)[0] == "=" else 2), previous.strip(), True
-    return 0, "", False
+class _Walker:
+    """Turns markdown-it's flat token stream into events."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.title: str | None = None
+        self.front_title: str | None = None
+        self._stack: tuple[tuple[int, str], ...] = ()
+        self._term: Block | None = None  # a definition's or field's term, waiting for its body
+        self._row: list[str] | None = None
+        self._row_line = 0
+        self._headers: list[str] = []
+        self._in_head = False
+        self._level = 1  # of the heading being read
+
+    def feed(self, token: Token, *, opener: str) -> None:
+        """Handle one token; `opener` is the type of the token before it (what an inline token belongs to)."""
+        kind = token.type
+        if kind == "inline":
+            self._inline(token, opener=opener)
+        elif kind in ("fence", "code_block"):
+            self._code(token)
+        elif kind == "html_block":
+            self._html_block(token)
+        elif kind == "heading_open":
+            self._level = int(token.tag[1:])
+        elif kind == "front_matter":
+            self.front_title = _front_matter_title(token.content)
+        elif kind in _TERM_OPENERS or kind in _TERM_CLOSERS:
+            self._flush_term()
+        elif kind == "thead_open":
+            self._in_head = True
+        elif kind == "thead_close":
+            self._in_head = False
+        elif kind == "table_open":
+            self._headers = []
+        elif kind == "tr_open":
+            self._row, self._row_line = [], _first_line(token)
+        elif kind == "tr_close":
+            self._end_row()
+
+    def _inline(self, token: Token, *, opener: str) -> None:
+        prose = Prose(line=_first_line(token))
+        _add_inline(prose, token.children or [])
+        block = prose.block()
+        if opener == "heading_open":
+            self._heading(block)
+        elif opener in ("th_open", "td_open"):
+            if self._row is not None:
+                self._row.append(block.text if block else "")
+        elif opener in _TERM_OPENERS:
+            self._term = block
+        elif block is not None:
+            self._emit(block)
+
+    def _heading(self, block: Block | None) -> None:
+        if block is None:  # an empty heading such as a lone "#" changes nothing
+            return
+        level = self._level
+        self._flush_term()
+        self._stack = push_heading(self._stack, level=level, text=block.text)
+        self.events.append(Heading(heading_path(self._stack)))
+        if self.title is None and level == 1:
+            self.title = block.text
+
+    def _code(self, token: Token) -> None:
+        code = token.content.rstrip("\n")
+        if not code.strip():
+            return
+        start = _first_line(token) + (1 if token.type == "fence" else 0)  # a fence's content starts after its marker
+        self._emit(Block(text=code, line_start=start, line_end=start + code.count("\n"), code=True))
+
+    def _html_block(self, token: Token) -> None:
+        content = token.content.strip()
+        if content.startswith("<!--") and content.endswith("-->"):
+            return
+        prose = Prose(line=_first_line(token))
+        prose.add(token.content)
+        if (block := prose.block()) is not None:
+            self._emit(block)
+
+    def _end_row(self) -> None:
+        cells, self._row = self._row, None
+        if not cells or not any(cells):
+            return
+        if self._in_head:
+            self._headers = cells
+            return
+        if sentence := row_sentence(self._headers, cells):
+            self._emit(Block(text=sentence, line_start=self._row_line, line_end=self._row_line))
+
+    def _emit(self, block: Block) -> None:
+        if self._term is not None and not block.code:
+            block, self._term = join_term(self._term, block), None
+        self._flush_term()
+        self.events.append(block)
+
+    def _flush_term(self) -> None:
+        """A term with no body (yet) is a block of its own."""
+        term, self._term = self._term, None
+        if term is not None:
+            self.events.append(term)
 
 
-def _closes_fence(raw: str, *, fence: tuple[str, int]) -> bool:
-    """Tell whether a line closes the open fence (same character, at least as long)."""
-    char, length = fence
-    stripped = raw.strip()
-    return (len(raw) - len(raw.lstrip(" ")) <= 3 and len(stripped) >= length
-            and stripped == char * len(stripped))
+def _add_inline(prose: Prose, children: Sequence[Token]) -> None:
+    """Feed an inline token's text to prose, markup markers left out."""
+    for child in children:
+        kind = child.type
+        if kind in ("text", "code_inline", "html_inline", "image"):  # an image's content is its alt text
+            prose.add(child.content)
+        elif kind in ("softbreak", "hardbreak"):
+            prose.add("\n")
 
 
-def _front_matter(*, lines: list[str]) -> tuple[int, str | None]:
-    """Return the index after YAML front matter (0 if none) and its title, if any."""
-    if not lines or lines[0].rstrip() != "---":
-        return 0, None
-    for index in range(1, len(lines)):
-        if lines[index].rstrip() in ("---", "..."):
-            titles = (m.group(1).strip("'\"") for line in lines[1:index] if (m := _FRONT_MATTER_TITLE.match(line)))
-            return index + 1, next(titles, None) or None
-    return 0, None
+def _first_line(token: Token) -> int:
+    """The 1-based first line of a block token (markdown-it's map is 0-based)."""
+    return token.map[0] + 1 if token.map else 1
+
+
+def _front_matter_title(content: str) -> str | None:
+    for line in content.splitlines():
+        if match := _FRONT_MATTER_TITLE.match(line):
+            return match.group(1).strip("'\"").strip() or None
+    return None

@@ -1,4 +1,10 @@
-"""PDF: the text layer through pypdf, one section per page, lines numbered across pages."""
+"""PDF: the text layer through pypdf, one section per page, a block per paragraph, lines numbered across pages.
+
+pypdf because it is pure Python (nothing to build, safe to run in the parse worker's memory limit), maintained, and
+reads the text layer in reading order; each block keeps its page, so a citation can name it. Paragraphs are found
+in each page's lines by `parsing.paragraphs`. A page whose text layer is empty (a scan) is read by OCR
+(`parsing.ocr`), with its page number.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +12,14 @@ import io
 
 from pypdf import PdfReader
 
-from corpus_admin.parsing.document import Event, Heading, Line, Section, build_sections, split_lines
+from corpus_admin.parsing.document import Event, Heading, Section, build_sections, split_lines
+from corpus_admin.parsing.ocr import ScannedPages
+from corpus_admin.parsing.paragraphs import paragraph_blocks
 from corpus_admin.parsing.rejection import Reject
 
 
 def parse_pdf(*, content: bytes) -> tuple[str | None, tuple[Section, ...], int]:
-    """Extract the text layer page by page; each page is a section."""
+    """Extract the text layer page by page; each page is a section of paragraph blocks that know their page."""
     if not content.startswith(b"%PDF-"):
         raise Reject("not a PDF (content does not start with %PDF-)")
     try:
@@ -27,19 +35,22 @@ def parse_pdf(*, content: bytes) -> tuple[str | None, tuple[Section, ...], int]:
         raise Reject(f"unreadable PDF: {_short(error)}") from None
     events: list[Event] = []
     number = 0
+    scans = ScannedPages(content)
     for page_number in range(1, page_count + 1):
         try:
             # PostgreSQL text cannot hold NUL, which some PDF text layers contain.
             text = reader.pages[page_number - 1].extract_text().replace("\x00", "")
         except Exception as error:  # pypdf raises many exception types on malformed input
             raise Reject(f"unreadable PDF: page {page_number}: {_short(error)}") from None
+        if not text.strip():
+            text = scans.text(page_number)  # a scanned page: no text layer
         events.append(Heading((f"Page {page_number}",)))
-        for line in split_lines(text):
-            number += 1
-            events.append(Line(number, line))
+        lines = [(number + offset, line) for offset, line in enumerate(split_lines(text), start=1)]
+        number += len(lines)
+        events.extend(paragraph_blocks(lines, page=page_number))
     sections = build_sections(events=events)
     if not sections:
-        raise Reject("the PDF has no text layer")
+        raise Reject(scans.no_text_reason())
     return _pdf_title(reader), sections, number
 
 

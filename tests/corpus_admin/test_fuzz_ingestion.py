@@ -5,18 +5,24 @@ from hypothesis import strategies as st
 
 from corpus_admin.ingestion import ADDED, FAILED, UNCHANGED, UPDATED, ingest_file
 from corpus_admin.models import Source, SourceStatus
-from corpus_admin.testing import pdf_bytes
+from corpus_admin.testing import docx_bytes, pdf_bytes, pptx_bytes, xlsx_bytes
 
 pytestmark = pytest.mark.django_db
 
 FUZZ = settings(max_examples=40, deadline=None)
-EXTENSIONS = [".md", ".txt", ".rst", ".html", ".htm", ".pdf", ".markdown", ".docx", ""]
+EXTENSIONS = [".md", ".txt", ".rst", ".html", ".htm", ".pdf", ".markdown", ".docx", ".pptx", ".xlsx", ".csv", ""]
 # A few names, so later examples in a test also update, re-ingest unchanged or fail on an existing source.
 names = st.builds(lambda stem, extension: stem + extension, st.sampled_from(["notes", "Guide", "a b"]),
                   st.sampled_from(EXTENSIONS))
 
 
 PDFS = [pdf_bytes("Refunds take five days."), pdf_bytes("Page one text.", "Page two text.", "Page three text.")]
+OFFICE = {
+    ".docx": docx_bytes("Refunds take five days.", "Invoices are issued monthly."),
+    ".pptx": pptx_bytes(("Refunds", "Refunds take five days."), ("Invoices", "Issued monthly.")),
+    ".xlsx": xlsx_bytes({"Refunds": [["Plan", "Refund window"], ["Standard", "5 days"], ["Pro", "30 days"]]}),
+    ".csv": b"Plan,Refund window\nStandard,5 days\nPro,30 days\n",
+}
 
 texts = st.text(max_size=300)
 contents = st.one_of(
@@ -77,6 +83,19 @@ def test_random_bytes_without_a_known_extension_are_rejected_by_name(content):
 @given(name=names, content=contents)
 def test_any_content_under_any_name_is_a_clear_rejection_or_a_clean_ingest(name, content):
     assert_clear_rejection_or_clean_ingest(name, content)
+
+
+@FUZZ
+@given(
+    extension=st.sampled_from(sorted(OFFICE)),
+    cut=st.floats(min_value=0.0, max_value=1.0),
+    at=st.integers(min_value=0),
+    junk=st.binary(max_size=8),
+)
+def test_damaged_office_file_or_csv_is_a_clear_rejection_or_a_clean_ingest(extension, cut, at, junk):
+    whole = OFFICE[extension]
+    damaged = _splice(whole, at, junk)[: max(1, int(len(whole) * cut))]
+    assert_clear_rejection_or_clean_ingest(f"damaged{extension}", damaged)
 
 
 @FUZZ

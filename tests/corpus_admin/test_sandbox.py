@@ -4,19 +4,23 @@ The parse worker imports this module to run the parsers below (`parser=f"{__name
 so Django is only imported inside the tests that need the database.
 """
 import os
+import select
 import signal
+import subprocess
 import time
 import zlib
+from pathlib import Path
 
 import pytest
 
 from corpus_admin.parsing import RejectedFile
 from corpus_admin.sandbox import ChunkedFile, ParserFailed, chunk_file, parse_and_chunk
-from corpus_admin.testing import pdf_bytes
+from corpus_admin.testing import docx_bytes, pdf_bytes, pptx_bytes, scanned_pdf_bytes, xlsx_bytes
 
 LIMITS = {"max_bytes": 20 * 1024 * 1024, "max_tokens": 300, "overlap_tokens": 40}
 MEMORY_MB = 1536
 TOO_SLOW = "parsing took longer than 1 s; the file may be malformed or too complex"
+TOO_SLOW_PDF = f"{TOO_SLOW}, or a scanned PDF with more pages than OCR reads in that time"
 TOO_BIG = "parsing needed more than {} MB of memory; the file may be malformed or too complex"
 NOTE = b"# Note\n\nThe office opens at nine.\n"
 
@@ -42,6 +46,14 @@ def killed_parser(**_request) -> ChunkedFile:
 
 def buggy_parser(**_request) -> ChunkedFile:
     raise ValueError("a bug in the parser")
+
+
+def child_hanging_parser(*, content: bytes, **_request) -> ChunkedFile:
+    """Waits on a program that outlives the time limit, as tesseract does on a long scan; its pid goes to a file."""
+    child = subprocess.Popen(["sleep", "3600"])
+    Path(content.decode()).write_text(str(child.pid))
+    child.wait()
+    raise AssertionError("unreachable")
 
 
 def pid_parser(**_request) -> ChunkedFile:
@@ -117,6 +129,12 @@ def assert_worker_still_parses() -> None:
         ("page.html", dense_html(sections=40)),
         ("notes.rst", b"Notes\n=====\n\nBackups run every 6 hours.\n\nRestores\n--------\n\nAsk the desk.\n"),
         ("manual.pdf", pdf_bytes("Chapter one says hello.", "Chapter two says goodbye.")),
+        ("scan.pdf", scanned_pdf_bytes("Chapter one says hello.", "Chapter two says goodbye.")),  # OCR in the worker
+        ("guide.docx", docx_bytes("Open late. " * 400)),
+        ("deck.pptx", pptx_bytes(("Hours", "Open at nine."), ("Prices", "Standard costs $19."))),
+        ("plans.xlsx", xlsx_bytes({"Plans": [["Plan", "Price"], ["Pro", "$49"]],
+                                   "Seats": [["Plan", "Seats"], ["Pro", 5]]})),
+        ("plans.csv", b"Plan,Price\n" + b"Standard,$19\n" * 200),
     ],
 )
 def test_file_parsed_in_the_worker_gives_the_same_chunks_as_inline(file_name, content):
@@ -125,10 +143,13 @@ def test_file_parsed_in_the_worker_gives_the_same_chunks_as_inline(file_name, co
     isolated = parse(file_name, content)
 
     assert isolated == inline and len(isolated.drafts) >= 2
+    assert all(draft.sentences for draft in isolated.drafts)  # the text model crosses the pipe with the drafts
+    if file_name.endswith(".pdf"):
+        assert [draft.page for draft in isolated.drafts] == [1, 2]
 
 
 def test_rejection_in_the_worker_names_the_file_and_reason():
-    assert str(rejection("slides.pptx", b"hello")).startswith("slides.pptx: unsupported file type '.pptx'")
+    assert str(rejection("slides.key", b"hello")).startswith("slides.key: unsupported file type '.key'")
 
 
 def test_parsing_runs_in_another_process_unless_isolation_is_off():
@@ -147,6 +168,30 @@ def test_parse_past_the_time_limit_is_killed_with_a_clear_reason_and_the_next_fi
     assert str(error) == f"slow.md: {TOO_SLOW}"
     assert time.monotonic() - started < 10  # killed at the limit, not left to sleep
     assert_worker_still_parses()
+
+
+def test_a_program_the_parse_started_dies_with_the_worker_at_the_time_limit(tmp_path):
+    pid_file = tmp_path / "child.pid"
+    parse("x.txt", b"x", parser=f"{__name__}:pid_parser")  # the worker imports this module before the clock starts
+
+    error = rejection("scan.pdf", str(pid_file).encode(), parser=f"{__name__}:child_hanging_parser", timeout_s=1)
+
+    assert str(error) == f"scan.pdf: {TOO_SLOW_PDF}"
+    assert has_exited(int(pid_file.read_text()), within_s=5)
+    assert_worker_still_parses()
+
+
+def has_exited(pid: int, *, within_s: float) -> bool:
+    """Wait until a process that is not our child exits (a zombie has exited), at most within_s."""
+    try:
+        handle = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        readable, _, _ = select.select([handle], [], [], within_s)
+    finally:
+        os.close(handle)
+    return bool(readable)
 
 
 def test_parse_beyond_the_memory_limit_fails_with_the_memory_reason_and_the_next_file_parses():
@@ -177,7 +222,7 @@ def test_tiny_pdf_with_many_heavy_pages_is_stopped_by_the_time_limit():
     content = many_page_pdf()
     assert len(content) < 10_000
 
-    assert str(rejection("pages.pdf", content, timeout_s=1)) == f"pages.pdf: {TOO_SLOW}"
+    assert str(rejection("pages.pdf", content, timeout_s=1)) == f"pages.pdf: {TOO_SLOW_PDF}"
     assert_worker_still_parses()
 
 
@@ -213,7 +258,7 @@ def test_large_html_beyond_a_small_memory_budget_fails_with_the_memory_reason():
 @pytest.mark.parametrize(
     ("name", "limit", "hostile", "reason"),
     [
-        ("manual.pdf", {"RAG_PARSE_TIMEOUT_S": 1}, many_page_pdf, TOO_SLOW),
+        ("manual.pdf", {"RAG_PARSE_TIMEOUT_S": 1}, many_page_pdf, TOO_SLOW_PDF),
         ("manual.html", {"RAG_PARSE_MEMORY_MB": 64}, lambda: dense_html(sections=20_000), TOO_BIG.format(64)),
     ],
     ids=["time", "memory"],

@@ -150,10 +150,11 @@ def test_the_launcher_runs_an_ingest_worker_unless_uploads_are_ingested_in_their
     assert command is None or command[1:] == ["manage.py", "ingest_worker"]
 
 
-def test_the_deployment_check_silences_only_the_extractive_warning_besides_what_it_was_given():
-    assert deployment_check_env({"DJANGO_DEBUG": "false"})["DJANGO_SILENCED_SYSTEM_CHECKS"] == "answers.W001"
+def test_the_deployment_check_silences_only_the_extractive_and_no_ocr_warnings_besides_what_it_was_given():
+    silenced = deployment_check_env({"DJANGO_DEBUG": "false"})["DJANGO_SILENCED_SYSTEM_CHECKS"]
+    assert silenced == "answers.W001,corpus_admin.W001"
     given = deployment_check_env({"DJANGO_SILENCED_SYSTEM_CHECKS": " security.W008, "})
-    assert given["DJANGO_SILENCED_SYSTEM_CHECKS"] == "security.W008,answers.W001"
+    assert given["DJANGO_SILENCED_SYSTEM_CHECKS"] == "security.W008,answers.W001,corpus_admin.W001"
 
 
 def test_deploy_check_passes_with_the_launchers_environment(tmp_path):

@@ -1,10 +1,12 @@
-"""The extractive generator: quotes the 1-3 block sentences that best answer the question, with their markers."""
+"""The extractive generator: quotes the 1-3 block sentences that best answer the question (never an instruction)."""
 import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
 from answers.pipeline.config import PipelineConfig
+from answers.pipeline.evidence import block_evidence
 from answers.pipeline.generate.base import GenerationRequest
+from answers.pipeline.text.instructions import instruction_reason
 from answers.pipeline.text.quantities import numbers_in
 from answers.pipeline.text.questions import ASKS_SEVERAL, question_terms, wants_quantity
 from answers.pipeline.text.sentences import MARKER, passage_sentences
@@ -14,12 +16,6 @@ from answers.pipeline.types import Block
 _MONTH_OR_DAY = re.compile(
     r"\b(january|february|march|april|may|june|july|august|september|october|november|december|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|midnight|noon)\b",
-    re.I,
-)
-# Text addressed to an assistant is data in a document, never something to repeat as an answer.
-_ADDRESSED_TO_MODEL = re.compile(
-    r"\b(ignore|disregard|forget|override)\b[^.]{0,60}\b(instructions?|prompts?|rules|guidelines)\b|"
-    r"\b(system prompt|you are (?:now )?(?:an? )?(?:ai|assistant|language model|chatbot))\b",
     re.I,
 )
 _MIN_WORDS = 4
@@ -93,8 +89,8 @@ def _candidates(blocks: Sequence[Block], terms: list[str], *, config: PipelineCo
     wanted = set(terms)
     found: list[Candidate] = []
     for block in blocks:
-        # A document's own "[1]" must never become a citation; fragments are not answers.
-        sentences = (MARKER.sub("", s).strip() for s in passage_sentences(block.text))
+        # A document's own "[1]" must never become a citation; fragments are not answers; instructions are not evidence.
+        sentences = (MARKER.sub("", s).strip() for s in passage_sentences(block_evidence(block)))
         for position, sentence in enumerate(s for s in sentences if len(s.split()) >= _MIN_WORDS):
             own = set(significant_terms(sentence, config.tokenizer))
             if not own:  # stop words only ("All of the above."): nothing it could answer with
@@ -107,7 +103,8 @@ def _candidates(blocks: Sequence[Block], terms: list[str], *, config: PipelineCo
 
 
 def _qualifies(candidate: Candidate, floor: float, needs_number: bool) -> bool:
-    if candidate.coverage < floor or _ADDRESSED_TO_MODEL.search(candidate.text):
+    # The rule again on the sentence itself: a chunk flagged at ingestion by an older rule is judged by today's too.
+    if candidate.coverage < floor or instruction_reason(candidate.text) is not None:
         return False
     if needs_number:
         return bool(numbers_in(candidate.text) or _MONTH_OR_DAY.search(candidate.text))

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 # "[1]", "[1, 3]", "[1][2]"; nothing else is a marker.
 MARKER = re.compile(r"\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]")
-_MARKER_RUN = re.compile(r"^\s*(?:\[\d{1,3}(?:\s*,\s*\d{1,3})*\]\s*)+")
+_MARKER_RUN = re.compile(r"\s*(?:\[\d{1,3}(?:\s*,\s*\d{1,3})*\]\s*)+")  # matched at an index
 
 # Abbreviations whose full stop does not end a sentence (compared case-insensitively, without the dot).
 ABBREVIATIONS = frozenset(
@@ -17,6 +17,8 @@ _HEADING_WORDS = 6  # a short line without end punctuation before a capitalised 
 _PARTIAL_MARKER = re.compile(r"\[\d{0,3}(?:\s*,\s*\d{0,3})*")
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)$")
 _TERMINATORS = ".!?"
+_TERMINATOR_OR_BREAK = re.compile(r"[.!?]|\n\n")
+_WORD_LOOKBEHIND = 64
 _CLOSERS = "\"')]*_"
 
 
@@ -51,7 +53,8 @@ def _ends_sentence(text: str, index: int) -> bool:
         return False  # "2.5", "v2.5", "example.com", "![image]", "?q=1"
     if text[index] != ".":
         return True
-    word = _WORD_BEFORE.search(text[:index])
+    # Only the word's end is read: no abbreviation or initial is that long, and a long text is not scanned again.
+    word = _WORD_BEFORE.search(text, max(0, index - _WORD_LOOKBEHIND), index)
     if word is None:
         return True
     token = word.group(1).rstrip(".").lower()
@@ -61,20 +64,24 @@ def _ends_sentence(text: str, index: int) -> bool:
     return not (len(token) == 1 and word.group(1)[-1].isupper())
 
 
-def _boundary(text: str, *, final: bool) -> int | None:
-    """Index just past the first complete sentence in text, or None if none is complete yet."""
-    position = 0
+def _boundary(text: str, *, final: bool, start: int = 0) -> int | None:
+    """Index just past the first complete sentence in text from `start`, or None if none is complete yet.
+
+    Every search starts at an index, and only the sentence at hand is ever copied, so reading a long text
+    sentence by sentence takes time in proportion to its length.
+    """
+    position = start
     while position < len(text):
-        newline = text.find("\n\n", position)
-        candidates = [i for i in (text.find(c, position) for c in _TERMINATORS) if i != -1]
-        terminator = min(candidates) if candidates else -1
-        if newline != -1 and (terminator == -1 or newline < terminator):
-            if text[:newline].strip():
+        found = _TERMINATOR_OR_BREAK.search(text, position)
+        if found is None:
+            return None
+        if found.group() == "\n\n":
+            newline = found.start()
+            if text[start:newline].strip():
                 return newline + 2
             position = newline + 2
             continue
-        if terminator == -1:
-            return None
+        terminator = found.start()
         end = terminator + 1
         while end < len(text) and text[end] in _TERMINATORS + _CLOSERS:
             end += 1
@@ -83,16 +90,16 @@ def _boundary(text: str, *, final: bool) -> int | None:
         if not _ends_sentence(text, terminator):
             position = terminator + 1
             continue
-        rest = text[end:]
-        if not final and _PARTIAL_MARKER.fullmatch(rest.lstrip()):
+        if not final and _PARTIAL_MARKER.fullmatch(text[end:].lstrip()):
             return None  # "[4" may be the start of a marker that belongs to this sentence
-        markers = _MARKER_RUN.match(rest)
+        markers = _MARKER_RUN.match(text, end)
         if markers:
-            after = rest[markers.end():]
-            if not final and (not after or _PARTIAL_MARKER.fullmatch(after.lstrip())):
-                return None  # markers after the full stop may still be arriving
-            return end + markers.end()
-        if rest.strip() == "" and not final:
+            if not final:
+                after = text[markers.end():]
+                if not after or _PARTIAL_MARKER.fullmatch(after.lstrip()):
+                    return None  # markers after the full stop may still be arriving
+            return markers.end()
+        if not final and text[end:].strip() == "":
             return None  # wait: a marker placed after the full stop may follow
         return end
     return None
@@ -136,6 +143,30 @@ def split_sentences(text: str) -> list[str]:
     sentences = buffer.feed(text)
     rest, tail = buffer.flush()
     return sentences + rest + ([tail] if tail else [])
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Where each sentence of a finished text starts and ends: split_sentences' sentences, as offsets into text."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    while (end := _boundary(text, final=True, start=start)) is not None:
+        first, last = _stripped(text, start, end)
+        if first < last and _has_words(text[first:last]):
+            spans.append((first, last))
+        start = end
+    first, last = _stripped(text, start, len(text))
+    if first < last:
+        spans.append((first, last))
+    return spans
+
+
+def _stripped(text: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds of text[start:end] without its leading and trailing whitespace."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
 
 
 def passage_sentences(text: str) -> list[str]:

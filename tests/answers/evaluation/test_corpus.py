@@ -40,13 +40,13 @@ def test_files_that_fail_are_reported_and_the_rest_ingested(tmp_path):
     (tmp_path / "sub" / "good.md").write_text("# Twin\n\nSame file name, other folder.\n")
     (tmp_path / "empty.txt").write_text("")
     (tmp_path / "dated.md").write_text("# Dated\n\nA dated document.\n")
-    (tmp_path / "table.csv").write_text("a,b\n")
+    (tmp_path / "table.ods").write_text("a,b\n")
     (tmp_path / "audiences.json").write_text(json.dumps({"dated.md": {"updated_on": "last week"}}))
 
     load = load_corpus(tmp_path)
 
     assert load.ingested == ("good.md", "sub/good.md")
-    assert load.skipped == ("table.csv",)
+    assert load.skipped == ("table.ods",)
     failed = dict(load.failed)
     assert set(failed) == {"dated.md", "empty.txt"}
     assert "'last week' is not a date" in failed["dated.md"]

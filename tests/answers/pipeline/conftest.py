@@ -1,10 +1,11 @@
 """Factories for pipeline values: a ChunkRecord with plain defaults, and a Block around one."""
 import datetime as dt
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 
 import pytest
 
-from answers.pipeline.records import ChunkRecord
+from answers.pipeline.records import ChunkRecord, SentenceSpan
 from answers.pipeline.types import Block
 
 
@@ -17,6 +18,7 @@ def make_record() -> Callable[..., ChunkRecord]:
         source_id: int = 1,
         updated_on: dt.date | None = None,
         fingerprint: str | None = None,
+        flagged: Sequence[str] | None = None,
     ) -> ChunkRecord:
         return ChunkRecord(
             chunk_id=chunk_id,
@@ -31,9 +33,19 @@ def make_record() -> Callable[..., ChunkRecord]:
             text=text,
             token_count=len(text.split()),
             fingerprint=fingerprint or f"fingerprint-{chunk_id}",
+            sentences=() if flagged is None else stored_sentences(text, flagged),
         )
 
     return _make_record
+
+
+def stored_sentences(text: str, flagged: Sequence[str]) -> tuple[SentenceSpan, ...]:
+    """The sentences ingestion would store for a text written one sentence a line, the given lines flagged as
+    instructions (`flagged=None` on a record means a chunk stored before sentences were)."""
+    return tuple(
+        SentenceSpan(start=m.start(), end=m.end(), line=number, instruction=m.group() in flagged)
+        for number, m in enumerate(re.finditer(r"[^\n]+", text), start=1)
+    )
 
 
 @pytest.fixture

@@ -2,16 +2,16 @@
 import pytest
 
 from corpus_admin.parsing import SUPPORTED
-from corpus_admin.testing import parse, pdf_bytes, rejection
+from corpus_admin.testing import docx_bytes, parse, pdf_bytes, pptx_bytes, rejection, xlsx_bytes
 
 MB = 1024 * 1024
-ALL_EXTENSIONS = ".htm, .html, .markdown, .md, .pdf, .rst, .txt"
+ALL_EXTENSIONS = ".csv, .docx, .htm, .html, .markdown, .md, .pdf, .pptx, .rst, .txt, .xlsx"
 
 
 @pytest.mark.parametrize(
     ("file_name", "content", "reason"),
     [
-        ("report.docx", b"hello", f"unsupported file type '.docx' (supported: {ALL_EXTENSIONS})"),
+        ("report.odt", b"hello", f"unsupported file type '.odt' (supported: {ALL_EXTENSIONS})"),
         ("Makefile", b"all:", f"unsupported file type (no extension) (supported: {ALL_EXTENSIONS})"),
         ("empty.md", b"", "the file is empty"),
         ("blank.txt", b" \r\n\t\n  ", "the file is empty"),
@@ -50,7 +50,7 @@ def test_size_is_checked_before_content() -> None:
 @pytest.mark.parametrize(
     ("file_name", "base_name"),
     [
-        ("../../etc/passwd.docx", "passwd.docx"),
+        ("../../etc/passwd.odt", "passwd.odt"),
         ("C:\\Users\\me\\Desktop\\notes.exe", "notes.exe"),
         ("/srv/uploads/x.zip", "x.zip"),
     ],
@@ -67,5 +67,15 @@ def test_parsed_document_keeps_only_the_base_name() -> None:
 
 @pytest.mark.parametrize(("extension", "media_type"), sorted(SUPPORTED.items()))
 def test_extension_decides_media_type_case_insensitively(extension: str, media_type: str) -> None:
-    content = pdf_bytes("text") if media_type == "application/pdf" else b"text\n"
+    content = SAMPLES.get(extension, b"text\n")
     assert parse(f"FILE{extension.upper()}", content).media_type == media_type
+
+
+# Formats whose content is not plain text lines: a small file of each.
+SAMPLES = {
+    ".pdf": pdf_bytes("text"),
+    ".docx": docx_bytes("text"),
+    ".pptx": pptx_bytes(("Title", "text")),
+    ".xlsx": xlsx_bytes({"Sheet": [["a", "b"], ["text", "more"]]}),
+    ".csv": b"a,b\ntext,more\n",
+}

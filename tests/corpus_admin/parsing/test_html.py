@@ -1,7 +1,7 @@
-"""HTML: headings and block text at their source lines; scripts, styles and the head dropped."""
+"""HTML: headings and blocks at their source lines; scripts, styles, the head and the site's chrome dropped."""
 import pytest
 
-from corpus_admin.testing import outline, parse
+from corpus_admin.testing import blocks, outline, parse, texts
 
 HTML_PAGE = b"""<!doctype html>
 <html>
@@ -31,21 +31,87 @@ five days.</p>
 """
 
 
+def html(source: str) -> list[str]:
+    return texts(parse("page.html", source.encode()))
+
+
 def test_html_heading_path_and_source_line_numbers() -> None:
     document = parse("billing.html", HTML_PAGE)
     assert outline(document) == [
-        (("Billing",), [(10, "Refunds take"), (11, "five days.")]),
-        (("Billing", "Cards"), [(13, "Visa & Mastercard"), (14, "No Amex"), (16, "Fee"), (16, "2%")]),
-        (("Billing", "Other"), [(18, "line one"), (19, "  indented line"), (23, "After script")]),
+        (("Billing",), [(10, "Refunds take five days.")]),
+        (("Billing", "Cards"), [(13, "Visa & Mastercard"), (14, "No Amex"), (16, "Fee; 2%")]),
+        (("Billing", "Other"), [(18, "line one\n  indented line"), (23, "After script")]),
     ]
+    paragraph, *_, code, _ = blocks(document)
+    assert (paragraph.line_end, paragraph.line_at(paragraph.text.index("five"))) == (11, 11)
+    assert (code.code, code.line_end) == (True, 19)
     assert document.line_count == 25
     assert document.media_type == "text/html"
 
 
 def test_html_drops_script_style_noscript_and_head() -> None:
-    text = "\n".join(line.text for section in parse("b.htm", HTML_PAGE).sections for line in section.lines)
+    text = "\n".join(texts(parse("b.htm", HTML_PAGE)))
     for dropped in ("secret", "color", "track", "Enable JavaScript", "Page Title"):
         assert dropped not in text
+
+
+def test_the_sites_navigation_headers_footers_and_doc_chrome_are_dropped() -> None:
+    page = """<html><body>
+<div class="navheader"><table width="100%"><tr><th colspan="3">Chapter 8. Data Types</th></tr>
+<tr><td><a href="prev.html">Prev</a></td><td>Up</td><td><a href="next.html">Next</a></td></tr></table></div>
+<header class="site"><a href="/">Home</a> Search the docs</header>
+<nav><ul><li>Install</li><li>Tutorial</li></ul></nav>
+<div role="navigation">Breadcrumb trail</div>
+<aside>Related links</aside>
+<div class="sphinxsidebar">Sidebar</div>
+<main><article><header><h1>Numeric Types</h1></header>
+<p>Integers store whole numbers.<button>Copy</button></p>
+<footer>Article notes stay.</footer></article></main>
+<div hidden>Hidden text</div>
+<footer>Copyright 2024 Example Ltd.</footer>
+<div class="navfooter"><table><tr><td>Prev</td><td>Home</td></tr></table></div>
+</body></html>"""
+    document = parse("numeric.html", page.encode())
+    assert outline(document) == [(("Numeric Types",), [(10, "Integers store whole numbers."),
+                                                        (11, "Article notes stay.")])]
+
+
+@pytest.mark.parametrize(
+    ("table", "rows"),
+    [
+        (
+            "<table><thead><tr><th>Shipping method</th><th>Delivery time</th></tr></thead><tbody>"
+            "<tr><td>Express domestic</td><td><p>2 business days</p></td></tr></tbody></table>",
+            ["Shipping method: Express domestic; Delivery time: 2 business days"],
+        ),
+        (
+            "<table><tr><th>Plan</th><th>Price</th><th>Seats</th></tr>"
+            "<tr><td>Standard</td><td>$19 per <b>month</b></td><td>5</td></tr></table>",
+            ["Plan: Standard; Price: $19 per month; Seats: 5"],
+        ),
+        (
+            "<table><caption>Limits</caption><tr><td>Files</td><td>500</td></tr></table>",
+            ["Limits", "Files; 500"],
+        ),
+        (
+            "<table><tr><td><h2>Layout</h2><p>A cell used for layout.</p></td><td>Second column.</td></tr></table>",
+            ["A cell used for layout.", "Second column."],
+        ),
+    ],
+)
+def test_table_rows_become_sentences_naming_their_headers(table: str, rows: list[str]) -> None:
+    assert html(table) == rows
+
+
+def test_definition_lists_keep_their_terms() -> None:
+    assert html("<dl><dt>Default</dt><dd>1209600 (2 weeks, in seconds)</dd><dt>Alone</dt></dl><p>Next.</p>") == [
+        "Default: 1209600 (2 weeks, in seconds)", "Alone", "Next.",
+    ]
+
+
+def test_a_block_quote_is_whole_sentences() -> None:
+    assert html("<blockquote><p>Quoted\n  paragraph over\n  lines.</p></blockquote>") == [
+        "Quoted paragraph over lines."]
 
 
 @pytest.mark.parametrize(
@@ -71,14 +137,14 @@ def test_html_nested_blocks_keep_every_word_exactly_once() -> None:
         b"<div>alpha <b>beta</b>\n  <p>gamma <span>delta</span></p>\n"
         b"  epsilon\n  <div><p>zeta</p>eta</div>theta\n</div>"
     )
-    lines = outline(parse("x.html", source))[0][1]
-    assert lines == [(1, "alpha beta"), (2, "gamma delta"), (3, "epsilon"), (4, "zeta"), (4, "eta"), (4, "theta")]
+    assert outline(parse("x.html", source))[0][1] == [(1, "alpha beta"), (2, "gamma delta"), (3, "epsilon"),
+                                                       (4, "zeta"), (4, "eta"), (4, "theta")]
 
 
 def test_html_line_numbers_resync_at_tags_that_span_lines() -> None:
     source = b'<p\n  class="lead"\n  id="intro">first</p>\n<p>second</p>\n<!-- a\ncomment -->tail'
-    # Text is placed on its element's first line; the next tag's own line number corrects any drift.
-    assert outline(parse("x.html", source)) == [((), [(1, "first"), (4, "second"), (6, "tail")])]
+    # Text after a tag that spans lines is on the line where the tag closes; a comment's lines are counted.
+    assert outline(parse("x.html", source)) == [((), [(3, "first"), (4, "second"), (6, "tail")])]
 
 
 def test_html_inline_markup_does_not_split_words() -> None:
@@ -88,6 +154,11 @@ def test_html_inline_markup_does_not_split_words() -> None:
 def test_html_uses_declared_charset_when_not_utf8() -> None:
     source = '<meta charset="windows-1252"><p>Price: 5 € — café</p>'.encode("cp1252")
     assert outline(parse("x.html", source))[0][1] == [(1, "Price: 5 € — café")]
+
+
+def test_xhtml_with_an_xml_declaration_parses() -> None:
+    source = b'<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><body><p>Text</p>'
+    assert html(source.decode()) == ["Text"]
 
 
 def test_html_heading_text_is_whitespace_normalised() -> None:
@@ -100,3 +171,9 @@ def test_html_heading_text_is_whitespace_normalised() -> None:
 def test_html_heading_with_only_markup_does_not_change_the_path() -> None:
     source = b"<h1>Top</h1>\n<h2><img src=x></h2>\n<p>body</p>"
     assert outline(parse("x.html", source)) == [(("Top",), [(3, "body")])]
+
+
+@pytest.mark.parametrize("source", ["<div>" * 5000 + "deep" + "</div>" * 5000, "<p>" + "<b>" * 3000 + "x",
+                                    "<table><tr><td>" * 300 + "cell", "<<<>>>&&&;;<p/>text</p></p>"])
+def test_malformed_or_deep_html_still_parses(source: str) -> None:
+    assert any(texts(parse("odd.html", source.encode())))

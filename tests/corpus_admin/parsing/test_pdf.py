@@ -1,18 +1,32 @@
 """PDF: a section per page of the text layer, and the PDFs that are refused."""
 import pytest
 
-from corpus_admin.testing import outline, parse, pdf_bytes, rejection
+from corpus_admin.testing import blocks, outline, parse, pdf_bytes, rejection, texts
 
 
 def test_pdf_pages_become_sections_with_lines_counted_across_pages() -> None:
-    document = parse("manual.pdf", pdf_bytes("First page\nsecond line", "", "Third page text", title="Manual"))
+    document = parse("manual.pdf", pdf_bytes("First page\nwrapped line.", "", "Third page text", title="Manual"))
     assert outline(document) == [
-        (("Page 1",), [(1, "First page"), (2, "second line")]),
+        (("Page 1",), [(1, "First page wrapped line.")]),
         (("Page 3",), [(3, "Third page text")]),
     ]
     assert document.title == "Manual"
     assert document.line_count == 3
     assert document.media_type == "application/pdf"
+
+
+def test_every_block_keeps_its_page() -> None:
+    document = parse("guide.pdf", pdf_bytes("Refunds take five days.", "Trials last 14 days.\n- Ask support."))
+    assert [(block.text, block.page) for block in blocks(document)] == [
+        ("Refunds take five days.", 1), ("Trials last 14 days.", 2), ("Ask support.", 2)]
+
+
+def test_a_text_layer_is_read_as_paragraphs_and_list_items() -> None:
+    wrapped = "Refunds take five business days after the return is approved, and partial refunds are possible. " * 3
+    document = parse("guide.pdf", pdf_bytes(f"Refund policy\n{wrapped}\n- Cards: three days\n- Bank transfers: five"))
+    assert texts(document) == ["Refund policy", wrapped.strip(), "Cards: three days", "Bank transfers: five"]
+    paragraph = blocks(document)[1]
+    assert paragraph.line_end > paragraph.line_start  # the text layer wrapped it; each word keeps its own line
 
 
 def test_pdf_without_metadata_title_has_no_title() -> None:

@@ -1,7 +1,15 @@
 """The sentence buffer releases whole sentences only, with their markers, and never splits inside one."""
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from answers.pipeline.text.sentences import SentenceBuffer, parse_markers, passage_sentences, split_sentences
+from answers.pipeline.text.sentences import (
+    SentenceBuffer,
+    parse_markers,
+    passage_sentences,
+    sentence_spans,
+    split_sentences,
+)
 
 
 def _stream(text: str, step: int = 1) -> tuple[list[str], str]:
@@ -95,3 +103,37 @@ def test_split_sentences_on_finished_text():
 )
 def test_passage_sentences_keep_headings_and_list_items_apart_and_leave_code_out(passage, sentences):
     assert passage_sentences(passage) == sentences
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        ("Use a client, e.g. the desktop app, to sync. Then wait.", ["Use a client, e.g. the desktop app, to sync.",
+                                                                    "Then wait."]),
+        ("Version v2.5 fixed it. Upgrade now.", ["Version v2.5 fixed it.", "Upgrade now."]),
+        ("Files up to 2.5 GB sync. Larger ones do not.", ["Files up to 2.5 GB sync.", "Larger ones do not."]),
+        ("Dr. Rivera approved it. Mr. Lee too.", ["Dr. Rivera approved it.", "Mr. Lee too."]),
+        ("  Padded sentence.   Next  ", ["Padded sentence.", "Next"]),
+        ("Trash keeps files for 30 days. [2] Backups run hourly.", ["Trash keeps files for 30 days. [2]",
+                                                                   "Backups run hourly."]),
+        ("", []),
+    ],
+)
+def test_sentence_spans_are_the_offsets_of_the_splitters_sentences(text, sentences):
+    spans = sentence_spans(text)
+
+    assert [text[start:end] for start, end in spans] == sentences
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab .!?\n[]1,eg)'")) | st.characters(), max_size=80))
+def test_sentence_spans_give_exactly_what_split_sentences_gives(text):
+    assert [text[start:end] for start, end in sentence_spans(text)] == split_sentences(text)
+
+
+def test_sentence_spans_of_a_long_text_take_time_in_proportion_to_its_length():
+    text = "Refunds take 2.5 days, e.g. by card. " * 40_000 + "x" * 1_000_000  # 2.5 MB: quadratic would never end
+
+    spans = sentence_spans(text)
+
+    assert len(spans) == 40_001 and spans[-1] == (len(text) - 1_000_000, len(text))

@@ -1,0 +1,84 @@
+"""A chunk's text as its page shows it: each line of prose a paragraph of the sentences it was split into, code as
+code, from the stored sentences (a chunk's blocks are joined by newlines; code is the text no sentence covers)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from answers.pipeline.records import SentenceSpan
+
+
+@dataclass(frozen=True)
+class ShownSentence:
+    """One sentence on the page: its number in the chunk (for its id, `s-<n>`), text, line and flag."""
+
+    number: int
+    text: str
+    line: int
+    instruction: bool
+    before: str = ""  # text between the previous sentence (or the line's start) and this one
+
+
+@dataclass(frozen=True)
+class Part:
+    """A paragraph of sentences, or a code block."""
+
+    code: bool
+    text: str = ""  # a code block's text
+    sentences: tuple[ShownSentence, ...] = ()
+    after: str = ""  # a paragraph's text after its last sentence
+
+
+def chunk_parts(text: str, sentences: Sequence[SentenceSpan]) -> list[Part]:
+    """Split a chunk's text into paragraphs of its sentences and code blocks; empty when it has no sentences."""
+    if not sentences:
+        return []
+    ordered = sorted(enumerate(sentences, start=1), key=lambda pair: pair[1].start)
+    parts: list[Part] = []
+    code: list[str] = []
+    position, index = 0, 0
+    for line in text.split("\n"):
+        end = position + len(line)
+        shown: list[ShownSentence] = []
+        cursor = position
+        while index < len(ordered) and ordered[index][1].start < end + 1:
+            number, span = ordered[index]
+            stop = min(span.end, end)
+            shown.append(ShownSentence(number=number, text=text[max(span.start, cursor):stop], line=span.line,
+                                       instruction=span.instruction, before=text[cursor:max(span.start, cursor)]))
+            cursor = stop
+            index += 1
+        if shown:
+            if code:
+                parts.append(Part(code=True, text="\n".join(code)))
+                code = []
+            parts.append(Part(code=False, sentences=tuple(shown), after=text[cursor:end]))
+        elif line.strip() or code:
+            code.append(line)
+        position = end + 1
+    if code and "".join(code).strip():
+        parts.append(Part(code=True, text="\n".join(code).rstrip("\n")))
+    return parts
+
+
+def marked_segments(text: str, ranges: Sequence[tuple[int, int]]) -> list[tuple[str, bool]]:
+    """A chunk's text cut at the given character ranges: (piece, whether it lies in one), in order, nothing lost."""
+    segments: list[tuple[str, bool]] = []
+    cursor = 0
+    for start, end in sorted(ranges):
+        start, end = max(start, cursor), min(end, len(text))
+        if start >= end:
+            continue
+        if start > cursor:
+            segments.append((text[cursor:start], False))
+        segments.append((text[start:end], True))
+        cursor = end
+    if cursor < len(text):
+        segments.append((text[cursor:], False))
+    return segments
+
+
+def page_label(media_type: str) -> str:
+    """What a paged format calls its pages: slides for a presentation, pages otherwise."""
+    return "Slide" if "presentation" in media_type else "Page"

@@ -1,0 +1,46 @@
+"""Flagging at ingestion (§2.8): each prose block judged whole by the rule, with what a flagged one introduces.
+
+A block whose text is an instruction to an AI is flagged (a quote's lines were joined into its block, so a quote is
+judged whole). A flagged block that ends in a colon ("Note to AI assistants:") introduces what follows: the next
+block is flagged with it, and so are the blocks after that which go on as a list does (on the next line, and ending
+as the first one does, with or without a full stop). Known misses: the items of a list with blank lines between them
+after the first; in formats without lines (a DOCX is numbered block by block) a paragraph that ends as the list's
+items do is taken for one more item.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from answers.pipeline.text.instructions import instruction_reason
+from corpus_admin.parsing.document import Block, Section
+
+_TERMINATORS = (".", "!", "?")
+
+
+def flag_instructions(sections: tuple[Section, ...]) -> tuple[Section, ...]:
+    """The sections with `instruction` set on each block written as an instruction, and on what it introduces."""
+    return tuple(replace(section, blocks=_flagged(section.blocks)) for section in sections)
+
+
+def _flagged(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
+    flagged: list[Block] = []
+    introducer: Block | None = None  # the flagged block ending in a colon, until what it introduces ends
+    first: Block | None = None  # the first block it introduced
+    for block in blocks:
+        instruction = not block.code and instruction_reason(block.text) is not None
+        if not instruction and introducer is not None and not block.code:
+            instruction = first is None or (
+                block.line_start <= flagged[-1].line_end + 1 and _ends_sentence(block) == _ends_sentence(first)
+            )
+            first = first or block
+        if not instruction:
+            introducer = first = None
+        elif block.text.rstrip().endswith(":"):
+            introducer, first = block, None
+        flagged.append(replace(block, instruction=True) if instruction else block)
+    return tuple(flagged)
+
+
+def _ends_sentence(block: Block) -> bool:
+    return block.text.rstrip().endswith(_TERMINATORS)
