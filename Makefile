@@ -25,18 +25,24 @@ migrate: setup
 demo: migrate
 	$(PY) manage.py load_demo
 
+# Beside daphne, the worker that ingests admin uploads (corpus_admin/tasks.py); stopping one stops both (the worker
+# finishes the file in hand first).
+INGEST_WORKER := $(PY) manage.py ingest_worker & worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM
+
 run: demo
 	@echo ""
-	@echo "  rag_site is starting on http://$(HOST):$(PORT)/"
+	@echo "  rag_site is starting on http://$(HOST):$(PORT)/, with its ingest worker"
 	@echo "  Admin: http://$(HOST):$(PORT)/admin/  (create an admin user with: $(PY) manage.py createsuperuser)"
 	@echo ""
+	$(INGEST_WORKER); \
 	$(PY) -m rag_site.serve $(DAPHNE_FLAGS) -b $(HOST) -p $(PORT) rag_site.asgi:application
 
 # The model path without the real API: a local fake Anthropic server answers from the prompt's blocks
 # (and sometimes wrongly, to show the verifier at work); the site talks to it exactly as it would to Claude.
 run-fake-claude: demo
 	@echo "  Fake Anthropic API on http://127.0.0.1:$(FAKE_PORT); rag_site on http://$(HOST):$(PORT)/ answers through it."
-	$(PY) -m answers.testing.fake_anthropic --port $(FAKE_PORT) & fake=$$!; trap 'kill $$fake' EXIT INT TERM; \
+	$(PY) -m answers.testing.fake_anthropic --port $(FAKE_PORT) & fake=$$!; \
+	$(PY) manage.py ingest_worker & worker=$$!; trap 'kill $$fake $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	ANTHROPIC_API_KEY=fake-key ANTHROPIC_BASE_URL=http://127.0.0.1:$(FAKE_PORT) \
 	$(PY) -m rag_site.serve $(DAPHNE_FLAGS) -b $(HOST) -p $(PORT) rag_site.asgi:application
 

@@ -1,9 +1,15 @@
-"""The corpus admin: upload, re-ingest, withdraw, and read chunks. It translates; ingestion does the work."""
+"""The corpus admin: upload, re-ingest, withdraw, read chunks, follow background ingests. It translates; ingestion
+and the tasks do the work."""
+import contextlib
+import datetime as dt
+import uuid
+
 from django.contrib import admin, messages
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from corpus_admin.folders import skipped_summary
@@ -18,10 +24,13 @@ from corpus_admin.ingestion import (
     update_source_details,
     withdraw_source,
 )
-from corpus_admin.models import Chunk, Source, chunk_url
-from corpus_admin.selectors import instruction_sentences
-from corpus_admin.uploads import ArchiveOutcome, Incoming, ingest_incoming
+from corpus_admin.models import Chunk, IngestJob, JobStatus, Source, chunk_url
+from corpus_admin.selectors import BatchProgress, ingest_batch, ingest_batches, instruction_sentences
+from corpus_admin.tasks import QUEUED
+from corpus_admin.uploads import ArchiveOutcome, Incoming, queue_incoming
 from rag_site.admin_views import ReadOnlyAdminMixin
+
+UNFINISHED = (JobStatus.QUEUED, JobStatus.RUNNING)
 
 
 @admin.register(Source)
@@ -35,6 +44,7 @@ class SourceAdmin(admin.ModelAdmin):
         "instruction_count",
         "updated_on",
         "status",
+        "ingest",
         "last_error_short",
     )
     list_filter = ("audience", "status", "media_type")
@@ -92,7 +102,31 @@ class SourceAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest):
         served = Q(chunks__superseded_at__isnull=True, chunks__withdrawn_at__isnull=True)
-        return super().get_queryset(request).annotate(_served_chunks=Count("chunks", filter=served))
+        unfinished = IngestJob.objects.filter(source=OuterRef("pk"), status__in=UNFINISHED).order_by("-id")
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                _served_chunks=Count("chunks", filter=served),
+                _ingest_status=Subquery(unfinished.values("status")[:1]),
+                _ingest_attempts=Subquery(unfinished.values("attempts")[:1]),
+            )
+        )
+
+    @admin.display(description="Ingest")
+    def ingest(self, source: Source) -> str:
+        """Its file waiting for the worker, or being ingested; blank when none is."""
+        status = source._ingest_status  # type: ignore[attr-defined]  # annotated by get_queryset
+        if status == JobStatus.RUNNING:
+            attempt = source._ingest_attempts  # type: ignore[attr-defined]
+            return "ingesting" + (f" (attempt {attempt})" if attempt > 1 else "")
+        return "queued" if status == JobStatus.QUEUED else ""
+
+    def changelist_view(self, request: HttpRequest, extra_context=None):
+        """The sources, under a line per upload still being ingested (or finished within the hour)."""
+        batches = ingest_batches(finished_since=timezone.now() - dt.timedelta(hours=1))
+        progress = [(batch_summary(batch), _batch_url(batch)) for batch in batches]
+        return super().changelist_view(request, {**(extra_context or {}), "ingest_progress": progress})
 
     @admin.display(description="Chunks", ordering="_served_chunks")
     def served_chunks(self, source: Source) -> int:
@@ -111,7 +145,10 @@ class SourceAdmin(admin.ModelAdmin):
         return HttpResponseRedirect(reverse("admin:corpus_admin_source_upload"))
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False  # citations must resolve forever: withdraw instead
+        """Only a source that was never served and waits for no worker: citations must resolve forever (withdraw)."""
+        if obj is None or obj.version != 0 or obj.ingest_jobs.filter(status__in=UNFINISHED).exists():
+            return False
+        return super().has_delete_permission(request, obj)
 
     def save_model(self, request: HttpRequest, obj: Source, form, change: bool) -> None:
         update_source_details(
@@ -122,23 +159,29 @@ class SourceAdmin(admin.ModelAdmin):
         )
 
     def upload_view(self, request: HttpRequest) -> HttpResponse:
-        """Upload one or many files, or folders as .zip archives; each file becomes a source or the next version of
-        one."""
+        """Upload one or many files, or folders as .zip archives; each file is queued for the ingest worker to become
+        a source or the next version of one, and the page returns at once."""
         if not self.has_add_permission(request):
             return HttpResponseRedirect(reverse("admin:index"))
         form = UploadForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
-            outcomes = ingest_incoming(
+            outcomes = queue_incoming(
                 [Incoming(upload.name, upload.size, upload.read) for upload in form.cleaned_data["files"]],
                 audience=form.cleaned_data["audience"] or None,
                 title=form.cleaned_data["title"] or None,
                 document_date=form.cleaned_data["document_date"],
             )
+            queued: list[str] = []
             for outcome in outcomes:
                 if isinstance(outcome, ArchiveOutcome):
                     _report_archive(request, self, outcome)
+                    queued += [result.path for result in outcome.results if result.outcome == QUEUED]
+                elif outcome.outcome == QUEUED:
+                    queued.append(outcome.path)
                 else:
                     _report(request, self, outcome)
+            if queued:
+                self.message_user(request, _queued_message(queued), level=messages.SUCCESS)
             return HttpResponseRedirect(reverse("admin:corpus_admin_source_changelist"))
         context = {
             **self.admin_site.each_context(request),
@@ -186,21 +229,61 @@ def _report(request: HttpRequest, model_admin: admin.ModelAdmin, result: IngestR
         )
 
 
+@admin.register(IngestJob)
+class IngestJobAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Each uploaded file's background ingest: written by the tasks only."""
+
+    list_display = ("path", "status", "attempts", "outcome", "version", "chunk_count", "error", "queued_at",
+                    "finished_at", "source")
+    list_filter = ("status", "outcome")
+    search_fields = ("path", "error")
+    list_select_related = ("source",)
+    exclude = ("content",)  # the file's bytes, until it is ingested
+
+    def changelist_view(self, request: HttpRequest, extra_context=None):
+        """The jobs, with the progress of the upload they are filtered to; refreshed while it is being ingested."""
+        progress = None
+        with contextlib.suppress(ValueError):
+            progress = ingest_batch(uuid.UUID(request.GET.get("batch", "")))
+        context = {
+            "ingest_progress": [(batch_summary(progress), "")] if progress else [],
+            "refresh_seconds": 5 if progress and not progress.finished else None,
+        }
+        return super().changelist_view(request, {**(extra_context or {}), **context})
+
+
+def batch_summary(batch: BatchProgress) -> str:
+    """"Ingesting: 7 of 12 done, 1 failed", or "Ingested: ..." once every file is finished."""
+    text = f"{'Ingested' if batch.finished else 'Ingesting'}: {batch.done} of {batch.total} done"
+    return text + (f", {batch.failed} failed" if batch.failed else "")
+
+
+def _batch_url(batch: BatchProgress) -> str:
+    return reverse("admin:corpus_admin_ingestjob_changelist") + f"?batch={batch.batch}"
+
+
+def _queued_message(paths: list[str]) -> str:
+    """What the upload left for the worker, and where to follow it."""
+    what = f"{paths[0]} queued" if len(paths) == 1 else f"{len(paths)} files queued"
+    return f"{what} for ingestion; progress on the Sources page."
+
+
 def _report_archive(request: HttpRequest, model_admin: admin.ModelAdmin, outcome: ArchiveOutcome) -> None:
-    """An archive's refusal; else one line for what its files did, one per file that failed, one for those skipped."""
+    """An archive's refusal; else one line for what its files did (or how many wait for the worker), one per file
+    that failed, one for those skipped."""
     if outcome.error:
         model_admin.message_user(request, outcome.error, level=messages.ERROR)
         return
-    counts = {kind: sum(r.outcome == kind for r in outcome.results) for kind in (ADDED, UPDATED, UNCHANGED, FAILED)}
+    kinds = (QUEUED, ADDED, UPDATED, UNCHANGED, FAILED)
+    counts = {kind: sum(r.outcome == kind for r in outcome.results) for kind in kinds}
     chunks = sum(r.chunk_count for r in outcome.results if r.outcome in (ADDED, UPDATED))
     level = messages.WARNING if counts[FAILED] else messages.SUCCESS
     files = f"{len(outcome.results)} file{'' if len(outcome.results) == 1 else 's'}"
-    model_admin.message_user(
-        request,
-        f"{outcome.name}: {files}: {counts[ADDED]} added, {counts[UPDATED]} updated, "
-        f"{counts[UNCHANGED]} unchanged, {counts[FAILED]} failed ({chunks} new chunks).",
-        level=level,
-    )
+    if counts[QUEUED]:  # the rest were refused at once, or the worker was quick
+        done = ", ".join(f"{counts[kind]} {kind}" for kind in kinds if counts[kind])
+    else:
+        done = ", ".join(f"{counts[kind]} {kind}" for kind in kinds[1:]) + f" ({chunks} new chunks)"
+    model_admin.message_user(request, f"{outcome.name}: {files}: {done}.", level=level)
     for result in outcome.results:
         if result.failed:
             model_admin.message_user(request, f"{outcome.name}: {result.error}", level=messages.ERROR)

@@ -2,6 +2,7 @@
 import datetime as dt
 import hashlib
 import logging
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -97,7 +98,9 @@ def ingest_file(
             content=content,
             sha256=sha256,
             media_type=parsed.media_type,
-            title=title or (existing.title if existing else None) or parsed.title or _title_from_name(name),
+            # A source queued before its first version has a placeholder title: the document's own wins over it.
+            title=title or (existing.title if existing and existing.version else None) or parsed.title
+            or _title_from_name(name),
             audience=audience,
             document_date=document_date,
             drafts=drafts,
@@ -107,13 +110,53 @@ def ingest_file(
     except Exception as error:  # a failure part-way must never leave a half-switched source
         logger.exception("Ingest of %s failed", key)
         return _record_failure(existing, key, f"{key}: ingest failed ({type(error).__name__}: {error})")
-    return IngestResult(key, UPDATED if existing else ADDED, source.pk, version, len(drafts))
+    outcome = UPDATED if existing and existing.version else ADDED  # a queued source's first version is added
+    return IngestResult(key, outcome, source.pk, version, len(drafts))
 
 
 def source_key(*, file_name: str, path: str | None = None) -> tuple[str, str]:
     """A file's key and its own name: its normal path, or a file on its own's name; BadPath if the path is not one."""
     name = normal_path(base_name(file_name))
     return (name if path is None else normal_path(path)), name
+
+
+def pending_sources(*, keys: Sequence[tuple[str, str]], audience: str | None = None) -> dict[str, Source]:
+    """The sources queued files will become versions of, by key (keys and names as source_key gives them): the
+    existing ones, and new ones with no version yet. Call inside a transaction; a few queries for any number of files.
+
+    A new one is PENDING with version 0: no chunk, so neither the library, retrieval nor a chunk page shows it. One that
+    was never served (its earlier attempts failed) is PENDING again.
+    """
+    names = dict(keys)
+    sources = {source.path: source for source in Source.objects.filter(path__in=list(names))}
+    never_served = [source.pk for source in sources.values() if source.version == 0]
+    Source.objects.filter(pk__in=never_served).exclude(status=SourceStatus.PENDING).update(
+        status=SourceStatus.PENDING, last_error="", changed_at=timezone.now()
+    )
+    for source in sources.values():
+        if source.version == 0:
+            source.status, source.last_error = SourceStatus.PENDING, ""
+    new = [key for key in names if key not in sources]
+    bases = {key: slug_base(key) for key in new}
+    wanted = Counter(bases.values())
+    taken = set(Source.objects.filter(slug__in=list(wanted)).values_list("slug", flat=True))
+    free = [key for key in new if bases[key] not in taken and wanted[bases[key]] == 1]  # the rest: a suffix each
+    try:
+        with transaction.atomic():
+            created = Source.objects.bulk_create(
+                Source(slug=bases[key], path=key, original_name=names[key], title=_title_from_name(names[key]),
+                       audience=audience or Audience.PUBLIC)
+                for key in free
+            )
+        sources.update((source.path, source) for source in created)
+    except IntegrityError:  # another upload took one of the paths or slugs meanwhile: one at a time below
+        pass
+    for key in new:
+        if key not in sources:
+            sources[key] = Source.objects.filter(path=key).first() or _create_source(
+                key=key, name=names[key], title=_title_from_name(names[key]), audience=audience or Audience.PUBLIC
+            )
+    return sources
 
 
 def chunk_id_for(slug: str, version: int, ordinal: int) -> str:
@@ -132,9 +175,13 @@ def ingest_upload(
         except BadPath as error:
             return IngestResult(path or file_name, FAILED, error=str(error))
         existing = Source.objects.filter(path=key).first()
-        message = f"{key}: the file is {size / 1_048_576:.1f} MB, over the {settings.RAG_MAX_UPLOAD_MB} MB limit"
-        return _record_failure(existing, key, message)
+        return _record_failure(existing, key, over_the_cap(key, size))
     return ingest_file(file_name=file_name, content=read(), path=path, **details)
+
+
+def over_the_cap(key: str, size: int) -> str:
+    """Why a file of that size is refused (check it against max_upload_bytes first)."""
+    return f"{key}: the file is {size / 1_048_576:.1f} MB, over the {settings.RAG_MAX_UPLOAD_MB} MB limit"
 
 
 def refuse_repeated_paths(files: Sequence[tuple[str, str]]) -> dict[int, IngestResult]:

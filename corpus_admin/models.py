@@ -1,8 +1,9 @@
-"""The corpus: sources, their uploaded versions, their immutable chunks, and the corpus version."""
+"""The corpus: sources, their uploaded versions, their immutable chunks, the corpus version, and ingest jobs."""
 import functools
 
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 
 class Audience(models.TextChoices):
@@ -150,3 +151,46 @@ class CorpusState(models.Model):
 
     def __str__(self) -> str:
         return f"corpus v{self.version}"
+
+
+class JobStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class IngestJob(models.Model):
+    """One uploaded file waiting for, or given to, the background worker (corpus_admin/tasks.py).
+
+    The bytes are kept here until the file is ingested, so a worker that dies loses nothing: the job is run again.
+    """
+
+    batch = models.UUIDField(db_index=True, help_text="The upload this file came with.")
+    path = models.CharField(max_length=500, help_text="The source's key the file is ingested under.")
+    original_name = models.CharField(max_length=255)
+    content = models.BinaryField(blank=True, help_text="The file, until it is ingested.")
+    size = models.PositiveIntegerField()
+    audience = models.CharField(max_length=10, choices=Audience.choices, blank=True, help_text="Blank: keep.")
+    title = models.CharField(max_length=300, blank=True)
+    document_date = models.DateField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="How many times a worker started it.")
+    outcome = models.CharField(max_length=10, blank=True, help_text="added, updated, unchanged or failed.")
+    version = models.PositiveIntegerField(null=True, blank=True, help_text="The source's version after it.")
+    chunk_count = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    source = models.ForeignKey(Source, null=True, blank=True, on_delete=models.SET_NULL, related_name="ingest_jobs")
+    task_id = models.CharField(max_length=64, blank=True, help_text="The task framework's id of its latest run.")
+    worker = models.CharField(max_length=100, blank=True, help_text="Host and process that last ran it.")
+    queued_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True, help_text="When its worker last signalled.")
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-queued_at", "id"]
+        indexes = [models.Index(fields=["status", "heartbeat_at"], name="ingest_job_status_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.path} ({self.get_status_display().lower()})"

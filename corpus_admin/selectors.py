@@ -1,10 +1,14 @@
 """Reads of the corpus; the one place where rows become pipeline dataclasses."""
+import datetime as dt
+import uuid
 from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import Count, Max, OuterRef, Subquery, Sum
+from django.db.models import Count, F, Max, Min, OuterRef, Q, QuerySet, Subquery, Sum
 
 from answers.pipeline.records import ChunkRecord, SentenceSpan
-from corpus_admin.models import Chunk, Source, SourceStatus
+from corpus_admin.models import Chunk, IngestJob, JobStatus, Source, SourceStatus
 
 
 def chunk_records(*, source_ids: Collection[int] | None = None) -> Iterator[ChunkRecord]:
@@ -146,3 +150,49 @@ def chunk_current_version(chunk: Chunk, *, audiences: tuple[str, ...]) -> Chunk 
         return None
     served = Chunk.objects.filter(source_id=source.pk, version=source.version, audience__in=audiences)
     return served.filter(ordinal=chunk.ordinal).first() or served.order_by("ordinal").first()
+
+
+@dataclass(frozen=True)
+class BatchProgress:
+    """How far the background ingest of one upload has come."""
+
+    batch: uuid.UUID
+    total: int
+    done: int
+    failed: int
+    queued_at: dt.datetime
+
+    @property
+    def finished(self) -> bool:
+        return self.done + self.failed == self.total
+
+
+def ingest_batches(*, finished_since: dt.datetime, limit: int = 5) -> list[BatchProgress]:
+    """The uploads still being ingested, and those whose last file finished since then, newest first."""
+    unfinished_or_recent = Q(total__gt=F("done") + F("failed")) | Q(last_finished__gte=finished_since)
+    rows = _batch_counts(IngestJob.objects.all()).filter(unfinished_or_recent).order_by("-first_queued")[:limit]
+    return [_progress(row) for row in rows]
+
+
+def ingest_batch(batch: uuid.UUID) -> BatchProgress | None:
+    """The progress of one upload's background ingest, or None if no such upload was queued."""
+    row = next(iter(_batch_counts(IngestJob.objects.filter(batch=batch))), None)
+    return _progress(row) if row else None
+
+
+def _batch_counts(jobs: QuerySet[IngestJob]) -> QuerySet[IngestJob, dict[str, Any]]:
+    return (
+        jobs.order_by()
+        .values("batch")
+        .annotate(
+            total=Count("id"),
+            done=Count("id", filter=Q(status=JobStatus.DONE)),
+            failed=Count("id", filter=Q(status=JobStatus.FAILED)),
+            first_queued=Min("queued_at"),
+            last_finished=Max("finished_at"),
+        )
+    )
+
+
+def _progress(row: dict[str, Any]) -> BatchProgress:
+    return BatchProgress(row["batch"], row["total"], row["done"], row["failed"], row["first_queued"])

@@ -1,8 +1,10 @@
-"""Helpers for tests of the corpus: documents built in memory, and parsing them to compare or to see refused."""
+"""Helpers for tests of the corpus: documents built in memory, parsing them to compare or to see refused, and the
+database task queue run here and now."""
 import io
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
+from unittest import mock
 
 import docx
 import openpyxl
@@ -16,6 +18,9 @@ Outline = list[tuple[tuple[str, ...], list[tuple[int, str]]]]
 
 _TEST_LIMIT = 20 * 1024 * 1024
 _SERIF = Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")
+
+DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+IMMEDIATE_TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend", "QUEUES": ["default"]}}
 
 
 def pdf_bytes(*pages: str, title: str | None = None, user_password: str | None = None) -> bytes:
@@ -125,3 +130,25 @@ def rejection(file_name: str, content: bytes, *, max_bytes: int = _TEST_LIMIT) -
     except RejectedFile as error:
         return error
     raise AssertionError(f"{file_name} was accepted, not rejected")
+
+
+def run_queued_tasks() -> None:
+    """Run every task queued in the database backend, in this process, as `ingest_worker --batch` does.
+
+    The library's own worker loop, without the signal handlers its command installs (they would be pytest's), and
+    without its closing of old connections: inside a test's transaction that would close the test's connection.
+    """
+    from django_tasks_db.management.commands import db_worker  # needs Django's apps; the sandbox imports this module
+
+    worker = db_worker.Worker(
+        queue_names=["default"],
+        interval=0,
+        batch=True,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id="test-worker",
+        excluded_queue_names=[],
+    )
+    with mock.patch.object(db_worker, "close_old_connections", lambda: None):
+        worker.run()

@@ -1,5 +1,5 @@
 """One upload of many files: plain files keyed by their names, and the files of each .zip archive by their paths in
-it, every one ingested on its own (the same checks, the same sandbox) with a result of its own."""
+it, every one queued for the ingest worker on its own (the same checks, the same sandbox) with a result of its own."""
 import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -7,9 +7,10 @@ from dataclasses import dataclass, replace
 from django.conf import settings
 
 from corpus_admin.archives import ArchiveError, ArchiveMember, expand_zip, is_zip_name, other_archive_kind
-from corpus_admin.ingestion import IngestResult, ingest_upload, refuse_repeated_paths
+from corpus_admin.ingestion import IngestResult, refuse_repeated_paths
 from corpus_admin.parsing import base_name
 from corpus_admin.paths import file_name_of
+from corpus_admin.tasks import IncomingFile, IngestDetails, enqueue_ingest, job_results
 
 _MB = 1024 * 1024
 
@@ -43,17 +44,20 @@ class _Entry:
     upload: int  # position among the uploaded files (its archive's, for a member)
 
 
-def ingest_incoming(
+def queue_incoming(
     files: Sequence[Incoming],
     *,
     audience: str | None = None,
     title: str | None = None,
     document_date: dt.date | None = None,
 ) -> list[IngestResult | ArchiveOutcome]:
-    """Ingest an upload's files; one outcome per uploaded file, in order: an archive's has a result per file in it.
+    """Queue an upload's files for the ingest worker (corpus_admin/tasks.py) and return before any is parsed; one
+    outcome per uploaded file, in order: an archive's has a result per file in it.
 
-    `title` is used only when the upload is a single plain file. A path that comes twice (two files, an archive and
-    a file, two archives) is refused after its first, naming both; an archive refused as a whole ingests nothing.
+    A file's result is QUEUED while the worker has yet to finish it (with the immediate task backend it is already
+    ingested: its result is final). `title` is used only when the upload is a single plain file. A path that comes
+    twice (two files, an archive and a file, two archives) is refused after its first, naming both; an archive refused
+    as a whole queues nothing.
     """
     archives: dict[int, ArchiveOutcome] = {}
     entries: list[_Entry] = []
@@ -70,18 +74,15 @@ def ingest_incoming(
             entries.append(_Entry(incoming.name, None, label, incoming.size, incoming.read, position))
     single_title = title if len(files) == 1 and not archives else None
     refused = refuse_repeated_paths([(entry.path or base_name(entry.file_name), entry.label) for entry in entries])
+    wanted = [position for position in range(len(entries)) if position not in refused]
+    queued = enqueue_ingest(
+        files=[IncomingFile(e.file_name, e.path, e.size, e.read) for e in (entries[p] for p in wanted)],
+        details=IngestDetails(audience=audience, title=single_title, document_date=document_date),
+    )
+    outcome_of = {**refused, **dict(zip(wanted, job_results(queued.job_ids), strict=True))}
     results: dict[int, list[IngestResult]] = {}
     for position, entry in enumerate(entries):
-        result = refused.get(position) or ingest_upload(
-            file_name=entry.file_name,
-            path=entry.path,
-            size=entry.size,
-            read=entry.read,
-            audience=audience,
-            title=single_title,
-            document_date=document_date,
-        )
-        results.setdefault(entry.upload, []).append(result)
+        results.setdefault(entry.upload, []).append(outcome_of[position])
     return [
         replace(archives[position], results=tuple(results.get(position, ()))) if position in archives
         else results[position][0]

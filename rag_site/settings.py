@@ -47,6 +47,8 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "csp",
+    "django_tasks",
+    "django_tasks_db",
     "corpus_admin",
     "answers",
     "rag_site",  # the project's system checks (rag_site/checks.py)
@@ -129,6 +131,29 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Admin uploads are ingested by a background worker (`manage.py ingest_worker`, which `make run` starts beside daphne)
+# through Django's tasks framework: "database" queues them in the database (no other server), "rq" in Redis (REDIS_URL),
+# "immediate" runs each one inside the request that queued it. The job's bytes live in the database either way.
+RAG_TASKS_BACKEND = env_str("RAG_TASKS_BACKEND", "database")
+_TASK_BACKENDS = {
+    "database": "django_tasks_db.DatabaseBackend",
+    "rq": "django_tasks_rq.RQBackend",
+    "immediate": "django_tasks.backends.immediate.ImmediateBackend",
+}
+if RAG_TASKS_BACKEND not in _TASK_BACKENDS:
+    raise ImproperlyConfigured(f"RAG_TASKS_BACKEND must be {' or '.join(_TASK_BACKENDS)}, not {RAG_TASKS_BACKEND!r}")
+TASKS = {"default": {"BACKEND": _TASK_BACKENDS[RAG_TASKS_BACKEND], "QUEUES": ["default"]}}
+if RAG_TASKS_BACKEND == "rq":
+    if not REDIS_URL:
+        raise ImproperlyConfigured("RAG_TASKS_BACKEND=rq needs REDIS_URL.")
+    INSTALLED_APPS += ["django_rq", "django_tasks_rq"]
+    # RQ stops a job after DEFAULT_TIMEOUT s; an ingest's parse is bounded by RAG_PARSE_TIMEOUT_S, its write is not.
+    RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 3600}}
+# A running job whose worker has not signalled for this long is taken as stopped: it is queued again, or failed once it
+# has been tried RAG_INGEST_ATTEMPTS times. The worker signals every quarter of it while it ingests.
+RAG_INGEST_STALE_S = env_float("RAG_INGEST_STALE_S", 120.0, minimum=1.0)
+RAG_INGEST_ATTEMPTS = env_int("RAG_INGEST_ATTEMPTS", 3, minimum=1)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -2,6 +2,9 @@
 
     python -m rag_site.workers --workers 2 --port 8000      (what `make run-workers WORKERS=2` runs)
 
+Beside them runs one ingest worker (`manage.py ingest_worker`: admin uploads are ingested in the background, queued
+in the database, or in Redis with RAG_TASKS_BACKEND=rq), unless RAG_TASKS_BACKEND is immediate.
+
 Before any worker starts: the deployment check (`check --deploy --fail-level WARNING`, answers.W001 and
 corpus_admin.W001 silenced: running extractive, or without OCR, is a choice) with the production security
 settings, `collectstatic` (whitenoise serves var/staticfiles), `migrate` and `load_demo`. Then one daphne per port
@@ -100,6 +103,13 @@ def daphne_command(*, host: str, port: int, behind_tls_proxy: bool) -> list[str]
     return [*command, "rag_site.asgi:application"]
 
 
+def ingest_worker_command(env: Mapping[str, str]) -> list[str] | None:
+    """The ingest worker's command line, or None when uploads are ingested in their request."""
+    if env.get("RAG_TASKS_BACKEND") == "immediate":
+        return None
+    return [sys.executable, "manage.py", "ingest_worker"]
+
+
 def ensure_database(database_url: str) -> None:
     """Create the PostgreSQL database the URL names if it does not exist yet (other engines: nothing to do)."""
     import dj_database_url
@@ -191,8 +201,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return error.returncode or 1
     ports = [options.port + i for i in range(options.workers)]
     commands = [daphne_command(host=options.host, port=p, behind_tls_proxy=options.behind_tls_proxy) for p in ports]
+    ingest = ingest_worker_command(workers)
+    if ingest is not None:
+        commands.append(ingest)
     print(
         f"{options.workers} worker(s) on " + ", ".join(f"http://{options.host}:{p}/" for p in ports)
+        + (" and an ingest worker" if ingest is not None else "")
         + f" (database {_redacted(workers['DATABASE_URL'])},"
         f" channel layer and cache {_redacted(workers['REDIS_URL'])})."
         " Ctrl-C stops them all.",

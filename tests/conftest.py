@@ -5,6 +5,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 
 from corpus_admin.ingestion import IngestResult, ingest_file
+from corpus_admin.testing import IMMEDIATE_TASKS
 from corpus_admin.visibility import PARTNER_GROUP
 
 
@@ -97,3 +98,10 @@ def _close_stray_connections(django_db_setup, django_db_blocker):
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+
+
+@pytest.fixture(autouse=True)
+def _uploads_ingested_at_once_unless_asked(settings) -> None:
+    """Queued ingests run inside the call that queues them (the immediate task backend); the tests of the queue
+    itself ask for the database backend and run its worker."""
+    settings.TASKS = IMMEDIATE_TASKS

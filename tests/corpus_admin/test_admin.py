@@ -42,13 +42,16 @@ def test_admin_uploads_several_files_in_one_form(client, admin_user):
     assert Chunk.objects.count() == 2
 
 
-def test_admin_upload_failure_appears_as_message_and_stores_nothing(client, admin_user):
+def test_admin_upload_failure_appears_as_message_and_fails_its_never_served_source(client, admin_user):
     client.force_login(admin_user)
 
     response = _upload(client, SimpleUploadedFile("deck.pptx", b"PK\x03\x04zip"))
 
-    assert "deck.pptx: not a PowerPoint presentation (.pptx) (the content is not a zip archive)" in _messages(response)
-    assert not Source.objects.exists()
+    reason = "deck.pptx: not a PowerPoint presentation (.pptx) (the content is not a zip archive)"
+    assert reason in _messages(response)
+    source = Source.objects.get()
+    assert (source.status, source.version, source.last_error) == (SourceStatus.FAILED, 0, reason)
+    assert not Chunk.objects.exists()
 
 
 def test_changelist_shows_status_version_and_chunk_count(client, admin_user, ingest):
@@ -240,7 +243,10 @@ def test_each_file_of_a_zip_that_fails_has_a_message_naming_its_path_and_the_res
     assert messages[0] == "docs.zip: 3 files: 1 added, 0 updated, 0 unchanged, 2 failed (1 new chunks)."
     assert "docs.zip: ref/empty.txt: the file is empty" in messages
     assert any(m.startswith("docs.zip: ref/bin.txt: ") and "binary" in m for m in messages)
-    assert list(Source.objects.values_list("path", flat=True)) == ["ok.md"]
+    assert dict(Source.objects.values_list("path", "status")) == {
+        "ok.md": SourceStatus.READY, "ref/empty.txt": SourceStatus.FAILED, "ref/bin.txt": SourceStatus.FAILED
+    }
+    assert list(Chunk.objects.values_list("source__path", flat=True)) == ["ok.md"]
 
 
 @pytest.mark.parametrize(
@@ -365,3 +371,114 @@ def test_a_superseded_version_with_instructions_no_longer_counts(client, admin_u
     page = client.get(f"/admin/corpus_admin/source/{Source.objects.get().pk}/change/").content.decode()
 
     assert "Written as instructions" in page and "never used as evidence" not in page
+
+
+# --- background ingestion: the upload returns at once; progress per upload, status per source, the jobs ----------
+
+
+@pytest.fixture
+def database_queue(settings) -> None:
+    """The default backend: uploads wait in the database for the worker, which the test runs."""
+    from corpus_admin.testing import DATABASE_TASKS
+
+    settings.TASKS = DATABASE_TASKS
+
+
+def _batch_of(path: str) -> str:
+    from corpus_admin.models import IngestJob
+
+    return str(IngestJob.objects.filter(path=path).latest("id").batch)
+
+
+def test_an_upload_returns_with_its_files_queued_and_pending(client, admin_user, database_queue):
+    client.force_login(admin_user)
+
+    response = _upload(
+        client,
+        SimpleUploadedFile("a.md", b"# A\n\nThe free trial lasts 14 days."),
+        SimpleUploadedFile("b.md", b"# B\n\nBackups run every 6 hours."),
+        _zip("docs.zip", {"ref/c.txt": b"Invoices are issued on the 1st.", "ref/d.txt": b"Refunds take 5 days."}),
+    )
+
+    assert _messages(response) == [
+        "docs.zip: 2 files: 2 queued.",
+        "4 files queued for ingestion; progress on the Sources page.",
+    ]
+    assert set(Source.objects.values_list("path", "status", "version")) == {
+        (path, SourceStatus.PENDING, 0) for path in ("a.md", "b.md", "ref/c.txt", "ref/d.txt")
+    }
+    assert not Chunk.objects.exists()
+    assert "Ingesting: 0 of 4 done" in response.content.decode()
+
+
+def test_the_worker_ingests_an_uploads_files_and_the_sources_page_counts_them(client, admin_user, database_queue):
+    from corpus_admin.testing import run_queued_tasks
+
+    client.force_login(admin_user)
+    _upload(client, SimpleUploadedFile("trash.md", b"# Trash\n\nDeleted files stay in the trash for 30 days."))
+    run_queued_tasks()
+    _upload(
+        client,
+        SimpleUploadedFile("a.md", b"# A\n\nThe free trial lasts 14 days."),
+        SimpleUploadedFile("deck.pptx", b"PK\x03\x04zip"),
+        SimpleUploadedFile("trash.md", b"# Trash\n\nDeleted files stay in the trash for 60 days."),
+    )
+    batch = _batch_of("a.md")
+
+    queued = client.get("/admin/corpus_admin/source/").content.decode()
+    run_queued_tasks()
+    finished = client.get("/admin/corpus_admin/source/").content.decode()
+
+    assert "Ingesting: 0 of 3 done" in queued and "Ingested: 1 of 1 done" in queued
+    assert f'href="/admin/corpus_admin/ingestjob/?batch={batch}"' in queued
+    assert queued.count('<td class="field-ingest">queued</td>') == 3
+    assert queued.count('<td class="field-status">Pending</td>') == 2  # trash.md stays Ready: version 1 is served
+    assert "Ingested: 2 of 3 done, 1 failed" in finished
+    assert '<td class="field-ingest">queued</td>' not in finished
+    assert finished.count('<td class="field-status">Ready</td>') == 2
+    assert finished.count('<td class="field-status">Failed</td>') == 1
+    assert Source.objects.get(path="trash.md").version == 2
+
+
+def test_jobs_page_of_an_upload_refreshes_until_every_file_is_ingested(client, admin_user, database_queue):
+    from corpus_admin.testing import run_queued_tasks
+
+    client.force_login(admin_user)
+    _upload(client, SimpleUploadedFile("a.md", b"# A\n\nThe free trial lasts 14 days."),
+            SimpleUploadedFile("deck.pptx", b"PK\x03\x04zip"))
+    jobs = f"/admin/corpus_admin/ingestjob/?batch={_batch_of('a.md')}"
+
+    waiting = client.get(jobs).content.decode()
+    run_queued_tasks()
+    done = client.get(jobs).content.decode()
+
+    assert "Ingesting: 0 of 2 done" in waiting and 'http-equiv="refresh"' in waiting
+    assert "Ingested: 1 of 2 done, 1 failed" in done and 'http-equiv="refresh"' not in done
+    assert "deck.pptx: not a PowerPoint presentation" in done
+
+
+def test_jobs_are_read_only_and_never_show_their_bytes(client, admin_user, database_queue):
+    from corpus_admin.models import IngestJob
+
+    client.force_login(admin_user)
+    _upload(client, SimpleUploadedFile("a.md", b"# A\n\nThe free trial lasts 14 days."))
+    job = IngestJob.objects.get()
+
+    page = client.get(f"/admin/corpus_admin/ingestjob/{job.pk}/change/").content.decode()
+
+    assert "a.md" in page and "free trial" not in page
+    assert 'name="_save"' not in page
+    assert client.get("/admin/corpus_admin/ingestjob/add/").status_code == 403
+
+
+def test_only_a_source_that_was_never_served_can_be_deleted(client, admin_user, ingest):
+    ingest("trash.md", "# Trash\n\nDeleted files stay in the trash for 30 days.")
+    client.force_login(admin_user)
+    _upload(client, SimpleUploadedFile("deck.pptx", b"PK\x03\x04zip"))
+    served, failed = Source.objects.get(path="trash.md"), Source.objects.get(path="deck.pptx")
+
+    refused = client.post(f"/admin/corpus_admin/source/{served.pk}/delete/", {"post": "yes"})
+    deleted = client.post(f"/admin/corpus_admin/source/{failed.pk}/delete/", {"post": "yes"})
+
+    assert refused.status_code == 403 and deleted.status_code == 302
+    assert list(Source.objects.values_list("path", flat=True)) == ["trash.md"]

@@ -32,6 +32,7 @@ from rag_site.workers import (
     daphne_command,
     deployment_check_env,
     deployment_env,
+    ingest_worker_command,
     secret_key,
     worker_env,
 )
@@ -127,6 +128,26 @@ def test_make_run_starts_the_sites_daphne_with_the_workers_timeouts():
     assert len(lines) == 2
     for line in lines:
         assert daphne_options(line.split()) == workers
+
+
+def test_make_run_starts_the_ingest_worker_beside_daphne_and_stops_it_when_daphne_stops():
+    printed = subprocess.run(["make", "-n", "run", "run-fake-claude"], cwd=ROOT, capture_output=True, text=True,
+                             timeout=60, check=True).stdout
+    starts = [line for line in printed.splitlines() if "manage.py ingest_worker &" in line]
+
+    assert len(starts) == 2
+    for line in starts:
+        assert "trap 'kill" in line and "$worker" in line and "wait $worker' EXIT INT TERM" in line
+
+
+@pytest.mark.parametrize(("backend", "runs"), [(None, True), ("database", True), ("rq", True), ("immediate", False)])
+def test_the_launcher_runs_an_ingest_worker_unless_uploads_are_ingested_in_their_request(backend, runs):
+    env = {} if backend is None else {"RAG_TASKS_BACKEND": backend}
+
+    command = ingest_worker_command(env)
+
+    assert (command is not None) == runs
+    assert command is None or command[1:] == ["manage.py", "ingest_worker"]
 
 
 def test_the_deployment_check_silences_only_the_extractive_and_no_ocr_warnings_besides_what_it_was_given():

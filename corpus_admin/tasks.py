@@ -1,0 +1,303 @@
+"""Ingestion off the request path: uploaded files become jobs that a background worker ingests one at a time.
+
+`enqueue_ingest` stores each file's bytes in an IngestJob and enqueues `ingest_job` on Django's tasks framework
+(django-tasks; the backend is RAG_TASKS_BACKEND), then returns. The worker (`manage.py ingest_worker`) runs the task:
+it claims the job, ingests the file with `ingest_file` (atomic: on any failure the previous version stays served) and
+records the outcome on the job and its source. While it runs, a thread stamps the job's heartbeat; a running job whose
+heartbeat is older than RAG_INGEST_STALE_S was left by a worker that stopped, and `recover_stalled_jobs` queues it
+again or, once it has been started RAG_INGEST_ATTEMPTS times, fails it with that reason.
+"""
+import contextlib
+import datetime as dt
+import logging
+import os
+import socket
+import threading
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import DatabaseError, connection, transaction
+from django.db.models import F
+from django.utils import timezone
+from django_tasks import TaskResultStatus, task
+from django_tasks.backends.immediate import ImmediateBackend
+from django_tasks_db import DatabaseBackend
+from django_tasks_db.models import DBTaskResult
+
+from corpus_admin.ingestion import (
+    FAILED,
+    IngestResult,
+    ingest_file,
+    max_upload_bytes,
+    over_the_cap,
+    pending_sources,
+    source_key,
+)
+from corpus_admin.models import IngestJob, JobStatus, Source, SourceStatus
+from corpus_admin.parsing import base_name
+from corpus_admin.paths import BadPath
+
+logger = logging.getLogger(__name__)
+
+
+QUEUED = "queued"  # an IngestResult's outcome while its file waits for, or is with, the worker
+
+
+@dataclass(frozen=True)
+class IncomingFile:
+    """One file of an upload: its name, its path in the folder or archive it came from (None: a file on its own,
+    keyed by its name), its size, and how to read it (not read when over the cap)."""
+
+    file_name: str
+    path: str | None
+    size: int
+    read: Callable[[], bytes]
+
+
+@dataclass(frozen=True)
+class IngestDetails:
+    """What the upload form says about the files of a batch; None keeps what the source has."""
+
+    audience: str | None = None
+    title: str | None = None
+    document_date: dt.date | None = None
+
+
+@dataclass(frozen=True)
+class QueuedBatch:
+    """An upload's files as queued: the batch they wait in, and their jobs in the order given."""
+
+    batch: uuid.UUID
+    job_ids: tuple[int, ...]
+
+
+def enqueue_ingest(*, files: Sequence[IncomingFile], details: IngestDetails) -> QueuedBatch:
+    """Queue each file for the worker and return the batch, before any file is parsed.
+
+    A new source is created PENDING, with no version (so callers see nothing of it yet); a file over the size cap, or
+    whose path cannot be a key, fails at once with the reason. Two commits and a few queries for the whole upload,
+    and one insert per file for the task framework's database backend.
+    """
+    batch = uuid.uuid4()
+    cap = max_upload_bytes()
+    contents = [b"" if incoming.size > cap else incoming.read() for incoming in files]  # before the write lock
+    keys: list[tuple[str, str] | BadPath] = []
+    for incoming in files:
+        try:
+            keys.append(source_key(file_name=incoming.file_name, path=incoming.path))
+        except BadPath as error:
+            keys.append(error)
+    with transaction.atomic():
+        sources = pending_sources(keys=[key for key in keys if not isinstance(key, BadPath)], audience=details.audience)
+        jobs = IngestJob.objects.bulk_create(
+            _job(batch, incoming, content, key, sources, details)
+            for incoming, content, key in zip(files, contents, keys, strict=True)
+        )
+        for job, incoming, key in zip(jobs, files, keys, strict=True):
+            if isinstance(key, BadPath):  # no source can have that key: the job records the refusal
+                _finish(job, IngestResult(job.path, FAILED, error=str(key)))
+            elif incoming.size > cap:
+                _finish(job, IngestResult(job.path, FAILED, job.source_id, error=over_the_cap(job.path, incoming.size)))
+    queued = [job for job, incoming, key in zip(jobs, files, keys, strict=True)
+              if not isinstance(key, BadPath) and incoming.size <= cap]
+    # After the jobs' commit, so that a worker on another connection finds each job when it takes its task; together,
+    # except with the immediate backend, which ingests each file as it is enqueued (one transaction each).
+    with contextlib.nullcontext() if _ingests_on_enqueue() else transaction.atomic():
+        for job in queued:
+            job.task_id = ingest_job.enqueue(job.pk).id  # the immediate backend runs it here and now
+        IngestJob.objects.bulk_update(queued, ["task_id"], batch_size=500)
+    return QueuedBatch(batch, tuple(job.pk for job in jobs))
+
+
+def job_results(job_ids: Sequence[int]) -> list[IngestResult]:
+    """Each job's outcome as ingestion reports one, in the order given: QUEUED while the worker has yet to finish it."""
+    jobs = IngestJob.objects.defer("content").in_bulk(job_ids)
+    return [_result(jobs[job_id]) for job_id in job_ids]
+
+
+@task()
+def ingest_job(job_id: int) -> str:
+    """Ingest one queued file: the worker's unit of work. Returns the outcome, or why nothing was done."""
+    job = _claim(job_id)
+    if job is None:
+        return "not queued"  # finished, or taken by another run of the same job
+    try:
+        with _heartbeat(job.pk):
+            result = ingest_file(
+                file_name=job.original_name,
+                path=job.path,
+                content=bytes(job.content),
+                audience=job.audience or None,
+                title=job.title or None,
+                document_date=job.document_date,
+            )
+    except Exception as error:  # ingest_file reports bad files as results: this is the database or a bug
+        _retry_or_fail(job, f"{job.path}: ingest failed ({type(error).__name__}: {error})")
+        raise
+    _finish(job, result)
+    return result.outcome
+
+
+def recover_stalled_jobs(*, now: dt.datetime | None = None, alive_worker: str = "") -> int:
+    """Queue again each job left running by a worker that stopped, or fail it once out of attempts; enqueue each
+    queued job that never reached the queue (its process stopped in between). Returns how many jobs it touched.
+
+    A worker that is alive passes its own name, so that its running jobs are never taken for stalled ones.
+    """
+    now = now or timezone.now()
+    cutoff = now - dt.timedelta(seconds=settings.RAG_INGEST_STALE_S)
+    touched = 0
+    stalled = IngestJob.objects.defer("content").filter(status=JobStatus.RUNNING, heartbeat_at__lt=cutoff)
+    for job in stalled.exclude(worker=alive_worker) if alive_worker else stalled:
+        _abandon_task(job.task_id, now=now)
+        reason = (
+            f"{job.path}: the worker stopped while ingesting "
+            f"(attempt {job.attempts} of {settings.RAG_INGEST_ATTEMPTS})"
+        )
+        touched += _retry_or_fail(job, reason, now=now)
+    for job_id in IngestJob.objects.filter(status=JobStatus.QUEUED, task_id="", queued_at__lt=cutoff).values_list(
+        "pk", flat=True
+    ):
+        _enqueue(job_id)
+        touched += 1
+    return touched
+
+
+def worker_name() -> str:
+    """This process, as a job records who ran it."""
+    return f"{socket.gethostname()}:{os.getpid()}"[:100]
+
+
+def _job(
+    batch: uuid.UUID,
+    incoming: IncomingFile,
+    content: bytes,
+    key: tuple[str, str] | BadPath,
+    sources: dict[str, Source],
+    details: IngestDetails,
+) -> IngestJob:
+    """A queued file's job row, its source found or made by pending_sources (none for a path that is no key)."""
+    source = None if isinstance(key, BadPath) else sources[key[0]]
+    path = (incoming.path or incoming.file_name) if source is None else source.path
+    return IngestJob(
+        batch=batch,
+        path=path[:500],
+        original_name=base_name(incoming.file_name)[:255],
+        content=content if source is not None else b"",
+        size=incoming.size,
+        audience=details.audience or "",
+        title=details.title or "",
+        document_date=details.document_date,
+        source=source,
+    )
+
+
+def _ingests_on_enqueue() -> bool:
+    return isinstance(ingest_job.get_backend(), ImmediateBackend)
+
+
+def _result(job: IngestJob) -> IngestResult:
+    if job.status in (JobStatus.QUEUED, JobStatus.RUNNING):
+        return IngestResult(job.path, QUEUED, job.source_id)
+    return IngestResult(job.path, job.outcome, job.source_id, job.version, job.chunk_count, job.error)
+
+
+def _enqueue(job_id: int) -> None:
+    result = ingest_job.enqueue(job_id)  # the immediate backend runs it here and now
+    IngestJob.objects.filter(pk=job_id).update(task_id=result.id)
+
+
+def _claim(job_id: int) -> IngestJob | None:
+    """Mark a queued job running for this worker, counting the attempt; None if it is not queued."""
+    now = timezone.now()
+    claimed = IngestJob.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(
+        status=JobStatus.RUNNING,
+        attempts=F("attempts") + 1,
+        started_at=now,
+        heartbeat_at=now,
+        finished_at=None,
+        worker=worker_name(),
+    )
+    return IngestJob.objects.get(pk=job_id) if claimed else None
+
+
+def _finish(job: IngestJob, result: IngestResult) -> None:
+    """Record what ingesting the job did, and a failure on its source; the bytes are no longer needed."""
+    with transaction.atomic():
+        IngestJob.objects.filter(pk=job.pk).update(
+            status=JobStatus.FAILED if result.failed else JobStatus.DONE,
+            outcome=result.outcome,
+            version=result.version,
+            chunk_count=result.chunk_count,
+            error=result.error,
+            source_id=result.source_id or job.source_id,
+            content=b"",
+            finished_at=timezone.now(),
+        )
+        if result.failed:
+            _record_source_failure(job.source_id, result.error)
+
+
+def _retry_or_fail(job: IngestJob, reason: str, *, now: dt.datetime | None = None) -> bool:
+    """Queue a job that did not finish again, or fail it with the reason once out of attempts.
+
+    Only if it is still running the attempt this job row read (another recovery may have got there first).
+    """
+    now = now or timezone.now()
+    same_attempt = IngestJob.objects.filter(pk=job.pk, status=JobStatus.RUNNING, attempts=job.attempts)
+    if job.attempts < settings.RAG_INGEST_ATTEMPTS:
+        if not same_attempt.update(status=JobStatus.QUEUED, error=f"{reason}; queued again", heartbeat_at=None):
+            return False
+        logger.warning("%s; queued again", reason)
+        _enqueue(job.pk)
+        return True
+    with transaction.atomic():
+        if not same_attempt.update(status=JobStatus.FAILED, outcome=FAILED, error=reason, content=b"", finished_at=now):
+            return False
+        _record_source_failure(job.source_id, reason)
+    logger.error("%s; failed", reason)
+    return True
+
+
+def _record_source_failure(source_id: int | None, message: str) -> None:
+    """A failure's reason on the source; one never served is FAILED (one that is served stays READY: it still is)."""
+    if source_id is None:
+        return
+    sources = Source.objects.filter(pk=source_id)
+    sources.update(last_error=message, changed_at=timezone.now())
+    sources.filter(version=0, status=SourceStatus.PENDING).update(status=SourceStatus.FAILED)
+
+
+def _abandon_task(task_id: str, *, now: dt.datetime) -> None:
+    """Mark the database backend's row of a stopped worker's task failed: that backend never looks at it again."""
+    if task_id and isinstance(ingest_job.get_backend(), DatabaseBackend):
+        DBTaskResult.objects.filter(id=task_id, status=TaskResultStatus.RUNNING).update(
+            status=TaskResultStatus.FAILED, finished_at=now, exception_class_path="", traceback="the worker stopped"
+        )
+
+
+@contextlib.contextmanager
+def _heartbeat(job_id: int) -> Iterator[None]:
+    """Stamp the job every quarter of RAG_INGEST_STALE_S while the block runs, from a thread of its own."""
+    every = settings.RAG_INGEST_STALE_S / 4
+    stop = threading.Event()
+
+    def beat() -> None:
+        try:
+            while not stop.wait(every):
+                try:
+                    IngestJob.objects.filter(pk=job_id, status=JobStatus.RUNNING).update(heartbeat_at=timezone.now())
+                except DatabaseError as error:  # SQLite busy with the ingest's own write: the next beat tries again
+                    logger.warning("Heartbeat of ingest job %s missed: %s", job_id, error)
+        finally:
+            connection.close()  # this thread's own connection
+
+    thread = threading.Thread(target=beat, name=f"ingest-heartbeat-{job_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
