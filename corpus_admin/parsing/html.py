@@ -22,7 +22,7 @@ from lxml import etree
 
 from corpus_admin.parsing.document import Block, Event, Heading, heading_path, push_heading
 from corpus_admin.parsing.flat_html import flat_html_events
-from corpus_admin.parsing.prose import Prose, join_term
+from corpus_admin.parsing.prose import Prose, TermedEvents
 from corpus_admin.parsing.tables import row_sentence
 
 _DROPPED_TAGS: Final = frozenset({
@@ -82,7 +82,7 @@ def _dropped(element: etree._Element) -> bool:
     return tag in _PAGE_PARTS and next(element.iterancestors("article", "main"), None) is None
 
 
-class _Walker:
+class _Walker(TermedEvents):
     """Walks the tree once, in document order, collecting the text between block boundaries."""
 
     def __init__(self) -> None:
@@ -197,17 +197,6 @@ class _Walker:
         self._prose = Prose(line=self._prose.line)
         if block is not None:
             self._emit(block)
-
-    def _emit(self, block: Block) -> None:
-        if self._term is not None and not block.code:
-            block, self._term = join_term(self._term, block), None
-        self._flush_term()
-        self.events.append(block)
-
-    def _flush_term(self) -> None:
-        term, self._term = self._term, None
-        if term is not None:
-            self.events.append(term)
 
 
 def _prose_of(element: etree._Element) -> Prose:

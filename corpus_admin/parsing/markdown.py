@@ -21,7 +21,7 @@ from mdit_py_plugins.field_list import fieldlist_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from corpus_admin.parsing.document import Block, Event, Heading, heading_path, push_heading
-from corpus_admin.parsing.prose import Prose, join_term
+from corpus_admin.parsing.prose import Prose, TermedEvents
 from corpus_admin.parsing.tables import row_sentence
 
 _MARKDOWN: Final = (
@@ -45,7 +45,7 @@ def markdown_events(*, text: str) -> tuple[str | None, list[Event]]:
     return walker.title if walker.title is not None else walker.front_title, walker.events
 
 
-class _Walker:
+class _Walker(TermedEvents):
     """Turns markdown-it's flat token stream into events."""
 
     def __init__(self) -> None:
@@ -135,18 +135,6 @@ class _Walker:
             return
         if sentence := row_sentence(self._headers, cells):
             self._emit(Block(text=sentence, line_start=self._row_line, line_end=self._row_line))
-
-    def _emit(self, block: Block) -> None:
-        if self._term is not None and not block.code:
-            block, self._term = join_term(self._term, block), None
-        self._flush_term()
-        self.events.append(block)
-
-    def _flush_term(self) -> None:
-        """A term with no body (yet) is a block of its own."""
-        term, self._term = self._term, None
-        if term is not None:
-            self.events.append(term)
 
 
 def _add_inline(prose: Prose, children: Sequence[Token]) -> None:

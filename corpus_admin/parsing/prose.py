@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from corpus_admin.parsing.document import Block
+from corpus_admin.parsing.document import Block, Event
 
 
 @dataclass
@@ -98,3 +98,22 @@ def join_term(term: Block, body: Block) -> Block:
     marks.extend((offset + shift, line) for offset, line in body.line_marks)
     return Block(text=term.text + separator + body.text, line_start=term.line_start,
                  line_end=max(term.line_end, body.line_end), page=body.page, line_marks=tuple(marks))
+
+
+class TermedEvents:
+    """A parse's events, in which a definition's or field's term (`_term`) waits for its body: the next prose block
+    is joined to it (`join_term`); a term with no prose body is a block of its own. Shared by every format's walker."""
+
+    events: list[Event]
+    _term: Block | None
+
+    def _emit(self, block: Block) -> None:
+        if self._term is not None and not block.code:
+            block, self._term = join_term(self._term, block), None
+        self._flush_term()
+        self.events.append(block)
+
+    def _flush_term(self) -> None:
+        term, self._term = self._term, None
+        if term is not None and term.text.strip():
+            self.events.append(term)

@@ -26,7 +26,7 @@ from docutils.utils import new_document
 from corpus_admin.parsing import rst_sphinx
 from corpus_admin.parsing.document import Block, Event, Heading
 from corpus_admin.parsing.paragraphs import paragraph_blocks
-from corpus_admin.parsing.prose import Prose, join_term
+from corpus_admin.parsing.prose import Prose, TermedEvents
 from corpus_admin.parsing.tables import row_sentence
 from corpus_admin.parsing.text import text_events
 
@@ -104,7 +104,7 @@ def rst_events(*, text: str) -> tuple[str | None, list[Event]]:
     return walker.title, walker.events
 
 
-class _Walker:
+class _Walker(TermedEvents):
     """Reads a doctree in document order, without recursion (a deeply nested tree is fine)."""
 
     def __init__(self, document: nodes.document) -> None:
@@ -282,17 +282,6 @@ class _Walker:
     def _substitution(self, reference: nodes.substitution_reference) -> str:
         definition = self.document.substitution_defs.get(reference.get("refname", ""))
         return definition.astext() if definition is not None else reference.astext()
-
-    def _emit(self, block: Block) -> None:
-        if self._term is not None and not block.code:
-            block, self._term = join_term(self._term, block), None
-        self._flush_term()
-        self.events.append(block)
-
-    def _flush_term(self) -> None:
-        term, self._term = self._term, None
-        if term is not None and term.text.strip():
-            self.events.append(term)
 
 
 def _directive_content(source: str, *, line: int) -> list[tuple[int, str]]:
