@@ -29,7 +29,7 @@ from answers.pipeline.gate import find_conflict, gate_no_material
 from answers.pipeline.generate.base import GenerationFailed, GenerationRequest, Generator
 from answers.pipeline.text.sentences import SentenceBuffer
 from answers.pipeline.text.tokens import tokenize
-from answers.pipeline.types import Block, Conflict, Retrieved
+from answers.pipeline.types import Block, Conflict, Retrieved, SupportSpan
 from answers.pipeline.verify import common_terms, verify_sentence
 
 NO_MATERIAL_MESSAGE = (
@@ -166,11 +166,14 @@ def _verified(
     verdict = verify_sentence(sentence, blocks=blocks, config=config, common=common)
     if not verdict.shown:
         return SentenceDropped(verdict.text, verdict.reasons)
-    return SentenceVerified(verdict.text, tuple(_ref(blocks[n]) for n in verdict.passing))
+    return SentenceVerified(
+        verdict.text, tuple(_ref(blocks[n], span) for n, span in zip(verdict.passing, verdict.spans, strict=True))
+    )
 
 
-def _ref(block: Block) -> ChunkRef:
-    return ChunkRef(block.number, block.record.chunk_id, block.record.source_title, block.record.updated_on)
+def _ref(block: Block, span: SupportSpan | None = None) -> ChunkRef:
+    record = block.record
+    return ChunkRef(block.number, record.chunk_id, record.source_title, record.updated_on, span)
 
 
 def _issued(blocks: tuple[Block, ...]) -> tuple[ChunkRef, ...]:

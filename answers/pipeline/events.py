@@ -2,6 +2,8 @@
 import datetime as dt
 from dataclasses import dataclass, field
 
+from answers.pipeline.types import SupportSpan
+
 NO_MATERIAL, CONFLICT, UNSUPPORTED = "no_material", "conflict", "unsupported"
 ANSWERED, REFUSED, INCOMPLETE, FAILED = "answered", "refused", "incomplete", "failed"
 
@@ -9,12 +11,14 @@ ANSWERED, REFUSED, INCOMPLETE, FAILED = "answered", "refused", "incomplete", "fa
 @dataclass(frozen=True)
 class ChunkRef:
     """A numbered reference to a chunk, the one shape every event cites by: an issued block, a verified citation,
-    a conflict's side. Block n, the chunk it maps to, and the source facts a citation shows."""
+    a conflict's side. Block n, the chunk it maps to, the source facts a citation shows, and for a verified citation
+    the support span that states the sentence (§2.7)."""
 
     n: int
     chunk_id: str
     source_title: str
     updated_on: dt.date | None
+    span: SupportSpan | None = None
 
 
 @dataclass(frozen=True)

@@ -49,3 +49,14 @@ class Conflict:
     """Two blocks from different sources stating different values for the same quantity."""
 
     sides: tuple[Statement, Statement]
+
+
+@dataclass(frozen=True)
+class SupportSpan:
+    """The words of a chunk that support a shown sentence (§2.7): one or two of its sentences as stored, as offsets
+    into the chunk's text, their 1-based numbers (as the chunk page numbers them) and the quote itself."""
+
+    start: int
+    end: int
+    sentences: tuple[int, ...]
+    quote: str

@@ -1,14 +1,15 @@
-"""Verification of one complete sentence against the original text of the blocks it cites, less instructions (§5.6)."""
+"""Verification of one complete sentence against the support span of each block it cites (§5.6)."""
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.evidence import evidence_text
+from answers.pipeline.spans import support_span
 from answers.pipeline.text.quantities import numbers_in
 from answers.pipeline.text.sentences import parse_markers
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
-from answers.pipeline.types import Block
+from answers.pipeline.types import Block, SupportSpan
 
 # With fewer blocks than this, "in most blocks" says nothing about a term (one block holds every one of its terms).
 _MIN_BLOCKS_FOR_COMMON_TERMS = 3
@@ -17,11 +18,12 @@ _ONLY_IN_INSTRUCTIONS = " (only in text written as an instruction to an AI, whic
 
 @dataclass(frozen=True)
 class Verdict:
-    """The outcome for one sentence: shown with its passing citations, or dropped with reasons."""
+    """The outcome for one sentence: shown with its passing citations and their spans, or dropped with reasons."""
 
     text: str
     passing: tuple[int, ...]
     reasons: tuple[str, ...]
+    spans: tuple[SupportSpan, ...] = ()  # one per passing citation, in the same order
 
     @property
     def shown(self) -> bool:
@@ -57,7 +59,7 @@ def verify_sentence(
     config: PipelineConfig,
     common: frozenset[str] = frozenset(),
 ) -> Verdict:
-    """Check each citation of a sentence: issued, sharing enough terms, and holding every number stated."""
+    """Check each citation of a sentence: issued, its support span sharing enough terms, and every number stated."""
     marked = parse_markers(sentence)
     if not marked.cited:
         return Verdict(marked.text, (), ("no citation",))
@@ -65,13 +67,15 @@ def verify_sentence(
     distinctive = (terms - common) or terms
     reasons: list[str] = []
     valid: list[int] = []
+    spans: dict[int, SupportSpan] = {}
     for n in marked.cited:
         block = blocks.get(n)
         if block is None:
             reasons.append(f"cited [{n}], which was not issued")
             continue
-        source_terms = _terms_of(evidence_text(block.record), config.tokenizer)
-        share = len(distinctive & source_terms) / len(distinctive) if distinctive else 0.0
+        found = support_span(distinctive, block.record, tokenizer=config.tokenizer)
+        held = found[1] if found else frozenset()
+        share = len(held) / len(distinctive) if distinctive else 0.0
         if share < config.min_overlap:
             reason = f"[{n}] shares {share:.2f} of its terms (needs {config.min_overlap:.2f})"
             whole = _terms_of(block.record.text, config.tokenizer)
@@ -79,7 +83,9 @@ def verify_sentence(
                 reason += _ONLY_IN_INSTRUCTIONS
             reasons.append(reason)
             continue
+        assert found is not None  # a share above zero has a span
         valid.append(n)
+        spans[n] = found[0]
     stated = numbers_in(marked.text)
     if valid and stated:
         found = set().union(*(_numbers_of(evidence_text(blocks[n].record)) for n in valid))
@@ -91,4 +97,4 @@ def verify_sentence(
                 reason += _ONLY_IN_INSTRUCTIONS
             reasons.append(reason)
             valid = []
-    return Verdict(marked.text, tuple(valid), tuple(reasons))
+    return Verdict(marked.text, tuple(valid), tuple(reasons), tuple(spans[n] for n in valid))
