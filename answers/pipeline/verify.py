@@ -73,8 +73,8 @@ def verify_sentence(
         if block is None:
             reasons.append(f"cited [{n}], which was not issued")
             continue
-        found = support_span(distinctive, block.record, tokenizer=config.tokenizer)
-        held = found[1] if found else frozenset()
+        supported = support_span(distinctive, block.record, tokenizer=config.tokenizer)
+        held = supported[1] if supported else frozenset()
         share = len(held) / len(distinctive) if distinctive else 0.0
         if share < config.min_overlap:
             reason = f"[{n}] shares {share:.2f} of its terms (needs {config.min_overlap:.2f})"
@@ -83,9 +83,9 @@ def verify_sentence(
                 reason += _ONLY_IN_INSTRUCTIONS
             reasons.append(reason)
             continue
-        assert found is not None  # a share above zero has a span
+        assert supported is not None  # a share above zero has a span
         valid.append(n)
-        spans[n] = found[0]
+        spans[n] = supported[0]
     stated = numbers_in(marked.text)
     if valid and stated:
         found = set().union(*(_numbers_of(evidence_text(blocks[n].record)) for n in valid))
