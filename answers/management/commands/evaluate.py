@@ -219,7 +219,9 @@ class Command(AnsweringCommand):
         """A replay with sentences it could not judge always fails: its figures would leave them out."""
         if replay is None:
             return []
-        failures = [f"{len(replay.problems)} replayed sentences could not be judged"] if replay.problems else []
+        failures = []
+        if replay.problems:
+            failures.append(f"the replay could not judge {len(replay.problems)} of its items (see 'not judged')")
         values = replay.floor_values()
         for key in sorted(set(floor) & REPLAY_FLOOR_KEYS):
             value, bound = values[key], floor[key]

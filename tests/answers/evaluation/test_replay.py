@@ -229,7 +229,7 @@ def test_evaluate_replay_prints_and_writes_the_figures_and_fails_on_a_chunk_not_
                 "sentences": TRASH_CASE["sentences"][:1]}
     out = StringIO()
 
-    with pytest.raises(CommandError, match="1 replayed sentences could not be judged"):
+    with pytest.raises(CommandError, match=r"the replay could not judge 1 of its items \(see 'not judged'\)"):
         call_command("evaluate", "--golden", GOLDEN, "--corpus", CORPUS, "--replay",
                      replay_file(tmp_path, TRASH_CASE, unissued), "--json", str(tmp_path / "out.json"),
                      "--report", str(tmp_path / "report"), stdout=out)
