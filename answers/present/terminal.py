@@ -13,13 +13,13 @@ def terminal_lines(data: dict[str, Any]) -> Iterator[str]:
         yield f"Refused ({refusal['kind']}): {refusal['message']}"
         for side in refusal["sides"]:
             yield f"  - {side['statement']} ({side['source_title']}, {side['source_updated_on']}, {side['url']})"
-            if side["quote"] and side["quote"] != side["statement"]:
+            if side["quote"] and _one_line(side["quote"]) != _one_line(side["statement"]):
                 yield f"    \"{_one_line(side['quote'])}\""
     for sentence in data["sentences"]:
         markers = "".join(f"[{c['n']}]" for c in sentence["citations"])
         yield f"{sentence['text']} {markers}"
-        for citation in sentence["citations"]:
-            if citation["quote"]:
+        for citation in sentence["citations"]:  # what it stands on, unless that is the sentence itself (a quote)
+            if citation["quote"] and _one_line(citation["quote"]) != _one_line(sentence["text"]):
                 yield f"    [{citation['n']}] \"{_one_line(citation['quote'])}\""
     if data["error"]:
         yield f"Note: {data['error']}"
