@@ -26,6 +26,7 @@ HOSTILE_QUESTION = " ".join(HOSTILE_LITERALS)
 DOCS_DIR = Path(__file__).resolve().parent / "screenshots"
 # A citation's link: the cited passage, its span's sentences highlighted and scrolled to (only integers).
 CITED_HREF = re.compile(r"^/chunks/[\w-]+/\?s=(\d+)(-\d+)?#s-(\d+)$")
+SIDE_HREF = re.compile(r"^/chunks/[\w-]+/(\?s=\d+(-\d+)?#s-\d+)?$")  # a conflict side's span is optional
 
 # Records, in the page, each sentence and end marker as it is added, with the number of the mutation batch (one
 # per DOM task, so one per websocket message) that added it. Runs through the DevTools protocol, so the page's
@@ -204,6 +205,8 @@ def test_conflicting_sources_are_shown_newest_first_with_links(chat: Chat) -> No
     expect(sides.nth(1)).to_contain_text("100 MB")
     files = [chunk_of(sides.nth(i).locator('a[href^="/chunks/"]')).source.original_name for i in range(2)]
     assert files == ["web-app-release-notes-5-0.html", "upload-limits-2024.txt"]
+    for i in range(2):  # the passage, its span's sentences highlighted when the side has one
+        expect(sides.nth(i).locator("a")).to_have_attribute("href", SIDE_HREF)
     expect(turn.locator("p.sentence")).to_have_count(0)
     assert chat.csp_violations() == []
 
