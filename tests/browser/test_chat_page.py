@@ -419,6 +419,10 @@ def test_pointing_at_a_citation_shows_its_quote_and_following_it_highlights_thos
     words = shown_words(quote.locator(".cite-words").inner_text())
     DOCS_DIR.mkdir(exist_ok=True)
     chat.page.screenshot(path=DOCS_DIR / "screenshot-citation-quote.png", full_page=True, animations="disabled")
+    chat.page.set_viewport_size({"width": 390, "height": 844})
+    cite.hover()
+    expect(quote).to_be_visible()
+    assert chat.page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth"), "scrolls sideways"
     chat.page.mouse.move(0, 0)
     expect(quote).to_be_hidden()
 
