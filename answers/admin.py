@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 
 from answers.models import QuestionLog
+from corpus_admin.highlights import cited_url
 from corpus_admin.models import chunk_url
 from rag_site.admin_views import ReadOnlyAdminMixin
 
@@ -29,7 +30,7 @@ class QuestionLogAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.display(description="Shown sentences")
     def shown_sentences(self, log: QuestionLog) -> str:
         def marks(citations: list[dict]) -> str:
-            links = ((chunk_url(c["chunk_id"]), c["n"]) for c in citations)
+            links = ((logged_citation_url(c), c["n"]) for c in citations)
             return format_html_join(" ", '<a href="{}">[{}]</a>', links)
 
         return format_html_join("", "<p>{} {}</p>", ((s["text"], marks(s["citations"])) for s in log.sentences)) or "—"
@@ -41,7 +42,7 @@ class QuestionLogAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="Conflict")
     def conflict_sides(self, log: QuestionLog) -> str:
-        sides = ((s["statement"], chunk_url(s["chunk_id"]), s["chunk_id"]) for s in log.conflict)
+        sides = ((s["statement"], logged_citation_url(s), s["chunk_id"]) for s in log.conflict)
         return format_html_join("", '<p>{} (<a href="{}">{}</a>)</p>', sides) or "—"
 
     @admin.display(description="Retrieved")
@@ -70,3 +71,9 @@ class QuestionLogAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.display(description="Timings (ms)")
     def timings_json(self, log: QuestionLog) -> str:
         return format_html("<code>{}</code>", json.dumps(log.timings))
+
+
+def logged_citation_url(cited: dict) -> str:
+    """A logged citation's or conflict side's link, its span highlighted (rows logged before spans have none)."""
+    span = cited.get("span") or {}
+    return cited_url(cited["chunk_id"], [int(n) for n in span.get("sentences", ())])

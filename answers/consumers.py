@@ -182,8 +182,11 @@ class ChatConsumer(AsyncWebsocketConsumer):
             turn = uuid.uuid4().hex[:12]
             outbox.put(render_notice(""))  # clears an earlier notice
             outbox.put(render_turn(turn, stream.summary.question), ends_frame=True)  # the question shows at once
+            shown = 0  # sentences shown so far: each one's place keeps its quotes' ids apart
             async for event in stream:
-                outbox.put(render_event(turn, event), ends_frame=isinstance(event, SentenceVerified))
+                if is_sentence := isinstance(event, SentenceVerified):
+                    shown += 1
+                outbox.put(render_event(turn, event, position=shown), ends_frame=is_sentence)
                 if isinstance(event, AnswerDone):
                     await outbox.flush()  # the end marker is out before another question is taken
                     self.busy = False

@@ -14,6 +14,7 @@ from answers.pipeline.events import (
     SentenceDropped,
     SentenceVerified,
 )
+from answers.pipeline.types import SupportSpan
 
 
 @dataclass
@@ -58,7 +59,7 @@ class AnswerSummary:
             "status": self.status,
             "answer": " ".join(s.text for s in self.sentences),
             "sentences": [
-                {"text": s.text, "citations": [numbered_json(c, chunk_url) for c in s.citations]}
+                {"text": s.text, "citations": [citation_json(c, chunk_url) for c in s.citations]}
                 for s in self.sentences
             ],
             "citations": citations,
@@ -84,7 +85,7 @@ def event_json(event: Event, chunk_url: Callable[[str], str]) -> dict[str, Any]:
             "context_tokens": event.context_tokens,
         }
     if isinstance(event, SentenceVerified):
-        return {"text": event.text, "citations": [numbered_json(c, chunk_url) for c in event.citations]}
+        return {"text": event.text, "citations": [citation_json(c, chunk_url) for c in event.citations]}
     if isinstance(event, AnswerRefused):
         return refusal_json(event, chunk_url)
     if isinstance(event, AnswerDone):
@@ -109,12 +110,28 @@ def numbered_json(item: ChunkRef, chunk_url: Callable[[str], str]) -> dict[str, 
     return {"n": item.n, **source_json(item, chunk_url)}
 
 
+def citation_json(item: ChunkRef, chunk_url: Callable[[str], str]) -> dict[str, Any]:
+    """A verified citation as JSON: its number and source, then the span that supports the sentence."""
+    return {**numbered_json(item, chunk_url), **span_json(item.span)}
+
+
+def span_json(span: SupportSpan | None) -> dict[str, Any]:
+    """A support span (§2.7) as JSON: where it lies in the chunk's text, its sentence numbers (as the chunk page's
+    `s-<n>` ids number them), and the quote; both null when there is none."""
+    if span is None:
+        return {"span": None, "quote": None}
+    return {"span": {"start": span.start, "end": span.end, "sentences": list(span.sentences)}, "quote": span.quote}
+
+
 def refusal_json(refusal: AnswerRefused, chunk_url: Callable[[str], str]) -> dict[str, Any]:
-    """A refusal as JSON, with both sides of a conflict."""
+    """A refusal as JSON, with both sides of a conflict (each with its span when it has one)."""
     return {
         "kind": refusal.reason,
         "message": refusal.message,
-        "sides": [{"statement": side.statement, **source_json(side.ref, chunk_url)} for side in refusal.sides],
+        "sides": [
+            {"statement": side.statement, **source_json(side.ref, chunk_url), **span_json(side.ref.span)}
+            for side in refusal.sides
+        ],
     }
 
 

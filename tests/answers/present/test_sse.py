@@ -4,6 +4,7 @@ import json
 import pytest
 
 from answers.pipeline.events import AnswerDiagnosed, AnswerDone, ChunkRef, SentenceDropped, SentenceVerified
+from answers.pipeline.types import SupportSpan
 from answers.present.sse import sse_frame
 
 
@@ -25,3 +26,14 @@ def test_staff_only_events_make_no_frame(event):
 
 def test_the_end_says_how_the_answer_ended():
     assert sse_frame(AnswerDone("refused")).startswith("event: done\ndata: {\"status\": \"refused\"")
+
+
+@pytest.mark.django_db
+def test_a_sentence_frame_carries_each_citations_span_and_quote():
+    span = SupportSpan(12, 52, (2,), 'Deleted files are kept "30 days" </script>.')
+    frame = sse_frame(SentenceVerified("Thirty days.", (ChunkRef(1, "trash-v1-c01", "Trash", None, span=span),)))
+
+    _, data = frame.removesuffix("\n\n").split("\n")
+    citation = json.loads(data.removeprefix("data: "))["citations"][0]
+    assert citation["span"] == {"start": 12, "end": 52, "sentences": [2]}
+    assert citation["quote"] == 'Deleted files are kept "30 days" </script>.'
