@@ -27,12 +27,16 @@ class RealCorpus:
     name: str
     package: str
     folder: str  # inside the unpacked package
-    include: tuple[str, ...]  # fnmatch patterns on the path relative to `folder`
+    include: tuple[str, ...]  # fnmatch patterns on the path relative to `folder`; `*` stays within one folder
     golden: str  # the golden file under answers/evaluation/golden/
 
     def selects(self, relative: str) -> bool:
         """Whether the file at this path (relative to the manual's folder) belongs to the corpus."""
-        return any(fnmatch.fnmatchcase(relative, pattern) for pattern in self.include)
+        parts = relative.split("/")
+        return any(
+            len(parts) == len(pattern_parts) and all(map(fnmatch.fnmatchcase, parts, pattern_parts))
+            for pattern_parts in (pattern.split("/") for pattern in self.include)
+        )
 
 
 CORPORA: dict[str, RealCorpus] = {
@@ -83,7 +87,7 @@ def fetch_corpus(corpus: RealCorpus, *, root: Path = DEFAULT_ROOT, run: Runner =
     package = home / "package"
     package.mkdir(parents=True)
     with tempfile.TemporaryDirectory(prefix="rag-corpus-") as download:
-        run(["apt-get", "download", corpus.package], Path(download))
+        download_package(corpus.package, Path(download), run=run)
         debs = sorted(Path(download).glob(f"{corpus.package}_*.deb"))
         if not debs:
             raise FileNotFoundError(f"apt-get download {corpus.package} left no .deb (run apt-get update once?)")
@@ -93,6 +97,16 @@ def fetch_corpus(corpus: RealCorpus, *, root: Path = DEFAULT_ROOT, run: Runner =
         raise FileNotFoundError(f"{corpus.package}: no file of {corpus.folder} matches the corpus's patterns")
     (home / DONE).write_text(f"{corpus.package}: {copied} files\n", encoding="utf-8")
     return docs
+
+
+def download_package(package: str, folder: Path, *, run: Runner = run_command) -> None:
+    """apt-get download the package into the folder; when apt knows no such package yet (a machine whose package
+    lists were never fetched), apt-get update once and try again."""
+    try:
+        run(["apt-get", "download", package], folder)
+    except subprocess.CalledProcessError:
+        run(["apt-get", "update", "-qq"], folder)
+        run(["apt-get", "download", package], folder)
 
 
 def copy_selected(corpus: RealCorpus, *, source: Path, target: Path) -> int:
