@@ -1,6 +1,7 @@
 """The golden sets over real manuals: large and varied enough to judge a reader, with the held-out third exactly as
 drawn before the first run, and every source a page the corpus keeps (and, once fetched, a page that exists)."""
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 from answers.evaluation.corpora import CORPORA, DEFAULT_ROOT
 from answers.evaluation.golden import load_golden
 from answers.evaluation.split import held_out_ids
+from corpus_admin.parsing import parse_document
 
 ROOT = Path(__file__).resolve().parents[3]
 GOLDEN = ROOT / "answers" / "evaluation" / "golden"
@@ -69,3 +71,28 @@ def test_the_ci_floor_can_only_catch_regressions():
 
     assert floor["max_unverified_delivered"] == 0
     assert 0 < floor["min_status_accuracy_with_facts"] <= floor["min_status_accuracy"] < 1
+
+
+def display_text(path: Path) -> str:
+    """A page as the site's text model shows it (headings and blocks), white space folded, case ignored."""
+    document = parse_document(file_name=path.name, content=path.read_bytes(), max_bytes=50_000_000)
+    parts = [
+        text for section in document.sections for text in (*section.heading_path, *(b.text for b in section.blocks))
+    ]
+    return re.sub(r"\s+", " ", " ".join(parts)).casefold()
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_every_fact_is_in_the_display_text_of_one_of_its_sources(name):
+    docs = ROOT / DEFAULT_ROOT / name / "docs"
+    if not (docs.parent / ".fetched").exists():
+        pytest.skip(f"{name} is not fetched (make eval-real fetches it)")
+    pages: dict[str, str] = {}
+    missing = []
+    for case in cases_of(name):
+        texts = [pages.setdefault(source, display_text(docs / source)) for source in case.sources]
+        missing += [
+            (case.id, fact) for fact in case.facts
+            if not any(re.sub(r"\s+", " ", alt).casefold() in text for alt in fact for text in texts)
+        ]
+    assert missing == []
