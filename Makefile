@@ -82,7 +82,7 @@ eval: setup
 # The golden sets over real manuals (answers/evaluation/golden/<name>.jsonl, written before the reader was tuned; a
 # held-out third reported apart): each manual fetched once with apt-get download into var/corpora/<name>/ (see
 # answers/evaluation/corpora.py), then evaluated in a throwaway database. Reports: var/eval-real/<name>/.
-# eval-real-ci is the smallest (the Debian handbook, ~2 minutes here), with a floor just under today's figures.
+# eval-real-ci is the smallest (the Debian handbook, under a minute here), with a floor just under today's figures.
 REAL_CORPORA ?= debian-handbook python postgresql
 eval-real: setup
 	for name in $(REAL_CORPORA); do \

@@ -50,7 +50,7 @@ CORPORA: dict[str, RealCorpus] = {
             include=("library/*.html",),
             golden="python.jsonl",
         ),
-        # The whole PostgreSQL 15 manual (1,173 pages).
+        # The whole PostgreSQL 15 manual (1,169 pages).
         RealCorpus(
             name="postgresql",
             package="postgresql-doc-15",
@@ -58,7 +58,7 @@ CORPORA: dict[str, RealCorpus] = {
             include=("*.html",),
             golden="postgresql.jsonl",
         ),
-        # The Debian Administrator's Handbook (bookworm's 11.x edition), English, every page.
+        # The Debian Administrator's Handbook (the edition for Debian 11, as bookworm packages it), English, every page.
         RealCorpus(
             name="debian-handbook",
             package="debian-handbook",

@@ -2,6 +2,7 @@
 import dataclasses
 import datetime as dt
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,7 @@ class Run:
         return part_metrics(self.results, k=self.metrics.k)
 
 
-def part_metrics(results: tuple[CaseResult, ...], *, k: int) -> dict[str, Metrics]:
+def part_metrics(results: Sequence[CaseResult], *, k: int) -> dict[str, Metrics]:
     """{"tuning": ..., "held-out": ...} over the cases of each part, or {} when no case is held out."""
     held = tuple(r for r in results if r.case.held_out)
     if not held:
