@@ -16,7 +16,9 @@ from answers.management.answering import AnsweringCommand
 from answers.services import QuestionRejected, clean_question, pipeline_config
 from corpus_admin.selectors import source_paths
 
-FLOOR_KEYS = {"min_status_accuracy", "max_unverified_delivered", "max_forbidden_delivered"}
+FLOOR_KEYS = {
+    "min_status_accuracy", "min_status_accuracy_with_facts", "max_unverified_delivered", "max_forbidden_delivered"
+}
 
 
 class Command(AnsweringCommand):
@@ -130,6 +132,9 @@ class Command(AnsweringCommand):
                 self.stdout.write(self.style.ERROR(f"    unverified: {text} ({'; '.join(reasons)})"))
         self.stdout.write("")
         self._table(("metric", "value"), metric_rows(run.metrics))
+        for name, metrics in run.parts.items():
+            self.stdout.write(f"\n{name.capitalize()} part ({metrics.cases} cases):")
+            self._table(("metric", "value"), metric_rows(metrics))
         self.stdout.write("")
         self._table(("expected \\ actual", *ACTUAL_KINDS), [(e, *row) for e, row in confusion_rows(run.metrics)])
         for sweep in sweep_tables(run.sweep):
@@ -160,6 +165,11 @@ class Command(AnsweringCommand):
         if "min_status_accuracy" in floor and m.status_accuracy < floor["min_status_accuracy"]:
             minimum = floor["min_status_accuracy"]
             failures.append(f"status accuracy {m.status_accuracy:.3f} is under the floor {minimum}")
+        if "min_status_accuracy_with_facts" in floor and (
+            m.status_accuracy_with_facts < floor["min_status_accuracy_with_facts"]
+        ):
+            accuracy, minimum = m.status_accuracy_with_facts, floor["min_status_accuracy_with_facts"]
+            failures.append(f"status accuracy with facts {accuracy:.3f} is under the floor {minimum}")
         if "max_unverified_delivered" in floor and m.unverified_delivered > floor["max_unverified_delivered"]:
             failures.append(f"{m.unverified_delivered} unverified sentences were delivered")
         if "max_forbidden_delivered" in floor and m.forbidden_delivered > floor["max_forbidden_delivered"]:
