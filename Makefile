@@ -77,7 +77,8 @@ loadtest: setup
 # fails when status accuracy falls under the floor or any unverified sentence was delivered. Report: var/eval/.
 eval: setup
 	$(PY) manage.py evaluate --golden answers/evaluation/golden/demo.jsonl --corpus corpus_admin/demo/documents \
-		--report var/eval --json var/eval/results.json --sweep --floor answers/evaluation/golden/floor.json
+		--report var/eval --json var/eval/results.json --sweep --floor answers/evaluation/golden/floor.json \
+		--followups answers/evaluation/followups/demo.jsonl
 
 # Ingestion throughput on a real documentation tree: the docs/ folder of Django's source release (666 files in
 # nested folders, 33 of them index.txt; fetched once with pip into var/bench/), through manage.py ingest into a

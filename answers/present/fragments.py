@@ -9,6 +9,7 @@ from answers.pipeline.events import (
     AnswerRefused,
     BlocksIssued,
     Event,
+    QuestionResolved,
     SentenceVerified,
 )
 from corpus_admin.models import chunk_url
@@ -44,7 +45,9 @@ def render_event(turn_id: str, event: Event) -> str:
     if isinstance(event, STAFF_ONLY):
         return ""
     context: dict = {"turn": turn_id, "event": event}
-    if isinstance(event, BlocksIssued):
+    if isinstance(event, QuestionResolved):
+        template = "resolved"
+    elif isinstance(event, BlocksIssued):
         template = "meta"
         context["sources"] = [(block, chunk_url(block.chunk_id)) for block in event.blocks]
     elif isinstance(event, SentenceVerified):
