@@ -164,10 +164,20 @@ def _rewrite(
 
 
 def _append(previous: str, fragment: str) -> str:
-    """The previous question with the fragment added at its end ("... take for digital goods?")."""
+    """The previous question with the fragment added at its end ("... take for digital goods?"), or put in place of
+    the phrase the previous question ends with when it has the same preposition (a chain of "and for X?")."""
     fragment = _END.sub("", fragment).strip()
-    joiner = "" if fragment.split()[0].lower() in PREPOSITIONS else "for "
-    return f"{_END.sub('', previous)} {joiner}{fragment}"
+    previous = _END.sub("", previous)
+    first = fragment.split()[0].lower()
+    if first not in PREPOSITIONS:
+        return f"{previous} for {fragment}"
+    words = words_of(previous)
+    for i in range(len(words) - 1, max(len(words) - 5, 0), -1):
+        if words[i].lower == first and all(
+            w.lower not in AUXILIARIES and w.lower not in QUESTION_WORDS and w.lower not in SUBJECTS for w in words[i:]
+        ):
+            return f"{previous[: words[i].start]}{fragment}"
+    return f"{previous} {fragment}"
 
 
 def _fragment(fragment: str, previous: str, history: Sequence[Turn], *, config: PipelineConfig) -> str:
@@ -220,12 +230,22 @@ def _parallel(core: list[Word], before: list[Word], *, config: PipelineConfig) -
 
 
 def _own_antecedent(words: list[Word], index: int, skipped: set[int], *, plural: bool) -> bool:
-    """Whether a content word before the pronoun can be what it refers to: the question holds its own antecedent."""
-    return any(
-        i not in skipped and is_content(words[i]) and words[i].lower not in PREPOSITIONS
-        and (not plural or is_plural(words[i].text))
-        for i in range(index)
-    )
+    """Whether a content word before the pronoun can be what it refers to: the question holds its own antecedent.
+
+    For "they/them/one" it is a plural word, the asked-for noun included ("which files ... delete them"); for "it"
+    any other content word ("if I delete a file, can I restore it?"), but not the asked-for noun ("how many members
+    can it have?" asks about something else).
+    """
+    for i in range(index):
+        word = words[i]
+        if not is_content(word) or word.lower in PREPOSITIONS:
+            continue
+        asked = i > 0 and words[i - 1].lower in ("which", "what", "many", "much")
+        if plural and is_plural(word.text) and (i not in skipped or asked):
+            return True
+        if not plural and i not in skipped:
+            return True
+    return False
 
 
 def _pointing(words: list[Word], question: str) -> list[int]:

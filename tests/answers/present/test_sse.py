@@ -3,7 +3,14 @@ import json
 
 import pytest
 
-from answers.pipeline.events import AnswerDiagnosed, AnswerDone, ChunkRef, SentenceDropped, SentenceVerified
+from answers.pipeline.events import (
+    AnswerDiagnosed,
+    AnswerDone,
+    ChunkRef,
+    QuestionResolved,
+    SentenceDropped,
+    SentenceVerified,
+)
 from answers.present.sse import sse_frame
 
 
@@ -25,3 +32,13 @@ def test_staff_only_events_make_no_frame(event):
 
 def test_the_end_says_how_the_answer_ended():
     assert sse_frame(AnswerDone("refused")).startswith("event: done\ndata: {\"status\": \"refused\"")
+
+
+def test_a_resolved_follow_up_is_a_frame_of_its_own_naming_both_questions():
+    frame = sse_frame(QuestionResolved("and for digital goods?", "How long do refunds take for digital goods?"))
+
+    kind, data = frame.removesuffix("\n\n").split("\n")
+    assert kind == "event: resolved"
+    assert json.loads(data.removeprefix("data: ")) == {
+        "asked": "and for digital goods?", "resolved_question": "How long do refunds take for digital goods?"
+    }
