@@ -288,7 +288,7 @@ async def _answer(
         try:
             answered = question
             if history:
-                resolution = await resolve(question, history, config)
+                resolution = await _resolved(question, history, config, resolve)
                 if resolution.resolved:
                     answered = resolution.question
                     resolved = QuestionResolved(question, answered)
@@ -305,6 +305,19 @@ async def _answer(
                     summary, caller=caller, audiences=prepared.audiences, channel=channel, generator=generator.name,
                     generation=stats.as_dict() if stats is not None else {},
                 )
+
+
+async def _resolved(question: str, history: tuple[Turn, ...], config: PipelineConfig, resolve: Resolver) -> Resolution:
+    """The follow-up's resolution; the question as asked when resolving breaks or gives more than a question may be
+    (a rewrite only helps retrieval: it must never cost the answer)."""
+    try:
+        resolution = await resolve(question, history, config)
+    except Exception:
+        logger.exception("Resolving a follow-up failed; answering the question as asked")
+        return Resolution(question, False)
+    if resolution.resolved and len(resolution.question) > settings.RAG_MAX_QUESTION_CHARS:
+        return Resolution(question, False, "the rewrite is longer than a question may be")
+    return resolution
 
 
 async def _record(

@@ -135,13 +135,16 @@ def _rewrite(
 ) -> tuple[str, str] | None:
     """The rewrite and a note saying which rule made it, or None for a standalone question."""
     previous = history[-1].question.strip()
+    if not words_of(previous):
+        return None
     if same := _SAME.match(question):
-        return _append(previous, same.group("rest")), "sameness: the previous question, for the new case"
+        rest = _END.sub("", same.group("rest"))
+        return _noted(_fragment(rest, previous, history, config=config), "sameness: the previous question, new case")
     if about := _WHAT_ABOUT.match(question):
         rest = _END.sub("", about.group("rest"))
         if len(_terms(rest, config)) > rules.max_fragment_terms:
             return None
-        return _fragment(rest, previous, history, config=config), "ellipsis: what about"
+        return _noted(_fragment(rest, previous, history, config=config), "ellipsis: what about")
     words = words_of(question)
     if not words:
         return None
@@ -154,13 +157,17 @@ def _rewrite(
             rest = _END.sub("", question[second.start :])
             if len(_terms(rest, config)) > rules.max_fragment_terms + 1:
                 return None
-            return _fragment(rest, previous, history, config=config), "ellipsis: a fragment after a conjunction"
+            return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a fragment after a conjunction")
     elif words[0].lower in PREPOSITIONS:
         rest = _END.sub("", question)
         if len(_terms(rest, config)) > rules.max_fragment_terms:
             return None
-        return _fragment(rest, previous, history, config=config), "ellipsis: a fragment"
+        return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a fragment")
     return _refer(question, words, history, config=config, rules=rules)
+
+
+def _noted(rewrite: str | None, note: str) -> tuple[str, str] | None:
+    return None if rewrite is None else (rewrite, note)
 
 
 def _append(previous: str, fragment: str) -> str:
@@ -180,16 +187,19 @@ def _append(previous: str, fragment: str) -> str:
     return f"{previous} {fragment}"
 
 
-def _fragment(fragment: str, previous: str, history: Sequence[Turn], *, config: PipelineConfig) -> str:
-    """The previous question rewritten for an elliptical fragment ("the Team plan", "for macOS", "downgrade")."""
+def _fragment(fragment: str, previous: str, history: Sequence[Turn], *, config: PipelineConfig) -> str | None:
+    """The previous question rewritten for an elliptical fragment ("the Team plan", "for macOS", "downgrade"); None
+    for a fragment that names nothing ("for?")."""
     fragment = _substitute_pronouns(fragment, words_of(fragment), history, config=config) or fragment
     words = words_of(fragment)
+    if not any(is_content(w) for w in words):
+        return None
     core = [w for w in words if w.lower not in PREPOSITIONS | DETERMINERS | CONJUNCTIONS]
+    if not core:
+        return None
     before = words_of(previous)
     if any(w.lower in QUESTION_WORDS for w in words) and before and before[0].lower in AUXILIARIES:
         return f"{fragment} {previous[:1].lower()}{previous[1:]}"  # "on which plan does Lumora support SSO?"
-    if not core:
-        return _append(previous, fragment)
     if (len(words) >= 3 and is_content(words[0]) and not is_name(words[0], 1)
             and any(w.lower in PREPOSITIONS | DETERMINERS for w in words[1:])):
         return f"{_END.sub('', previous)} and {fragment}"  # a verb phrase: "... and download a report of them"

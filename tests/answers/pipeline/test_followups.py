@@ -1,5 +1,7 @@
 """Follow-up resolution, offline: which questions are follow-ups and what standalone question each becomes."""
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.followups import Turn, resolve_question
@@ -141,3 +143,21 @@ def test_a_chain_of_follow_ups_builds_on_the_resolved_question():
     second = resolve("and for gift cards?", REFUNDS, Turn(first))
 
     assert second == "How long do refunds take for gift cards?"
+
+
+FRAGMENT_WORDS = ["and", "what", "about", "it", "them", "one", "there", "that", "the", "for", "on", "how", "many",
+                  "which", "plan", "Team", "is", "same", "if", "I", "?", "links", "-", "'s", "Business"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(FRAGMENT_WORDS), max_size=8).map(" ".join),
+    st.lists(st.text(max_size=40) | st.lists(st.sampled_from(FRAGMENT_WORDS), max_size=8).map(" ".join), max_size=3),
+)
+def test_any_question_after_any_history_resolves_without_error_into_one_question(question, previous):
+    history = tuple(Turn(text, (text,), (f"{text}\n{text}",)) for text in previous)
+
+    resolution = resolve_question(question, history, config=CONFIG)
+
+    assert resolution.question is question or (resolution.resolved and resolution.question.endswith("?"))
+    assert "\n" not in resolution.question or resolution.question is question
