@@ -125,8 +125,11 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.tasks: set[asyncio.Task] = set()
         self.busy = False  # from a question until its end marker is sent (the log is written after that)
         self.socket_slot: str | None = None
-        # This socket's last answered turns, what a follow-up is resolved against (§6a); they live as long as it.
+        # This socket's last answered turns, what a follow-up is resolved against (§6a); they live as long as it, and
+        # only for the caller who asked them (a sign-in or sign-out on the socket starts afresh: the turns hold the
+        # passages that caller was cited).
         self.history: deque[Turn] = deque(maxlen=MAX_HISTORY)
+        self.history_of = ""
         try:
             self.socket_slot = await socket_opened(await self._caller_key())
         except ServiceUnavailable:
@@ -160,6 +163,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
         try:
             user, session_key = await current_caller(self.scope)
             caller = Caller(user, session_key or "", self._address())
+            if caller.key != self.history_of:
+                self.history.clear()
+                self.history_of = caller.key
             stream = await ask(caller=caller, question=question, channel=QuestionLog.Channel.WEBSOCKET,
                                make_generator=self.make_generator, history=tuple(self.history))
         except QuestionRejected as rejected:

@@ -65,13 +65,9 @@ def _bad_request(message: str) -> JsonResponse:
     return JsonResponse({"error": message}, status=400)
 
 
-def parse_question(request: HttpRequest) -> object:
-    """The question of a JSON body {"question": ...}; raises QuestionRejected naming what was wrong."""
-    return _parse_body(request)["question"]  # cleaned by the answer service
-
-
-def _parse_body(request: HttpRequest) -> dict:
-    """The JSON body, an object with the field "question" (and optionally "history", the earlier questions)."""
+def parse_body(request: HttpRequest) -> dict:
+    """A JSON body {"question": ..., "history": [...]} (both cleaned by the answer service; "history" optional);
+    raises QuestionRejected naming what was wrong."""
     try:
         body = json.loads(request.body or b"")
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -106,7 +102,7 @@ async def _open(
             user = await request.auser()
         if request.method == "POST" and user.is_authenticated and (failure := _csrf_failure(request)):
             return failure
-        body = {"question": request.GET.get("question")} if from_query else _parse_body(request)
+        body = {"question": request.GET.get("question")} if from_query else parse_body(request)
         history = history_from_questions(clean_history(body.get("history")), config=pipeline_config())
         caller = Caller(user, request.session.session_key or "", request.META.get("REMOTE_ADDR"))
         return await ask(caller=caller, question=body["question"], channel=channel, make_generator=make_generator,

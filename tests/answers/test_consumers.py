@@ -442,3 +442,16 @@ async def test_another_socket_has_no_history_and_a_follow_up_there_is_asked_as_i
         await second.disconnect()
 
     assert 'data-event="resolved"' not in follow_up
+
+
+async def test_a_sign_out_on_the_socket_forgets_the_turns_the_signed_in_caller_was_cited(refund_corpus, staff_user):
+    cookie = await sync_to_async(session_cookie)(staff_user)
+    communicator = await connect(cookie)
+    try:
+        await ask(communicator, "How long do refunds take?")
+        await sync_to_async(sign_out)(cookie)
+        follow_up = "".join(await ask(communicator, "and for digital goods?"))
+    finally:
+        await communicator.disconnect()
+
+    assert 'data-event="resolved"' not in follow_up
