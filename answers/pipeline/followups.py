@@ -12,25 +12,30 @@ cited passages. The rule, word by word and without part-of-speech tagging:
      storage included in a trial workspace?");
    - a *sameness* question: "is that the same on mobile?";
    - *referring*: it holds "it", "that", "this", "they", "them", "their", "its", "one" or "there" with no antecedent
-     in the question itself (a content word before the pronoun that is not the asked-for noun of "which X" / "how
-     many X" and not the verb after "I/we/you"), leaving out the expletive "is it possible/true/..." and the
+     in the question itself (a content word before the pronoun that is not the verb after "I/we/you"; for "it" not
+     the asked-for noun of "which X" / "how many X" either, for "they/them/one" a plural one, which may be it:
+     "which files can I restore after I delete them?"), leaving out the expletive "is it possible/true/..." and the
      existential "is there";
    - *elided*: "how many/much" followed by no noun ("how many do I get?");
    - *definite and thin*: at most two significant terms, one of them a single noun after "the" that the previous
      answer or its cited passages mention ("how long are the codes valid?");
    - *conditional*: "what if ..." or "what happens if/when ..." with at most two significant terms.
 3. The rewrite carries the previous question's topic. A fragment replaces the phrase of the previous question it
-   parallels (same last word: "the Business plan" -> "the Team plan"; or a name for a name: "iOS" -> "Android"), or
-   is appended to it with its preposition ("How long do refunds take for digital goods?"); a wh-fragment goes in front
+   parallels (same last word: "the Business plan" -> "the Team plan"; a name for a name: "iOS" -> "Android"; a lone
+   verb for the verb after "I": "and downgrade?"), replaces the same-preposition phrase a previous rewrite appended,
+   or is appended with its preposition ("How long do refunds take for digital goods?"); a wh-fragment goes in front
    of an auxiliary-first question ("on which plan does Lumora support single sign-on?"). A pronoun is replaced by the
-   topic phrase: the noun phrase of the last questions that the previous answer and its cited passages repeat most
-   (plural for "they/them"), "there" by "in <the cited passages' key term>".
+   topic phrase (topics.py: the longest phrase of the last two questions that the previous answer and its cited
+   passages repeat, of the pronoun's number), "there" by "in the <word the cited passages repeat most>", and a
+   conditional question takes the first cited passage's title ("... with two-factor authentication").
 
-Known misses (see answers/evaluation/followups/README.md for the measured share): a standalone question that only
-*looks* thin ("what are the support hours?" right after an answer that mentions hours) can be taken for a follow-up;
-an imperative fragment ("list them") with no conjunction is not detected; a pronoun whose antecedent is a whole
-clause ("can I change that?" after "when do links expire?") becomes a noun phrase, not a clause; the rewrite is not
-grammatical English in every case (verb agreement is not fixed), it is a search question.
+Known misses (the measured shares are in the README's evaluation section): the topic is chosen by length and
+repetition, so when the previous question holds several noun phrases the pronoun can take the wrong one (this is
+most of what the held-out rows miss); a standalone question that only *looks* thin ("what are the support hours?"
+right after an answer that mentions hours) can be taken for a follow-up; an imperative fragment with no conjunction
+("list them") is not detected; a pronoun standing for a whole clause ("can I change that?" after "when do links
+expire?") becomes a noun phrase; the rewrite is not always grammatical English (verb agreement is not fixed): it is
+a search question.
 """
 import re
 from collections.abc import Sequence

@@ -1,4 +1,5 @@
-"""manage.py evaluate --golden FILE [--corpus DIR] [--json OUT] [--report DIR] [--sweep]: measure the answers."""
+"""manage.py evaluate --golden FILE [--corpus DIR] [--json OUT] [--report DIR] [--sweep] [--followups FILE]: measure the
+answers (and the resolution of follow-up questions)."""
 import functools
 import json
 from contextlib import nullcontext
