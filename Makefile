@@ -77,7 +77,8 @@ loadtest: setup
 # fails when status accuracy falls under the floor or any unverified sentence was delivered. Report: var/eval/.
 eval: setup
 	$(PY) manage.py evaluate --golden answers/evaluation/golden/demo.jsonl --corpus corpus_admin/demo/documents \
-		--report var/eval --json var/eval/results.json --sweep --floor answers/evaluation/golden/floor.json
+		--report var/eval --json var/eval/results.json --sweep --floor answers/evaluation/golden/floor.json \
+		--followups answers/evaluation/followups/demo.jsonl
 
 # The golden sets over real manuals (answers/evaluation/golden/<name>.jsonl, written before the reader was tuned; a
 # held-out third reported apart): each manual fetched once with apt-get download into var/corpora/<name>/ (see

@@ -3,7 +3,7 @@ import contextlib
 import logging
 import re
 import traceback
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,19 +12,22 @@ from django.conf import settings
 
 from answers.generators.claude import ClaudeGenerator, ClaudeSettings
 from answers.generators.fallback import FallbackGenerator
+from answers.generators.rewrite import rewrite_question
 from answers.limits.rates import caller_key, rate_limit_hit
 from answers.limits.slots import QuestionRefused, answering
 from answers.models import QuestionLog
 from answers.outages import database_available
 from answers.pipeline.answer import answer_events
 from answers.pipeline.config import PipelineConfig
-from answers.pipeline.events import Event
+from answers.pipeline.events import Event, QuestionResolved
+from answers.pipeline.followups import Resolution, Turn, resolve_question
 from answers.pipeline.generate.base import Generator
 from answers.pipeline.generate.extractive import ExtractiveGenerator
+from answers.pipeline.records import indexed_text
 from answers.present.api import AnswerSummary
 from answers.present.log import log_row, row_status
 from answers.retrieval.caller import CallerRetriever, caller_audiences, max_rank_for
-from answers.retrieval.holder import current_index, tokenizer_from_settings
+from answers.retrieval.holder import current_index, index_holder, tokenizer_from_settings
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +66,66 @@ def _reject_non_text(question: str) -> None:
     )
 
 
+MAX_HISTORY = 5  # earlier questions a caller may send with a question
+
+
+def clean_history(raw: object) -> tuple[str, ...]:
+    """The earlier questions of a conversation as a caller sent them (a list of at most MAX_HISTORY questions,
+    oldest first, each within the question limit), or QuestionRejected naming the problem."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise QuestionRejected('The field "history" must be a list of earlier questions.')
+    if len(raw) > MAX_HISTORY:
+        raise QuestionRejected(f'The field "history" holds {len(raw)} questions; the limit is {MAX_HISTORY}.')
+    cleaned = []
+    for number, item in enumerate(raw, start=1):
+        if not isinstance(item, str) or not item.strip():
+            raise QuestionRejected(f'Question {number} of "history" must be a non-empty string.')
+        try:
+            cleaned.append(clean_question(item))
+        except QuestionRejected as error:
+            raise QuestionRejected(f'Question {number} of "history": {error}') from None
+    return tuple(cleaned)
+
+
+def history_from_questions(questions: Sequence[str], *, config: PipelineConfig) -> tuple[Turn, ...]:
+    """Turns from earlier questions alone (no answers), each resolved against the ones before it, offline."""
+    turns: list[Turn] = []
+    for question in questions:
+        turns.append(Turn(resolve_question(question, turns, config=config).question))
+    return tuple(turns)
+
+
+def turn_from(summary: AnswerSummary) -> Turn:
+    """An answered question as the next question's history: its standalone form, the sentences shown, and the
+    passages they cited (source title, heading path and text, as indexed; the citation's quote if the index has
+    moved on)."""
+    snapshot = index_holder().snapshot
+    records = snapshot.records if snapshot is not None else {}
+    cited: dict[str, str] = {}
+    for sentence in summary.sentences:
+        for citation in sentence.citations:
+            record = records.get(citation.chunk_id)
+            quote = citation.span.quote if citation.span else ""
+            cited.setdefault(citation.chunk_id, indexed_text(record) if record else f"{citation.source_title}. {quote}")
+    question = summary.resolved.resolved if summary.resolved else summary.question
+    return Turn(question, tuple(s.text for s in summary.sentences), tuple(cited.values()))
+
+
+Resolver = Callable[[str, Sequence[Turn], PipelineConfig], Awaitable[Resolution]]
+
+
+async def resolve_followup(question: str, history: Sequence[Turn], config: PipelineConfig) -> Resolution:
+    """The standalone form of a follow-up: the model's rewrite when an API key is set, else the offline resolver's."""
+    if not history:
+        return Resolution(question, False)
+    if not settings.ANTHROPIC_API_KEY:
+        return resolve_question(question, history, config=config)
+    return await rewrite_question(question, history, settings=claude_settings(), config=config,
+                                  max_chars=settings.RAG_MAX_QUESTION_CHARS)
+
+
 def pipeline_config() -> PipelineConfig:
     """The pipeline's thresholds as the settings give them now."""
     return PipelineConfig(
@@ -92,6 +155,7 @@ def claude_settings() -> ClaudeSettings:
         retry_after_cap_s=settings.RAG_LLM_RETRY_AFTER_CAP_S,
         max_concurrent=settings.RAG_MAX_CONCURRENT_LLM,
         queue_wait_s=settings.RAG_LLM_QUEUE_WAIT_S,
+        rewrite_timeout_s=settings.RAG_REWRITE_TIMEOUT_S,
     )
 
 
@@ -173,6 +237,8 @@ async def ask(
     audiences: tuple[str, ...] | None = None,
     config: PipelineConfig | None = None,
     record: bool = True,
+    history: Sequence[Turn] = (),
+    resolve: Resolver = resolve_followup,
 ) -> AnswerStream:
     """The one entry point for a question: admission, then the answer's events, folded once and logged at the end.
 
@@ -181,7 +247,8 @@ async def ask(
     QuestionRejected, QuestionRefused or ServiceUnavailable before any event, so a surface can still answer 400,
     429 or 503. `make_generator` makes the answer's generator: each surface passes the one it was given (the site
     wires `choose_generator`, a test a scripted one). `audiences`, `config` and `record=False` are for trusted
-    internal callers such as the evaluation.
+    internal callers such as the evaluation. `history`, the conversation's earlier turns (oldest first), makes a
+    follow-up be answered as its standalone form (`resolve`), announced first by a QuestionResolved event.
     """
     text = clean_question(question)
     slot = contextlib.AsyncExitStack()
@@ -199,7 +266,7 @@ async def ask(
     generator = make_generator(config)
     summary = AnswerSummary(text)
     events = _answer(text, caller=caller, channel=channel, prepared=prepared, generator=generator, config=config,
-                     summary=summary, slot=slot, record=record)
+                     summary=summary, slot=slot, record=record, history=tuple(history), resolve=resolve)
     return AnswerStream(events, summary)
 
 
@@ -214,10 +281,20 @@ async def _answer(
     summary: AnswerSummary,
     slot: contextlib.AsyncExitStack,
     record: bool,
+    history: tuple[Turn, ...],
+    resolve: Resolver,
 ) -> AsyncIterator[Event]:
     async with slot:  # the concurrent-answer slot, given back when the stream ends however it ends
         try:
-            async for event in answer_events(question, retriever=prepared.retriever, generator=generator,
+            answered = question
+            if history:
+                resolution = await _resolved(question, history, config, resolve)
+                if resolution.resolved:
+                    answered = resolution.question
+                    resolved = QuestionResolved(question, answered)
+                    summary.add(resolved)
+                    yield resolved
+            async for event in answer_events(answered, retriever=prepared.retriever, generator=generator,
                                              config=config):
                 summary.add(event)
                 yield event
@@ -228,6 +305,19 @@ async def _answer(
                     summary, caller=caller, audiences=prepared.audiences, channel=channel, generator=generator.name,
                     generation=stats.as_dict() if stats is not None else {},
                 )
+
+
+async def _resolved(question: str, history: tuple[Turn, ...], config: PipelineConfig, resolve: Resolver) -> Resolution:
+    """The follow-up's resolution; the question as asked when resolving breaks or gives more than a question may be
+    (a rewrite only helps retrieval: it must never cost the answer)."""
+    try:
+        resolution = await resolve(question, history, config)
+    except Exception:
+        logger.exception("Resolving a follow-up failed; answering the question as asked")
+        return Resolution(question, False)
+    if resolution.resolved and len(resolution.question) > settings.RAG_MAX_QUESTION_CHARS:
+        return Resolution(question, False, "the rewrite is longer than a question may be")
+    return resolution
 
 
 async def _record(

@@ -18,7 +18,16 @@ from answers.limits.slots import QuestionRefused
 from answers.models import QuestionLog
 from answers.outages import RETRY_AFTER_S, ServiceUnavailable, database_available
 from answers.present.sse import sse_frame
-from answers.services import AnswerStream, Caller, GeneratorFactory, QuestionRejected, ask
+from answers.services import (
+    AnswerStream,
+    Caller,
+    GeneratorFactory,
+    QuestionRejected,
+    ask,
+    clean_history,
+    history_from_questions,
+    pipeline_config,
+)
 from corpus_admin.models import chunk_url
 
 
@@ -56,8 +65,9 @@ def _bad_request(message: str) -> JsonResponse:
     return JsonResponse({"error": message}, status=400)
 
 
-def parse_question(request: HttpRequest) -> object:
-    """The question of a JSON body {"question": ...}; raises QuestionRejected naming what was wrong."""
+def parse_body(request: HttpRequest) -> dict:
+    """A JSON body {"question": ..., "history": [...]} (both cleaned by the answer service; "history" optional);
+    raises QuestionRejected naming what was wrong."""
     try:
         body = json.loads(request.body or b"")
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -68,7 +78,7 @@ def parse_question(request: HttpRequest) -> object:
         raise QuestionRejected('The body must be a JSON object like {"question": "..."}.')
     if "question" not in body:
         raise QuestionRejected('The field "question" is missing.')
-    return body["question"]  # cleaned by the answer service
+    return body
 
 
 def _too_many(message: str, retry_after_s: int = 60) -> JsonResponse:
@@ -92,9 +102,11 @@ async def _open(
             user = await request.auser()
         if request.method == "POST" and user.is_authenticated and (failure := _csrf_failure(request)):
             return failure
-        question = request.GET.get("question") if from_query else parse_question(request)
+        body = {"question": request.GET.get("question")} if from_query else parse_body(request)
+        history = history_from_questions(clean_history(body.get("history")), config=pipeline_config())
         caller = Caller(user, request.session.session_key or "", request.META.get("REMOTE_ADDR"))
-        return await ask(caller=caller, question=question, channel=channel, make_generator=make_generator)
+        return await ask(caller=caller, question=body["question"], channel=channel, make_generator=make_generator,
+                         history=history)
     except QuestionRejected as error:
         return _bad_request(str(error))
     except QuestionRefused as refused:
@@ -106,7 +118,7 @@ async def _open(
 @csrf_exempt
 @require_POST
 async def api_answer(request: HttpRequest, *, make_generator: GeneratorFactory) -> JsonResponse:
-    """POST {"question": ...}: the verified answer as one JSON object (§6)."""
+    """POST {"question": ..., "history": [earlier questions]}: the verified answer as one JSON object (§6)."""
     opened = await _open(request, channel=QuestionLog.Channel.API, make_generator=make_generator)
     if isinstance(opened, JsonResponse):
         return opened

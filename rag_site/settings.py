@@ -241,6 +241,7 @@ RAG_LLM_RETRIES = env_int("RAG_LLM_RETRIES", 2, minimum=0)
 RAG_LLM_RETRY_AFTER_CAP_S = env_float("RAG_LLM_RETRY_AFTER_CAP_S", 10.0, minimum=0.0)
 RAG_MAX_CONCURRENT_LLM = env_int("RAG_MAX_CONCURRENT_LLM", 8, minimum=1)
 RAG_LLM_QUEUE_WAIT_S = env_float("RAG_LLM_QUEUE_WAIT_S", 10.0, minimum=0.0)
+RAG_REWRITE_TIMEOUT_S = env_float("RAG_REWRITE_TIMEOUT_S", 5.0, minimum=0.1)  # the follow-up rewrite call
 RAG_FALLBACK = env_str("RAG_FALLBACK", "")
 if RAG_FALLBACK not in ("", "extractive"):
     raise ImproperlyConfigured(f"RAG_FALLBACK must be empty or 'extractive', not {RAG_FALLBACK!r}")

@@ -11,6 +11,7 @@ from answers.pipeline.events import (
     BlocksIssued,
     ChunkRef,
     Event,
+    QuestionResolved,
     SentenceDropped,
     SentenceVerified,
 )
@@ -22,6 +23,7 @@ class AnswerSummary:
     """Everything one answer's events said, in the order they said it."""
 
     question: str
+    resolved: QuestionResolved | None = None
     meta: BlocksIssued | None = None
     sentences: list[SentenceVerified] = field(default_factory=list)
     dropped: list[SentenceDropped] = field(default_factory=list)
@@ -32,7 +34,9 @@ class AnswerSummary:
 
     def add(self, event: Event) -> None:
         """Fold one event in."""
-        if isinstance(event, BlocksIssued):
+        if isinstance(event, QuestionResolved):
+            self.resolved = event
+        elif isinstance(event, BlocksIssued):
             self.meta = event
         elif isinstance(event, SentenceVerified):
             self.sentences.append(event)
@@ -56,6 +60,7 @@ class AnswerSummary:
         citations = list(dict.fromkeys(c.chunk_id for s in self.sentences for c in s.citations))
         return {
             "question": self.question,
+            "resolved_question": self.resolved.resolved if self.resolved else None,
             "status": self.status,
             "answer": " ".join(s.text for s in self.sentences),
             "sentences": [
@@ -79,6 +84,8 @@ class AnswerSummary:
 
 def event_json(event: Event, chunk_url: Callable[[str], str]) -> dict[str, Any]:
     """One event as the JSON an event stream carries (never called for the staff-only events)."""
+    if isinstance(event, QuestionResolved):
+        return {"asked": event.asked, "resolved_question": event.resolved}
     if isinstance(event, BlocksIssued):
         return {
             "blocks": [numbered_json(b, chunk_url) for b in event.blocks],

@@ -10,6 +10,7 @@ from answers.pipeline.events import (
     BlocksIssued,
     ChunkRef,
     Event,
+    QuestionResolved,
     SentenceVerified,
 )
 from corpus_admin.highlights import cited_url
@@ -46,7 +47,9 @@ def render_event(turn_id: str, event: Event, *, position: int = 1) -> str:
     if isinstance(event, STAFF_ONLY):
         return ""
     context: dict = {"turn": turn_id, "event": event, "position": position}
-    if isinstance(event, BlocksIssued):
+    if isinstance(event, QuestionResolved):
+        template = "resolved"
+    elif isinstance(event, BlocksIssued):
         template = "meta"
         context["sources"] = [(block, chunk_url(block.chunk_id)) for block in event.blocks]
     elif isinstance(event, SentenceVerified):

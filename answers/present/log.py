@@ -32,7 +32,8 @@ def log_row(summary: AnswerSummary) -> dict[str, Any]:
         ],
         "context_tokens": meta.context_tokens if meta else 0,
         "error": summary.error.message if summary.error else "",
-        "diagnostics": diagnostics_json(summary.diagnostics),
+        "diagnostics": {**diagnostics_json(summary.diagnostics),
+                        **({"resolved_question": summary.resolved.resolved} if summary.resolved else {})},
         "timings": summary.done.timings if summary.done else {},
     }
 

@@ -1,4 +1,5 @@
-"""manage.py evaluate --golden FILE [--corpus DIR] [--json OUT] [--report DIR] [--sweep]: measure the answers."""
+"""manage.py evaluate --golden FILE [--corpus DIR] [--json OUT] [--report DIR] [--sweep] [--followups FILE]: measure the
+answers (and the resolution of follow-up questions)."""
 import functools
 import json
 from contextlib import nullcontext
@@ -6,6 +7,7 @@ from pathlib import Path
 
 from django.core.management.base import CommandError, CommandParser
 
+from answers.evaluation import followups as followup_table
 from answers.evaluation.corpus import CorpusError, load_corpus, throwaway_database
 from answers.evaluation.golden import GoldenCase, GoldenError, load_golden, resolve_sources
 from answers.evaluation.metrics import ACTUAL_KINDS, summarise
@@ -17,7 +19,8 @@ from answers.services import QuestionRejected, clean_question, pipeline_config
 from corpus_admin.selectors import source_paths
 
 FLOOR_KEYS = {
-    "min_status_accuracy", "min_status_accuracy_with_facts", "max_unverified_delivered", "max_forbidden_delivered"
+    "min_status_accuracy", "min_status_accuracy_with_facts", "max_unverified_delivered", "max_forbidden_delivered",
+    *followup_table.FLOOR_KEYS,
 }
 
 
@@ -46,6 +49,7 @@ class Command(AnsweringCommand):
         parser.add_argument(
             "--floor", help='JSON file like {"min_status_accuracy": 0.8, "max_unverified_delivered": 0}.'
         )
+        parser.add_argument("--followups", help="Also resolve the follow-up table (JSONL) and report it.")
 
     def handle(self, *args, **options) -> None:
         cases = self._cases(options["golden"])
@@ -70,17 +74,20 @@ class Command(AnsweringCommand):
             results = evaluate(cases, config=config)
             if options["sweep"]:
                 sweep = run_sweep(cases, config=config, baseline=results, evaluate=evaluate)
+            followups = self._followups(options["followups"], config) if options["followups"] else None
         run = Run(
             golden=options["golden"], corpus=corpus or "the site's database", config=config,
             metrics=summarise(results, k=config.top_k), results=results, load=load, sweep=sweep,
         )
         self._print_run(run)
+        for line in followup_table.report_lines(followups) if followups is not None else ():
+            self.stdout.write(line)
         if options["json_path"]:
             self.stdout.write(f"JSON written to {write_json(options['json_path'], run)}")
         if options["report"]:
             written = write_reports(options["report"], run)
             self.stdout.write("Report written to " + ", ".join(str(path) for path in written))
-        self._check(run, floor)
+        self._check(run, floor, followup_table.floor_failures(followups, floor) if followups is not None else [])
 
     def _cases(self, path: str) -> tuple[GoldenCase, ...]:
         try:
@@ -93,6 +100,13 @@ class Command(AnsweringCommand):
             except QuestionRejected as error:
                 raise CommandError(f"{path}, line {case.line}: {error}") from None
         return cases
+
+    def _followups(self, path: str, config) -> tuple[followup_table.FollowupResult, ...]:
+        try:
+            cases = followup_table.load_followups(path)
+        except followup_table.FollowupError as error:
+            raise CommandError(str(error)) from None
+        return followup_table.run_followups(cases, config=config, make_generator=self.make_generator)
 
     def _floor(self, options: dict) -> dict[str, float]:
         floor: dict[str, float] = {}
@@ -159,9 +173,8 @@ class Command(AnsweringCommand):
             if index == 0:
                 self.stdout.write("  ".join("-" * width for width in widths))
 
-    def _check(self, run: Run, floor: dict[str, float]) -> None:
+    def _check(self, run: Run, floor: dict[str, float], failures: list[str]) -> None:
         m = run.metrics
-        failures = []
         if "min_status_accuracy" in floor and m.status_accuracy < floor["min_status_accuracy"]:
             minimum = floor["min_status_accuracy"]
             failures.append(f"status accuracy {m.status_accuracy:.3f} is under the floor {minimum}")

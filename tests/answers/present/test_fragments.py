@@ -1,7 +1,8 @@
-"""The chat's fragments: each [n] is described by its escaped quote and links to its highlighted sentences."""
+"""The chat's fragments: each [n] is described by its escaped quote and links to its highlighted sentences; the
+follow-up note above the answer."""
 from html.parser import HTMLParser
 
-from answers.pipeline.events import AnswerRefused, ChunkRef, ConflictSide, SentenceVerified
+from answers.pipeline.events import AnswerRefused, ChunkRef, ConflictSide, QuestionResolved, SentenceVerified
 from answers.pipeline.types import SupportSpan
 from answers.present.fragments import render_event
 
@@ -76,3 +77,12 @@ def test_a_conflict_side_shows_its_escaped_quote_and_links_to_its_sentences():
     links = [a["href"] for a in Elements(fragment).find("a")]
     assert links == ["/chunks/pricing-v1-c02/?s=3-4#s-3", "/chunks/old-v1-c01/"]
     assert "In the passage: <q>&lt;script&gt;alert(" in fragment and "<script" not in fragment
+
+
+def test_a_resolved_follow_up_says_what_is_answered_above_the_answer_escaped():
+    fragment = render_event("t1", QuestionResolved("and <b>it</b>?", "How long do <script>x</script> refunds take?"))
+
+    assert 'hx-swap-oob="beforebegin:#answer-t1"' in fragment
+    assert 'id="resolved-t1"' in fragment and 'data-event="resolved"' in fragment
+    assert "Answering: <q>How long do &lt;script&gt;x&lt;/script&gt; refunds take?</q>" in fragment
+    assert "<script>" not in fragment

@@ -3,7 +3,14 @@ import json
 
 import pytest
 
-from answers.pipeline.events import AnswerDiagnosed, AnswerDone, ChunkRef, SentenceDropped, SentenceVerified
+from answers.pipeline.events import (
+    AnswerDiagnosed,
+    AnswerDone,
+    ChunkRef,
+    QuestionResolved,
+    SentenceDropped,
+    SentenceVerified,
+)
 from answers.pipeline.types import SupportSpan
 from answers.present.sse import sse_frame
 
@@ -37,3 +44,11 @@ def test_a_sentence_frame_carries_each_citations_span_and_quote():
     citation = json.loads(data.removeprefix("data: "))["citations"][0]
     assert citation["span"] == {"start": 12, "end": 52, "sentences": [2]}
     assert citation["quote"] == 'Deleted files are kept "30 days" </script>.'
+def test_a_resolved_follow_up_is_a_frame_of_its_own_naming_both_questions():
+    frame = sse_frame(QuestionResolved("and for digital goods?", "How long do refunds take for digital goods?"))
+
+    kind, data = frame.removesuffix("\n\n").split("\n")
+    assert kind == "event: resolved"
+    assert json.loads(data.removeprefix("data: ")) == {
+        "asked": "and for digital goods?", "resolved_question": "How long do refunds take for digital goods?"
+    }
