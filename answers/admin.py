@@ -128,6 +128,7 @@ class QuestionLogAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 @admin.register(Rating)
 class RatingAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    change_list_template = "admin/answers/rating/change_list.html"
     list_display = ("updated_at", "verdict", "question_link", "answer_status", "comment_short", "rated_by")
     list_filter = ("helpful", "log__status", "log__refusal_kind")
     list_select_related = ("log", "user")
