@@ -58,7 +58,7 @@ class QuestionLogAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     search_fields = ("question", "user__username")
     date_hierarchy = "created_at"
     fields = (
-        "created_at", "user", "session_key", "audiences", "channel", "question", "status", "refusal_kind",
+        "created_at", "answer_key", "user", "session_key", "audiences", "channel", "question", "status", "refusal_kind",
         "refusal_message", "shown_sentences", "dropped_sentences", "conflict_sides", "retrieved_chunks",
         "issued_blocks", "context_tokens", "generator", "error", "diagnostics_shown", "timings_json",
     )

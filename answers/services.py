@@ -5,7 +5,7 @@ import re
 import traceback
 import uuid
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -160,7 +160,7 @@ class AnswerStream:
 
     events: AsyncIterator[Event]
     summary: AnswerSummary
-    answer_key: uuid.UUID = field(default_factory=uuid.uuid4)
+    answer_key: uuid.UUID
 
     def __aiter__(self) -> AsyncIterator[Event]:
         return self.events
