@@ -138,6 +138,7 @@ async def api_answer_stream(request: HttpRequest, *, make_generator: GeneratorFa
     response = StreamingHttpResponse(stream(), content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # a proxy must pass each event on as it is written
+    response["X-Answer-Key"] = str(opened.answer_key)  # what a rating names, once the stream has ended
     return response
 
 

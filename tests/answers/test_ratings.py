@@ -77,6 +77,15 @@ def test_an_anonymous_asker_rates_with_their_session(corpus):
     assert rating.user is None and rating.session_key == client.session.session_key and rating.comment == ""
 
 
+def test_an_event_stream_names_its_answer_in_a_header_and_is_rated_once_it_has_ended(corpus, plain_user):
+    client = browser(plain_user)
+    response = client.get("/api/answer/stream", {"question": TRASH_Q})
+    b"".join(response)  # the whole stream: the log row is written as it ends
+
+    assert rate(client, response["X-Answer-Key"], {"helpful": True}).status_code == 200
+    assert Rating.objects.get().log.channel == "sse"
+
+
 def test_each_answer_of_the_same_caller_has_its_own_rating(corpus, plain_user):
     client = browser(plain_user)
     keys = [ask(client), ask(client)]
