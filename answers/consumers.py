@@ -20,6 +20,8 @@ from answers.outages import ServiceUnavailable, database_available
 from answers.pipeline.events import AnswerDone, SentenceVerified
 from answers.pipeline.followups import Turn
 from answers.present.fragments import render_event, render_notice, render_turn
+from answers.present.rating import render_rating
+from answers.ratings import can_rate
 from answers.services import MAX_HISTORY, AnswerStream, Caller, GeneratorFactory, QuestionRejected, ask, turn_from
 
 logger = logging.getLogger(__name__)
@@ -175,7 +177,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.send(render_notice(refused.message))
             return
         self.busy = True
-        task = asyncio.create_task(self._answer(stream))
+        task = asyncio.create_task(self._answer(stream, rateable=can_rate(caller)))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
@@ -186,7 +188,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
     def _address(self) -> str | None:
         return (self.scope.get("client") or [None])[0]
 
-    async def _answer(self, stream: AnswerStream) -> None:
+    async def _answer(self, stream: AnswerStream, *, rateable: bool = False) -> None:
         outbox = Outbox(lambda frame: self.send(frame))
         try:
             turn = uuid.uuid4().hex[:12]
@@ -199,6 +201,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 outbox.put(render_event(turn, event, position=shown), ends_frame=is_sentence)
                 if isinstance(event, AnswerDone):
                     self.history.append(turn_from(stream.summary))
+                    if rateable and event.status != "failed":  # in the end marker's frame: named by its answer key
+                        outbox.put(render_rating(turn, stream.answer_key))
                     await outbox.flush()  # the end marker is out before another question is taken
                     self.busy = False
             await outbox.flush()

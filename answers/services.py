@@ -3,6 +3,7 @@ import contextlib
 import logging
 import re
 import traceback
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -216,10 +217,14 @@ class Caller:
 
 @dataclass(frozen=True)
 class AnswerStream:
-    """One admitted question's answer: its §6 events, to iterate once, and `summary`, their one fold."""
+    """One admitted question's answer: its §6 events, to iterate once, and `summary`, their one fold.
+
+    `answer_key` names the answer's log row (written when the stream ends) before it exists: what a rating names.
+    """
 
     events: AsyncIterator[Event]
     summary: AnswerSummary
+    answer_key: uuid.UUID
 
     def __aiter__(self) -> AsyncIterator[Event]:
         return self.events
@@ -265,9 +270,11 @@ async def ask(
     config = config or pipeline_config()
     generator = make_generator(config)
     summary = AnswerSummary(text)
+    answer_key = uuid.uuid4()
     events = _answer(text, caller=caller, channel=channel, prepared=prepared, generator=generator, config=config,
-                     summary=summary, slot=slot, record=record, history=tuple(history), resolve=resolve)
-    return AnswerStream(events, summary)
+                     summary=summary, slot=slot, record=record, history=tuple(history), resolve=resolve,
+                     answer_key=answer_key)
+    return AnswerStream(events, summary, answer_key)
 
 
 async def _answer(
@@ -283,6 +290,7 @@ async def _answer(
     record: bool,
     history: tuple[Turn, ...],
     resolve: Resolver,
+    answer_key: uuid.UUID,
 ) -> AsyncIterator[Event]:
     async with slot:  # the concurrent-answer slot, given back when the stream ends however it ends
         try:
@@ -303,7 +311,7 @@ async def _answer(
                 stats = getattr(generator, "stats", None)
                 await _record(
                     summary, caller=caller, audiences=prepared.audiences, channel=channel, generator=generator.name,
-                    generation=stats.as_dict() if stats is not None else {},
+                    generation=stats.as_dict() if stats is not None else {}, answer_key=answer_key,
                 )
 
 
@@ -322,12 +330,13 @@ async def _resolved(question: str, history: tuple[Turn, ...], config: PipelineCo
 
 async def _record(
     summary: AnswerSummary, *, caller: Caller, audiences: tuple[str, ...], channel: str, generator: str,
-    generation: dict,
+    generation: dict, answer_key: uuid.UUID | None = None,
 ) -> None:
     """Log the answer; if that fails, log the failure as an error and keep a row saying so (the answer stands)."""
     try:
         await sync_to_async(log_answer)(
-            summary, caller=caller, channel=channel, generator=generator, audiences=audiences, generation=generation
+            summary, caller=caller, channel=channel, generator=generator, audiences=audiences, generation=generation,
+            answer_key=answer_key,
         )
     except Exception as error:  # the answer has been delivered: a log that cannot be written must not undo it
         failure = f"{type(error).__name__}: {_storable(str(error))}"
@@ -339,7 +348,7 @@ async def _record(
         try:
             await sync_to_async(log_failure)(
                 summary, caller=caller, channel=channel, generator=generator,
-                error=f"The conversation log could not be written: {failure}",
+                error=f"The conversation log could not be written: {failure}", answer_key=answer_key,
             )
         except Exception as second:
             logger.error("Could not write the row marking that failure either (%s)", _storable(repr(second)))
@@ -350,20 +359,24 @@ def _storable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00")
 
 
-def _asked(caller: Caller, *, channel: str, generator: str) -> dict[str, Any]:
-    """A log row's fields that say who asked, where, and which generator answered."""
+def _asked(caller: Caller, *, channel: str, generator: str, answer_key: uuid.UUID | None = None) -> dict[str, Any]:
+    """A log row's fields that say who asked, where, and which generator answered (and the answer's key)."""
     return {
         "user": caller.signed_in_user,
         "session_key": caller.session_key or "",
         "channel": channel,
         "generator": generator,
+        **({"answer_key": answer_key} if answer_key is not None else {}),
     }
 
 
-def log_failure(summary: AnswerSummary, *, caller: Caller, channel: str, generator: str, error: str) -> QuestionLog:
+def log_failure(
+    summary: AnswerSummary, *, caller: Caller, channel: str, generator: str, error: str,
+    answer_key: uuid.UUID | None = None,
+) -> QuestionLog:
     """Store the least a log row holds: who asked what (escaped), on which channel, and why the row is short."""
     return QuestionLog.objects.create(
-        **_asked(caller, channel=channel, generator=generator),
+        **_asked(caller, channel=channel, generator=generator, answer_key=answer_key),
         question=_storable(summary.question),
         status=row_status(summary),
         error=error,
@@ -378,10 +391,11 @@ def log_answer(
     channel: str,
     generator: str,
     generation: dict | None = None,
+    answer_key: uuid.UUID | None = None,
 ) -> QuestionLog:
-    """Store one answer in the conversation log."""
+    """Store one answer in the conversation log (under `answer_key` when the stream issued one)."""
     return QuestionLog.objects.create(
-        **_asked(caller, channel=channel, generator=generator),
+        **_asked(caller, channel=channel, generator=generator, answer_key=answer_key),
         audiences=list(audiences),
         generation=generation or {},
         **log_row(summary),

@@ -455,3 +455,23 @@ async def test_a_sign_out_on_the_socket_forgets_the_turns_the_signed_in_caller_w
         await communicator.disconnect()
 
     assert 'data-event="resolved"' not in follow_up
+async def test_a_signed_in_askers_end_of_answer_frame_carries_the_rating_form_of_that_answer(corpus, plain_user):
+    communicator = await connect(await sync_to_async(session_cookie)(plain_user))
+
+    fragments = await ask(communicator, TRASH_Q)
+    await communicator.disconnect()
+
+    done = fragments[-1]
+    log = await sync_to_async(QuestionLog.objects.get)()
+    assert 'class="rating"' in done and f'data-url="/api/answers/{log.answer_key}/rating"' in done
+    assert done.index('data-event="done"') < done.index('class="rating"')  # under the end marker, in its frame
+    assert ">Helpful</button>" in done and ">Not helpful</button>" in done
+
+
+async def test_an_anonymous_asker_without_a_session_is_offered_no_rating(corpus):
+    communicator = await connect()
+
+    fragments = await ask(communicator, TRASH_Q)
+    await communicator.disconnect()
+
+    assert 'class="rating"' not in "".join(fragments)
