@@ -163,7 +163,7 @@ def test_uncited_and_fabricated_sentences_are_dropped_and_only_verified_ones_sho
     dropped = {e.text: e.reasons for e in events if isinstance(e, SentenceDropped)}
     assert shown == ["Deleted files are kept in the trash for 30 days."]
     assert dropped["Everything is free forever."] == ("no citation",)
-    assert dropped["Deleted files are kept in the trash for 90 days."] == ("the number 90 not in [1]",)
+    assert dropped["Deleted files are kept in the trash for 90 days."] == ("[1] states 30 days, not 90",)
 
 
 def test_nothing_verified_regenerates_once_with_the_reasons_then_refuses(corpus):
@@ -173,7 +173,7 @@ def test_nothing_verified_regenerates_once_with_the_reasons_then_refuses(corpus)
 
     assert len(generator.requests) == 2
     assert generator.requests[0].feedback == ()
-    assert "the number 90 not in [1]" in generator.requests[1].feedback[0]
+    assert "[1] states 30 days, not 90" in generator.requests[1].feedback[0]
     assert next(e for e in events if isinstance(e, AnswerRefused)).reason == "unsupported"
 
 

@@ -45,7 +45,7 @@ def test_wrong_number_is_dropped_by_the_numbers_gate():
     verdict = verify_sentence("Refunds take 30 days [1].", blocks=BLOCKS, config=CONFIG)
 
     assert not verdict.shown
-    assert verdict.reasons == ("the number 30 not in [1]",)
+    assert verdict.reasons == ("[1] does not state 30 days",)
 
 
 def test_sentence_without_citation_is_not_shown():
@@ -62,14 +62,15 @@ def test_supported_sentence_is_shown_with_only_its_passing_citations():
     assert len(verdict.reasons) == 2
 
 
-def test_numbers_may_come_from_several_valid_citations():
+def test_numbers_are_checked_per_citation_never_pooled_over_blocks():
     verdict = verify_sentence(
         "The Team plan costs $12 and the Business plan costs $25 per user per month [3][4].",
         blocks=BLOCKS,
         config=CONFIG,
     )
 
-    assert verdict.passing == (3, 4)
+    assert not verdict.shown
+    assert verdict.reasons == ("[3] states $12 per user, not $25 per user", "[4] states $25 per user, not $12")
 
 
 def test_overlap_reads_the_original_chunk_text_not_the_shorter_copy_the_generator_saw():
@@ -133,7 +134,7 @@ PROMISED = "Returns are accepted for a full year, and shipping is always free."
     [
         ("Shipping is always free [1].", "[1] shares 0.00 of its terms (needs 0.30) (only in text written as an "
                                           "instruction to an AI, which is never evidence)"),
-        ("Returns are accepted within 365 days [1].", "the number 365 not in [1]"),
+        ("Returns are accepted within 365 days [1].", "[1] states 30 days, not 365"),
     ],
 )
 def test_a_sentence_whose_only_support_is_an_instruction_is_dropped(make_block, text, flagged, sentence, reason):
@@ -152,7 +153,7 @@ def test_a_number_found_only_in_an_instruction_is_named_as_such(make_block):
     verdict = verify_sentence("Returns are accepted within 365 days [1].", blocks=blocks, config=CONFIG)
 
     assert verdict.reasons == (
-        "the number 365 not in [1] (only in text written as an instruction to an AI, which is never evidence)",
+        "[1] states 30 days, not 365 (only in text written as an instruction to an AI, which is never evidence)",
     )
 
 
