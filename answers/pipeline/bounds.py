@@ -59,10 +59,14 @@ def _number_problem(number: NumberClaim, stated: Claims) -> str | None:
     that gives 4 for standard delivery and 2 for express.
     """
     same = _matching(number, stated.numbers)
+    # A bare number takes the unit the span states it with: "1209600" against "1209600 seconds (two weeks)" has no
+    # rival in the weeks.
+    units = {number.unit} if number.unit else {other.unit for other in same}
     rivals = [
         other
         for other in stated.numbers
-        if not same_value(number.value, other.value) and (not number.unit or compatible_units(number.unit, other.unit))
+        if not same_value(number.value, other.value)
+        and (not units or any(compatible_units(unit, other.unit) for unit in units))
     ]
     if not same:
         if not rivals:
