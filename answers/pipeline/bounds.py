@@ -73,6 +73,9 @@ def _number_problem(number: NumberClaim, stated: Claims) -> str | None:
             return f"does not state {number.text}"
         rival = max(rivals, key=lambda other: len(number.about & other.about))
         return f"states {rival.text}, not {_value(number, rival)}"
+    if not any(other.negated == number.negated for other in same):
+        span_says, sentence_says = ("affirms", "negates") if number.negated else ("negates", "affirms")
+        return f'{span_says} "{same[0].text}"; the sentence {sentence_says} it'
     near = frozenset().union(*(other.about for other in same))
     astray = number.about & frozenset().union(*(other.about for other in rivals)) - near
     if not astray:
@@ -120,17 +123,14 @@ def _name_problems(
 
 
 def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[str]) -> list[str]:
-    """A term the sentence negates that the span states plainly, or the other way round (a term both negated and not
-    in one text agrees with either)."""
-    astray = [
-        term
-        for term in held
-        if term in claims.polarity
-        and term in stated.polarity
-        and claims.polarity[term].isdisjoint(stated.polarity[term])
-    ]
-    denied = [term for term in astray if True in claims.polarity[term]]
-    affirmed = [term for term in astray if True not in claims.polarity[term]]
+    """A term the sentence negates that the span states only plainly, or the other way round: each way the sentence
+    uses a term (negated, plain) the span must use it too ("view files but cannot edit files" bears out both "can
+    view files" and "cannot edit files")."""
+    plain = frozenset({False})  # a term read only inside a number ("business days" of "2 business days") is plain
+    uses = {term: (claims.polarity.get(term, plain), stated.polarity.get(term, plain)) for term in held}
+    astray = [term for term, (said, stated_as) in uses.items() if not said <= stated_as]
+    denied = [term for term in astray if True in uses[term][0] - uses[term][1]]
+    affirmed = [term for term in astray if False in uses[term][0] - uses[term][1]]
     problems = []
     if denied:
         problems.append(f'[{n}] affirms "{_words(denied, stated)}"; the sentence negates it')

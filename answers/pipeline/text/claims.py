@@ -13,8 +13,8 @@ Rules callers rely on:
 - A name is a code literal (in backticks, or with "_", "()", or a dot inside), an acronym, or a capitalised word that
   does not start the sentence.
 - A negation ("no", "not", "never", "without", "cannot", "none", "nothing", "nobody", "neither", "nor", "non-", any
-  "n't") negates up to three content words after it in its clause, never past a number; "no more than", "not later
-  than" and "not only" are no negations.
+  "n't") negates up to three content words after it in its clause, or the number it reaches, never past a number;
+  "no more than", "not later than" and "not only" are no negations.
 """
 import functools
 import re
@@ -38,6 +38,7 @@ class NumberClaim:
     unit: str
     text: str
     about: frozenset[str]
+    negated: bool = False  # "takes not 4 days"
 
 
 @dataclass(frozen=True)
@@ -109,8 +110,9 @@ def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
     numbers, taken = _numbers(text)
     items = list(_items(text, taken, numbers, tokenizer))
     about = _attribute(items, len(numbers))
+    negated = {item.number for item in items if item.number >= 0 and item.negated}
     claims = tuple(
-        NumberClaim(value, unit, " ".join(text[start:end].split()), frozenset(about[i]))
+        NumberClaim(value, unit, " ".join(text[start:end].split()), frozenset(about[i]), i in negated)
         for i, (value, unit, start, end) in enumerate(numbers)
     )
     polarity: dict[str, set[bool]] = {}
@@ -205,8 +207,9 @@ def _items(
     at_start = True
     for match in _ITEM.finditer(_blank(text, taken)):
         while pending and pending[0] < match.start():
-            yield _Item(number=starts[pending.pop(0)])
-            scope = 0  # a negation never reaches past a number: "no later than 14:00 ship" negates no shipping
+            # A negation reaches a number right after it ("takes not 4 days"), never past it.
+            yield _Item(number=starts[pending.pop(0)], negated=scope > 0)
+            scope = 0
         if match.group("sep"):
             ends = match.group() in _SENTENCE_END
             yield _Item(clause_end=True, sentence_end=ends)

@@ -31,8 +31,15 @@ def test_a_wrong_name_is_named(make_record):
 
 
 def test_a_negation_the_span_lacks_is_named_with_the_words_it_covers(make_record):
-    assert problems("Express delivery to Lisbon does not take 2 business days.", make_record) == [
-        '[1] affirms "takes"; the sentence negates it'
+    assert problems("Express delivery to Lisbon is not quick.", make_record) == []  # "quick" is not in the span
+    assert problems("Express delivery does not go to Lisbon.", make_record) == [
+        '[1] affirms "Lisbon"; the sentence negates it'
+    ]
+
+
+def test_a_negated_number_needs_a_negated_number_in_the_span(make_record):
+    assert problems("Express delivery to Lisbon takes not 2 business days.", make_record) == [
+        '[1] affirms "2 business days"; the sentence negates it'
     ]
 
 
