@@ -1,9 +1,10 @@
 """The bound checks of §5.6 within one citation's support span: numbers with their units and the words they
 qualify, names, and negation. Each failure reads as a reason a person can follow ("[1] states 2 business days,
 not 4")."""
+import functools
 from collections.abc import Iterable, Sequence
 
-from answers.pipeline.evidence import evidence_text
+from answers.pipeline.evidence import evidence_text, instruction_ranges
 from answers.pipeline.records import ChunkRecord
 from answers.pipeline.text.claims import Claims, Name, NumberClaim, compatible_units, read_claims, same_value
 from answers.pipeline.text.tokens import TokenizerConfig
@@ -43,8 +44,12 @@ def _number_problems(
         problem = _number_problem(number, stated)
         if problem is None:
             continue
-        evidence, whole = (read_claims(text, tokenizer) for text in (evidence_text(record), record.text))
-        if _matching(number, whole.numbers) and not _matching(number, evidence.numbers):
+        pasted = _instruction_text(record)
+        if (
+            pasted
+            and _matching(number, read_claims(pasted, tokenizer).numbers)
+            and not _matching(number, read_claims(evidence_text(record), tokenizer).numbers)
+        ):
             problem += ONLY_IN_INSTRUCTIONS
         problems.append(f"[{n}] {problem}")
     return problems
@@ -115,8 +120,12 @@ def _name_problems(
         if stated.holds_name(name) or context.holds_name(name):
             continue
         problem = f"[{n}] does not name {name.text.strip('`')}"
-        evidence, whole = (read_claims(text, tokenizer) for text in (evidence_text(record), record.text))
-        if whole.holds_name(name) and not evidence.holds_name(name):
+        pasted = _instruction_text(record)
+        if (
+            pasted
+            and read_claims(pasted, tokenizer).holds_name(name)
+            and not read_claims(evidence_text(record), tokenizer).holds_name(name)
+        ):
             problem += ONLY_IN_INSTRUCTIONS
         problems.append(problem)
     return problems
@@ -127,7 +136,9 @@ def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[st
     uses a term (negated, plain) the span must use it too ("view files but cannot edit files" bears out both "can
     view files" and "cannot edit files")."""
     plain = frozenset({False})  # a term read only inside a number ("business days" of "2 business days") is plain
-    uses = {term: (claims.polarity.get(term, plain), stated.polarity.get(term, plain)) for term in held}
+    # Every term both use, the common ones too: "a token" is common to an API manual's pages, "not a token" is not.
+    shared = frozenset(held) | (claims.terms & stated.terms)
+    uses = {term: (claims.polarity.get(term, plain), stated.polarity.get(term, plain)) for term in shared}
     astray = [term for term, (said, stated_as) in uses.items() if not said <= stated_as]
     denied = [term for term in astray if True in uses[term][0] - uses[term][1]]
     affirmed = [term for term in astray if False in uses[term][0] - uses[term][1]]
@@ -137,6 +148,13 @@ def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[st
     if affirmed:
         problems.append(f'[{n}] negates "{_words(affirmed, stated)}"; the sentence affirms it')
     return problems
+
+
+# Asked only of a citation that failed, but then for each of its numbers and names.
+@functools.lru_cache(maxsize=512)
+def _instruction_text(record: ChunkRecord) -> str:
+    """The chunk's sentences written as instructions, one a line; empty for a chunk with none (most)."""
+    return "\n".join(record.text[start:end] for start, end in instruction_ranges(record.text, record.sentences))
 
 
 def _words(terms: Iterable[str], stated: Claims) -> str:

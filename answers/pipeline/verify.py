@@ -9,7 +9,7 @@ from answers.pipeline.bounds import ONLY_IN_INSTRUCTIONS, bound_problems
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.evidence import evidence_text
 from answers.pipeline.spans import support_span
-from answers.pipeline.text.claims import read_claims
+from answers.pipeline.text.claims import read_claims, read_names
 from answers.pipeline.text.sentences import parse_markers
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 from answers.pipeline.types import Block, SupportSpan
@@ -66,7 +66,9 @@ def verify_sentence(
     claims = read_claims(marked.text, config.tokenizer)
     # A name common to most blocks ("Lumora" in every page of its manual) says nothing about which span states the
     # claim, as for any other common term.
-    names = [name for name in claims.names if not name.terms or not set(name.terms) <= common]
+    names = [
+        name for name in read_names(marked.text, config.tokenizer) if not name.terms or not set(name.terms) <= common
+    ]
     name_terms = frozenset(term for name in names for term in name.terms)
     reasons: list[str] = []
     valid: list[int] = []

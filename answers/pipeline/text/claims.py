@@ -10,8 +10,9 @@ Rules callers rely on:
 - A number qualifies the words of its clause (clauses end at , ; : ( ) and at "and", "but", "while", "whereas",
   "or", "except", "unlike"); a word in a clause with no number qualifies the nearest number of its sentence; a word
   equally near two numbers qualifies both.
-- A name is a code literal (in backticks, or with "_", "()", or a dot inside), an acronym, or a capitalised word that
-  does not start the sentence.
+- A name is a code literal (in backticks, or with "_", "()", or a dot inside), an acronym (two to five capitals), or
+  a capitalised word that does not start the sentence; never a stop word ("IT", "AN" of a heading in capitals) nor
+  a unit ("MB").
 - A negation ("no", "not", "never", "without", "cannot", "none", "nothing", "nobody", "neither", "nor", "non-", any
   "n't") negates up to three content words after it in its clause, or the number it reaches, never past a number;
   "no more than", "not later than" and "not only" are no negations.
@@ -19,7 +20,7 @@ Rules callers rely on:
 import functools
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
@@ -54,11 +55,10 @@ class Name:
 
 @dataclass(frozen=True)
 class Claims:
-    """What a text states: its numbers, its names, each term's polarities (True: under a negation) and the words
-    each term was written as."""
+    """What a text states: its numbers, each term's polarities (True: under a negation), the words each term was
+    written as, and what a name is looked up in."""
 
     numbers: tuple[NumberClaim, ...]
-    names: tuple[Name, ...]
     polarity: Mapping[str, frozenset[bool]]
     written: Mapping[str, str]
     terms: frozenset[str]
@@ -100,15 +100,14 @@ _NOT_NEGATING = re.compile(
     r"\s+(?:(?:more|less|fewer|later|earlier|sooner|longer|greater|higher|lower)\s+than|only)\b", re.I
 )
 _SCOPE = 3
+_ACRONYM_LETTERS = 5  # a longer word in capitals is shouted ("UPDATES DURING AN INCIDENT"), not an acronym
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w+)*(?:\(\))?")
 
 
 @functools.lru_cache(maxsize=4096)
 def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
-    """The numbers, names and polarities of a sentence or span (cached: every span is read once per answer)."""
-    text = _normalise(text)
-    numbers, taken = _numbers(text)
-    items = list(_items(text, taken, numbers, tokenizer))
+    """The numbers and polarities of a sentence or span, and what it names (cached: a span is read once an answer)."""
+    text, numbers, items = _read(text, tokenizer)
     about = _attribute(items, len(numbers))
     negated = {item.number for item in items if item.number >= 0 and item.negated}
     claims = tuple(
@@ -124,13 +123,29 @@ def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
     words = [item.word for item in items if item.word]
     return Claims(
         numbers=claims,
-        names=tuple(_names(items, tokenizer)),
         polarity={term: frozenset(values) for term, values in polarity.items()},
         written=written,
         terms=frozenset(polarity),
         lowered=text.replace("`", "").lower(),
         initials="".join(part[0] for word in words for part in re.split(r"[-'’.]", word) if part).lower(),
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def read_names(text: str, tokenizer: TokenizerConfig) -> tuple[Name, ...]:
+    """The names, identifiers and code literals a sentence states, each once, in order (a span is asked whether it
+    holds them, `Claims.holds_name`, never for its own)."""
+    return tuple(_names(_read(text, tokenizer)[2], tokenizer))
+
+
+@functools.lru_cache(maxsize=4096)
+def _read(
+    text: str, tokenizer: TokenizerConfig
+) -> tuple[str, tuple[tuple[str, str, int, int], ...], tuple["_Item", ...]]:
+    """The normalised text, its numbers (value, unit, start, end) and its items, read once for claims and names."""
+    text = _normalise(text)
+    numbers, taken = _numbers(text)
+    return text, tuple(numbers), tuple(_items(text, taken, numbers, tokenizer))
 
 
 def same_value(a: str, b: str) -> bool:
@@ -246,7 +261,7 @@ def _terms(word: str, tokenizer: TokenizerConfig) -> tuple[str, ...]:
     return tuple(tokenize(word.strip("`"), tokenizer))
 
 
-def _attribute(items: list[_Item], count: int) -> list[set[str]]:
+def _attribute(items: Sequence[_Item], count: int) -> list[set[str]]:
     """The terms each number qualifies: its clause's words, else for a word whose clause has no number, the nearest
     number of its sentence (both when two are as near)."""
     about: list[set[str]] = [set() for _ in range(count)]
@@ -273,7 +288,7 @@ def _attribute(items: list[_Item], count: int) -> list[set[str]]:
     return about
 
 
-def _names(items: list[_Item], tokenizer: TokenizerConfig) -> Iterator[Name]:
+def _names(items: Sequence[_Item], tokenizer: TokenizerConfig) -> Iterator[Name]:
     seen: set[str] = set()
     for item in items:
         word = item.word
@@ -295,9 +310,11 @@ def _name(word: str, *, first: bool, tokenizer: TokenizerConfig) -> Name | None:
         return Name(word, _terms(word, tokenizer), literal=True)
     if re.search(r"[a-z][A-Z]", bare):  # camelCase or QuerySet: an identifier
         return Name(bare, _terms(bare, tokenizer), literal=True)
-    if len(bare) > 1 and bare.isupper() and bare.isalpha() and not _unit(bare):
+    if bare.lower() in ENGLISH_STOP_WORDS or _unit(bare):  # "IT", "AN" of a heading in capitals; "MB"
+        return None
+    if 1 < len(bare) <= _ACRONYM_LETTERS and bare.isupper() and bare.isalpha():
         return Name(bare, _terms(bare, tokenizer), acronym=True)
-    if first or not bare[0].isupper() or bare.lower() in ENGLISH_STOP_WORDS or bare == "I" or _unit(bare):
+    if first or not bare[0].isupper():
         return None
     terms = _terms(bare, tokenizer)
     return Name(bare, terms) if terms else None

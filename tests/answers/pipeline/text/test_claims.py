@@ -2,7 +2,7 @@
 and in its support span."""
 import pytest
 
-from answers.pipeline.text.claims import compatible_units, read_claims, same_value
+from answers.pipeline.text.claims import compatible_units, read_claims, read_names, same_value
 from answers.pipeline.text.tokens import DEFAULT
 
 
@@ -11,7 +11,7 @@ def numbers(text: str) -> list[tuple[str, str]]:
 
 
 def names(text: str) -> list[str]:
-    return [name.text for name in read_claims(text, DEFAULT).names]
+    return [name.text for name in read_names(text, DEFAULT)]
 
 
 def negated(text: str) -> set[str]:
@@ -65,6 +65,8 @@ def test_words_of_a_clause_without_a_number_qualify_the_nearest_number():
         ("Business plan admins can turn on SSO.", ["SSO"]),
         ("The limit is 5 GB per file.", []),  # a unit is no name
         ("Load the widget from cdn.example.com first.", ["cdn.example.com"]),
+        ("UPDATES DURING AN INCIDENT", ["INCIDENT"]),  # a heading in capitals: its stop words are no acronyms
+        ("It is written for IT managers.", []),
     ],
 )
 def test_names_identifiers_and_code_literals_are_found(text, expected):
@@ -73,13 +75,13 @@ def test_names_identifiers_and_code_literals_are_found(text, expected):
 
 def test_an_acronym_is_held_by_the_initials_of_its_words():
     span = read_claims("Admins can turn on single sign-on for the workspace.", DEFAULT)
-    (sso,) = read_claims("Admins can turn on SSO.", DEFAULT).names
+    (sso,) = read_names("Admins can turn on SSO.", DEFAULT)
 
     assert span.holds_name(sso)
 
 
 def test_a_literal_is_held_only_by_its_own_text():
-    (literal,) = read_claims("Call `select_for_update()` here.", DEFAULT).names
+    (literal,) = read_names("Call `select_for_update()` here.", DEFAULT)
 
     assert read_claims("Use select_for_update() to lock rows.", DEFAULT).holds_name(literal)
     assert not read_claims("Use select_related() to join rows.", DEFAULT).holds_name(literal)
