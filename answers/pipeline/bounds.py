@@ -1,10 +1,9 @@
 """The bound checks of §5.6 within one citation's support span: numbers with their units and the words they
 qualify, names, and negation. Each failure reads as a reason a person can follow ("[1] states 2 business days,
 not 4")."""
-import functools
 from collections.abc import Iterable, Sequence
 
-from answers.pipeline.evidence import evidence_text, instruction_ranges
+from answers.pipeline.evidence import evidence_text, instruction_text
 from answers.pipeline.records import ChunkRecord
 from answers.pipeline.text.claims import Claims, Name, NumberClaim, compatible_units, read_claims, same_value
 from answers.pipeline.text.tokens import TokenizerConfig
@@ -44,7 +43,7 @@ def _number_problems(
         problem = _number_problem(number, stated)
         if problem is None:
             continue
-        pasted = _instruction_text(record)
+        pasted = instruction_text(record)
         if (
             pasted
             and _matching(number, read_claims(pasted, tokenizer).numbers)
@@ -120,7 +119,7 @@ def _name_problems(
         if stated.holds_name(name) or context.holds_name(name):
             continue
         problem = f"[{n}] does not name {name.text.strip('`')}"
-        pasted = _instruction_text(record)
+        pasted = instruction_text(record)
         if (
             pasted
             and read_claims(pasted, tokenizer).holds_name(name)
@@ -148,13 +147,6 @@ def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[st
     if affirmed:
         problems.append(f'[{n}] negates "{_words(affirmed, stated)}"; the sentence affirms it')
     return problems
-
-
-# Asked only of a citation that failed, but then for each of its numbers and names.
-@functools.lru_cache(maxsize=512)
-def _instruction_text(record: ChunkRecord) -> str:
-    """The chunk's sentences written as instructions, one a line; empty for a chunk with none (most)."""
-    return "\n".join(record.text[start:end] for start, end in instruction_ranges(record.text, record.sentences))
 
 
 def _words(terms: Iterable[str], stated: Claims) -> str:

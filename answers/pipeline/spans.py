@@ -26,16 +26,15 @@ def support_span(
     first, then one sentence wins over two, and numbers only decide between spans as long holding as many words: a
     number of the claim must not pull the span to a sentence about something else that happens to state it (the "4"
     of standard delivery, for a claim that express takes 4 days), so that the numbers check then reads the sentence
-    the claim is about. A sentence adds its terms
-    only when it holds one of the claim's plain words (neither a name, `names`, nor a number): a sentence that holds
-    no more than a name of the claim ("Lisbon" in "Returns go to the Lisbon office") is not where the claim is
-    stated. Of spans equal in all of that, the earlier wins.
+    the claim is about. A sentence that holds no more of the claim than names of it (`names`: "Lisbon" in "Returns go
+    to the Lisbon office") adds nothing: it is not where the claim is stated. Of spans equal in all of that, the
+    earlier wins.
     """
     wanted = frozenset(terms)
     numbers = frozenset(term for term in wanted if term[:1].isdigit())
-    plain = wanted - numbers - frozenset(names)
+    named = frozenset(names)
     sentences = chunk_sentences(record)
-    held = [_held(_terms_of(record.text[s.start : s.end], tokenizer), wanted, plain) for s in sentences]
+    held = [_held(_terms_of(record.text[s.start : s.end], tokenizer), wanted, named) for s in sentences]
     best: tuple[int, int, int, int] | None = None  # (words held, -sentence count, numbers held, -first sentence)
     for first, span in enumerate(sentences):
         if span.instruction:
@@ -57,9 +56,9 @@ def support_span(
     return SupportSpan(start, end, numbered, record.text[start:end]), frozenset().union(*held[first : first + count])
 
 
-def _held(own: frozenset[str], wanted: frozenset[str], plain: frozenset[str]) -> frozenset[str]:
+def _held(own: frozenset[str], wanted: frozenset[str], named: frozenset[str]) -> frozenset[str]:
     held = own & wanted
-    return held if not plain or held & plain else frozenset()
+    return held if held - named or held == wanted else frozenset()
 
 
 # Every sentence of an answer is checked against the same few chunks: tokenize each chunk sentence once.

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from answers.pipeline.bounds import ONLY_IN_INSTRUCTIONS, bound_problems
 from answers.pipeline.config import PipelineConfig
-from answers.pipeline.evidence import evidence_text
+from answers.pipeline.evidence import evidence_text, instruction_text
 from answers.pipeline.spans import support_span
 from answers.pipeline.text.claims import read_claims, read_names
 from answers.pipeline.text.sentences import parse_markers
@@ -83,8 +83,9 @@ def verify_sentence(
         share = len(held) / len(distinctive) if distinctive else 0.0
         if share < config.min_overlap:
             reason = f"[{n}] shares {share:.2f} of its terms (needs {config.min_overlap:.2f})"
-            whole = _terms_of(block.record.text, config.tokenizer)
-            if distinctive and len(distinctive & whole) / len(distinctive) >= config.min_overlap:
+            pasted = instruction_text(block.record)
+            with_pasted = held | _terms_of(pasted, config.tokenizer) if pasted else held
+            if distinctive and len(distinctive & with_pasted) / len(distinctive) >= config.min_overlap:
                 reason += ONLY_IN_INSTRUCTIONS
             reasons.append(reason)
             continue

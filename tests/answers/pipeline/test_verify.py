@@ -324,3 +324,34 @@ def test_a_name_in_the_chunk_heading_counts_as_named(make_record):
     blocks = {1: Block(number=1, record=record, score=1.0, text=record.text)}
 
     assert verify_sentence("The Business plan costs $25 per user per month [1].", blocks=blocks, config=CONFIG).shown
+
+
+def test_terms_spread_over_more_than_a_span_are_not_said_to_be_in_an_instruction(make_block):
+    text = "Refunds are issued by card.\nInvoices are sent monthly.\nReceipts arrive by email."
+    blocks = {1: make_block(1, "billing-v1-c01", text=text, flagged=[])}
+
+    sentence = "Refunds, invoices and receipts go out weekly on paper forms [1]."
+
+    verdict = verify_sentence(sentence, blocks=blocks, config=CONFIG)
+
+    assert verdict.reasons == ("[1] shares 0.29 of its terms (needs 0.30)",)  # 3 of 7 in the chunk, 2 in a span
+
+
+def test_a_number_alone_in_its_sentence_makes_a_span_when_common_terms_leave_little_else(make_block):
+    blocks = {
+        n: make_block(n, f"plans-v1-c0{n}", text=text, flagged=[], source_id=n)
+        for n, text in enumerate(
+            [
+                "The Team plan allows a maximum of 50 members.\nThe Team plan costs $12 per user per month.",
+                "The Business plan has no maximum member count.",
+                "Team plan members can share links.",
+            ],
+            start=1,
+        )
+    }
+    common = common_terms(list(blocks.values()), config=CONFIG)
+
+    verdict = verify_sentence("A Team workspace can have 50 members [1].", blocks=blocks, config=CONFIG, common=common)
+
+    assert {"team", "plan", "member"} <= common
+    assert verdict.shown and verdict.spans[0].quote == "The Team plan allows a maximum of 50 members."
