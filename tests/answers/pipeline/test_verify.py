@@ -355,3 +355,33 @@ def test_a_number_alone_in_its_sentence_makes_a_span_when_common_terms_leave_lit
 
     assert {"team", "plan", "member"} <= common
     assert verdict.shown and verdict.spans[0].quote == "The Team plan allows a maximum of 50 members."
+
+
+PRICING = (
+    "The Team plan includes 1 TB of storage per user.\nThe Business plan includes 5 TB of storage per user.",
+    "The Team plan costs $12 per user per month.",
+    "The Business plan costs $25 per user per month.",
+    "Both the Team plan and the Business plan include the desktop app.",
+)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "shown", "reasons"),
+    [
+        ("The Business plan includes 5 TB of storage per user [1].", True, ()),
+        ("The Business plan includes 1 TB of storage per user [1].", False, ("[1] states 5 TB, not 1",)),
+        ("The Business plan costs $12 per user per month [2].", False, ("[2] does not name Business",)),
+        ("The Team plan costs $12 per user per month [2].", True, ()),
+    ],
+)
+def test_names_common_to_the_blocks_still_pick_the_span_and_must_be_in_it(make_block, sentence, shown, reasons):
+    blocks = {
+        n: make_block(n, f"pricing-v1-c0{n}", text=text, flagged=[], source_id=n)
+        for n, text in enumerate(PRICING, start=1)
+    }
+    common = common_terms(list(blocks.values()), config=CONFIG)
+
+    verdict = verify_sentence(sentence, blocks=blocks, config=CONFIG, common=common)
+
+    assert {"team", "busi", "plan"} <= common
+    assert (verdict.shown, verdict.reasons) == (shown, reasons)
