@@ -85,11 +85,7 @@ def _number_problem(number: NumberClaim, stated: Claims) -> str | None:
     if not astray:
         return None
     rival = max(rivals, key=lambda other: len(astray & other.about))
-    described = _words(same[0].about - number.about, stated)
-    return (
-        f"states {same[0].text}{f' of {described}' if described else ''}, "
-        f"and {rival.text} of {_words(astray, stated)}"
-    )
+    return f"states {rival.text} of {_words(astray & rival.about, stated)}, not {_value(number, rival)}"
 
 
 def _matching(number: NumberClaim, numbers: Sequence[NumberClaim]) -> list[NumberClaim]:
