@@ -200,7 +200,7 @@ def _blank(text: str, ranges: list[tuple[int, int]]) -> str:
     return text
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Item:
     """A word (with its terms), a number (by its index) or a clause or sentence boundary, in text order."""
 
