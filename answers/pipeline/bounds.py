@@ -58,9 +58,9 @@ def _number_problem(number: NumberClaim, stated: Claims) -> str | None:
     """Why the span does not state the number as the sentence does, or None when it does.
 
     A number with a unit needs the same value with the same unit (a bare one in a span that states no amount of that
-    unit will do); a bare number needs the value. And the sentence's words about the number must not be words the
-    span says about another value of that unit: "express" next to the 4 in the sentence, but next to the 2 in a span
-    that gives 4 for standard delivery and 2 for express.
+    unit will do); a bare number needs the value; a negated one ("not 4 days") a negated one. And the sentence's words
+    about the number must not be words the span says about another value of that unit: "express" next to the 4 in
+    the sentence, but next to the 2 in a span that gives 4 for standard delivery and 2 for express.
     """
     same = _matching(number, stated.numbers)
     # A bare number takes the unit the span states it with: "1209600" against "1209600 seconds (two weeks)" has no
