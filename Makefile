@@ -10,7 +10,7 @@ FAKE_PORT ?= 8089
 DAPHNE_FLAGS := --http-timeout 300 --websocket_connect_timeout 5 --ping-interval 20 --ping-timeout 30 \
 	--application-close-timeout 10
 
-.PHONY: run run-fake-claude test test-browser setup migrate demo eval run-workers loadtest bench-ingest audit lint
+.PHONY: run run-fake-claude test test-browser setup migrate demo eval eval-real eval-real-ci run-workers loadtest bench-ingest audit lint
 
 $(VENV)/installed.stamp: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -79,7 +79,25 @@ loadtest: setup
 eval: setup
 	$(PY) manage.py evaluate --golden answers/evaluation/golden/demo.jsonl --corpus corpus_admin/demo/documents \
 		--report var/eval --json var/eval/results.json --sweep --floor answers/evaluation/golden/floor.json \
-		--replay answers/evaluation/replay/demo.jsonl
+		--followups answers/evaluation/followups/demo.jsonl --replay answers/evaluation/replay/demo.jsonl
+
+# The golden sets over real manuals (answers/evaluation/golden/<name>.jsonl, written before the reader was tuned; a
+# held-out third reported apart): each manual fetched once with apt-get download into var/corpora/<name>/ (see
+# answers/evaluation/corpora.py), then evaluated in a throwaway database. Reports: var/eval-real/<name>/.
+# eval-real-ci is the smallest (the Debian handbook, under a minute here), with a floor just under today's figures.
+REAL_CORPORA ?= debian-handbook python postgresql
+eval-real: setup
+	for name in $(REAL_CORPORA); do \
+	  $(PY) -m answers.evaluation.corpora $$name >/dev/null && \
+	  $(PY) manage.py evaluate --golden answers/evaluation/golden/$$name.jsonl --corpus var/corpora/$$name/docs \
+	    --report var/eval-real/$$name --json var/eval-real/$$name/results.json || exit 1; \
+	done
+
+eval-real-ci: setup
+	$(PY) -m answers.evaluation.corpora debian-handbook >/dev/null
+	$(PY) manage.py evaluate --golden answers/evaluation/golden/debian-handbook.jsonl \
+		--corpus var/corpora/debian-handbook/docs --report var/eval-real/debian-handbook \
+		--json var/eval-real/debian-handbook/results.json --floor answers/evaluation/golden/debian-handbook-floor.json
 
 # Ingestion throughput on a real documentation tree: the docs/ folder of Django's source release (666 files in
 # nested folders, 33 of them index.txt; fetched once with pip into var/bench/), through manage.py ingest into a

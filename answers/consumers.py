@@ -4,6 +4,7 @@ import contextlib
 import json
 import logging
 import uuid
+from collections import deque
 from collections.abc import Awaitable, Callable
 from importlib import import_module
 
@@ -17,8 +18,11 @@ from answers.limits.sockets import TooManySockets, socket_closed, socket_opened
 from answers.models import QuestionLog
 from answers.outages import ServiceUnavailable, database_available
 from answers.pipeline.events import AnswerDone, SentenceVerified
+from answers.pipeline.followups import Turn
 from answers.present.fragments import render_event, render_notice, render_turn
-from answers.services import AnswerStream, Caller, GeneratorFactory, QuestionRejected, ask
+from answers.present.rating import render_rating
+from answers.ratings import can_rate
+from answers.services import MAX_HISTORY, AnswerStream, Caller, GeneratorFactory, QuestionRejected, ask, turn_from
 
 logger = logging.getLogger(__name__)
 
@@ -123,6 +127,11 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.tasks: set[asyncio.Task] = set()
         self.busy = False  # from a question until its end marker is sent (the log is written after that)
         self.socket_slot: str | None = None
+        # This socket's last answered turns, what a follow-up is resolved against (§6a); they live as long as it, and
+        # only for the caller who asked them (a sign-in or sign-out on the socket starts afresh: the turns hold the
+        # passages that caller was cited).
+        self.history: deque[Turn] = deque(maxlen=MAX_HISTORY)
+        self.history_of = ""
         try:
             self.socket_slot = await socket_opened(await self._caller_key())
         except ServiceUnavailable:
@@ -156,8 +165,11 @@ class ChatConsumer(AsyncWebsocketConsumer):
         try:
             user, session_key = await current_caller(self.scope)
             caller = Caller(user, session_key or "", self._address())
+            if caller.key != self.history_of:
+                self.history.clear()
+                self.history_of = caller.key
             stream = await ask(caller=caller, question=question, channel=QuestionLog.Channel.WEBSOCKET,
-                               make_generator=self.make_generator)
+                               make_generator=self.make_generator, history=tuple(self.history))
         except QuestionRejected as rejected:
             await self.send(render_notice(str(rejected)))
             return
@@ -165,7 +177,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.send(render_notice(refused.message))
             return
         self.busy = True
-        task = asyncio.create_task(self._answer(stream))
+        task = asyncio.create_task(self._answer(stream, rateable=can_rate(caller)))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
@@ -176,15 +188,21 @@ class ChatConsumer(AsyncWebsocketConsumer):
     def _address(self) -> str | None:
         return (self.scope.get("client") or [None])[0]
 
-    async def _answer(self, stream: AnswerStream) -> None:
+    async def _answer(self, stream: AnswerStream, *, rateable: bool = False) -> None:
         outbox = Outbox(lambda frame: self.send(frame))
         try:
             turn = uuid.uuid4().hex[:12]
             outbox.put(render_notice(""))  # clears an earlier notice
             outbox.put(render_turn(turn, stream.summary.question), ends_frame=True)  # the question shows at once
+            shown = 0  # sentences shown so far: each one's place keeps its quotes' ids apart
             async for event in stream:
-                outbox.put(render_event(turn, event), ends_frame=isinstance(event, SentenceVerified))
+                if is_sentence := isinstance(event, SentenceVerified):
+                    shown += 1
+                outbox.put(render_event(turn, event, position=shown), ends_frame=is_sentence)
                 if isinstance(event, AnswerDone):
+                    self.history.append(turn_from(stream.summary))
+                    if rateable and event.status != "failed":  # in the end marker's frame: named by its answer key
+                        outbox.put(render_rating(turn, stream.answer_key))
                     await outbox.flush()  # the end marker is out before another question is taken
                     self.busy = False
             await outbox.flush()

@@ -1,4 +1,6 @@
-"""The conversation log: one row per question, with what was shown, what was dropped and why."""
+"""The conversation log: one row per question, with what was shown, what was dropped and why; and its ratings."""
+import uuid
+
 from django.conf import settings
 from django.db import models
 
@@ -13,6 +15,9 @@ class QuestionLog(models.Model):
         CLI = "cli", "manage.py ask"
 
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # Issued when the question is admitted, before the row is written: the chat names the answer by it in the same
+    # frame as the end of the answer (answers/ratings.py), and it says nothing of how many questions were asked.
+    answer_key = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     session_key = models.CharField(max_length=64, blank=True)
     audiences = models.JSONField(default=list)
@@ -41,3 +46,36 @@ class QuestionLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.status}: {self.question[:60]}"
+
+
+class Rating(models.Model):
+    """One caller's verdict on one answer (its log row): helpful or not, with an optional comment; changeable.
+
+    The caller is the user when signed in, else the session; each has at most one rating per answer.
+    """
+
+    log = models.ForeignKey(QuestionLog, on_delete=models.CASCADE, related_name="ratings")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE)
+    session_key = models.CharField(max_length=64, blank=True)
+    helpful = models.BooleanField()
+    comment = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True, db_index=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["log", "user"], condition=models.Q(user__isnull=False), name="one_rating_per_user_per_answer"
+            ),
+            models.UniqueConstraint(
+                fields=["log", "session_key"], condition=models.Q(user__isnull=True),
+                name="one_rating_per_session_per_answer",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(session_key=""), name="rating_has_a_caller"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{'helpful' if self.helpful else 'not helpful'}: {self.log.question[:60]}"

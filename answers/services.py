@@ -3,7 +3,8 @@ import contextlib
 import logging
 import re
 import traceback
-from collections.abc import AsyncIterator, Callable
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,19 +13,22 @@ from django.conf import settings
 
 from answers.generators.claude import ClaudeGenerator, ClaudeSettings
 from answers.generators.fallback import FallbackGenerator
+from answers.generators.rewrite import rewrite_question
 from answers.limits.rates import caller_key, rate_limit_hit
 from answers.limits.slots import QuestionRefused, answering
 from answers.models import QuestionLog
 from answers.outages import database_available
 from answers.pipeline.answer import answer_events
 from answers.pipeline.config import PipelineConfig
-from answers.pipeline.events import Event
+from answers.pipeline.events import Event, QuestionResolved
+from answers.pipeline.followups import Resolution, Turn, resolve_question
 from answers.pipeline.generate.base import Generator
 from answers.pipeline.generate.extractive import ExtractiveGenerator
+from answers.pipeline.records import indexed_text
 from answers.present.api import AnswerSummary
 from answers.present.log import log_row, row_status
 from answers.retrieval.caller import CallerRetriever, caller_audiences, max_rank_for
-from answers.retrieval.holder import current_index, tokenizer_from_settings
+from answers.retrieval.holder import current_index, index_holder, tokenizer_from_settings
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +67,66 @@ def _reject_non_text(question: str) -> None:
     )
 
 
+MAX_HISTORY = 5  # earlier questions a caller may send with a question
+
+
+def clean_history(raw: object) -> tuple[str, ...]:
+    """The earlier questions of a conversation as a caller sent them (a list of at most MAX_HISTORY questions,
+    oldest first, each within the question limit), or QuestionRejected naming the problem."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise QuestionRejected('The field "history" must be a list of earlier questions.')
+    if len(raw) > MAX_HISTORY:
+        raise QuestionRejected(f'The field "history" holds {len(raw)} questions; the limit is {MAX_HISTORY}.')
+    cleaned = []
+    for number, item in enumerate(raw, start=1):
+        if not isinstance(item, str) or not item.strip():
+            raise QuestionRejected(f'Question {number} of "history" must be a non-empty string.')
+        try:
+            cleaned.append(clean_question(item))
+        except QuestionRejected as error:
+            raise QuestionRejected(f'Question {number} of "history": {error}') from None
+    return tuple(cleaned)
+
+
+def history_from_questions(questions: Sequence[str], *, config: PipelineConfig) -> tuple[Turn, ...]:
+    """Turns from earlier questions alone (no answers), each resolved against the ones before it, offline."""
+    turns: list[Turn] = []
+    for question in questions:
+        turns.append(Turn(resolve_question(question, turns, config=config).question))
+    return tuple(turns)
+
+
+def turn_from(summary: AnswerSummary) -> Turn:
+    """An answered question as the next question's history: its standalone form, the sentences shown, and the
+    passages they cited (source title, heading path and text, as indexed; the citation's quote if the index has
+    moved on)."""
+    snapshot = index_holder().snapshot
+    records = snapshot.records if snapshot is not None else {}
+    cited: dict[str, str] = {}
+    for sentence in summary.sentences:
+        for citation in sentence.citations:
+            record = records.get(citation.chunk_id)
+            quote = citation.span.quote if citation.span else ""
+            cited.setdefault(citation.chunk_id, indexed_text(record) if record else f"{citation.source_title}. {quote}")
+    question = summary.resolved.resolved if summary.resolved else summary.question
+    return Turn(question, tuple(s.text for s in summary.sentences), tuple(cited.values()))
+
+
+Resolver = Callable[[str, Sequence[Turn], PipelineConfig], Awaitable[Resolution]]
+
+
+async def resolve_followup(question: str, history: Sequence[Turn], config: PipelineConfig) -> Resolution:
+    """The standalone form of a follow-up: the model's rewrite when an API key is set, else the offline resolver's."""
+    if not history:
+        return Resolution(question, False)
+    if not settings.ANTHROPIC_API_KEY:
+        return resolve_question(question, history, config=config)
+    return await rewrite_question(question, history, settings=claude_settings(), config=config,
+                                  max_chars=settings.RAG_MAX_QUESTION_CHARS)
+
+
 def pipeline_config() -> PipelineConfig:
     """The pipeline's thresholds as the settings give them now."""
     return PipelineConfig(
@@ -92,6 +156,7 @@ def claude_settings() -> ClaudeSettings:
         retry_after_cap_s=settings.RAG_LLM_RETRY_AFTER_CAP_S,
         max_concurrent=settings.RAG_MAX_CONCURRENT_LLM,
         queue_wait_s=settings.RAG_LLM_QUEUE_WAIT_S,
+        rewrite_timeout_s=settings.RAG_REWRITE_TIMEOUT_S,
     )
 
 
@@ -152,10 +217,14 @@ class Caller:
 
 @dataclass(frozen=True)
 class AnswerStream:
-    """One admitted question's answer: its §6 events, to iterate once, and `summary`, their one fold."""
+    """One admitted question's answer: its §6 events, to iterate once, and `summary`, their one fold.
+
+    `answer_key` names the answer's log row (written when the stream ends) before it exists: what a rating names.
+    """
 
     events: AsyncIterator[Event]
     summary: AnswerSummary
+    answer_key: uuid.UUID
 
     def __aiter__(self) -> AsyncIterator[Event]:
         return self.events
@@ -173,6 +242,8 @@ async def ask(
     audiences: tuple[str, ...] | None = None,
     config: PipelineConfig | None = None,
     record: bool = True,
+    history: Sequence[Turn] = (),
+    resolve: Resolver = resolve_followup,
 ) -> AnswerStream:
     """The one entry point for a question: admission, then the answer's events, folded once and logged at the end.
 
@@ -181,7 +252,8 @@ async def ask(
     QuestionRejected, QuestionRefused or ServiceUnavailable before any event, so a surface can still answer 400,
     429 or 503. `make_generator` makes the answer's generator: each surface passes the one it was given (the site
     wires `choose_generator`, a test a scripted one). `audiences`, `config` and `record=False` are for trusted
-    internal callers such as the evaluation.
+    internal callers such as the evaluation. `history`, the conversation's earlier turns (oldest first), makes a
+    follow-up be answered as its standalone form (`resolve`), announced first by a QuestionResolved event.
     """
     text = clean_question(question)
     slot = contextlib.AsyncExitStack()
@@ -198,9 +270,11 @@ async def ask(
     config = config or pipeline_config()
     generator = make_generator(config)
     summary = AnswerSummary(text)
+    answer_key = uuid.uuid4()
     events = _answer(text, caller=caller, channel=channel, prepared=prepared, generator=generator, config=config,
-                     summary=summary, slot=slot, record=record)
-    return AnswerStream(events, summary)
+                     summary=summary, slot=slot, record=record, history=tuple(history), resolve=resolve,
+                     answer_key=answer_key)
+    return AnswerStream(events, summary, answer_key)
 
 
 async def _answer(
@@ -214,10 +288,21 @@ async def _answer(
     summary: AnswerSummary,
     slot: contextlib.AsyncExitStack,
     record: bool,
+    history: tuple[Turn, ...],
+    resolve: Resolver,
+    answer_key: uuid.UUID,
 ) -> AsyncIterator[Event]:
     async with slot:  # the concurrent-answer slot, given back when the stream ends however it ends
         try:
-            async for event in answer_events(question, retriever=prepared.retriever, generator=generator,
+            answered = question
+            if history:
+                resolution = await _resolved(question, history, config, resolve)
+                if resolution.resolved:
+                    answered = resolution.question
+                    resolved = QuestionResolved(question, answered)
+                    summary.add(resolved)
+                    yield resolved
+            async for event in answer_events(answered, retriever=prepared.retriever, generator=generator,
                                              config=config):
                 summary.add(event)
                 yield event
@@ -226,18 +311,32 @@ async def _answer(
                 stats = getattr(generator, "stats", None)
                 await _record(
                     summary, caller=caller, audiences=prepared.audiences, channel=channel, generator=generator.name,
-                    generation=stats.as_dict() if stats is not None else {},
+                    generation=stats.as_dict() if stats is not None else {}, answer_key=answer_key,
                 )
+
+
+async def _resolved(question: str, history: tuple[Turn, ...], config: PipelineConfig, resolve: Resolver) -> Resolution:
+    """The follow-up's resolution; the question as asked when resolving breaks or gives more than a question may be
+    (a rewrite only helps retrieval: it must never cost the answer)."""
+    try:
+        resolution = await resolve(question, history, config)
+    except Exception:
+        logger.exception("Resolving a follow-up failed; answering the question as asked")
+        return Resolution(question, False)
+    if resolution.resolved and len(resolution.question) > settings.RAG_MAX_QUESTION_CHARS:
+        return Resolution(question, False, "the rewrite is longer than a question may be")
+    return resolution
 
 
 async def _record(
     summary: AnswerSummary, *, caller: Caller, audiences: tuple[str, ...], channel: str, generator: str,
-    generation: dict,
+    generation: dict, answer_key: uuid.UUID | None = None,
 ) -> None:
     """Log the answer; if that fails, log the failure as an error and keep a row saying so (the answer stands)."""
     try:
         await sync_to_async(log_answer)(
-            summary, caller=caller, channel=channel, generator=generator, audiences=audiences, generation=generation
+            summary, caller=caller, channel=channel, generator=generator, audiences=audiences, generation=generation,
+            answer_key=answer_key,
         )
     except Exception as error:  # the answer has been delivered: a log that cannot be written must not undo it
         failure = f"{type(error).__name__}: {_storable(str(error))}"
@@ -249,7 +348,7 @@ async def _record(
         try:
             await sync_to_async(log_failure)(
                 summary, caller=caller, channel=channel, generator=generator,
-                error=f"The conversation log could not be written: {failure}",
+                error=f"The conversation log could not be written: {failure}", answer_key=answer_key,
             )
         except Exception as second:
             logger.error("Could not write the row marking that failure either (%s)", _storable(repr(second)))
@@ -260,20 +359,24 @@ def _storable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00")
 
 
-def _asked(caller: Caller, *, channel: str, generator: str) -> dict[str, Any]:
-    """A log row's fields that say who asked, where, and which generator answered."""
+def _asked(caller: Caller, *, channel: str, generator: str, answer_key: uuid.UUID | None = None) -> dict[str, Any]:
+    """A log row's fields that say who asked, where, and which generator answered (and the answer's key)."""
     return {
         "user": caller.signed_in_user,
         "session_key": caller.session_key or "",
         "channel": channel,
         "generator": generator,
+        **({"answer_key": answer_key} if answer_key is not None else {}),
     }
 
 
-def log_failure(summary: AnswerSummary, *, caller: Caller, channel: str, generator: str, error: str) -> QuestionLog:
+def log_failure(
+    summary: AnswerSummary, *, caller: Caller, channel: str, generator: str, error: str,
+    answer_key: uuid.UUID | None = None,
+) -> QuestionLog:
     """Store the least a log row holds: who asked what (escaped), on which channel, and why the row is short."""
     return QuestionLog.objects.create(
-        **_asked(caller, channel=channel, generator=generator),
+        **_asked(caller, channel=channel, generator=generator, answer_key=answer_key),
         question=_storable(summary.question),
         status=row_status(summary),
         error=error,
@@ -288,10 +391,11 @@ def log_answer(
     channel: str,
     generator: str,
     generation: dict | None = None,
+    answer_key: uuid.UUID | None = None,
 ) -> QuestionLog:
-    """Store one answer in the conversation log."""
+    """Store one answer in the conversation log (under `answer_key` when the stream issued one)."""
     return QuestionLog.objects.create(
-        **_asked(caller, channel=channel, generator=generator),
+        **_asked(caller, channel=channel, generator=generator, answer_key=answer_key),
         audiences=list(audiences),
         generation=generation or {},
         **log_row(summary),

@@ -10,4 +10,5 @@ urlpatterns = [
     path("", views.chat, name="home"),
     path("api/answer/stream", views.api_answer_stream, SITE_GENERATOR, name="api-answer-stream"),
     path("api/answer", views.api_answer, SITE_GENERATOR, name="api-answer"),
+    path("api/answers/<uuid:answer_key>/rating", views.api_answer_rating, name="api-answer-rating"),
 ]

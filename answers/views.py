@@ -4,8 +4,10 @@ The API views take `make_generator`, the factory of each answer's generator, as 
 site's (`answers.urls`), a test may call them with another.
 """
 import json
+import uuid
 from collections.abc import AsyncIterator
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
@@ -18,7 +20,17 @@ from answers.limits.slots import QuestionRefused
 from answers.models import QuestionLog
 from answers.outages import RETRY_AFTER_S, ServiceUnavailable, database_available
 from answers.present.sse import sse_frame
-from answers.services import AnswerStream, Caller, GeneratorFactory, QuestionRejected, ask
+from answers.ratings import AnswerNotFound, RatingRejected, parse_rating, rate_answer, rating_json, rating_limit_hit
+from answers.services import (
+    AnswerStream,
+    Caller,
+    GeneratorFactory,
+    QuestionRejected,
+    ask,
+    clean_history,
+    history_from_questions,
+    pipeline_config,
+)
 from corpus_admin.models import chunk_url
 
 
@@ -56,8 +68,9 @@ def _bad_request(message: str) -> JsonResponse:
     return JsonResponse({"error": message}, status=400)
 
 
-def parse_question(request: HttpRequest) -> object:
-    """The question of a JSON body {"question": ...}; raises QuestionRejected naming what was wrong."""
+def parse_body(request: HttpRequest) -> dict:
+    """A JSON body {"question": ..., "history": [...]} (both cleaned by the answer service; "history" optional);
+    raises QuestionRejected naming what was wrong."""
     try:
         body = json.loads(request.body or b"")
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -68,7 +81,7 @@ def parse_question(request: HttpRequest) -> object:
         raise QuestionRejected('The body must be a JSON object like {"question": "..."}.')
     if "question" not in body:
         raise QuestionRejected('The field "question" is missing.')
-    return body["question"]  # cleaned by the answer service
+    return body
 
 
 def _too_many(message: str, retry_after_s: int = 60) -> JsonResponse:
@@ -92,9 +105,11 @@ async def _open(
             user = await request.auser()
         if request.method == "POST" and user.is_authenticated and (failure := _csrf_failure(request)):
             return failure
-        question = request.GET.get("question") if from_query else parse_question(request)
+        body = {"question": request.GET.get("question")} if from_query else parse_body(request)
+        history = history_from_questions(clean_history(body.get("history")), config=pipeline_config())
         caller = Caller(user, request.session.session_key or "", request.META.get("REMOTE_ADDR"))
-        return await ask(caller=caller, question=question, channel=channel, make_generator=make_generator)
+        return await ask(caller=caller, question=body["question"], channel=channel, make_generator=make_generator,
+                         history=history)
     except QuestionRejected as error:
         return _bad_request(str(error))
     except QuestionRefused as refused:
@@ -106,13 +121,13 @@ async def _open(
 @csrf_exempt
 @require_POST
 async def api_answer(request: HttpRequest, *, make_generator: GeneratorFactory) -> JsonResponse:
-    """POST {"question": ...}: the verified answer as one JSON object (§6)."""
+    """POST {"question": ..., "history": [earlier questions]}: the verified answer as one JSON object (§6)."""
     opened = await _open(request, channel=QuestionLog.Channel.API, make_generator=make_generator)
     if isinstance(opened, JsonResponse):
         return opened
     async for _event in opened:
         pass
-    response = JsonResponse(opened.summary.to_json(chunk_url))
+    response = JsonResponse({**opened.summary.to_json(chunk_url), "answer_key": str(opened.answer_key)})
     response["Cache-Control"] = "no-store"
     return response
 
@@ -135,4 +150,33 @@ async def api_answer_stream(request: HttpRequest, *, make_generator: GeneratorFa
     response = StreamingHttpResponse(stream(), content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # a proxy must pass each event on as it is written
+    response["X-Answer-Key"] = str(opened.answer_key)  # what a rating names, once the stream has ended
+    return response
+
+
+@csrf_exempt  # checked below for every caller, with a JSON answer: a rating's caller is always a cookie's
+@require_POST
+async def api_answer_rating(request: HttpRequest, answer_key: uuid.UUID) -> JsonResponse:
+    """POST {"helpful": true|false, "comment": "..."}: the caller's rating of their own answer (one, changeable)."""
+    try:
+        with database_available():
+            user = await request.auser()  # loads the session too: its key is then one the store holds
+        if failure := _csrf_failure(request):
+            return failure
+        caller = Caller(user, request.session.session_key or "", request.META.get("REMOTE_ADDR"))
+        decision = await rating_limit_hit(caller.key)
+        if not decision.allowed:
+            return _too_many(decision.message, decision.retry_after_s)
+        rating = parse_rating(request.body)
+        with database_available():
+            saved = await sync_to_async(rate_answer)(caller=caller, answer_key=answer_key, rating=rating)
+            body = await sync_to_async(rating_json)(saved)
+    except RatingRejected as error:
+        return _bad_request(str(error))
+    except AnswerNotFound as missing:
+        return JsonResponse({"error": str(missing)}, status=404)
+    except ServiceUnavailable as busy:
+        return _unavailable(busy.message)
+    response = JsonResponse(body)
+    response["Cache-Control"] = "no-store"
     return response

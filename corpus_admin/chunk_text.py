@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from answers.pipeline.records import SentenceSpan
 
@@ -77,6 +78,29 @@ def marked_segments(text: str, ranges: Sequence[tuple[int, int]]) -> list[tuple[
     if cursor < len(text):
         segments.append((text[cursor:], False))
     return segments
+
+
+@dataclass(frozen=True)
+class LineLabel:
+    """What a format's stored line numbers count, for a range and for one."""
+
+    many: str
+    one: str
+
+
+_TEXT_LINES: Final = LineLabel("Lines", "Line")
+# What the office parsers number as a block's "lines" (corpus_admin/parsing): a Word document's and a deck's running
+# block number (its paragraphs, list items and table rows), a sheet's row number. Text, PDF and CSV count file lines.
+_BLOCK_LINES: Final = {
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": LineLabel("Paragraphs", "Paragraph"),
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation": LineLabel("Paragraphs", "Paragraph"),
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": LineLabel("Rows", "Row"),
+}
+
+
+def line_label(media_type: str) -> LineLabel:
+    """What a chunk's line numbers count in its format: lines of a text file, paragraphs of a document, sheet rows."""
+    return _BLOCK_LINES.get(media_type, _TEXT_LINES)
 
 
 def page_label(media_type: str) -> str:

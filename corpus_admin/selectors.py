@@ -196,3 +196,8 @@ def _batch_counts(jobs: QuerySet[IngestJob]) -> QuerySet[IngestJob, dict[str, An
 
 def _progress(row: dict[str, Any]) -> BatchProgress:
     return BatchProgress(row["batch"], row["total"], row["done"], row["failed"], row["first_queued"])
+
+
+def chunk_source_paths(chunk_ids: Collection[str]) -> dict[str, str]:
+    """Each chunk id's source path (its key), for chunks of any version: what a golden case names its sources by."""
+    return dict(Chunk.objects.filter(chunk_id__in=chunk_ids).values_list("chunk_id", "source__path"))

@@ -4,7 +4,8 @@ from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 
 from answers.pipeline.evidence import instruction_ranges
-from corpus_admin.chunk_text import chunk_parts, marked_segments, page_label
+from corpus_admin.chunk_text import chunk_parts, line_label, marked_segments, page_label
+from corpus_admin.highlights import highlighted_sentences
 from corpus_admin.models import Audience
 from corpus_admin.selectors import (
     chunk_current_version,
@@ -17,7 +18,10 @@ from corpus_admin.visibility import audiences_for
 
 
 def chunk_detail(request: HttpRequest, chunk_id: str) -> HttpResponse:
-    """The permanent page of one chunk; a chunk the caller may not see is the same 404 as a missing one."""
+    """The permanent page of one chunk; a chunk the caller may not see is the same 404 as a missing one.
+
+    `?s=3` or `?s=3-4` (a citation's link) highlights those sentences; anything else in it is ignored.
+    """
     audiences = audiences_for(request.user)
     chunk = chunk_visible(chunk_id=chunk_id, audiences=audiences)
     if chunk is None:
@@ -40,6 +44,8 @@ def chunk_detail(request: HttpRequest, chunk_id: str) -> HttpResponse:
             "instructions": bool(instructions),
             "segments": marked_segments(chunk.text, instructions) if not sentences and instructions else [],
             "page_label": page_label(chunk.source.media_type),
+            "line_label": line_label(chunk.source.media_type),
+            "highlighted": highlighted_sentences(request.GET.get("s"), len(sentences)),
         },
     )
     if chunk.audience != Audience.PUBLIC:

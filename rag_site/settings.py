@@ -228,6 +228,11 @@ RAG_MAX_CONCURRENT_PER_CALLER = env_int("RAG_MAX_CONCURRENT_PER_CALLER", 2, mini
 RAG_MAX_CONCURRENT_ANSWERS = env_int("RAG_MAX_CONCURRENT_ANSWERS", 64, minimum=1)  # per worker process
 RAG_ANSWER_QUEUE_WAIT_S = env_float("RAG_ANSWER_QUEUE_WAIT_S", 10.0, minimum=0.0)
 RAG_MAX_SOCKETS_PER_CALLER = env_int("RAG_MAX_SOCKETS_PER_CALLER", 20, minimum=0)  # open chat sockets, all workers
+# Ratings (answers/ratings.py): the longest comment, and ratings a minute per caller (0 switches the limit off).
+RAG_RATING_COMMENT_CHARS = env_int("RAG_RATING_COMMENT_CHARS", 1000, minimum=0)
+RAG_RATING_RATE_LIMIT = env_int("RAG_RATING_RATE_LIMIT", 30, minimum=0)
+# The golden file the admin's "Add to golden set" action appends to; a relative path is the project's.
+RAG_GOLDEN_APPEND_PATH = BASE_DIR / env_str("RAG_GOLDEN_APPEND_PATH", "var/golden/from-log.jsonl")
 
 # The model path (§5.5): with a key, Claude writes the answers behind the same verifier.
 ANTHROPIC_API_KEY = env_str("ANTHROPIC_API_KEY")
@@ -241,6 +246,7 @@ RAG_LLM_RETRIES = env_int("RAG_LLM_RETRIES", 2, minimum=0)
 RAG_LLM_RETRY_AFTER_CAP_S = env_float("RAG_LLM_RETRY_AFTER_CAP_S", 10.0, minimum=0.0)
 RAG_MAX_CONCURRENT_LLM = env_int("RAG_MAX_CONCURRENT_LLM", 8, minimum=1)
 RAG_LLM_QUEUE_WAIT_S = env_float("RAG_LLM_QUEUE_WAIT_S", 10.0, minimum=0.0)
+RAG_REWRITE_TIMEOUT_S = env_float("RAG_REWRITE_TIMEOUT_S", 5.0, minimum=0.1)  # the follow-up rewrite call
 RAG_FALLBACK = env_str("RAG_FALLBACK", "")
 if RAG_FALLBACK not in ("", "extractive"):
     raise ImproperlyConfigured(f"RAG_FALLBACK must be empty or 'extractive', not {RAG_FALLBACK!r}")

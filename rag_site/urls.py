@@ -12,6 +12,7 @@ admin.site.site_header = "rag_site administration"
 admin.site.site_title = "rag_site admin"
 
 urlpatterns = [
+    path("admin/answers/", include("answers.admin_insight")),  # the gaps and activity pages, before the admin's own
     path("admin/", admin.site.urls),
     path("accounts/login/", SignInView.as_view(), name="login"),
     path("accounts/logout/", LogoutView.as_view(), name="logout"),

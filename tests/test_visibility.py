@@ -19,7 +19,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
-from answers.models import QuestionLog
+from answers.models import QuestionLog, Rating
 from answers.retrieval.caller import CallerRetriever, caller_audiences, max_rank_for
 from answers.retrieval.holder import current_index
 from answers.testing.fake_anthropic import FakeAnthropic
@@ -205,6 +205,43 @@ def via_admin_log(user, question: str) -> str:
     )
 
 
+def via_ratings(user, question: str) -> str:
+    """Rating one's own answer (every caller with a session may), and someone else's answer naming every canary
+    (nobody may: the same 404 as a missing answer)."""
+    client = client_for(user)
+    if user is None:
+        client.session.save()  # an anonymous visitor rates with their session (the chat page starts none)
+    asked = client.post(
+        "/api/answer", {"question": question}, content_type="application/json", headers=csrf_header(client)
+    ).json()
+    others = QuestionLog.objects.create(
+        channel=QuestionLog.Channel.API, question=" ".join(CANARY.values()), status="answered", generator="extractive",
+        session_key="someone-elses-session",
+    )
+    shown = []
+    for key, expected in ((asked["answer_key"], 200), (others.answer_key, 404)):
+        response = client.post(f"/api/answers/{key}/rating", {"helpful": False, "comment": question},
+                               content_type="application/json", headers=csrf_header(client))
+        assert response.status_code == expected, (key, response.content)
+        shown.append(response.content.decode())
+    return " ".join(shown)
+
+
+def via_insight_pages(user, question: str) -> str:
+    """The gaps, activity and ratings pages of the admin, over someone else's refused and not-helpful questions that
+    name every canary: only staff who may read the log see them, and they see all of it."""
+    via_api(user, question)
+    canaries = " ".join(CANARY.values())
+    QuestionLog.objects.create(channel=QuestionLog.Channel.API, question=canaries, status="refused",
+                               refusal_kind="no_material", generator="extractive")
+    disliked = QuestionLog.objects.create(channel=QuestionLog.Channel.API, question=f"why {canaries}",
+                                          status="answered", generator="extractive", session_key="s")
+    Rating.objects.create(log=disliked, session_key="s", helpful=False, comment=canaries)
+    client = client_for(user)
+    pages = ("/admin/answers/gaps/", "/admin/answers/activity/", "/admin/answers/rating/")
+    return " ".join(client.get(page, follow=True).content.decode() for page in pages)
+
+
 def via_evaluate(user, question: str) -> str:
     """An evaluation case asked with the caller's audience: its printed table and its JSON."""
     audience = max(caller_audiences(user), key=("public", "partner", "internal").index)
@@ -248,12 +285,17 @@ SURFACES = {
     "library": via_library,
     "chat page": via_chat_page,
     "admin log": via_admin_log,
+    "ratings": via_ratings,
+    "insight pages": via_insight_pages,
     "evaluate": via_evaluate,
     "error messages": via_error_messages,
     "sign-in pages": via_sign_in_pages,
 }
 # Routes each surface covers, by URL name; the admin is covered by "admin log" and admin tests.
-ROUTES_COVERED = {"chunk-detail", "library", "home", "api-answer", "api-answer-stream", "login", "logout"}
+ROUTES_COVERED = {
+    "chunk-detail", "library", "home", "api-answer", "api-answer-stream", "login", "logout", "api-answer-rating",
+    "admin-gaps", "admin-activity",
+}
 SHOWS_ANSWERS = {"retrieval", "api", "sse", "websocket", "ask", "chunk pages", "library", "evaluate"}
 SHOWS_NO_DOCUMENT = {"sign-in pages"}
 SHOWS_OLD_VERSIONS = {"chunk pages"}
@@ -388,3 +430,14 @@ def test_staff_read_every_question_in_the_admin_log(corpus, callers):
     shown = via_admin_log(staff, QUESTION["public"])
 
     assert all(canary in shown for canary in CANARY.values())
+
+
+def test_staff_who_read_the_log_read_every_gap_and_rating(corpus, callers):
+    from django.contrib.auth.models import Permission
+
+    staff = callers["staff"]
+    staff.user_permissions.add(*Permission.objects.filter(codename__in=["view_questionlog", "view_rating"]))
+
+    shown = via_insight_pages(staff, QUESTION["public"])
+
+    assert shown.count(CANARY["internal"]) >= 3  # the refused question, the not-helpful one, the comment

@@ -1,5 +1,9 @@
 """The golden file: JSONL, one case a line, checked field by field with errors that name the line; its sources are
-named by path relative to the corpus folder, or by a file name that only one of them has."""
+named by path relative to the corpus folder, or by a file name that only one of them has.
+
+Optional fields: `forbid` (text no answer may contain), `category` (what the question tests, e.g. `howto`; the
+held-out split is stratified by it) and `held_out` (true for the cases kept out of tuning; the report gives their
+figures apart, see split.py)."""
 import dataclasses
 import json
 from collections.abc import Iterable, Sequence
@@ -32,6 +36,8 @@ class GoldenCase:
     sources: tuple[str, ...]
     facts: tuple[Fact, ...]
     forbid: tuple[str, ...] = ()
+    category: str = ""
+    held_out: bool = False
     line: int = 0
 
     @property
@@ -114,6 +120,11 @@ def parse_case(raw: str, *, line: int = 0) -> GoldenCase:
         raise ValueError(f"'audience' must be one of {', '.join(AUDIENCES)}, not {data['audience']!r}")
     if data["expect"] not in KINDS:
         raise ValueError(f"'expect' must be one of {', '.join(KINDS)}, not {data['expect']!r}")
+    if not isinstance(data.get("held_out", False), bool):
+        raise ValueError(f"'held_out' must be true or false, not {data['held_out']!r}")
+    category = data.get("category", "")
+    if not isinstance(category, str):
+        raise ValueError(f"'category' must be a string, not {category!r}")
     return GoldenCase(
         id=data["id"].strip(),
         question=data["question"].strip(),
@@ -122,6 +133,8 @@ def parse_case(raw: str, *, line: int = 0) -> GoldenCase:
         sources=_strings(data["sources"], "sources"),
         facts=tuple(_fact(item) for item in _list(data["facts"], "facts")),
         forbid=_strings(data.get("forbid", []), "forbid"),
+        category=category.strip(),
+        held_out=data.get("held_out", False),
         line=line,
     )
 

@@ -37,6 +37,8 @@ def report_markdown(context: dict[str, Any]) -> str:
         lines += failed + ([""] if failed else [])
     lines += ["## Thresholds", ""] + md_table(("setting", "value"), context["config"])
     lines += ["## Overall", ""] + md_table(("metric", "value"), context["metrics"])
+    for name, rows in context.get("parts", ()):
+        lines += [f"## {md_cell(name.capitalize())} part", ""] + md_table(("metric", "value"), rows)
     lines += ["## Confusion matrix (rows: expected, columns: actual)", ""]
     lines += md_table(("expected", *context["kinds"]), ((kind, *counts) for kind, counts in context["confusion"]))
     lines += ["## Cases", ""]

@@ -2,6 +2,8 @@
 
 - status accuracy: cases whose kind of reply (answered, counting incomplete; the refusal kind; failed) is the
   expected one, over all cases; the confusion matrix counts expected kind against actual kind.
+- status accuracy with facts: the same, where a case expecting an answer also needs every one of its facts in the
+  answer (issue 17's "answered with the asked fact, or refused when unanswerable").
 - recall@K: cases where a chunk of an expected source is among the K retrieved, over the cases that list sources.
 - citation precision: citations shown (one per citation of each delivered sentence) whose source is one of the
   case's sources, over all citations shown; a citation in a case that lists no source is never right.
@@ -69,6 +71,11 @@ class CaseResult:
     def ok(self) -> bool:
         return self.actual == self.case.expect
 
+    @property
+    def ok_with_facts(self) -> bool:
+        """The right kind of reply and, for an answer, every fact of the case in it."""
+        return self.ok and (self.case.expect != "answered" or all(self.facts_found))
+
 
 @dataclass(frozen=True)
 class Metrics:
@@ -77,6 +84,8 @@ class Metrics:
     cases: int
     correct: int
     status_accuracy: float
+    correct_with_facts: int
+    status_accuracy_with_facts: float
     confusion: dict[str, dict[str, int]]
     k: int
     retrieval_hits: int
@@ -141,6 +150,7 @@ def summarise(results: Sequence[CaseResult], *, k: int) -> Metrics:
     for result in results:
         confusion[result.case.expect][result.actual] += 1
     correct = sum(result.ok for result in results)
+    with_facts = sum(result.ok_with_facts for result in results)
     with_sources = [r for r in results if r.retrieval_hit is not None]
     hits = sum(bool(r.retrieval_hit) for r in with_sources)
     citations_total = sum(len(r.citations) for r in results)
@@ -154,6 +164,8 @@ def summarise(results: Sequence[CaseResult], *, k: int) -> Metrics:
         cases=len(results),
         correct=correct,
         status_accuracy=_ratio(correct, len(results)) or 0.0,
+        correct_with_facts=with_facts,
+        status_accuracy_with_facts=_ratio(with_facts, len(results)) or 0.0,
         confusion=confusion,
         k=k,
         retrieval_hits=hits,

@@ -2,6 +2,7 @@
 import dataclasses
 import datetime as dt
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from django.template.loader import render_to_string
 from answers.evaluation.corpus import CorpusLoad
 from answers.evaluation.golden import KINDS
 from answers.evaluation.markdown import known_misses_markdown, report_markdown
-from answers.evaluation.metrics import ACTUAL_KINDS, CaseResult, Metrics
+from answers.evaluation.metrics import ACTUAL_KINDS, CaseResult, Metrics, summarise
 from answers.evaluation.plot import sweep_plot
 from answers.evaluation.replay_metrics import ReplayRun
 from answers.evaluation.replay_report import HEADER as REPLAY_HEADER
@@ -39,6 +40,19 @@ class Run:
     def known_misses(self) -> tuple[KnownMiss, ...]:
         return self.sweep.known_misses if self.sweep else known_misses(self.results)
 
+    @property
+    def parts(self) -> dict[str, Metrics]:
+        """The metrics of the tuning and the held-out cases apart (none when no case is held out)."""
+        return part_metrics(self.results, k=self.metrics.k)
+
+
+def part_metrics(results: Sequence[CaseResult], *, k: int) -> dict[str, Metrics]:
+    """{"tuning": ..., "held-out": ...} over the cases of each part, or {} when no case is held out."""
+    held = tuple(r for r in results if r.case.held_out)
+    if not held:
+        return {}
+    return {"tuning": summarise([r for r in results if not r.case.held_out], k=k), "held-out": summarise(held, k=k)}
+
 
 def ratio(value: float | None, part: int, whole: int) -> str:
     """A ratio with the counts it is made of: "0.875 (7/8)", or "n/a (0/0)"."""
@@ -49,6 +63,7 @@ def metric_rows(m: Metrics) -> list[tuple[str, str]]:
     """The overall table: metric name and value."""
     return [
         ("Status accuracy", ratio(m.status_accuracy, m.correct, m.cases)),
+        ("Status accuracy with facts", ratio(m.status_accuracy_with_facts, m.correct_with_facts, m.cases)),
         (f"Retrieval recall@{m.k}", ratio(m.recall_at_k, m.retrieval_hits, m.retrieval_cases)),
         ("Citation precision", ratio(m.citation_precision, m.citations_correct, m.citations_total)),
         ("Citation recall", ratio(m.citation_recall, m.cited_cases, m.answer_cases)),
@@ -133,6 +148,8 @@ def run_json(run: Run) -> dict[str, Any]:
         "cases": [
             {
                 **case_row(r),
+                "category": r.case.category,
+                "held_out": r.case.held_out,
                 "sources": list(r.case.sources),
                 "retrieval_hit": r.retrieval_hit,
                 "citations": [{"chunk_id": c, "source": name} for c, name in r.citations],
@@ -148,6 +165,7 @@ def run_json(run: Run) -> dict[str, Any]:
             "sentence_coverage": [dataclasses.asdict(p) for p in run.sweep.sentence_coverage],
         },
         "known_misses": [dataclasses.asdict(m) for m in run.known_misses],
+        "parts": {name: dataclasses.asdict(metrics) for name, metrics in run.parts.items()},
         "replay": None if run.replay is None else replay_json(run.replay),
     }
 
@@ -161,6 +179,7 @@ def report_context(run: Run) -> dict[str, Any]:
         "config": config_rows(run.config),
         "load": run.load,
         "metrics": metric_rows(run.metrics),
+        "parts": [(name, metric_rows(metrics)) for name, metrics in run.parts.items()],
         "kinds": ACTUAL_KINDS,
         "confusion": confusion_rows(run.metrics),
         "cases": [case_row(r) for r in run.results],

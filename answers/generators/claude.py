@@ -45,6 +45,7 @@ class ClaudeSettings:
     retry_after_cap_s: float
     max_concurrent: int
     queue_wait_s: float
+    rewrite_timeout_s: float = 5.0
 
 
 class UpstreamLimiter:

@@ -189,4 +189,4 @@ def _conflict_reason(conflict: Conflict) -> str:
 
 
 def _sides(conflict: Conflict) -> tuple[ConflictSide, ...]:
-    return tuple(ConflictSide(side.sentence, _ref(side.block)) for side in conflict.sides)
+    return tuple(ConflictSide(side.sentence, _ref(side.block, side.span)) for side in conflict.sides)

@@ -30,6 +30,18 @@ class ConflictSide:
 
 
 @dataclass(frozen=True)
+class QuestionResolved:
+    """`resolved`: a follow-up was rewritten into a standalone question, which is what was answered (§6a).
+
+    Shown to end users as "Answering: <resolved>"; the rewrite is only ever a search question, never a fact.
+    """
+
+    asked: str
+    resolved: str
+    kind = "resolved"
+
+
+@dataclass(frozen=True)
 class BlocksIssued:
     """`meta`: the numbered blocks issued for this question."""
 
@@ -100,6 +112,9 @@ class AnswerFailed:
     kind = "error"
 
 
-Event = BlocksIssued | SentenceVerified | AnswerRefused | SentenceDropped | AnswerDiagnosed | AnswerDone | AnswerFailed
+Event = (
+    QuestionResolved | BlocksIssued | SentenceVerified | AnswerRefused | SentenceDropped | AnswerDiagnosed | AnswerDone
+    | AnswerFailed
+)
 # Kept in the conversation log for staff; no surface shows them to an end user.
 STAFF_ONLY: tuple[type, ...] = (SentenceDropped, AnswerDiagnosed)

@@ -30,6 +30,12 @@ def evidence_text(record: ChunkRecord) -> str:
     return _evidence_text(record)
 
 
+def instruction_text(record: ChunkRecord) -> str:
+    """The chunk's text written as instructions, one range a line; empty for a chunk with none (most). What a check
+    that failed looks in, to say when the support was only there."""
+    return _instruction_text(record)
+
+
 def block_evidence(block: Block) -> str:
     """What a generator may quote of a block: its text less instructions, also when it is a compressed copy (a kept
     sentence that is not whole in the chunk's evidence text is left out)."""
@@ -49,6 +55,11 @@ def _evidence_text(record: ChunkRecord) -> str:
         if start < end:
             text = text[:start] + "\n" * (end - start) + text[end:]
     return text
+
+
+@functools.lru_cache(maxsize=512)
+def _instruction_text(record: ChunkRecord) -> str:
+    return "\n".join(record.text[start:end] for start, end in instruction_ranges(record.text, record.sentences))
 
 
 def _flagged_paragraphs(text: str) -> tuple[tuple[int, int], ...]:

@@ -1,10 +1,11 @@
 """The gates before generation (§5.2): no_material, then a conflict between sources."""
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.evidence import evidence_text
+from answers.pipeline.spans import support_span
 from answers.pipeline.text.quantities import Quantity, find_quantities
 from answers.pipeline.text.questions import question_terms, sentence_coverage
 from answers.pipeline.text.sentences import passage_sentences
@@ -70,7 +71,8 @@ def find_conflict(blocks: Sequence[Block], *, config: PipelineConfig, question: 
     if best is None:
         return None
     _, _, i, j = best
-    return Conflict(sides=_newest_first(stated[i].statement, stated[j].statement))
+    sides = (_with_span(stated[i].statement, config=config), _with_span(stated[j].statement, config=config))
+    return Conflict(sides=_newest_first(*sides))
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,13 @@ def _statements(block: Block) -> Iterator[tuple[Statement, Quantity]]:
     for sentence in passage_sentences(evidence_text(block.record)):
         for quantity in find_quantities(sentence):
             yield Statement(block=block, sentence=sentence, value=quantity.value, unit=quantity.unit), quantity
+
+
+def _with_span(statement: Statement, *, config: PipelineConfig) -> Statement:
+    """The statement with the stored sentence(s) of its chunk that hold it: the span its side names (§2.7)."""
+    terms = significant_terms(statement.sentence, config.tokenizer)
+    supported = support_span(terms, statement.block.record, tokenizer=config.tokenizer)
+    return replace(statement, span=supported[0] if supported else None)
 
 
 def _context(quantity: Quantity, *, config: PipelineConfig) -> frozenset[str]:

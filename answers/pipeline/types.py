@@ -35,23 +35,6 @@ class Assembly:
 
 
 @dataclass(frozen=True)
-class Statement:
-    """A quantity stated in a block: the value, its unit and the sentence it stands in."""
-
-    block: Block
-    sentence: str
-    value: str
-    unit: str
-
-
-@dataclass(frozen=True)
-class Conflict:
-    """Two blocks from different sources stating different values for the same quantity."""
-
-    sides: tuple[Statement, Statement]
-
-
-@dataclass(frozen=True)
 class SupportSpan:
     """The words of a chunk that support a shown sentence (§2.7): one or two of its sentences as stored, as offsets
     into the chunk's text, their 1-based numbers (as the chunk page numbers them) and the quote itself."""
@@ -60,3 +43,22 @@ class SupportSpan:
     end: int
     sentences: tuple[int, ...]
     quote: str
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A quantity stated in a block: the value, its unit, the sentence it stands in and, for a conflict's side, the
+    support span holding that sentence in the chunk (§2.7: the stored sentence or two, never an instruction)."""
+
+    block: Block
+    sentence: str
+    value: str
+    unit: str
+    span: SupportSpan | None = None
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Two blocks from different sources stating different values for the same quantity."""
+
+    sides: tuple[Statement, Statement]

@@ -1,19 +1,21 @@
-"""Verification of one complete sentence against the support span of each block it cites (§5.6)."""
+"""Verification of one complete sentence against the support span of each block it cites (§5.6): a citation passes
+when it was issued, its span shares enough of the sentence's terms, and the span bears out the sentence's numbers,
+names and negations (bounds.py)."""
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from answers.pipeline.bounds import ONLY_IN_INSTRUCTIONS, bound_problems
 from answers.pipeline.config import PipelineConfig
-from answers.pipeline.evidence import evidence_text
+from answers.pipeline.evidence import evidence_text, instruction_text
 from answers.pipeline.spans import support_span
-from answers.pipeline.text.quantities import numbers_in
+from answers.pipeline.text.claims import read_claims, read_names
 from answers.pipeline.text.sentences import parse_markers
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 from answers.pipeline.types import Block, SupportSpan
 
 # With fewer blocks than this, "in most blocks" says nothing about a term (one block holds every one of its terms).
 _MIN_BLOCKS_FOR_COMMON_TERMS = 3
-_ONLY_IN_INSTRUCTIONS = " (only in text written as an instruction to an AI, which is never evidence)"
 
 
 @dataclass(frozen=True)
@@ -36,11 +38,6 @@ def _terms_of(text: str, tokenizer: TokenizerConfig) -> frozenset[str]:
     return frozenset(significant_terms(text, tokenizer))
 
 
-@functools.lru_cache(maxsize=256)
-def _numbers_of(text: str) -> frozenset[str]:
-    return frozenset(numbers_in(text))
-
-
 def common_terms(blocks: Sequence[Block], *, config: PipelineConfig) -> frozenset[str]:
     """Terms found in more than `common_term_share` of the blocks' original texts (less their instructions)."""
     if len(blocks) < _MIN_BLOCKS_FOR_COMMON_TERMS:
@@ -59,12 +56,18 @@ def verify_sentence(
     config: PipelineConfig,
     common: frozenset[str] = frozenset(),
 ) -> Verdict:
-    """Check each citation of a sentence: issued, its support span sharing enough terms, and every number stated."""
+    """Check each citation of a sentence: issued, its support span sharing enough terms, and within that span every
+    number with its unit, every name and every negation of the sentence (bounds.py)."""
     marked = parse_markers(sentence)
     if not marked.cited:
         return Verdict(marked.text, (), ("no citation",))
     terms = set(significant_terms(marked.text, config.tokenizer))
     distinctive = (terms - common) or terms
+    claims = read_claims(marked.text, config.tokenizer)
+    names = read_names(marked.text, config.tokenizer)
+    # A name picks the span even when most blocks use it: "Team" and "Business" tell apart the sentences of a pricing
+    # page, whose blocks all say both. The share counts distinctive terms only.
+    name_terms = frozenset(term for name in names for term in name.terms)
     reasons: list[str] = []
     valid: list[int] = []
     spans: dict[int, SupportSpan] = {}
@@ -73,28 +76,23 @@ def verify_sentence(
         if block is None:
             reasons.append(f"cited [{n}], which was not issued")
             continue
-        supported = support_span(distinctive, block.record, tokenizer=config.tokenizer)
-        held = supported[1] if supported else frozenset()
+        supported = support_span(distinctive | name_terms, block.record, tokenizer=config.tokenizer, names=name_terms)
+        held = supported[1] & distinctive if supported else frozenset()
         share = len(held) / len(distinctive) if distinctive else 0.0
-        if share < config.min_overlap:
+        if supported is None or share < config.min_overlap:
             reason = f"[{n}] shares {share:.2f} of its terms (needs {config.min_overlap:.2f})"
-            whole = _terms_of(block.record.text, config.tokenizer)
-            if distinctive and len(distinctive & whole) / len(distinctive) >= config.min_overlap:
-                reason += _ONLY_IN_INSTRUCTIONS
+            pasted = instruction_text(block.record)
+            with_pasted = held | _terms_of(pasted, config.tokenizer) if pasted else held
+            if distinctive and len(distinctive & with_pasted) / len(distinctive) >= config.min_overlap:
+                reason += ONLY_IN_INSTRUCTIONS
             reasons.append(reason)
             continue
-        assert supported is not None  # a share above zero has a span
+        problems = bound_problems(
+            n, claims, supported[0], block.record, names=names, held=held, tokenizer=config.tokenizer
+        )
+        if problems:
+            reasons.extend(problems)
+            continue
         valid.append(n)
         spans[n] = supported[0]
-    stated = numbers_in(marked.text)
-    if valid and stated:
-        found = set().union(*(_numbers_of(evidence_text(blocks[n].record)) for n in valid))
-        missing = sorted(stated - found)
-        if missing:
-            cited = ", ".join(f"[{n}]" for n in valid)
-            reason = f"the number{'s' if len(missing) > 1 else ''} {', '.join(missing)} not in {cited}"
-            if set(missing) <= set().union(*(_numbers_of(blocks[n].record.text) for n in valid)):
-                reason += _ONLY_IN_INSTRUCTIONS
-            reasons.append(reason)
-            valid = []
     return Verdict(marked.text, tuple(valid), tuple(reasons), tuple(spans[n] for n in valid))

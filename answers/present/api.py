@@ -11,9 +11,11 @@ from answers.pipeline.events import (
     BlocksIssued,
     ChunkRef,
     Event,
+    QuestionResolved,
     SentenceDropped,
     SentenceVerified,
 )
+from answers.pipeline.types import SupportSpan
 
 
 @dataclass
@@ -21,6 +23,7 @@ class AnswerSummary:
     """Everything one answer's events said, in the order they said it."""
 
     question: str
+    resolved: QuestionResolved | None = None
     meta: BlocksIssued | None = None
     sentences: list[SentenceVerified] = field(default_factory=list)
     dropped: list[SentenceDropped] = field(default_factory=list)
@@ -31,7 +34,9 @@ class AnswerSummary:
 
     def add(self, event: Event) -> None:
         """Fold one event in."""
-        if isinstance(event, BlocksIssued):
+        if isinstance(event, QuestionResolved):
+            self.resolved = event
+        elif isinstance(event, BlocksIssued):
             self.meta = event
         elif isinstance(event, SentenceVerified):
             self.sentences.append(event)
@@ -55,10 +60,11 @@ class AnswerSummary:
         citations = list(dict.fromkeys(c.chunk_id for s in self.sentences for c in s.citations))
         return {
             "question": self.question,
+            "resolved_question": self.resolved.resolved if self.resolved else None,
             "status": self.status,
             "answer": " ".join(s.text for s in self.sentences),
             "sentences": [
-                {"text": s.text, "citations": [numbered_json(c, chunk_url) for c in s.citations]}
+                {"text": s.text, "citations": [citation_json(c, chunk_url) for c in s.citations]}
                 for s in self.sentences
             ],
             "citations": citations,
@@ -78,13 +84,15 @@ class AnswerSummary:
 
 def event_json(event: Event, chunk_url: Callable[[str], str]) -> dict[str, Any]:
     """One event as the JSON an event stream carries (never called for the staff-only events)."""
+    if isinstance(event, QuestionResolved):
+        return {"asked": event.asked, "resolved_question": event.resolved}
     if isinstance(event, BlocksIssued):
         return {
             "blocks": [numbered_json(b, chunk_url) for b in event.blocks],
             "context_tokens": event.context_tokens,
         }
     if isinstance(event, SentenceVerified):
-        return {"text": event.text, "citations": [numbered_json(c, chunk_url) for c in event.citations]}
+        return {"text": event.text, "citations": [citation_json(c, chunk_url) for c in event.citations]}
     if isinstance(event, AnswerRefused):
         return refusal_json(event, chunk_url)
     if isinstance(event, AnswerDone):
@@ -109,12 +117,28 @@ def numbered_json(item: ChunkRef, chunk_url: Callable[[str], str]) -> dict[str, 
     return {"n": item.n, **source_json(item, chunk_url)}
 
 
+def citation_json(item: ChunkRef, chunk_url: Callable[[str], str]) -> dict[str, Any]:
+    """A verified citation as JSON: its number and source, then the span that supports the sentence."""
+    return {**numbered_json(item, chunk_url), **span_json(item.span)}
+
+
+def span_json(span: SupportSpan | None) -> dict[str, Any]:
+    """A support span (§2.7) as JSON: where it lies in the chunk's text, its sentence numbers (as the chunk page's
+    `s-<n>` ids number them), and the quote; both null when there is none."""
+    if span is None:
+        return {"span": None, "quote": None}
+    return {"span": {"start": span.start, "end": span.end, "sentences": list(span.sentences)}, "quote": span.quote}
+
+
 def refusal_json(refusal: AnswerRefused, chunk_url: Callable[[str], str]) -> dict[str, Any]:
-    """A refusal as JSON, with both sides of a conflict."""
+    """A refusal as JSON, with both sides of a conflict (each with its span when it has one)."""
     return {
         "kind": refusal.reason,
         "message": refusal.message,
-        "sides": [{"statement": side.statement, **source_json(side.ref, chunk_url)} for side in refusal.sides],
+        "sides": [
+            {"statement": side.statement, **source_json(side.ref, chunk_url), **span_json(side.ref.span)}
+            for side in refusal.sides
+        ],
     }
 
 

@@ -8,9 +8,12 @@ from answers.pipeline.events import (
     AnswerFailed,
     AnswerRefused,
     BlocksIssued,
+    ChunkRef,
     Event,
+    QuestionResolved,
     SentenceVerified,
 )
+from corpus_admin.highlights import cited_url
 from corpus_admin.models import chunk_url
 
 REFUSAL_TITLES = {
@@ -38,22 +41,25 @@ def render_turn(turn_id: str, question: str) -> str:
     return render_to_string("answers/fragments/turn.html", {"turn": turn_id, "question": question})
 
 
-def render_event(turn_id: str, event: Event) -> str:
+def render_event(turn_id: str, event: Event, *, position: int = 1) -> str:
     """The fragment for one event of a turn; what is for staff only (dropped sentences, diagnostics) renders as
-    nothing."""
+    nothing. `position` is a sentence's place in its answer (1, 2, ...), which keeps its quotes' ids apart."""
     if isinstance(event, STAFF_ONLY):
         return ""
-    context: dict = {"turn": turn_id, "event": event}
-    if isinstance(event, BlocksIssued):
+    context: dict = {"turn": turn_id, "event": event, "position": position}
+    if isinstance(event, QuestionResolved):
+        template = "resolved"
+    elif isinstance(event, BlocksIssued):
         template = "meta"
         context["sources"] = [(block, chunk_url(block.chunk_id)) for block in event.blocks]
     elif isinstance(event, SentenceVerified):
         template = "sentence"
-        context["citations"] = [(citation, chunk_url(citation.chunk_id)) for citation in event.citations]
+        context["citations"] = [(citation, chunk_url(citation.chunk_id), span_url(citation))
+                                for citation in event.citations]
     elif isinstance(event, AnswerRefused):
         template = "refusal"
         context["title"] = REFUSAL_TITLES[event.reason]
-        context["sides"] = [(side, chunk_url(side.ref.chunk_id)) for side in event.sides]
+        context["sides"] = [(side, span_url(side.ref)) for side in event.sides]
     elif isinstance(event, AnswerDone):
         template = "done"
         context["text"] = STATUS_TEXT.get(event.status, event.status)
@@ -63,6 +69,11 @@ def render_event(turn_id: str, event: Event) -> str:
     else:
         raise TypeError(f"no fragment for {type(event).__name__}")
     return render_to_string(f"answers/fragments/{template}.html", context)
+
+
+def span_url(ref: ChunkRef) -> str:
+    """Where a citation's `[n]` or a conflict side leads: its chunk's page with its span highlighted (§2.7)."""
+    return cited_url(ref.chunk_id, ref.span.sentences if ref.span else ())
 
 
 def render_notice(message: str) -> str:

@@ -2,7 +2,7 @@
 from typing import Any
 
 from answers.pipeline.events import AnswerDiagnosed
-from answers.present.api import AnswerSummary
+from answers.present.api import AnswerSummary, span_json
 
 
 def row_status(summary: AnswerSummary) -> str:
@@ -19,19 +19,21 @@ def log_row(summary: AnswerSummary) -> dict[str, Any]:
         "refusal_kind": summary.refusal.reason if summary.refusal else "",
         "refusal_message": summary.refusal.message if summary.refusal else "",
         "sentences": [
-            {"text": s.text, "citations": [{"n": c.n, "chunk_id": c.chunk_id} for c in s.citations]}
+            {"text": s.text, "citations": [{"n": c.n, "chunk_id": c.chunk_id, **span_json(c.span)}
+                                           for c in s.citations]}
             for s in summary.sentences
         ],
         "dropped": [{"text": d.text, "reasons": list(d.reasons)} for d in summary.dropped],
         "retrieved": [{"id": chunk_id, "score": score} for chunk_id, score in (meta.retrieved if meta else ())],
         "blocks": [{"n": b.n, "chunk_id": b.chunk_id} for b in (meta.blocks if meta else ())],
         "conflict": [
-            {"statement": side.statement, "chunk_id": side.ref.chunk_id}
+            {"statement": side.statement, "chunk_id": side.ref.chunk_id, **span_json(side.ref.span)}
             for side in (summary.refusal.sides if summary.refusal else ())
         ],
         "context_tokens": meta.context_tokens if meta else 0,
         "error": summary.error.message if summary.error else "",
-        "diagnostics": diagnostics_json(summary.diagnostics),
+        "diagnostics": {**diagnostics_json(summary.diagnostics),
+                        **({"resolved_question": summary.resolved.resolved} if summary.resolved else {})},
         "timings": summary.done.timings if summary.done else {},
     }
 

@@ -13,9 +13,14 @@ def terminal_lines(data: dict[str, Any]) -> Iterator[str]:
         yield f"Refused ({refusal['kind']}): {refusal['message']}"
         for side in refusal["sides"]:
             yield f"  - {side['statement']} ({side['source_title']}, {side['source_updated_on']}, {side['url']})"
+            if side["quote"] and _one_line(side["quote"]) != _one_line(side["statement"]):
+                yield f"    \"{_one_line(side['quote'])}\""
     for sentence in data["sentences"]:
         markers = "".join(f"[{c['n']}]" for c in sentence["citations"])
         yield f"{sentence['text']} {markers}"
+        for citation in sentence["citations"]:  # what it stands on, unless that is the sentence itself (a quote)
+            if citation["quote"] and _one_line(citation["quote"]) != _one_line(sentence["text"]):
+                yield f"    [{citation['n']}] \"{_one_line(citation['quote'])}\""
     if data["error"]:
         yield f"Note: {data['error']}"
     cited = {c["n"] for s in data["sentences"] for c in s["citations"]}
@@ -27,3 +32,9 @@ def terminal_lines(data: dict[str, Any]) -> Iterator[str]:
     if data["generator"] == FALLBACK_NAME:
         yield f"({GENERATOR_TEXT[FALLBACK_NAME]})"
     yield f"\nstatus: {data['status']}"
+
+
+def _one_line(text: str) -> str:
+    """A quote on one line, as plain text: a span of two sentences may hold a line break, and a document may hold
+    control characters that a terminal would act on."""
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())

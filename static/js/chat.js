@@ -17,6 +17,20 @@
   }
   document.addEventListener("htmx:wsOpen", function () { connection("Connected.", "open"); });
   document.addEventListener("htmx:wsClose", function () { connection("Disconnected; reconnecting…", "closed"); });
+  // Escape hides the quote of the [n] pointed at or focused; it shows again once the pointer or focus leaves and
+  // comes back (the quote is plain text in the page: nothing here reads or writes it).
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") return;
+    document.querySelectorAll(".cite-wrap:hover, .cite-wrap:focus-within").forEach(function (wrap) {
+      wrap.classList.add("cite-dismissed");
+    });
+  });
+  function undismiss(event) {
+    var wrap = event.target.closest && event.target.closest(".cite-wrap");
+    if (wrap && !wrap.contains(event.relatedTarget)) wrap.classList.remove("cite-dismissed");
+  }
+  document.addEventListener("focusout", undismiss);
+  document.addEventListener("mouseout", undismiss);
   document.addEventListener("htmx:wsAfterMessage", function () {
     var last = document.querySelector("#conversation .turn:last-child");
     if (last) last.scrollIntoView({ block: "end", behavior: "smooth" });

@@ -407,3 +407,71 @@ async def test_chat_answers_with_the_redis_channel_layer_configured(corpus, sett
     assert events(await ask(communicator, TRASH_Q))[-2:] == ["sentence", "done"]
     await communicator.disconnect()
     await layer.flush()
+
+
+@pytest.fixture
+def refund_corpus(ingest, filler):
+    ingest("refunds.md", "# Refunds\n\nRefunds take 5 business days.\n\nRefunds for digital goods take 10 days.\n")
+
+
+async def test_a_follow_up_is_answered_within_the_sockets_earlier_turn(refund_corpus):
+    communicator = await connect()
+    try:
+        first = "".join(await ask(communicator, "How long do refunds take?"))
+        follow_up = "".join(await ask(communicator, "and for digital goods?"))
+    finally:
+        await communicator.disconnect()
+
+    assert 'data-event="resolved"' not in first
+    kinds = events([follow_up])
+    assert kinds[kinds.index("turn") :][:3] == ["turn", "resolved", "meta"]
+    assert "Answering: <q>How long do refunds take for digital goods?</q>" in follow_up
+    assert "Refunds for digital goods take 10 days." in html.unescape(follow_up)
+
+
+async def test_another_socket_has_no_history_and_a_follow_up_there_is_asked_as_it_is(refund_corpus):
+    first = await connect()
+    try:
+        await ask(first, "How long do refunds take?")
+    finally:
+        await first.disconnect()
+    second = await connect()
+    try:
+        follow_up = "".join(await ask(second, "and for digital goods?"))
+    finally:
+        await second.disconnect()
+
+    assert 'data-event="resolved"' not in follow_up
+
+
+async def test_a_sign_out_on_the_socket_forgets_the_turns_the_signed_in_caller_was_cited(refund_corpus, staff_user):
+    cookie = await sync_to_async(session_cookie)(staff_user)
+    communicator = await connect(cookie)
+    try:
+        await ask(communicator, "How long do refunds take?")
+        await sync_to_async(sign_out)(cookie)
+        follow_up = "".join(await ask(communicator, "and for digital goods?"))
+    finally:
+        await communicator.disconnect()
+
+    assert 'data-event="resolved"' not in follow_up
+async def test_a_signed_in_askers_end_of_answer_frame_carries_the_rating_form_of_that_answer(corpus, plain_user):
+    communicator = await connect(await sync_to_async(session_cookie)(plain_user))
+
+    fragments = await ask(communicator, TRASH_Q)
+    await communicator.disconnect()
+
+    done = fragments[-1]
+    log = await sync_to_async(QuestionLog.objects.get)()
+    assert 'class="rating"' in done and f'data-url="/api/answers/{log.answer_key}/rating"' in done
+    assert done.index('data-event="done"') < done.index('class="rating"')  # under the end marker, in its frame
+    assert ">Helpful</button>" in done and ">Not helpful</button>" in done
+
+
+async def test_an_anonymous_asker_without_a_session_is_offered_no_rating(corpus):
+    communicator = await connect()
+
+    fragments = await ask(communicator, TRASH_Q)
+    await communicator.disconnect()
+
+    assert 'class="rating"' not in "".join(fragments)

@@ -6,6 +6,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from answers.models import QuestionLog
 from answers.pipeline.events import AnswerDone
+from answers.pipeline.followups import Resolution, Turn
 from answers.services import Caller, ask
 from answers.testing.scripted import ScriptedGenerator
 
@@ -82,3 +83,24 @@ async def test_the_log_keeps_what_broke_the_generator(corpus):
     row = await QuestionLog.objects.aget()
     assert "ZeroDivisionError: a generator bug" in row.diagnostics["generator_error"]
     assert "ZeroDivisionError" not in row.error  # what callers were told stays the safe message
+
+
+async def test_a_resolver_that_breaks_costs_nothing_but_the_rewrite(corpus, caplog):
+    async def broken(question, history, config):
+        raise IndexError("a resolver bug")
+
+    events = await answer(TRASH_Q, history=(Turn("What is the trash?"),), resolve=broken)
+
+    assert [e.kind for e in events][0] == "meta" and events[-1].status == "answered"
+    assert "Resolving a follow-up failed" in caplog.text
+
+
+async def test_a_rewrite_longer_than_a_question_may_be_is_not_used(corpus, settings):
+    settings.RAG_MAX_QUESTION_CHARS = 60
+
+    async def wordy(question, history, config):
+        return Resolution(question + " about deleted files" * 5, True)
+
+    events = await answer(TRASH_Q, history=(Turn("What is the trash?"),), resolve=wordy)
+
+    assert not [e for e in events if e.kind == "resolved"] and events[-1].status == "answered"

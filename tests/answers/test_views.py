@@ -231,3 +231,44 @@ def test_an_unreachable_database_gives_503(client, small_corpus, unreachable_dat
     response = post(client, {"question": "How long are deleted files kept in the trash?"})
 
     assert response.status_code == 503 and "busy and cannot answer right now" in response.json()["error"]
+
+
+@pytest.fixture
+def refund_corpus(ingest, filler):
+    ingest("refunds.md", "# Refunds\n\nRefunds take 5 business days.\n\nRefunds for digital goods take 10 days.\n")
+
+
+def test_a_follow_up_with_history_is_answered_as_its_standalone_question(client, refund_corpus):
+    data = post(client, {"question": "and for digital goods?", "history": ["How long do refunds take?"]}).json()
+
+    assert data["question"] == "and for digital goods?"
+    assert data["resolved_question"] == "How long do refunds take for digital goods?"
+    assert data["answer"] == "Refunds for digital goods take 10 days."
+    row = QuestionLog.objects.get()
+    assert row.question == "and for digital goods?"
+    assert row.diagnostics["resolved_question"] == "How long do refunds take for digital goods?"
+
+
+def test_a_standalone_question_with_history_is_answered_as_asked(client, refund_corpus):
+    data = post(client, {"question": "How long do refunds take?", "history": ["What is the Team plan?"]}).json()
+
+    assert data["resolved_question"] is None
+    assert data["answer"] == "Refunds take 5 business days."
+
+
+@pytest.mark.parametrize(
+    ("history", "message"),
+    [
+        ("How long do refunds take?", '"history" must be a list'),
+        (["a?"] * 6, "holds 6 questions; the limit is 5"),
+        ([42], 'Question 1 of "history" must be a non-empty string'),
+        (["ok?", "  "], 'Question 2 of "history" must be a non-empty string'),
+        (["x" * 2001], 'Question 1 of "history": The question is 2001 characters long; the limit is 2000'),
+    ],
+)
+def test_bad_history_gets_400_with_a_json_error(client, history, message):
+    response = post(client, {"question": "and for digital goods?", "history": history})
+
+    assert response.status_code == 400
+    assert message in response.json()["error"]
+    assert not QuestionLog.objects.exists()

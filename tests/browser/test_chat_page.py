@@ -24,6 +24,9 @@ SCRIPT_TEXT = "<script>alert('xss')</script>"
 HOSTILE_LITERALS = (SCRIPT_TEXT, '<img src=x onerror="alert(1)">', '<div hx-get="/admin/" hx-trigger="load">')
 HOSTILE_QUESTION = " ".join(HOSTILE_LITERALS)
 DOCS_DIR = Path(__file__).resolve().parent / "screenshots"
+# A citation's link: the cited passage, its span's sentences highlighted and scrolled to (only integers).
+CITED_HREF = re.compile(r"^/chunks/[\w-]+/\?s=(\d+)(-\d+)?#s-(\d+)$")
+SIDE_HREF = re.compile(r"^/chunks/[\w-]+/(\?s=\d+(-\d+)?#s-\d+)?$")  # a conflict side's span is optional
 
 # Records, in the page, each sentence and end marker as it is added, with the number of the mutation batch (one
 # per DOM task, so one per websocket message) that added it. Runs through the DevTools protocol, so the page's
@@ -131,7 +134,9 @@ def test_two_fact_answer_streams_cited_sentences_one_by_one(chat: Chat) -> None:
     sentences = turn.locator("p.sentence")
     assert sentences.count() >= 2
     for i in range(sentences.count()):
-        expect(sentences.nth(i).locator("a.cite").first).to_have_attribute("href", re.compile(r"^/chunks/[\w-]+/$"))
+        href = sentences.nth(i).locator("a.cite").first.get_attribute("href") or ""
+        cited = CITED_HREF.fullmatch(href)
+        assert cited and cited[1] == cited[3], f"not a link to the cited sentences, scrolled to the first: {href!r}"
     answer = turn.locator("div.answer").inner_text()
     assert "$12" in answer and "$25" in answer, answer
     expect(turn.locator('p.status[data-event="done"]')).to_have_class(re.compile(r"\bstatus-answered\b"))
@@ -157,7 +162,8 @@ def test_citation_numbers_match_the_numbered_sources(chat: Chat) -> None:
     cites = turn.locator("p.sentence a.cite")
     for i in range(cites.count()):
         n = int(cites.nth(i).inner_text().strip("[]"))
-        assert cites.nth(i).get_attribute("href") == sources.nth(n - 1).locator("a").get_attribute("href")
+        cited_page = urlsplit(cites.nth(i).get_attribute("href") or "").path
+        assert cited_page == sources.nth(n - 1).locator("a").get_attribute("href")
 
 
 def test_citation_opens_the_cited_passage_with_its_source_and_date(chat: Chat) -> None:
@@ -168,7 +174,7 @@ def test_citation_opens_the_cited_passage_with_its_source_and_date(chat: Chat) -
     cite.click()
 
     assert chunk.source.original_name == "pricing-plans.html"
-    expect(chat.page).to_have_url(re.compile(rf"/chunks/{re.escape(chunk.chunk_id)}/$"))
+    expect(chat.page).to_have_url(re.compile(rf"/chunks/{re.escape(chunk.chunk_id)}/\?s=[\d-]+#s-\d+$"))
     expect(chat.page.get_by_role("heading", level=1)).to_have_text(chunk.source.title)
     updated = chat.page.locator("dl.chunk-facts time")
     expect(updated).to_have_attribute("datetime", chunk.source.updated_on.isoformat())
@@ -199,6 +205,8 @@ def test_conflicting_sources_are_shown_newest_first_with_links(chat: Chat) -> No
     expect(sides.nth(1)).to_contain_text("100 MB")
     files = [chunk_of(sides.nth(i).locator('a[href^="/chunks/"]')).source.original_name for i in range(2)]
     assert files == ["web-app-release-notes-5-0.html", "upload-limits-2024.txt"]
+    for i in range(2):  # the passage, its span's sentences highlighted when the side has one
+        expect(sides.nth(i).locator("a")).to_have_attribute("href", SIDE_HREF)
     expect(turn.locator("p.sentence")).to_have_count(0)
     assert chat.csp_violations() == []
 
@@ -382,3 +390,87 @@ def test_signing_out_and_going_back_shows_no_restricted_answer(
 
     assert "20%" not in chat.page.content()
     assert "CANARY" not in chat.page.content()
+
+
+def quote_of(cite: Locator) -> Locator:
+    """The tooltip a citation is described by (its aria-describedby)."""
+    described_by = cite.get_attribute("aria-describedby")
+    assert described_by, "the citation is described by nothing"
+    return cite.page.locator(f"#{described_by}")
+
+
+def shown_words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_pointing_at_a_citation_shows_its_quote_and_following_it_highlights_those_words(
+    new_context: Callable[..., BrowserContext], open_chat: Callable[[Page], Chat]
+) -> None:
+    chat = open_chat(new_context(viewport={"width": 1100, "height": 800}).new_page())
+    turn = chat.ask(TRASH)
+    cite = turn.locator("p.sentence a.cite").first
+    quote = quote_of(cite)
+    expect(quote).to_be_hidden()
+
+    cite.hover()
+
+    expect(quote).to_be_visible()
+    expect(quote.locator(".cite-words")).to_contain_text("30 days")
+    words = shown_words(quote.locator(".cite-words").inner_text())
+    DOCS_DIR.mkdir(exist_ok=True)
+    chat.page.screenshot(path=DOCS_DIR / "screenshot-citation-quote.png", full_page=True, animations="disabled")
+    chat.page.set_viewport_size({"width": 390, "height": 844})
+    cite.hover()
+    expect(quote).to_be_visible()
+    assert chat.page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth"), "scrolls sideways"
+    chat.page.mouse.move(0, 0)
+    expect(quote).to_be_hidden()
+
+    cite.click()
+
+    expect(chat.page).to_have_url(re.compile(r"/chunks/[\w-]+/\?s=\d+(-\d+)?#s-\d+$"))
+    expect(chat.page.locator("#cited-notice")).to_contain_text("Highlighted: the words this answer cites")
+    marked = chat.page.locator(".chunk-text .sentence-cited mark")
+    expect(marked.first).to_be_visible()
+    expect(marked.first).to_be_in_viewport()
+    assert shown_words(" ".join(marked.all_inner_texts())) == words
+    chat.page.screenshot(path=DOCS_DIR / "screenshot-citation-highlight.png", animations="disabled")
+    assert chat.csp_violations() == []
+
+
+def test_a_citation_focused_from_the_keyboard_shows_its_quote_until_escape(chat: Chat) -> None:
+    turn = chat.ask(TRASH)
+    cite = turn.locator("p.sentence a.cite").first
+    quote = quote_of(cite)
+    page = chat.page
+    page.locator("body").focus()
+    for _ in range(30):
+        if page.evaluate("() => document.activeElement.matches('p.sentence a.cite')"):
+            break
+        page.keyboard.press("Tab")
+    expect(cite).to_be_focused()
+
+    expect(quote).to_be_visible()
+    expect(quote).to_contain_text("30 days")
+    expect(cite).to_have_accessible_description(re.compile(r"30 days"))
+
+    page.keyboard.press("Escape")
+    expect(quote).to_be_hidden()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    expect(cite).to_be_focused()
+    expect(quote).to_be_visible()
+
+
+def test_a_quote_shows_as_text_even_with_scripts_off(
+    new_context: Callable[..., BrowserContext], open_chat: Callable[[Page], Chat], live_server_url: str
+) -> None:
+    chat = open_chat(new_context().new_page())
+    turn = chat.ask(TRASH)
+    href = turn.locator("p.sentence a.cite").first.get_attribute("href")
+
+    plain = new_context(java_script_enabled=False).new_page()
+    plain.goto(f"{live_server_url}{href}")
+
+    expect(plain.locator(".chunk-text .sentence-cited mark").first).to_be_visible()
+    expect(plain.locator("#cited-notice")).to_be_visible()

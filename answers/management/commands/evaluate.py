@@ -1,5 +1,5 @@
-"""manage.py evaluate --golden FILE [--corpus DIR] [--json OUT] [--report DIR] [--sweep] [--replay FILE]: measure the
-answers."""
+"""manage.py evaluate --golden FILE [--corpus DIR] [--json OUT] [--report DIR] [--sweep] [--followups FILE]
+[--replay FILE]: measure the answers (and the resolution of follow-up questions, and scripted model answers)."""
 import functools
 import json
 from contextlib import nullcontext
@@ -7,6 +7,7 @@ from pathlib import Path
 
 from django.core.management.base import CommandError, CommandParser
 
+from answers.evaluation import followups as followup_table
 from answers.evaluation.corpus import CorpusError, load_corpus, throwaway_database
 from answers.evaluation.golden import GoldenCase, GoldenError, load_golden, resolve_sources
 from answers.evaluation.metrics import ACTUAL_KINDS, summarise
@@ -23,7 +24,10 @@ from answers.services import QuestionRejected, claude_settings, clean_question, 
 from corpus_admin.selectors import source_paths
 
 # Each key present in a floor file switches its check on; the replay's need --replay.
-FLOOR_KEYS = {"min_status_accuracy", "max_unverified_delivered", "max_forbidden_delivered", *REPLAY_FLOOR_KEYS}
+FLOOR_KEYS = {
+    "min_status_accuracy", "min_status_accuracy_with_facts", "max_unverified_delivered", "max_forbidden_delivered",
+    *followup_table.FLOOR_KEYS, *REPLAY_FLOOR_KEYS,
+}
 
 
 class Command(AnsweringCommand):
@@ -51,6 +55,7 @@ class Command(AnsweringCommand):
         parser.add_argument(
             "--floor", help='JSON file like {"min_status_accuracy": 0.8, "max_unverified_delivered": 0}.'
         )
+        parser.add_argument("--followups", help="Also resolve the follow-up table (JSONL) and report it.")
         parser.add_argument(
             "--replay",
             help="Also replay this file of scripted model answers (JSONL) through Claude's path against the local "
@@ -83,17 +88,20 @@ class Command(AnsweringCommand):
                 sweep = run_sweep(cases, config=config, baseline=results, evaluate=evaluate)
             if replay_cases:
                 replay = run_replay(replay_cases, config=config, claude=claude_settings(), path=options["replay"])
+            followups = self._followups(options["followups"], config) if options["followups"] else None
         run = Run(
             golden=options["golden"], corpus=corpus or "the site's database", config=config,
             metrics=summarise(results, k=config.top_k), results=results, load=load, sweep=sweep, replay=replay,
         )
         self._print_run(run)
+        for line in followup_table.report_lines(followups) if followups is not None else ():
+            self.stdout.write(line)
         if options["json_path"]:
             self.stdout.write(f"JSON written to {write_json(options['json_path'], run)}")
         if options["report"]:
             written = write_reports(options["report"], run)
             self.stdout.write("Report written to " + ", ".join(str(path) for path in written))
-        self._check(run, floor)
+        self._check(run, floor, followup_table.floor_failures(followups, floor) if followups is not None else [])
 
     def _cases(self, path: str) -> tuple[GoldenCase, ...]:
         try:
@@ -107,6 +115,12 @@ class Command(AnsweringCommand):
                 raise CommandError(f"{path}, line {case.line}: {error}") from None
         return cases
 
+    def _followups(self, path: str, config) -> tuple[followup_table.FollowupResult, ...]:
+        try:
+            cases = followup_table.load_followups(path)
+        except followup_table.FollowupError as error:
+            raise CommandError(str(error)) from None
+        return followup_table.run_followups(cases, config=config, make_generator=self.make_generator)
     def _replay_cases(self, path: str | None, floor: dict[str, float]) -> tuple[ReplayCase, ...]:
         if path is None:
             named = sorted(set(floor) & REPLAY_FLOOR_KEYS)
@@ -162,6 +176,9 @@ class Command(AnsweringCommand):
                 self.stdout.write(self.style.ERROR(f"    unverified: {text} ({'; '.join(reasons)})"))
         self.stdout.write("")
         self._table(("metric", "value"), metric_rows(run.metrics))
+        for name, metrics in run.parts.items():
+            self.stdout.write(f"\n{name.capitalize()} part ({metrics.cases} cases):")
+            self._table(("metric", "value"), metric_rows(metrics))
         self.stdout.write("")
         self._table(("expected \\ actual", *ACTUAL_KINDS), [(e, *row) for e, row in confusion_rows(run.metrics)])
         for sweep in sweep_tables(run.sweep):
@@ -201,12 +218,16 @@ class Command(AnsweringCommand):
             if index == 0:
                 self.stdout.write("  ".join("-" * width for width in widths))
 
-    def _check(self, run: Run, floor: dict[str, float]) -> None:
+    def _check(self, run: Run, floor: dict[str, float], failures: list[str]) -> None:
         m = run.metrics
-        failures = []
         if "min_status_accuracy" in floor and m.status_accuracy < floor["min_status_accuracy"]:
             minimum = floor["min_status_accuracy"]
             failures.append(f"status accuracy {m.status_accuracy:.3f} is under the floor {minimum}")
+        if "min_status_accuracy_with_facts" in floor and (
+            m.status_accuracy_with_facts < floor["min_status_accuracy_with_facts"]
+        ):
+            accuracy, minimum = m.status_accuracy_with_facts, floor["min_status_accuracy_with_facts"]
+            failures.append(f"status accuracy with facts {accuracy:.3f} is under the floor {minimum}")
         if "max_unverified_delivered" in floor and m.unverified_delivered > floor["max_unverified_delivered"]:
             failures.append(f"{m.unverified_delivered} unverified sentences were delivered")
         if "max_forbidden_delivered" in floor and m.forbidden_delivered > floor["max_forbidden_delivered"]:

@@ -1,4 +1,5 @@
-"""The extractive generator: quotes the 1-3 block sentences that best answer the question (never an instruction)."""
+"""The extractive generator: quotes the 1-3 stored block sentences that best answer the question (never an
+instruction)."""
 import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ _MONTH_OR_DAY = re.compile(
     re.I,
 )
 _MIN_WORDS = 4
+_LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
 _PART_SLACK = 0.3
 
 
@@ -90,7 +92,7 @@ def _candidates(blocks: Sequence[Block], terms: list[str], *, config: PipelineCo
     found: list[Candidate] = []
     for block in blocks:
         # A document's own "[1]" must never become a citation; fragments are not answers; instructions are not evidence.
-        sentences = (MARKER.sub("", s).strip() for s in passage_sentences(block_evidence(block)))
+        sentences = (" ".join(MARKER.sub("", s).split()) for s in _block_sentences(block))
         for position, sentence in enumerate(s for s in sentences if len(s.split()) >= _MIN_WORDS):
             own = set(significant_terms(sentence, config.tokenizer))
             if not own:  # stop words only ("All of the above."): nothing it could answer with
@@ -100,6 +102,18 @@ def _candidates(blocks: Sequence[Block], terms: list[str], *, config: PipelineCo
                 Candidate(sentence, block, covered, len(covered) / len(wanted), len(covered) / len(own), position)
             )
     return found
+
+
+def _block_sentences(block: Block) -> list[str]:
+    """The sentences of a block the reader may quote: the chunk's stored sentences less its instructions, so that each
+    quoted sentence is a stored one and the verifier finds that very sentence as its span. A compressed copy (not the
+    chunk's text) is split afresh, less what is not whole in the chunk's evidence, and so is a chunk stored before
+    sentences were (the passage splitter knows its headings and wrapped lines, which a plain split does not).
+    """
+    record = block.record
+    if block.text != record.text or not record.sentences:
+        return passage_sentences(block_evidence(block))
+    return [_LIST_MARK.sub("", record.text[s.start : s.end]) for s in record.sentences if not s.instruction]
 
 
 def _qualifies(candidate: Candidate, floor: float, needs_number: bool) -> bool:

@@ -13,7 +13,7 @@ divisor ("$12 per month" -> "$/month", "100 requests per minute" -> "request/min
 """
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,7 @@ class Quantity:
     unit: str
     start: int
     context: tuple[str, ...]
+    end: int = field(default=0, compare=False)  # just past its last character (its unit, or its rate's divisor)
 
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -63,6 +64,12 @@ _UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     "attempt": ("attempt", "attempts", "retry", "retries"),
     "project": ("project", "projects"),
     "workspace": ("workspace", "workspaces"),
+    "g": ("g", "gram", "grams"),
+    "kg": ("kg", "kgs", "kilogram", "kilograms"),
+    "lb": ("lb", "lbs"),
+    "cm": ("cm", "centimetre", "centimetres", "centimeter", "centimeters"),
+    "km": ("km", "kilometre", "kilometres", "kilometer", "kilometers"),
+    "mile": ("mile", "miles"),
     "%": ("%", "percent", "per cent", "pct"),
     "$": ("$", "usd", "dollar", "dollars"),
     "€": ("€", "eur", "euro", "euros"),
@@ -77,6 +84,9 @@ _RATES = {alias: unit for unit in _RATE_UNITS for alias in _UNIT_ALIASES[unit]}
 def _alternation(aliases: dict[str, str]) -> str:
     return "|".join(re.escape(alias).replace(r"\ ", r"\s+") for alias in aliases)
 
+
+# The word units as one regex alternation, for callers that look for "<number word> <unit>" ("two business days").
+UNIT_WORDS = _alternation(_WORD_UNITS)
 
 _AMOUNT = r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)*|\d+(?:\.\d+)*)(?![.,]?\d)"
 _QUANTITY = re.compile(
@@ -109,7 +119,7 @@ def find_quantities(text: str) -> list[Quantity]:
         value = low if high is None else f"{low}-{high.replace(',', '')}"
         # Words before an earlier quantity describe that one: "kept 30 days; the trial lasts 90 days".
         context = tuple(_WORD.findall(text, context_start, match.start()))
-        found.append(Quantity(value=value, unit=unit, start=match.start(), context=context))
+        found.append(Quantity(value=value, unit=unit, start=match.start(), context=context, end=match.end()))
         context_start = match.end()
     return found
 
@@ -120,12 +130,20 @@ def _alias(unit: str) -> str:
 
 def numbers_in(text: str) -> set[str]:
     """The normalised numbers in text: "12,500" -> "12500", "5-7" -> "5" and "7", "$12" -> "12", "v2.5" -> "2.5"."""
-    numbers: set[str] = set()
-    for number in _NUMBER.findall(unicodedata.normalize("NFC", text)):
+    return {value for value, _, _ in number_spans(unicodedata.normalize("NFC", text))}
+
+
+def number_spans(text: str) -> list[tuple[str, int, int]]:
+    """Each number of an NFC text as `numbers_in` reads it, with its offsets: ("12500", start, end); "1,2" gives two."""
+    found: list[tuple[str, int, int]] = []
+    for match in _NUMBER.finditer(text):
+        number, start = match.group(), match.start()
         if "," not in number:
-            numbers.add(number)
+            found.append((number, start, match.end()))
         elif _THOUSANDS.fullmatch(number):
-            numbers.add(number.replace(",", ""))
+            found.append((number.replace(",", ""), start, match.end()))
         else:
-            numbers.update(number.split(","))
-    return numbers
+            for part in number.split(","):
+                found.append((part, start, start + len(part)))
+                start += len(part) + 1
+    return found

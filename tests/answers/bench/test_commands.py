@@ -1,11 +1,15 @@
 """The benchmark commands run at tiny sizes, print the promised figures, and never touch the site's database."""
 import json
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from answers.bench.retrieval import ndcg_at, recall_at
+from answers.bench.verify import written_sentences
+from answers.pipeline.records import ChunkRecord, SentenceSpan
+from corpus_admin.models import Chunk
 
 BENCH_KEYS = {
     "chunks", "ours_build_s", "rank_bm25_build_s", "ours_p50_ms", "ours_p95_ms", "rank_bm25_p50_ms",
@@ -70,3 +74,31 @@ def test_ndcg_uses_graded_gains_and_the_ideal_order_from_qrels():
     assert ndcg_at(["b", "a"], judged) < 1.0
     assert ndcg_at(["x"], judged) == 0.0
     assert recall_at(["a", "x"], judged, 100) == 0.5
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_verify_times_sentences_written_from_a_corpus_in_a_throwaway_database():
+    corpus = str(Path(__file__).parents[1] / "evaluation" / "corpus")
+    result = json.loads(run("bench_verify", "--corpus", corpus, "--rounds", "1", "--json"))
+
+    assert {"chunks", "sentences", "shown", "p50_ms", "p95_ms", "p99_ms", "max_ms"} <= set(result)
+    assert result["chunks"] > 0 and 0 < result["shown"] < result["sentences"]  # true ones pass, false ones do not
+    assert 0 < result["p50_ms"] <= result["p95_ms"] <= result["max_ms"]
+    assert not Chunk.objects.exists()  # the site's database was never written
+
+
+def test_written_sentences_are_true_and_false_by_number_name_and_negation():
+    text = "Express delivery to Lisbon takes 2 business days."
+    record = ChunkRecord(
+        chunk_id="c1", source_id=1, source_title="T", original_name="t.md", audience="public", updated_on=None,
+        heading_path=(), line_start=1, line_end=1, text=text, token_count=8, fingerprint="f",
+        sentences=(SentenceSpan(0, len(text), 1),),
+    )
+
+    assert written_sentences(record, names=["Lisbon", "Porto"]) == [
+        "Express delivery to Lisbon takes 2 business days [1].",
+        "Express delivery to Lisbon takes 2 business days [1][2].",
+        "Express delivery to Lisbon takes 3 business days [1].",
+        "Express delivery to Porto takes 2 business days [1].",
+        "Express delivery not to Lisbon takes 2 business days [1].",
+    ]

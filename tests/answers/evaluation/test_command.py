@@ -118,6 +118,42 @@ def test_floors_fail_the_run_after_writing_the_results(tmp_path):
     evaluate("--floor", str(floor), "--fail-on-unverified")
 
 
+def test_held_out_and_tuning_parts_are_reported_apart_and_facts_count_in_the_strict_accuracy(tmp_path):
+    golden = tmp_path / "golden.jsonl"
+    held = {"trash-days", "refund-expected-refused"}  # one answered without all its facts, one answered wrongly
+    lines = [json.loads(line) for line in Path(GOLDEN).read_text().splitlines() if line.strip()]
+    golden.write_text("".join(json.dumps({**c, "held_out": c["id"] in held}) + "\n" for c in lines))
+    out = StringIO()
+    call_command("evaluate", "--golden", str(golden), "--corpus", CORPUS, "--json", str(tmp_path / "o.json"),
+                 "--report", str(tmp_path / "report"), stdout=out)
+    data = json.loads((tmp_path / "o.json").read_text())
+    output = out.getvalue()
+
+    assert data["status_accuracy_with_facts"] == 6 / 8  # trash-days lacks "permanently erased"
+    assert data["parts"]["tuning"]["status_accuracy"] == 1 and data["parts"]["tuning"]["cases"] == 6
+    assert data["parts"]["held-out"]["status_accuracy"] == 1 / 2
+    assert data["parts"]["held-out"]["status_accuracy_with_facts"] == 0
+    assert {c["id"] for c in data["cases"] if c["held_out"]} == held
+    assert "Tuning part (6 cases):" in output and "Held-out part (2 cases):" in output
+    assert "Status accuracy with facts      0.000 (0/2)" in output
+    assert "## Held-out part" in (tmp_path / "report" / "report.md").read_text()
+    with pytest.raises(CommandError, match="status accuracy with facts 0.750 is under the floor 0.8"):
+        evaluate("--floor", str(write_floor(tmp_path, min_status_accuracy_with_facts=0.8)))
+
+
+def test_a_set_without_held_out_cases_reports_no_parts(tmp_path):
+    output = evaluate("--json", str(tmp_path / "o.json"))
+
+    assert json.loads((tmp_path / "o.json").read_text())["parts"] == {}
+    assert "Held-out part" not in output
+
+
+def write_floor(tmp_path, **floor) -> Path:
+    path = tmp_path / "floor.json"
+    path.write_text(json.dumps(floor))
+    return path
+
+
 # The pipeline's verifier accepts this sentence; the evaluation's independent re-check does not.
 TALKATIVE = ScriptedGenerator(
     always=["Refunds processed within days, because these very same ones should again further once here [1]. "],

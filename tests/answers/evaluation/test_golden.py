@@ -24,6 +24,14 @@ def test_valid_case_is_read_with_alternatives_and_audience_tier(tmp_path):
     assert case.line == 1
 
 
+def test_category_and_held_out_are_read_and_default_to_none_and_tuning(tmp_path):
+    marked = json.dumps({**GOOD, "id": "c2", "category": " howto ", "held_out": True})
+    plain, held = load_golden(write(tmp_path, json.dumps(GOOD), marked))
+
+    assert (plain.category, plain.held_out) == ("", False)
+    assert (held.category, held.held_out) == ("howto", True)
+
+
 def test_blank_lines_are_skipped_and_line_numbers_kept(tmp_path):
     second = json.dumps({**GOOD, "id": "c2"})
     cases = load_golden(write(tmp_path, json.dumps(GOOD), "", second))
@@ -45,6 +53,8 @@ def test_blank_lines_are_skipped_and_line_numbers_kept(tmp_path):
         (json.dumps({**GOOD, "question": ""}), "'question' must be a non-empty string"),
         (json.dumps({**GOOD, "id": 7}), "'id' must be a non-empty string"),
         (json.dumps({**GOOD, "forbid": [None]}), "every element of 'forbid'"),
+        (json.dumps({**GOOD, "held_out": "yes"}), "'held_out' must be true or false"),
+        (json.dumps({**GOOD, "category": ["howto"]}), "'category' must be a string"),
     ],
 )
 def test_malformed_line_is_an_error_naming_file_and_line(tmp_path, line, message):

@@ -95,7 +95,7 @@ async def test_streamed_answer_shows_only_verified_sentences(claude, corpus):
     ]
     reasons = {d.text: d.reasons for d in summary.dropped}
     assert reasons["Deleted files are kept in the trash for 30 days."] == ("cited [8], which was not issued",)
-    assert reasons["Deleted files are kept in the trash for 90 days."] == ("the number 90 not in [1]",)
+    assert reasons["Deleted files are kept in the trash for 90 days."] == ("[1] states 30 days, not 90",)
     assert reasons["All plans are free forever."] == ("no citation",)
     assert summary.status == "answered" and summary.done.generator == "claude"
 
@@ -120,7 +120,7 @@ async def test_nothing_verified_regenerates_once_with_the_reasons(claude, corpus
 
     assert len(claude.requests) == 2
     retry_prompt = claude.requests[1]["messages"][0]["content"]
-    assert "not shown" in retry_prompt and "the number 90 not in [1]" in retry_prompt
+    assert "not shown" in retry_prompt and "[1] states 30 days, not 90" in retry_prompt
     assert summary.status == "answered"
 
 

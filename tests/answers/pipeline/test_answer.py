@@ -137,6 +137,7 @@ def test_conflicting_sources_are_shown_both_newest_first_and_nothing_is_generate
     assert refusal.reason == "conflict"
     assert [s.ref.chunk_id for s in refusal.sides] == ["release-5-v1-c01", "old-limits-v1-c01"]
     assert [s.ref.updated_on for s in refusal.sides] == [dt.date(2025, 9, 15), dt.date(2024, 3, 1)]
+    assert [s.ref.span.quote for s in refusal.sides if s.ref.span] == [s.statement for s in refusal.sides]
     assert not any(isinstance(e, SentenceVerified) for e in events) and generator.requests == []
 
 
@@ -163,7 +164,7 @@ def test_uncited_and_fabricated_sentences_are_dropped_and_only_verified_ones_sho
     dropped = {e.text: e.reasons for e in events if isinstance(e, SentenceDropped)}
     assert shown == ["Deleted files are kept in the trash for 30 days."]
     assert dropped["Everything is free forever."] == ("no citation",)
-    assert dropped["Deleted files are kept in the trash for 90 days."] == ("the number 90 not in [1]",)
+    assert dropped["Deleted files are kept in the trash for 90 days."] == ("[1] states 30 days, not 90",)
 
 
 def test_nothing_verified_regenerates_once_with_the_reasons_then_refuses(corpus):
@@ -173,7 +174,7 @@ def test_nothing_verified_regenerates_once_with_the_reasons_then_refuses(corpus)
 
     assert len(generator.requests) == 2
     assert generator.requests[0].feedback == ()
-    assert "the number 90 not in [1]" in generator.requests[1].feedback[0]
+    assert "[1] states 30 days, not 90" in generator.requests[1].feedback[0]
     assert next(e for e in events if isinstance(e, AnswerRefused)).reason == "unsupported"
 
 
@@ -277,3 +278,15 @@ def test_a_model_sentence_supported_only_by_an_instruction_is_never_shown(return
     assert [e.reason for e in events if isinstance(e, AnswerRefused)] == ["unsupported"]
     dropped = [e for e in events if isinstance(e, SentenceDropped)]
     assert dropped and all("never evidence" in "; ".join(e.reasons) for e in dropped)
+
+
+def test_an_extractive_sentence_is_shown_with_the_stored_sentence_it_quotes_as_its_span(corpus, make_record):
+    text = "Deleted files go to the trash.\nDeleted files are kept in the trash for 30 days.\nOwners can empty it."
+    records = [make_record("trash-v1-c01", source_id=1, text=text, flagged=[]), *corpus[1:]]
+
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(records), ExtractiveGenerator(CONFIG))
+
+    (verified,) = [e for e in events if isinstance(e, SentenceVerified)]
+    (citation,) = verified.citations
+    assert verified.text == "Deleted files are kept in the trash for 30 days."
+    assert citation.span is not None and citation.span.quote == verified.text and citation.span.sentences == (2,)

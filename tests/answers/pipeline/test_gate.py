@@ -265,3 +265,21 @@ def test_the_rest_of_a_chunk_with_an_instruction_can_still_conflict(make_block) 
     conflict = find_conflict(blocks, config=PipelineConfig(), question="Within how many days are returns accepted?")
 
     assert conflict is not None and {side.value for side in conflict.sides} == {"30", "14"}
+
+
+def test_each_side_of_a_conflict_names_its_span_never_an_instruction(make_block) -> None:
+    text = f"Shipping takes 3 business days.\n{INJECTED}\nReturns are accepted within 14 days of delivery."
+    blocks = [
+        make_block(1, "policy-c01", text=POLICY, source_id=1, score=2.0, flagged=[]),
+        make_block(2, "faq-c01", text=text, source_id=2, score=1.0, flagged=[INJECTED]),
+    ]
+
+    conflict = find_conflict(blocks, config=PipelineConfig(), question="Within how many days are returns accepted?")
+
+    assert conflict is not None
+    spans = {side.block.record.chunk_id: side.span for side in conflict.sides}
+    assert spans["policy-c01"] is not None and spans["policy-c01"].quote == POLICY
+    assert spans["faq-c01"] is not None and spans["faq-c01"].quote == "Returns are accepted within 14 days of delivery."
+    assert spans["faq-c01"].sentences == (3,) and text[spans["faq-c01"].start : spans["faq-c01"].end] == (
+        "Returns are accepted within 14 days of delivery."
+    )

@@ -1,0 +1,182 @@
+"""The follow-up table (answers/evaluation/followups/): each conversation's earlier turns answered through the site's
+own entry point, its last question resolved, and the share resolved as intended (dev and held-out apart)."""
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from asgiref.sync import async_to_sync
+
+from answers.evaluation.runner import CHANNEL
+from answers.pipeline.config import PipelineConfig
+from answers.pipeline.followups import Resolution, Turn
+from answers.services import Caller, GeneratorFactory, Resolver, ask, resolve_followup, turn_from
+from corpus_admin.visibility import PUBLIC_ONLY
+
+KINDS = ("ellipsis", "reference", "standalone")
+# The floor file's keys for this table: the dev share of follow-ups resolved as intended, standalone questions changed.
+FLOOR_KEYS = ("min_followups_resolved", "max_standalone_changed")
+
+
+class FollowupError(ValueError):
+    """A follow-up table that cannot be read, with the file and line at fault."""
+
+
+@dataclass(frozen=True)
+class FollowupCase:
+    """One conversation: its questions in order (the last is resolved) and what its resolution must hold."""
+
+    id: str
+    kind: str
+    turns: tuple[str, ...]
+    contains: tuple[str, ...]  # empty: the last question must come back unchanged
+    held_out: bool
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class FollowupResult:
+    """A case's resolution and its verdict."""
+
+    case: FollowupCase
+    resolution: Resolution
+    missing: tuple[str, ...]
+
+    @property
+    def changed(self) -> bool:
+        return self.resolution.question != self.case.turns[-1]
+
+    @property
+    def ok(self) -> bool:
+        if not self.case.contains:
+            return not self.changed
+        return not self.missing
+
+
+@dataclass(frozen=True)
+class FollowupScore:
+    """One part of the table (dev, held-out): follow-ups resolved as intended, standalone questions changed."""
+
+    followups: int
+    resolved: int
+    standalone: int
+    changed: int
+
+    @property
+    def share(self) -> float:
+        return round(self.resolved / self.followups, 3) if self.followups else 0.0
+
+
+def load_followups(path: Path | str) -> tuple[FollowupCase, ...]:
+    """Read every conversation of a follow-up table; FollowupError names the file and line of a bad one."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise FollowupError(f"{path}: cannot read the follow-up table ({error})") from None
+    cases = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if raw.strip():
+            try:
+                cases.append(_parse(raw, line=number))
+            except (ValueError, KeyError, TypeError) as error:
+                raise FollowupError(f"{path}, line {number}: {error}") from None
+    return tuple(cases)
+
+
+def _parse(raw: str, *, line: int) -> FollowupCase:
+    data = json.loads(raw)
+    turns = data["turns"]
+    if not isinstance(turns, list) or not turns or not all(isinstance(t, str) and t.strip() for t in turns):
+        raise ValueError('"turns" must be a list of questions')
+    if data["kind"] not in KINDS:
+        raise ValueError(f'"kind" must be one of {", ".join(KINDS)}')
+    expect = data["expect"]
+    if expect == "unchanged":
+        contains: tuple[str, ...] = ()
+    elif isinstance(expect, dict) and isinstance(expect.get("contains"), list) and expect["contains"]:
+        contains = tuple(str(word) for word in expect["contains"])
+    else:
+        raise ValueError('"expect" must be "unchanged" or {"contains": [...]}')
+    return FollowupCase(str(data["id"]), data["kind"], tuple(turns), contains, bool(data["held_out"]), line)
+
+
+def judge_followup(case: FollowupCase, resolution: Resolution) -> FollowupResult:
+    """Which of the case's expected word beginnings the resolved question lacks (case-insensitive)."""
+    text = resolution.question.lower()
+    return FollowupResult(case, resolution, tuple(word for word in case.contains if word.lower() not in text))
+
+
+def run_followups(
+    cases: Sequence[FollowupCase],
+    *,
+    config: PipelineConfig,
+    make_generator: GeneratorFactory,
+    resolve: Resolver = resolve_followup,
+) -> tuple[FollowupResult, ...]:
+    """Answer every conversation's earlier turns as a public caller would, then resolve and judge its last one."""
+    return async_to_sync(_run_all)(cases, config, make_generator, resolve)
+
+
+async def _run_all(
+    cases: Sequence[FollowupCase], config: PipelineConfig, make_generator: GeneratorFactory, resolve: Resolver
+) -> tuple[FollowupResult, ...]:
+    results = []
+    for case in cases:
+        history = await conversation_history(case.turns[:-1], config=config, make_generator=make_generator,
+                                             resolve=resolve)
+        results.append(judge_followup(case, await resolve(case.turns[-1], history, config)))
+    return tuple(results)
+
+
+async def conversation_history(
+    questions: Sequence[str], *, config: PipelineConfig, make_generator: GeneratorFactory, resolve: Resolver
+) -> tuple[Turn, ...]:
+    """The turns of a conversation, each question answered (out of the log) within the turns before it."""
+    history: list[Turn] = []
+    for question in questions:
+        stream = await ask(caller=Caller(limited=False), question=question, channel=CHANNEL, audiences=PUBLIC_ONLY,
+                           config=config, make_generator=make_generator, record=False, history=history,
+                           resolve=resolve)
+        async for _event in stream:
+            pass
+        history.append(turn_from(stream.summary))
+    return tuple(history)
+
+
+def score_followups(results: Sequence[FollowupResult], *, held_out: bool) -> FollowupScore:
+    """The score of the dev part (held_out False) or the held-out part of the results."""
+    part = [r for r in results if r.case.held_out == held_out]
+    followups = [r for r in part if r.case.contains]
+    standalone = [r for r in part if not r.case.contains]
+    return FollowupScore(len(followups), sum(r.ok for r in followups), len(standalone),
+                         sum(r.changed for r in standalone))
+
+
+def report_lines(results: Sequence[FollowupResult]) -> list[str]:
+    """The table's result as the evaluate command prints it: each dev miss, then dev and held-out apart (held-out
+    misses are counted, not shown: the rules are never tuned on them)."""
+    lines = ["", f"Follow-up questions ({len(results)} conversations):"]
+    for result in results:
+        if not result.ok and not result.case.held_out:
+            wanted = f"lacks {', '.join(result.missing)}" if result.case.contains else "changed"
+            lines.append(f"  miss {result.case.id}: {result.case.turns[-1]!r} -> {result.resolution.question!r} "
+                         f"({wanted})")
+    for name, held_out in (("dev", False), ("held-out", True)):
+        score = score_followups(results, held_out=held_out)
+        lines.append(f"  {name:<8}  follow-ups resolved as intended {score.resolved}/{score.followups} "
+                     f"({score.share:.1%}), standalone changed {score.changed}/{score.standalone}")
+    return lines
+
+
+def floor_failures(results: Sequence[FollowupResult], floor: dict[str, float]) -> list[str]:
+    """What falls under the floor: the dev share of follow-ups resolved (held-out rows are reported, not held to
+    it), and standalone questions changed in either part."""
+    dev = score_followups(results, held_out=False)
+    changed = dev.changed + score_followups(results, held_out=True).changed
+    failures = []
+    if "min_followups_resolved" in floor and dev.share < floor["min_followups_resolved"]:
+        failures.append(f"follow-ups resolved {dev.share:.3f} is under the floor {floor['min_followups_resolved']}")
+    if "max_standalone_changed" in floor and changed > floor["max_standalone_changed"]:
+        failures.append(f"{changed} standalone questions were changed")
+    return failures

@@ -1,0 +1,358 @@
+"""Follow-up questions (§6a): an elliptical or referring question rewritten into a standalone one before retrieval.
+
+`resolve_question(question, history, config=...)` works offline from the previous turns' questions, answers and
+cited passages. The rule, word by word and without part-of-speech tagging:
+
+1. With no history, or a question that needs none, the question is returned exactly as asked. Being conservative
+   is the point: rewriting a standalone question is worse than missing a follow-up.
+2. A question is a follow-up when it is
+   - a *fragment*: it opens with "and", "or", "but", "also" not followed by a question word or an auxiliary ("and
+     for macOS?", "and downgrade?"), opens with a preposition ("on which plan?"), or is "what/how about X" with a
+     short X (at most `max_fragment_terms` significant terms: "what about the Team plan?", not "what about the
+     storage included in a trial workspace?");
+   - a *sameness* question: "is that the same on mobile?";
+   - *referring*: it holds "it", "that", "this", "they", "them", "their", "its", "one" or "there" with no antecedent
+     in the question itself (a content word before the pronoun that is not the verb after "I/we/you"; for "it" not
+     the asked-for noun of "which X" / "how many X" either, for "they/them/one" a plural one, which may be it:
+     "which files can I restore after I delete them?"), leaving out the expletive "is it possible/true/..." and the
+     existential "is there";
+   - *elided*: "how many/much" followed by no noun ("how many do I get?");
+   - *definite and thin*: at most two significant terms, one of them a single noun after "the" that the previous
+     answer or its cited passages mention ("how long are the codes valid?");
+   - *conditional*: "what if ..." or "what happens if/when ..." with at most two significant terms.
+3. The rewrite carries the previous question's topic. A fragment replaces the phrase of the previous question it
+   parallels (same last word: "the Business plan" -> "the Team plan"; a name for a name: "iOS" -> "Android"; a lone
+   verb for the verb after "I": "and downgrade?"), replaces the same-preposition phrase a previous rewrite appended,
+   or is appended with its preposition ("How long do refunds take for digital goods?"); a wh-fragment goes in front
+   of an auxiliary-first question ("on which plan does Lumora support single sign-on?"). A pronoun is replaced by the
+   topic phrase (topics.py: the longest phrase of the last two questions that the previous answer and its cited
+   passages repeat, of the pronoun's number), "there" by "in the <word the cited passages repeat most>", and a
+   conditional question takes the first cited passage's title ("... with two-factor authentication").
+
+Known misses (the measured shares are in the README's evaluation section): the topic is chosen by length and
+repetition, so when the previous question holds several noun phrases the pronoun can take the wrong one (this is
+most of what the held-out rows miss); a standalone question that only *looks* thin ("what are the support hours?"
+right after an answer that mentions hours) can be taken for a follow-up; an imperative fragment with no conjunction
+("list them") is not detected; a pronoun standing for a whole clause ("can I change that?" after "when do links
+expire?") becomes a noun phrase; the rewrite is not always grammatical English (verb agreement is not fixed): it is
+a search question.
+"""
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from answers.pipeline.config import PipelineConfig
+from answers.pipeline.text.questions import question_terms
+from answers.pipeline.text.tokens import tokenize
+from answers.pipeline.topics import (
+    AUXILIARIES,
+    CONJUNCTIONS,
+    DETERMINERS,
+    PREPOSITIONS,
+    QUESTION_WORDS,
+    REFERRING,
+    SUBJECTS,
+    Word,
+    cited_title,
+    is_content,
+    is_name,
+    is_plural,
+    key_term,
+    not_topic,
+    stem_of,
+    topics_of,
+    words_of,
+)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One earlier turn of a conversation: the question it answered (its standalone form), the sentences shown,
+    and the text of the passages they cited."""
+
+    question: str
+    answer_sentences: tuple[str, ...] = ()
+    cited_texts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What will be answered: the question itself (resolved False) or its standalone rewrite, and how it was found."""
+
+    question: str
+    resolved: bool
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class FollowupRules:
+    """The resolver's limits."""
+
+    max_fragment_terms: int = 3  # a longer "what about X" or "for X" is a question of its own
+    max_thin_terms: int = 2  # a definite or conditional question with more terms than this is left alone
+    history_turns: int = 2  # how many earlier turns the topic is looked for in
+    max_topic_words: int = 4
+
+
+RULES = FollowupRules()
+
+PLURAL_PRONOUNS = frozenset({"they", "them", "their"})
+_EXPLETIVE = re.compile(r"it\s+(?:possible|true|necessary|ok|okay|safe|required|allowed|worth|free)\b", re.I)
+_WHAT_ABOUT = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+(?P<rest>.+)$", re.I)
+_SAME = re.compile(
+    r"^\s*(?:and\s+)?(?:is|are|does|do|would|will)\s+(?:that|it|this|they|those)\s+(?:also\s+)?(?:be\s+)?the\s+"
+    r"same\s+(?P<rest>(?:for|on|in|with|at|over)\b.+)$",
+    re.I,
+)
+_WHAT_IF = re.compile(r"^\s*(?:and\s+)?what\s+(?:if|happens\s+(?:if|when))\b", re.I)
+_END = re.compile(r"[?.!\s]+$")
+
+
+def resolve_question(
+    question: str, history: Sequence[Turn], *, config: PipelineConfig, rules: FollowupRules = RULES
+) -> Resolution:
+    """The standalone form of a question asked after `history` (oldest first); the very same string unless it is
+    a follow-up."""
+    unchanged = Resolution(question, False)
+    if not history or not question.strip():
+        return unchanged
+    rewrite = _rewrite(question.strip(), history, config=config, rules=rules)
+    if rewrite is None:
+        return unchanged
+    text, note = _tidy(rewrite[0]), rewrite[1]
+    if text.lower() == _tidy(question).lower():
+        return unchanged
+    return Resolution(text, True, note)
+
+
+def _tidy(text: str) -> str:
+    """One line, no space before punctuation, a capital first and one question mark last."""
+    text = _END.sub("", re.sub(r"\s+([?,.!])", r"\1", re.sub(r"\s+", " ", text).strip()))
+    return text[:1].upper() + text[1:] + "?"
+
+
+def _terms(text: str, config: PipelineConfig) -> list[str]:
+    return tokenize(text, config.tokenizer)
+
+
+def _rewrite(
+    question: str, history: Sequence[Turn], *, config: PipelineConfig, rules: FollowupRules
+) -> tuple[str, str] | None:
+    """The rewrite and a note saying which rule made it, or None for a standalone question."""
+    previous = history[-1].question.strip()
+    if not words_of(previous):
+        return None
+    if same := _SAME.match(question):
+        rest = _END.sub("", same.group("rest"))
+        return _noted(_fragment(rest, previous, history, config=config), "sameness: the previous question, new case")
+    if about := _WHAT_ABOUT.match(question):
+        rest = _END.sub("", about.group("rest"))
+        if len(_terms(rest, config)) > rules.max_fragment_terms:
+            return None
+        return _noted(_fragment(rest, previous, history, config=config), "ellipsis: what about")
+    words = words_of(question)
+    if not words:
+        return None
+    if words[0].lower in CONJUNCTIONS and len(words) > 1:
+        second = words[1]
+        if second.lower in QUESTION_WORDS or second.lower in AUXILIARIES:
+            question = question[second.start :]  # "And how do I ...?": a question of its own after the "and"
+            words = words_of(question)
+        else:
+            rest = _END.sub("", question[second.start :])
+            if len(_terms(rest, config)) > rules.max_fragment_terms + 1:
+                return None
+            return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a fragment after a conjunction")
+    elif words[0].lower in PREPOSITIONS:
+        rest = _END.sub("", question)
+        if len(_terms(rest, config)) > rules.max_fragment_terms:
+            return None
+        return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a fragment")
+    return _refer(question, words, history, config=config, rules=rules)
+
+
+def _noted(rewrite: str | None, note: str) -> tuple[str, str] | None:
+    return None if rewrite is None else (rewrite, note)
+
+
+def _append(previous: str, fragment: str) -> str:
+    """The previous question with the fragment added at its end ("... take for digital goods?"), or put in place of
+    the phrase the previous question ends with when it has the same preposition (a chain of "and for X?")."""
+    fragment = _END.sub("", fragment).strip()
+    previous = _END.sub("", previous)
+    first = fragment.split()[0].lower()
+    if first not in PREPOSITIONS:
+        return f"{previous} for {fragment}"
+    words = words_of(previous)
+    for i in range(len(words) - 1, max(len(words) - 5, 0), -1):
+        if words[i].lower == first and all(
+            w.lower not in AUXILIARIES and w.lower not in QUESTION_WORDS and w.lower not in SUBJECTS for w in words[i:]
+        ):
+            return f"{previous[: words[i].start]}{fragment}"
+    return f"{previous} {fragment}"
+
+
+def _fragment(fragment: str, previous: str, history: Sequence[Turn], *, config: PipelineConfig) -> str | None:
+    """The previous question rewritten for an elliptical fragment ("the Team plan", "for macOS", "downgrade"); None
+    for a fragment that names nothing ("for?")."""
+    fragment = _substitute_pronouns(fragment, words_of(fragment), history, config=config) or fragment
+    words = words_of(fragment)
+    if not any(is_content(w) for w in words):
+        return None
+    core = [w for w in words if w.lower not in PREPOSITIONS | DETERMINERS | CONJUNCTIONS]
+    if not core:
+        return None
+    before = words_of(previous)
+    if any(w.lower in QUESTION_WORDS for w in words) and before and before[0].lower in AUXILIARIES:
+        return f"{fragment} {previous[:1].lower()}{previous[1:]}"  # "on which plan does Lumora support SSO?"
+    if (len(words) >= 3 and is_content(words[0]) and not is_name(words[0], 1)
+            and any(w.lower in PREPOSITIONS | DETERMINERS for w in words[1:])):
+        return f"{_END.sub('', previous)} and {fragment}"  # a verb phrase: "... and download a report of them"
+    replacing = fragment[core[0].start : core[-1].end]
+    span = _parallel(core, before, config=config)
+    if span is not None:
+        return previous[: before[span[0]].start] + replacing + previous[before[span[1]].end :]
+    if len(words) == 1 and not is_plural(fragment) and not is_name(words[0], 1):
+        for i, word in enumerate(before[:-1]):
+            if word.lower in SUBJECTS:  # "and downgrade?" after "Can I upgrade ...": the verb is what changes
+                verb = before[i + 1]
+                return previous[: verb.start] + fragment + previous[verb.end :]
+    return _append(previous, fragment)
+
+
+def _parallel(core: list[Word], before: list[Word], *, config: PipelineConfig) -> tuple[int, int] | None:
+    """The span [first, last] of the previous question that the fragment stands for: the content words ending in
+    the fragment's last word ("the Business plan" for "the Team plan"), else, for a name, the first name ("iOS" for
+    "Android")."""
+    skipped = not_topic(before)
+    head = stem_of(core[-1], config)
+    for i, word in enumerate(before):
+        if head and i not in skipped and is_content(word) and stem_of(word, config) == head:
+            start = i
+            while start > 0 and start - 1 not in skipped and is_content(before[start - 1]):
+                start -= 1
+            return start, i
+    if not all(is_name(w, 1) for w in core):
+        return None
+    # A name right after "which" is what the question is about ("which iOS version"), not the asked-for noun.
+    names = [i for i, w in enumerate(before) if is_name(w, i) and (i not in skipped or before[i - 1].lower == "which")]
+    if not names:
+        return None
+    end = names[0]
+    while end + 1 in names:
+        end += 1
+    return names[0], end
+
+
+def _own_antecedent(words: list[Word], index: int, skipped: set[int], *, plural: bool) -> bool:
+    """Whether a content word before the pronoun can be what it refers to: the question holds its own antecedent.
+
+    For "they/them/one" it is a plural word, the asked-for noun included ("which files ... delete them"); for "it"
+    any other content word ("if I delete a file, can I restore it?"), but not the asked-for noun ("how many members
+    can it have?" asks about something else).
+    """
+    for i in range(index):
+        word = words[i]
+        if not is_content(word) or word.lower in PREPOSITIONS:
+            continue
+        asked = i > 0 and words[i - 1].lower in ("which", "what", "many", "much")
+        if plural and is_plural(word.text) and (i not in skipped or asked):
+            return True
+        if not plural and i not in skipped:
+            return True
+    return False
+
+
+def _pointing(words: list[Word], question: str) -> list[int]:
+    """Indexes of the pronouns of the question that point outside it."""
+    skipped = not_topic(words)
+    found = []
+    for i, word in enumerate(words):
+        w = word.lower
+        following = words[i + 1].lower if i + 1 < len(words) else ""
+        preceding = words[i - 1].lower if i > 0 else ""
+        if w not in REFERRING or (w == "it" and _EXPLETIVE.match(question, word.start)):
+            continue  # "is it possible to ...?"
+        if w == "there" and (following in AUXILIARIES or preceding in AUXILIARIES):
+            continue  # "is there a limit?"
+        if w == "one" and (following and is_content(words[i + 1]) or preceding in ("than", "least", "only", "no")):
+            continue  # "one file", "more than one"
+        if w in ("that", "this") and i > 0 and i - 1 not in skipped and is_content(words[i - 1]):
+            continue  # "a file that ...": a relative, its antecedent right before it
+        if w != "there" and _own_antecedent(words, i, skipped, plural=w in PLURAL_PRONOUNS or w == "one"):
+            continue
+        found.append(i)
+    return found
+
+
+def _topic(history: Sequence[Turn], *, plural: bool | None, config: PipelineConfig) -> str:
+    """The best topic phrase of the last turns, of the number asked for when one has it."""
+    topics = topics_of(history, config=config, turns=RULES.history_turns, max_words=RULES.max_topic_words)
+    if plural is not None:
+        topics = [t for t in topics if t.plural == plural] or topics
+    return topics[0].phrase if topics else ""
+
+
+def _bare(phrase: str) -> str:
+    """The phrase without its determiner ("a share link" -> "share link")."""
+    first, _, rest = phrase.partition(" ")
+    return rest if first.lower() in DETERMINERS and rest else phrase
+
+
+def _substitute_pronouns(
+    question: str, words: list[Word], history: Sequence[Turn], *, config: PipelineConfig
+) -> str | None:
+    """The question with each pronoun that points outside it replaced by the topic; None when none does."""
+    pointing = _pointing(words, question)
+    if not pointing:
+        return None
+    text = question
+    for i in reversed(pointing):
+        word = words[i]
+        if word.lower == "there":
+            exclude = set(_terms(question, config)) | set(_terms(history[-1].question, config))
+            texts = (*history[-1].cited_texts, *history[-1].answer_sentences)
+            term = key_term(texts, exclude, config=config)
+            replacement = f"in the {term}" if term else ""
+        else:
+            plural = word.lower in (*PLURAL_PRONOUNS, "one") or (False if word.lower in ("it", "its") else None)
+            replacement = _topic(history, plural=plural, config=config)
+            if replacement and word.lower in ("its", "their"):
+                replacement += "'" if replacement.endswith("s") else "'s"
+            elif replacement and word.lower == "one":
+                replacement = f"one of the {_bare(replacement)}"
+        if not replacement:
+            return None
+        text = text[: word.start] + replacement + text[word.end :]
+    return text
+
+
+def _refer(
+    question: str, words: list[Word], history: Sequence[Turn], *, config: PipelineConfig, rules: FollowupRules
+) -> tuple[str, str] | None:
+    """A referring, elided, conditional or definite-and-thin question rewritten; None for a standalone one."""
+    if substituted := _substitute_pronouns(question, words, history, config=config):
+        return substituted, "reference: a pronoun replaced by the previous topic"
+    for i, word in enumerate(words[1:-1], start=1):
+        following = words[i + 1].lower
+        if word.lower in ("many", "much") and words[i - 1].lower == "how" and (
+            following in AUXILIARIES or following in SUBJECTS
+        ):
+            topic = _bare(_topic(history, plural=True if word.lower == "many" else None, config=config))
+            if topic:
+                return question[: word.end] + f" {topic}" + question[word.end :], "ellipsis: how many of the topic"
+    terms = question_terms(question, config=config)
+    if len(terms) > rules.max_thin_terms:
+        return None
+    if _WHAT_IF.match(question):
+        topic = cited_title(history[-1].cited_texts) or _bare(_topic(history, plural=None, config=config))
+        return (f"{_END.sub('', question)} with {topic}", "reference: what if, about the topic") if topic else None
+    latest = history[-1]
+    mentioned = {t for text in (*latest.cited_texts, *latest.answer_sentences) for t in _terms(text, config)}
+    for i, word in enumerate(words[:-1]):
+        noun = words[i + 1]
+        if word.lower == "the" and is_content(noun) and stem_of(noun, config) in mentioned:
+            topic = _bare(_topic(history, plural=None, config=config))
+            if topic and not set(_terms(topic, config)) & set(terms):
+                return question[: noun.start] + f"{topic} " + question[noun.start :], "reference: a definite noun"
+    return None

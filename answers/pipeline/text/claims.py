@@ -1,0 +1,330 @@
+"""What a sentence claims beyond its words (§5.6): its numbers with their units and the words each qualifies, its
+names and code literals, and which of its words stand under a negation. A sentence and its support span are read by
+the same rules, so the verifier can compare the two.
+
+Rules callers rely on:
+
+- Text is NFC-normalised; "4 to 6 days" and "between 4 and 6 days" read as the range "4-6 days"; a number word right
+  before a unit is a number ("two business days" -> "2 business days"); "14:00", "2 pm" and "2:00 p.m." are the time
+  "14:00". Other numbers follow `quantities`: "12%", "$19", "25 kg", "$12 per month", and a bare "1209600".
+- A number qualifies the words of its clause (clauses end at , ; : ( ) and at "and", "but", "while", "whereas",
+  "or", "except", "unlike"); a word in a clause with no number qualifies the nearest number of its sentence; a word
+  equally near two numbers qualifies both.
+- A name is a code literal (in backticks, or with "_", "()", or a dot inside), an acronym (two to five capitals), or
+  a capitalised word that does not start the sentence; never a stop word ("IT", "AN" of a heading in capitals) nor
+  a unit ("MB").
+- A negation ("no", "not", "never", "without", "cannot", "none", "nothing", "nobody", "neither", "nor", "non-", any
+  "n't") negates up to three content words after it in its clause, or the number it reaches, never past a number;
+  "no more than", "not later than" and "not only" are no negations.
+"""
+import functools
+import re
+import unicodedata
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from answers.pipeline.text.quantities import UNIT_WORDS, find_quantities, number_spans
+from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig, tokenize
+
+TIME = "time"
+
+
+@dataclass(frozen=True)
+class NumberClaim:
+    """A number as stated: its value ("2", "4-6", "14:00"), unit ("business day", "%", "$", "time", or "" for a bare
+    number), the words as written, and the terms it qualifies."""
+
+    value: str
+    unit: str
+    text: str
+    about: frozenset[str]
+    negated: bool = False  # "takes not 4 days"
+
+
+@dataclass(frozen=True)
+class Name:
+    """A name, identifier or code literal as written, its terms, and how it is matched: a literal by its text, an
+    acronym by its terms or by the initials of words, any other name by its terms."""
+
+    text: str
+    terms: tuple[str, ...]
+    literal: bool = False
+    acronym: bool = False
+
+
+@dataclass(frozen=True)
+class Claims:
+    """What a text states: its numbers, each term's polarities (True: under a negation), the words each term was
+    written as, and what a name is looked up in."""
+
+    numbers: tuple[NumberClaim, ...]
+    polarity: Mapping[str, frozenset[bool]]
+    written: Mapping[str, str]
+    terms: frozenset[str]
+    lowered: str  # the normalised text, lower-cased: where a literal is looked up
+    initials: str  # the first letter of each word, lower-cased: where an acronym's expansion is looked up
+
+    def holds_name(self, name: "Name") -> bool:
+        """Whether this text names `name`: the literal, every term of it, or an acronym's words."""
+        if name.literal:
+            literal = re.escape(_literal(name.text).lower())
+            return re.search(rf"(?<![\w]){literal}(?!\w)", self.lowered) is not None
+        if name.terms and set(name.terms) <= self.terms:
+            return True
+        return name.acronym and name.text.lower() in self.initials
+
+
+_AMOUNT = r"\d+(?:[.,]\d+)*"
+_RANGE_TO = re.compile(rf"(?<![\w.,])({_AMOUNT})\s+(?:to|through)\s+([$€£]?{_AMOUNT})(?![\w.,]?\d)", re.I)
+_RANGE_BETWEEN = re.compile(rf"\bbetween\s+([$€£]?{_AMOUNT})\s+and\s+([$€£]?{_AMOUNT})(?![\w.,]?\d)", re.I)
+_NUMBER_WORDS = {
+    word: str(value)
+    for value, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "  # noqa: SIM905
+        "seventeen eighteen nineteen twenty".split()
+    )
+} | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "ninety": "90", "hundred": "100"}
+_NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})(?=[\s-]+(?:{UNIT_WORDS})\b)", re.I)
+_TIME = re.compile(
+    r"(?<![\w:.])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?(?(minute)(?:\s?(?P<half>[ap])\.?m\b)?|\s?(?P<half2>[ap])\.?m\b)",
+    re.I,
+)
+_ITEM = re.compile(
+    r"(?P<word>[^\W\d_][\w'’]*(?:\.[A-Za-z_]\w+)*(?:\(\))?|`[^`\n]+`)|(?P<sep>[,;:()\[\]]|[.!?](?=\s|$)|\n)"
+)
+_CLAUSE_WORDS = frozenset("and but while whereas or except unlike although though however".split())  # noqa: SIM905
+_SENTENCE_END = frozenset(".!?\n")
+_NEGATIONS = frozenset("no not never without cannot none nothing nobody neither nor non".split())  # noqa: SIM905
+_NOT_NEGATING = re.compile(
+    r"\s+(?:(?:more|less|fewer|later|earlier|sooner|longer|greater|higher|lower)\s+than|only)\b", re.I
+)
+_SCOPE = 3
+_ACRONYM_LETTERS = 5  # a longer word in capitals is shouted ("UPDATES DURING AN INCIDENT"), not an acronym
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w+)*(?:\(\))?")
+
+
+@functools.lru_cache(maxsize=4096)
+def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
+    """The numbers and polarities of a sentence or span, and what it names (cached: a span is read once an answer)."""
+    text, numbers, items = _read(text, tokenizer)
+    about = _attribute(items, len(numbers))
+    negated = {item.number for item in items if item.number >= 0 and item.negated}
+    claims = tuple(
+        NumberClaim(value, unit, " ".join(text[start:end].split()), frozenset(about[i]), i in negated)
+        for i, (value, unit, start, end) in enumerate(numbers)
+    )
+    polarity: dict[str, set[bool]] = {}
+    written: dict[str, str] = {}
+    for item in items:
+        for term in item.terms:
+            polarity.setdefault(term, set()).add(item.negated)
+            written.setdefault(term, item.word)
+    words = [item.word for item in items if item.word]
+    return Claims(
+        numbers=claims,
+        polarity={term: frozenset(values) for term, values in polarity.items()},
+        written=written,
+        terms=frozenset(polarity),
+        lowered=text.replace("`", "").lower(),
+        initials="".join(part[0] for word in words for part in re.split(r"[-'’.]", word) if part).lower(),
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def read_names(text: str, tokenizer: TokenizerConfig) -> tuple[Name, ...]:
+    """The names, identifiers and code literals a sentence states, each once, in order (a span is asked whether it
+    holds them, `Claims.holds_name`, never for its own)."""
+    return tuple(_names(_read(text, tokenizer)[2], tokenizer))
+
+
+@functools.lru_cache(maxsize=4096)
+def _read(
+    text: str, tokenizer: TokenizerConfig
+) -> tuple[str, tuple[tuple[str, str, int, int], ...], tuple["_Item", ...]]:
+    """The normalised text, its numbers (value, unit, start, end) and its items, read once for claims and names."""
+    text = _normalise(text)
+    numbers, taken = _numbers(text)
+    return text, tuple(numbers), tuple(_items(text, taken, numbers, tokenizer))
+
+
+def same_value(a: str, b: str) -> bool:
+    """Whether two values state the same amount: "2.50" and "2.5", "4-6" and "4-6.0"; a time by its text."""
+    try:
+        return [Decimal(part) for part in a.split("-")] == [Decimal(part) for part in b.split("-")]
+    except InvalidOperation:
+        return a == b
+
+
+def compatible_units(a: str, b: str) -> bool:
+    """Whether two units state the same kind of amount: equal, or a rate and its base ("$/user" and "$")."""
+    return a == b or a.split("/")[0] == b or b.split("/")[0] == a
+
+
+def _normalise(text: str) -> str:
+    text = unicodedata.normalize("NFC", text)
+    text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
+    text = _RANGE_BETWEEN.sub(r"\1-\2", text)
+    return _RANGE_TO.sub(r"\1-\2", text)
+
+
+def _numbers(text: str) -> tuple[list[tuple[str, str, int, int]], list[tuple[int, int]]]:
+    """(value, unit, start, end) of each number, in text order, and the ranges they take."""
+    found: list[tuple[str, str, int, int]] = []
+    taken: list[tuple[int, int]] = []
+    for match in _TIME.finditer(text):
+        hour, minute = int(match.group("hour")), int(match.group("minute") or 0)
+        half = (match.group("half") or match.group("half2") or "").lower()
+        if half == "p" and hour < 12:
+            hour += 12
+        elif half == "a" and hour == 12:
+            hour = 0
+        if hour < 24 and minute < 60:
+            found.append((f"{hour:02d}:{minute:02d}", TIME, match.start(), match.end()))
+            taken.append((match.start(), match.end()))
+    blanked = _blank(text, taken)
+    for quantity in find_quantities(blanked):
+        found.append((quantity.value, quantity.unit, quantity.start, quantity.end))
+        taken.append((quantity.start, quantity.end))
+    blanked = _blank(text, taken)
+    for value, start, end in number_spans(blanked):
+        found.append((value, "", start, end))
+        taken.append((start, end))
+    found.sort(key=lambda number: number[2])
+    return found, sorted(taken)
+
+
+def _blank(text: str, ranges: list[tuple[int, int]]) -> str:
+    for start, end in ranges:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+@dataclass(frozen=True)
+class _Item:
+    """A word (with its terms), a number (by its index) or a clause or sentence boundary, in text order."""
+
+    word: str = ""
+    terms: tuple[str, ...] = ()
+    number: int = -1
+    clause_end: bool = False
+    sentence_end: bool = False
+    negated: bool = False
+    first: bool = False  # the sentence's first word
+
+
+def _items(
+    text: str, taken: list[tuple[int, int]], numbers: list[tuple[str, str, int, int]], tokenizer: TokenizerConfig
+) -> Iterator[_Item]:
+    starts = {start: i for i, (_, _, start, _) in enumerate(numbers)}
+    pending = sorted(starts)
+    scope = 0  # content words a negation still covers
+    at_start = True
+    for match in _ITEM.finditer(_blank(text, taken)):
+        while pending and pending[0] < match.start():
+            # A negation reaches a number right after it ("takes not 4 days"), never past it.
+            yield _Item(number=starts[pending.pop(0)], negated=scope > 0)
+            scope = 0
+        if match.group("sep"):
+            ends = match.group() in _SENTENCE_END
+            yield _Item(clause_end=True, sentence_end=ends)
+            scope = 0
+            at_start = at_start or ends
+            continue
+        word = match.group("word").rstrip(".")
+        lowered = word.lower()
+        if lowered in _CLAUSE_WORDS:
+            yield _Item(clause_end=True)
+            scope = scope if lowered == "or" else 0  # "cannot edit or delete" negates both
+            continue
+        first, at_start = at_start, False
+        if _negates(lowered, text, match.end()):
+            scope = 1 if lowered == "non" else _SCOPE
+            yield _Item(word=word, first=first)
+            continue
+        terms = _terms(word, tokenizer)
+        yield _Item(word=word, terms=terms, negated=scope > 0 and bool(terms), first=first)
+        if terms and scope:
+            scope -= 1
+    for start in pending:
+        yield _Item(number=starts[start])
+
+
+def _negates(word: str, text: str, end: int) -> bool:
+    if not (word in _NEGATIONS or word.endswith(("n't", "n’t"))):
+        return False
+    return word not in ("no", "not") or _NOT_NEGATING.match(text, end) is None
+
+
+@functools.lru_cache(maxsize=8192)
+def _terms(word: str, tokenizer: TokenizerConfig) -> tuple[str, ...]:
+    return tuple(tokenize(word.strip("`"), tokenizer))
+
+
+def _attribute(items: Sequence[_Item], count: int) -> list[set[str]]:
+    """The terms each number qualifies: its clause's words, else for a word whose clause has no number, the nearest
+    number of its sentence (both when two are as near)."""
+    about: list[set[str]] = [set() for _ in range(count)]
+    clause = sentence = 0
+    clauses: list[tuple[int, int]] = []  # (clause, sentence) of each item
+    for item in items:
+        clauses.append((clause, sentence))
+        if item.clause_end:
+            clause += 1
+        if item.sentence_end:
+            sentence += 1
+    positions = [(i, item.number) for i, item in enumerate(items) if item.number >= 0]
+    for i, item in enumerate(items):
+        if not item.terms:
+            continue
+        near = [p for p in positions if clauses[p[0]][0] == clauses[i][0]]
+        near = near or [p for p in positions if clauses[p[0]][1] == clauses[i][1]]
+        if not near:
+            continue
+        distance = min(abs(p - i) for p, _ in near)
+        for p, number in near:
+            if abs(p - i) == distance:
+                about[number].update(item.terms)
+    return about
+
+
+def _names(items: Sequence[_Item], tokenizer: TokenizerConfig) -> Iterator[Name]:
+    seen: set[str] = set()
+    for item in items:
+        word = item.word
+        if not word or word in seen:
+            continue
+        name = _name(word, first=item.first, tokenizer=tokenizer)
+        if name is not None:
+            seen.add(word)
+            yield name
+
+
+def _name(word: str, *, first: bool, tokenizer: TokenizerConfig) -> Name | None:
+    if word.startswith("`"):
+        return Name(word, _terms(word, tokenizer), literal=True)
+    bare = word.strip("()'’-.")
+    if not bare:
+        return None
+    if _IDENTIFIER.fullmatch(word) and ("_" in word or word.endswith("()") or "." in word.rstrip(".")):
+        return Name(word, _terms(word, tokenizer), literal=True)
+    if re.search(r"[a-z][A-Z]", bare):  # camelCase or QuerySet: an identifier
+        return Name(bare, _terms(bare, tokenizer), literal=True)
+    if bare.lower() in ENGLISH_STOP_WORDS or _unit(bare):  # "IT", "AN" of a heading in capitals; "MB"
+        return None
+    if 1 < len(bare) <= _ACRONYM_LETTERS and bare.isupper() and bare.isalpha():
+        return Name(bare, _terms(bare, tokenizer), acronym=True)
+    if first or not bare[0].isupper():
+        return None
+    terms = _terms(bare, tokenizer)
+    return Name(bare, terms) if terms else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _unit(word: str) -> bool:
+    return re.fullmatch(UNIT_WORDS, word, re.I) is not None
+
+
+def _literal(text: str) -> str:
+    text = text.strip("`").strip()
+    return text[:-2] if text.endswith("()") else text

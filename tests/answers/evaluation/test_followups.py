@@ -1,0 +1,130 @@
+"""The follow-up table: read line by line, each conversation answered through the site's entry point, scored."""
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from answers.evaluation.followups import (
+    FollowupError,
+    floor_failures,
+    judge_followup,
+    load_followups,
+    run_followups,
+    score_followups,
+)
+from answers.pipeline.config import PipelineConfig
+from answers.pipeline.followups import Resolution, Turn
+from answers.pipeline.generate.extractive import ExtractiveGenerator
+
+HERE = Path(__file__).parent
+TABLE = HERE / "followups.jsonl"
+DEMO_TABLE = HERE.parents[2] / "answers" / "evaluation" / "followups" / "demo.jsonl"
+
+
+def test_the_demo_table_has_forty_conversations_and_a_held_out_third_of_each_kind():
+    cases = load_followups(DEMO_TABLE)
+
+    assert len(cases) >= 40
+    assert {c.kind for c in cases} == {"ellipsis", "reference", "standalone"}
+    for kind in ("ellipsis", "reference", "standalone"):
+        of_kind = [c for c in cases if c.kind == kind]
+        assert 0.25 <= sum(c.held_out for c in of_kind) / len(of_kind) <= 0.4
+    assert all(not c.contains for c in cases if c.kind == "standalone")
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"id": "x", "kind": "ellipsis", "turns": [], "expect": "unchanged", "held_out": false}', '"turns"'),
+        ('{"id": "x", "kind": "guess", "turns": ["a?"], "expect": "unchanged", "held_out": false}', '"kind"'),
+        ('{"id": "x", "kind": "ellipsis", "turns": ["a?"], "expect": {"contains": []}, "held_out": false}', '"expect"'),
+        ('{"id": "x", "kind": "ellipsis", "turns": ["a?"]}', "expect"),
+        ("not json", "line 2"),
+    ],
+)
+def test_a_bad_line_is_named_with_its_file_and_line(tmp_path, line, message):
+    path = tmp_path / "table.jsonl"
+    path.write_text(TABLE.read_text().splitlines()[0] + "\n" + line + "\n")
+
+    with pytest.raises(FollowupError, match="line 2") as raised:
+        load_followups(path)
+    assert message in str(raised.value)
+
+
+def test_a_resolution_is_judged_by_word_beginnings_and_a_standalone_one_by_being_unchanged():
+    follow_up, _, standalone = load_followups(TABLE)
+
+    good = judge_followup(follow_up, Resolution("Who can restore Deleted Files?", True))
+    short = judge_followup(follow_up, Resolution("Who can restore them?", False))
+    changed = judge_followup(standalone, Resolution("How long are deleted files kept in the trash for refunds?", True))
+
+    assert good.ok and not short.ok and short.missing == ("deleted files",)
+    assert not changed.ok and changed.changed
+    assert judge_followup(standalone, Resolution(standalone.turns[-1], False)).ok
+
+
+@pytest.mark.django_db(transaction=True)
+def test_earlier_turns_are_answered_and_the_last_resolved_within_them(ingest, filler):
+    ingest("trash.md", (HERE / "corpus" / "trash.md").read_text())
+    ingest("refunds.md", (HERE / "corpus" / "refunds.md").read_text())
+    seen: list[tuple[str, tuple[Turn, ...]]] = []
+
+    async def resolve(question, history, config):
+        seen.append((question, tuple(history)))
+        from answers.services import resolve_followup
+        return await resolve_followup(question, history, config)
+
+    results = run_followups(load_followups(TABLE), config=PipelineConfig(), make_generator=ExtractiveGenerator,
+                            resolve=resolve)
+
+    last_of_first = [history for question, history in seen if question == "who can restore them?"][0]
+    assert last_of_first[0].question == "How long are deleted files kept in the trash?"
+    assert last_of_first[0].answer_sentences == ("Deleted files are kept in the trash for 30 days.",)
+    assert "Trash" in last_of_first[0].cited_texts[0]
+    assert results[0].resolution.question == "Who can restore deleted files?" and results[0].ok
+    assert results[2].ok and not results[2].changed
+    dev, held_out = score_followups(results, held_out=False), score_followups(results, held_out=True)
+    assert (dev.followups, dev.resolved, dev.standalone, dev.changed) == (1, 1, 1, 0)
+    assert held_out.followups == 1 and held_out.standalone == 0
+
+
+def test_the_floor_holds_the_dev_share_and_no_standalone_changed_in_either_part():
+    follow_up, held_out, standalone = load_followups(TABLE)
+    results = (
+        judge_followup(follow_up, Resolution("who can restore them?", False)),
+        judge_followup(held_out, Resolution("where do I request one?", False)),
+        judge_followup(standalone, Resolution("Changed?", True)),
+    )
+
+    failures = floor_failures(results, {"min_followups_resolved": 0.95, "max_standalone_changed": 0})
+
+    assert failures == ["follow-ups resolved 0.000 is under the floor 0.95", "1 standalone questions were changed"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_evaluate_prints_dev_and_held_out_apart_and_fails_under_the_floor(tmp_path):
+    out = StringIO()
+    call_command("evaluate", "--golden", str(HERE / "golden.jsonl"), "--corpus", str(HERE / "corpus"),
+                 "--followups", str(TABLE), stdout=out)
+
+    printed = out.getvalue()
+    assert "Follow-up questions (3 conversations):" in printed
+    assert "dev       follow-ups resolved as intended 1/1 (100.0%), standalone changed 0/1" in printed
+    assert "held-out  follow-ups resolved as intended" in printed
+
+
+@pytest.mark.django_db(transaction=True)
+def test_evaluate_fails_when_the_dev_share_is_under_the_floor_and_names_the_miss(tmp_path):
+    table = tmp_path / "table.jsonl"
+    table.write_text(json.dumps({"id": "never", "kind": "reference", "turns": ["How long are deleted files kept in "
+                     "the trash?", "who can restore them?"], "expect": {"contains": ["zebra"]}, "held_out": False}))
+    floor = tmp_path / "floor.json"
+    floor.write_text(json.dumps({"min_followups_resolved": 0.95, "max_standalone_changed": 0}))
+    out = StringIO()
+
+    with pytest.raises(CommandError, match="follow-ups resolved 0.000 is under the floor 0.95"):
+        call_command("evaluate", "--golden", str(HERE / "golden.jsonl"), "--corpus", str(HERE / "corpus"),
+                     "--followups", str(table), "--floor", str(floor), stdout=out)
+    assert "miss never: 'who can restore them?' -> 'Who can restore deleted files?' (lacks zebra)" in out.getvalue()

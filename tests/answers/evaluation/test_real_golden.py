@@ -1,0 +1,98 @@
+"""The golden sets over real manuals: large and varied enough to judge a reader, with the held-out third exactly as
+drawn before the first run, and every source a page the corpus keeps (and, once fetched, a page that exists)."""
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from answers.evaluation.corpora import CORPORA, DEFAULT_ROOT
+from answers.evaluation.golden import load_golden
+from answers.evaluation.split import held_out_ids
+from corpus_admin.parsing import parse_document
+
+ROOT = Path(__file__).resolve().parents[3]
+GOLDEN = ROOT / "answers" / "evaluation" / "golden"
+CATEGORIES = {"field", "howto", "paraphrase", "unanswerable"}
+REAL = sorted(CORPORA)
+
+
+def cases_of(name: str):
+    return load_golden(GOLDEN / CORPORA[name].golden)
+
+
+def test_the_real_sets_hold_200_cases_a_quarter_of_them_unanswerable():
+    every = [case for name in REAL for case in cases_of(name)]
+
+    assert len(REAL) >= 3 and len(every) >= 200
+    assert sum(case.category == "unanswerable" for case in every) >= len(every) / 4
+    assert len({case.id for case in every}) == len(every)  # ids are unique across the sets too
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_each_set_has_every_category_and_answers_only_where_a_fact_and_source_are_given(name):
+    cases = cases_of(name)
+
+    assert len(cases) >= 60
+    assert set(Counter(case.category for case in cases)) == CATEGORIES
+    for case in cases:
+        if case.category == "unanswerable":
+            assert case.expect in ("unsupported", "no_material") and not case.facts and not case.sources, case.id
+        else:
+            assert case.expect == "answered" and case.facts and case.sources, case.id
+        assert case.audience == "public"
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_the_held_out_third_is_the_recorded_seeded_draw(name):
+    cases = cases_of(name)
+    held = {case.id for case in cases if case.held_out}
+
+    assert held == held_out_ids(cases)
+    for category in CATEGORIES:
+        of_category = [case for case in cases if case.category == category]
+        assert sum(case.held_out for case in of_category) == round(len(of_category) / 3)
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_every_source_is_a_page_the_corpus_keeps(name):
+    corpus = CORPORA[name]
+    sources = {source for case in cases_of(name) for source in case.sources}
+
+    assert sources and all(corpus.selects(source) for source in sources)
+    docs = ROOT / DEFAULT_ROOT / name / "docs"
+    if (docs.parent / ".fetched").exists():  # make eval-real fetched it: the pages must be there
+        assert sorted(s for s in sources if not (docs / s).is_file()) == []
+
+
+def test_the_ci_floor_can_only_catch_regressions():
+    floor = json.loads((GOLDEN / "debian-handbook-floor.json").read_text())
+
+    assert floor["max_unverified_delivered"] == 0
+    assert 0 < floor["min_status_accuracy_with_facts"] <= floor["min_status_accuracy"] < 1
+
+
+def display_text(path: Path) -> str:
+    """A page as the site's text model shows it (headings and blocks), white space folded, case ignored."""
+    document = parse_document(file_name=path.name, content=path.read_bytes(), max_bytes=50_000_000)
+    parts = [
+        text for section in document.sections for text in (*section.heading_path, *(b.text for b in section.blocks))
+    ]
+    return re.sub(r"\s+", " ", " ".join(parts)).casefold()
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_every_fact_is_in_the_display_text_of_one_of_its_sources(name):
+    docs = ROOT / DEFAULT_ROOT / name / "docs"
+    if not (docs.parent / ".fetched").exists():
+        pytest.skip(f"{name} is not fetched (make eval-real fetches it)")
+    pages: dict[str, str] = {}
+    missing = []
+    for case in cases_of(name):
+        texts = [pages.setdefault(source, display_text(docs / source)) for source in case.sources]
+        missing += [
+            (case.id, fact) for fact in case.facts
+            if not any(re.sub(r"\s+", " ", alt).casefold() in text for alt in fact for text in texts)
+        ]
+    assert missing == []

@@ -1,0 +1,109 @@
+"""A sentence's numbers (with units and the words they qualify), names and negations are read alike in a sentence
+and in its support span."""
+import pytest
+
+from answers.pipeline.text.claims import compatible_units, read_claims, read_names, same_value
+from answers.pipeline.text.tokens import DEFAULT
+
+
+def numbers(text: str) -> list[tuple[str, str]]:
+    return [(number.value, number.unit) for number in read_claims(text, DEFAULT).numbers]
+
+
+def names(text: str) -> list[str]:
+    return [name.text for name in read_names(text, DEFAULT)]
+
+
+def negated(text: str) -> set[str]:
+    return {term for term, values in read_claims(text, DEFAULT).polarity.items() if True in values}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Express takes 2 business days.", [("2", "business day")]),
+        ("Express takes two business days.", [("2", "business day")]),
+        ("Standard takes 4 to 6 business days.", [("4-6", "business day")]),
+        ("Standard takes between 4 and 6 business days.", [("4-6", "business day")]),
+        ("A restocking fee of 12% applies.", [("12", "%")]),
+        ("A restocking fee of 12 percent applies.", [("12", "%")]),
+        ("Parcels up to 25 kg ship free.", [("25", "kg")]),
+        ("Orders placed before 14:00 ship today.", [("14:00", "time")]),
+        ("Orders placed before 2 pm ship today.", [("14:00", "time")]),
+        ("Orders placed before 2:30 p.m. ship today.", [("14:30", "time")]),
+        ("Express costs $19.", [("19", "$")]),
+        ("The Team plan costs $12 per user.", [("12", "$/user")]),
+        ("SESSION_COOKIE_AGE defaults to 1209600.", [("1209600", "")]),
+        ("It defaults to 1,209,600 seconds.", [("1209600", "second")]),
+    ],
+)
+def test_numbers_are_read_with_their_units(text, expected):
+    assert numbers(text) == expected
+
+
+def test_a_number_qualifies_the_words_of_its_own_clause():
+    claims = read_claims("Standard delivery takes 4 to 6 business days, while express takes 2 business days.", DEFAULT)
+
+    standard, express = claims.numbers
+    assert {"standard", "deliveri"} <= standard.about and "express" not in standard.about
+    assert "express" in express.about and "standard" not in express.about
+
+
+def test_words_of_a_clause_without_a_number_qualify_the_nearest_number():
+    (number,) = read_claims("Express delivery, available in Lisbon and Porto, takes 2 business days.", DEFAULT).numbers
+
+    assert {"express", "deliveri", "lisbon", "porto"} <= number.about
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Our warehouses are in Rotterdam and Lisbon.", ["Rotterdam", "Lisbon"]),
+        ("Lisbon hosts the returns office.", []),  # a capital at the start of a sentence says nothing
+        ("Set `SESSION_COOKIE_AGE` to two weeks.", ["`SESSION_COOKIE_AGE`"]),
+        ("Call select_for_update() in a transaction.", ["select_for_update()"]),
+        ("Business plan admins can turn on SSO.", ["SSO"]),
+        ("The limit is 5 GB per file.", []),  # a unit is no name
+        ("Load the widget from cdn.example.com first.", ["cdn.example.com"]),
+        ("UPDATES DURING AN INCIDENT", ["INCIDENT"]),  # a heading in capitals: its stop words are no acronyms
+        ("It is written for IT managers.", []),
+    ],
+)
+def test_names_identifiers_and_code_literals_are_found(text, expected):
+    assert names(text) == expected
+
+
+def test_an_acronym_is_held_by_the_initials_of_its_words():
+    span = read_claims("Admins can turn on single sign-on for the workspace.", DEFAULT)
+    (sso,) = read_names("Admins can turn on SSO.", DEFAULT)
+
+    assert span.holds_name(sso)
+
+
+def test_a_literal_is_held_only_by_its_own_text():
+    (literal,) = read_names("Call `select_for_update()` here.", DEFAULT)
+
+    assert read_claims("Use select_for_update() to lock rows.", DEFAULT).holds_name(literal)
+    assert not read_claims("Use select_related() to join rows.", DEFAULT).holds_name(literal)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Returns have no restocking fee.", {"restock", "fee"}),
+        ("Guests cannot edit or delete files.", {"edit", "delet", "file"}),
+        ("Express orders don't ship on Sundays.", {"ship", "sunday"}),
+        ("The setup fee is non-refundable.", {"refund"}),
+        ("A restocking fee of 12% applies.", set()),
+        ("Orders placed no later than 14:00 ship today.", set()),  # a bound, not a negation
+        ("Not only files but folders sync.", set()),
+        ("Guests cannot edit files, but they can view them.", {"edit", "file"}),  # the negation ends with its clause
+    ],
+)
+def test_negated_words(text, expected):
+    assert negated(text) == expected
+
+
+def test_values_and_units_compare_as_amounts():
+    assert same_value("2.50", "2.5") and same_value("4-6", "4-6.0") and not same_value("4", "4-6")
+    assert compatible_units("$/user", "$") and not compatible_units("day", "business day")
