@@ -73,12 +73,13 @@ QUESTIONS ?= 5
 loadtest: setup
 	$(PY) manage.py loadtest --url $(URL) --clients $(CLIENTS) --questions $(QUESTIONS) --spread-addresses
 
-# Measure the answers on the demo golden set, in a throwaway database (the site's data is never touched);
-# fails when status accuracy falls under the floor or any unverified sentence was delivered. Report: var/eval/.
+# Measure the answers on the demo golden set, in a throwaway database (the site's data is never touched), and replay
+# the scripted model answers through Claude's path against the fake server (false sentences delivered by kind);
+# fails when a figure named in the floor file misses it or any unverified sentence was delivered. Report: var/eval/.
 eval: setup
 	$(PY) manage.py evaluate --golden answers/evaluation/golden/demo.jsonl --corpus corpus_admin/demo/documents \
 		--report var/eval --json var/eval/results.json --sweep --floor answers/evaluation/golden/floor.json \
-		--followups answers/evaluation/followups/demo.jsonl
+		--followups answers/evaluation/followups/demo.jsonl --replay answers/evaluation/replay/demo.jsonl
 
 # The golden sets over real manuals (answers/evaluation/golden/<name>.jsonl, written before the reader was tuned; a
 # held-out third reported apart): each manual fetched once with apt-get download into var/corpora/<name>/ (see

@@ -65,7 +65,19 @@ def report_markdown(context: dict[str, Any]) -> str:
             ),
         )
     lines += ["## Known misses", ""] + _misses(context["known_misses"])
+    if context.get("replay"):
+        lines += _replay(context["replay"])
     return "\n".join(lines)
+
+
+def _replay(replay: dict[str, Any]) -> list[str]:
+    lines = ["## Replay of scripted model answers", "", f"Replay file: {md_cell(replay['file'])}.", ""]
+    lines += md_table(replay["header"], replay["rows"])
+    lines += ["### Wrong outcomes (a false sentence delivered, a true one dropped)", ""]
+    lines += [f"- {md_cell(line)}" for line in replay["wrong"]] or ["None."]
+    if replay["problems"]:
+        lines += ["", "### Sentences that could not be judged", ""] + [f"- {md_cell(p)}" for p in replay["problems"]]
+    return lines + [""]
 
 
 def known_misses_markdown(misses: Sequence[KnownMiss], *, golden: str) -> str:

@@ -14,6 +14,9 @@ from answers.evaluation.golden import KINDS
 from answers.evaluation.markdown import known_misses_markdown, report_markdown
 from answers.evaluation.metrics import ACTUAL_KINDS, CaseResult, Metrics, summarise
 from answers.evaluation.plot import sweep_plot
+from answers.evaluation.replay_metrics import ReplayRun
+from answers.evaluation.replay_report import HEADER as REPLAY_HEADER
+from answers.evaluation.replay_report import outcome_line, replay_json, replay_rows
 from answers.evaluation.sweep import SETTINGS, KnownMiss, Sweep, SweepPoint, known_misses
 from answers.pipeline.config import PipelineConfig
 
@@ -31,6 +34,7 @@ class Run:
     results: tuple[CaseResult, ...]
     load: CorpusLoad | None = None
     sweep: Sweep | None = None
+    replay: ReplayRun | None = None
 
     @property
     def known_misses(self) -> tuple[KnownMiss, ...]:
@@ -162,6 +166,7 @@ def run_json(run: Run) -> dict[str, Any]:
         },
         "known_misses": [dataclasses.asdict(m) for m in run.known_misses],
         "parts": {name: dataclasses.asdict(metrics) for name, metrics in run.parts.items()},
+        "replay": None if run.replay is None else replay_json(run.replay),
     }
 
 
@@ -180,6 +185,13 @@ def report_context(run: Run) -> dict[str, Any]:
         "cases": [case_row(r) for r in run.results],
         "sweeps": sweep_tables(run.sweep),
         "known_misses": run.known_misses,
+        "replay": None if run.replay is None else {
+            "file": run.replay.path,
+            "header": REPLAY_HEADER,
+            "rows": replay_rows(run.replay),
+            "wrong": [outcome_line(o) for o in run.replay.wrong],
+            "problems": run.replay.problems,
+        },
     }
 
 

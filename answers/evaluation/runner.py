@@ -1,6 +1,7 @@
 """Running golden cases through the site's own entry point, with the caller's audience and given thresholds."""
 import time
 from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from asgiref.sync import async_to_sync
 
@@ -28,20 +29,41 @@ def evaluate_cases(
     return tuple(judge_case(case, observed, chunks=chunks) for case, observed in zip(cases, observations, strict=True))
 
 
+class Asked(Protocol):
+    """What asking needs of a case: its question and the audiences its caller may see."""
+
+    @property
+    def question(self) -> str: ...
+
+    @property
+    def audiences(self) -> tuple[str, ...]: ...
+
+
 def observe_cases(
     cases: Sequence[GoldenCase], *, config: PipelineConfig, make_generator: GeneratorFactory
 ) -> tuple[Observation, ...]:
-    """Ask every case in turn; async_to_sync keeps the database calls on this thread (and its connection)."""
-    return async_to_sync(_observe_all)(cases, config, make_generator)
+    """Ask every case in turn and read what each answer produced."""
+    answers = ask_cases(cases, config=config, make_generator=make_generator)
+    return tuple(observation_from(summary, latency_ms=latency_ms) for summary, latency_ms in answers)
 
 
-async def _observe_all(
-    cases: Sequence[GoldenCase], config: PipelineConfig, make_generator: GeneratorFactory
-) -> tuple[Observation, ...]:
-    return tuple([await observe_case(case, config=config, make_generator=make_generator) for case in cases])
+def ask_cases(
+    cases: Sequence[Asked], *, config: PipelineConfig, make_generator: GeneratorFactory
+) -> tuple[tuple[AnswerSummary, float], ...]:
+    """Ask every case in turn: each answer's folded events and its latency in ms. async_to_sync keeps the database
+    calls on this thread (and its connection)."""
+    return async_to_sync(_ask_all)(cases, config, make_generator)
 
 
-async def observe_case(case: GoldenCase, *, config: PipelineConfig, make_generator: GeneratorFactory) -> Observation:
+async def _ask_all(
+    cases: Sequence[Asked], config: PipelineConfig, make_generator: GeneratorFactory
+) -> tuple[tuple[AnswerSummary, float], ...]:
+    return tuple([await ask_case(case, config=config, make_generator=make_generator) for case in cases])
+
+
+async def ask_case(
+    case: Asked, *, config: PipelineConfig, make_generator: GeneratorFactory
+) -> tuple[AnswerSummary, float]:
     """Ask one case as a caller of its audience, out of the conversation log, and time it."""
     started = time.perf_counter()
     stream = await ask(
@@ -55,8 +77,7 @@ async def observe_case(case: GoldenCase, *, config: PipelineConfig, make_generat
     )
     async for _event in stream:
         pass
-    latency_ms = (time.perf_counter() - started) * 1000
-    return observation_from(stream.summary, latency_ms=latency_ms)
+    return stream.summary, (time.perf_counter() - started) * 1000
 
 
 def observation_from(summary: AnswerSummary, *, latency_ms: float) -> Observation:

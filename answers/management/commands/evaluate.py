@@ -1,5 +1,5 @@
-"""manage.py evaluate --golden FILE [--corpus DIR] [--json OUT] [--report DIR] [--sweep] [--followups FILE]: measure the
-answers (and the resolution of follow-up questions)."""
+"""manage.py evaluate --golden FILE [--corpus DIR] [--json OUT] [--report DIR] [--sweep] [--followups FILE]
+[--replay FILE]: measure the answers (and the resolution of follow-up questions, and scripted model answers)."""
 import functools
 import json
 from contextlib import nullcontext
@@ -11,16 +11,22 @@ from answers.evaluation import followups as followup_table
 from answers.evaluation.corpus import CorpusError, load_corpus, throwaway_database
 from answers.evaluation.golden import GoldenCase, GoldenError, load_golden, resolve_sources
 from answers.evaluation.metrics import ACTUAL_KINDS, summarise
+from answers.evaluation.replay import ReplayCase, ReplayError, load_replay
+from answers.evaluation.replay_metrics import REPLAY_FLOOR_KEYS, ReplayRun
+from answers.evaluation.replay_report import HEADER as REPLAY_HEADER
+from answers.evaluation.replay_report import outcome_line, replay_rows
+from answers.evaluation.replay_run import run_replay
 from answers.evaluation.report import Run, confusion_rows, metric_rows, sweep_tables, write_json, write_reports
 from answers.evaluation.runner import evaluate_cases
 from answers.evaluation.sweep import run_sweep
 from answers.management.answering import AnsweringCommand
-from answers.services import QuestionRejected, clean_question, pipeline_config
+from answers.services import QuestionRejected, claude_settings, clean_question, pipeline_config
 from corpus_admin.selectors import source_paths
 
+# Each key present in a floor file switches its check on; the replay's need --replay.
 FLOOR_KEYS = {
     "min_status_accuracy", "min_status_accuracy_with_facts", "max_unverified_delivered", "max_forbidden_delivered",
-    *followup_table.FLOOR_KEYS,
+    *followup_table.FLOOR_KEYS, *REPLAY_FLOOR_KEYS,
 }
 
 
@@ -50,15 +56,21 @@ class Command(AnsweringCommand):
             "--floor", help='JSON file like {"min_status_accuracy": 0.8, "max_unverified_delivered": 0}.'
         )
         parser.add_argument("--followups", help="Also resolve the follow-up table (JSONL) and report it.")
+        parser.add_argument(
+            "--replay",
+            help="Also replay this file of scripted model answers (JSONL) through Claude's path against the local "
+            "fake Anthropic server, and count the false sentences delivered by kind and the true ones dropped.",
+        )
 
     def handle(self, *args, **options) -> None:
         cases = self._cases(options["golden"])
         floor = self._floor(options)
+        replay_cases = self._replay_cases(options["replay"], floor)
         config = pipeline_config()
         corpus = options["corpus"]
         if corpus and not Path(corpus).is_dir():
             raise CommandError(f"{corpus}: no such folder")
-        load = sweep = None
+        load = sweep = replay = None
         with throwaway_database() if corpus else nullcontext():
             if corpus:
                 try:
@@ -74,10 +86,12 @@ class Command(AnsweringCommand):
             results = evaluate(cases, config=config)
             if options["sweep"]:
                 sweep = run_sweep(cases, config=config, baseline=results, evaluate=evaluate)
+            if replay_cases:
+                replay = run_replay(replay_cases, config=config, claude=claude_settings(), path=options["replay"])
             followups = self._followups(options["followups"], config) if options["followups"] else None
         run = Run(
             golden=options["golden"], corpus=corpus or "the site's database", config=config,
-            metrics=summarise(results, k=config.top_k), results=results, load=load, sweep=sweep,
+            metrics=summarise(results, k=config.top_k), results=results, load=load, sweep=sweep, replay=replay,
         )
         self._print_run(run)
         for line in followup_table.report_lines(followups) if followups is not None else ():
@@ -107,6 +121,22 @@ class Command(AnsweringCommand):
         except followup_table.FollowupError as error:
             raise CommandError(str(error)) from None
         return followup_table.run_followups(cases, config=config, make_generator=self.make_generator)
+    def _replay_cases(self, path: str | None, floor: dict[str, float]) -> tuple[ReplayCase, ...]:
+        if path is None:
+            named = sorted(set(floor) & REPLAY_FLOOR_KEYS)
+            if named:
+                raise CommandError(f"the floor bounds {', '.join(named)}, which need --replay FILE")
+            return ()
+        try:
+            cases = load_replay(path)
+        except ReplayError as error:
+            raise CommandError(str(error)) from None
+        for case in cases:
+            try:
+                clean_question(case.question)
+            except QuestionRejected as error:
+                raise CommandError(f"{path}, line {case.line}: {error}") from None
+        return cases
 
     def _floor(self, options: dict) -> dict[str, float]:
         floor: dict[str, float] = {}
@@ -164,6 +194,21 @@ class Command(AnsweringCommand):
             self.stdout.write(
                 f"  {miss.case_id}: expected {miss.expect}, got {miss.actual} ({miss.audience}) {miss.question}"
             )
+        if run.replay is not None:
+            self._print_replay(run.replay)
+
+    def _print_replay(self, replay: ReplayRun) -> None:
+        self.stdout.write(
+            f"\nReplay of {replay.path} ({replay.cases} cases, {len(replay.outcomes)} sentences judged) through "
+            "Claude's path against the fake Anthropic server; delivered of sentences, per label:"
+        )
+        self._table(REPLAY_HEADER, replay_rows(replay))
+        wrong = replay.wrong
+        self.stdout.write(f"\nReplay: wrong outcomes ({len(wrong)}):" if wrong else "\nReplay: no wrong outcome.")
+        for outcome in wrong:
+            self.stdout.write(f"  {outcome_line(outcome)}")
+        for problem in replay.problems:
+            self.stdout.write(self.style.ERROR(f"  not judged: {problem}"))
 
     def _table(self, header: tuple, rows: list) -> None:
         cells = [[str(c) for c in header]] + [[str(c) for c in row] for row in rows]
@@ -187,5 +232,22 @@ class Command(AnsweringCommand):
             failures.append(f"{m.unverified_delivered} unverified sentences were delivered")
         if "max_forbidden_delivered" in floor and m.forbidden_delivered > floor["max_forbidden_delivered"]:
             failures.append(f"forbidden text was delivered {m.forbidden_delivered} times")
+        failures += self._replay_failures(run.replay, floor)
         if failures:
             raise CommandError("; ".join(failures), returncode=1)
+
+    def _replay_failures(self, replay: ReplayRun | None, floor: dict[str, float]) -> list[str]:
+        """A replay with sentences it could not judge always fails: its figures would leave them out."""
+        if replay is None:
+            return []
+        failures = []
+        if replay.problems:
+            failures.append(f"the replay could not judge {len(replay.problems)} of its items (see 'not judged')")
+        values = replay.floor_values()
+        for key in sorted(set(floor) & REPLAY_FLOOR_KEYS):
+            value, bound = values[key], floor[key]
+            if key.startswith("max_") and value > bound:
+                failures.append(f"{key[4:]} is {value:g}, over the floor {bound:g}")
+            if key.startswith("min_") and value < bound:
+                failures.append(f"{key[4:]} is {value:.3f}, under the floor {bound:g}")
+        return failures
