@@ -51,6 +51,8 @@ _TEXT = re.compile(r"<[^>]+>")
 
 ANSWERED_STATUSES = ("answered", "refused")
 
+MAX_QUESTIONS = 100  # per client, as manage.py loadtest bounds it
+
 SPREAD_FROM = ipaddress.IPv4Address("127.0.0.2")  # 127.0.0.1 stays the address of clients that do not pick one
 
 
@@ -360,7 +362,7 @@ class CeilingReport:
     def as_text(self) -> str:
         """Both runs as terminal lines, then the share."""
         ceiling, answers = self.ceiling.as_json(), self.answers.as_json()
-        share = "n/a" if self.share is None else f"{self.share:.2f}"
+        share = "n/a" if self.share is None else f"{self.share:.3f}"
         return "\n".join(
             [
                 "ceiling (ws/echo/: one fixed frame per question, same daphne, middleware and sessions):",
@@ -386,9 +388,18 @@ def ceiling_unreachable(report: LoadReport) -> bool:
     return bool(report.timings) and all(t.outcome == "connect" for t in report.timings)
 
 
+CEILING_ROUNDS = 10  # the echo answers in well under a second: ten times the questions keep its rate steady
+
+
+def ceiling_questions(questions: int) -> int:
+    """Questions per client for the ceiling: ten times the real run's, at most MAX_QUESTIONS."""
+    return min(MAX_QUESTIONS, questions * CEILING_ROUNDS)
+
+
 async def run_with_ceiling(plan: LoadPlan) -> CeilingReport:
-    """The ceiling, then the real answers, with the same clients and questions against the same workers."""
-    ceiling = await run_load(replace(plan, echo=True))
+    """The ceiling, then the real answers, with the same clients against the same workers (the ceiling asking
+    `ceiling_questions` each, so that it runs long enough to measure)."""
+    ceiling = await run_load(replace(plan, echo=True, questions=ceiling_questions(plan.questions)))
     if ceiling_unreachable(ceiling):
         return CeilingReport(ceiling=ceiling, answers=ceiling)
     return CeilingReport(ceiling=ceiling, answers=await run_load(replace(plan, echo=False)))

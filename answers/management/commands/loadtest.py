@@ -7,6 +7,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from answers.bench.load import (
+    MAX_QUESTIONS,
     CeilingReport,
     LoadPlan,
     LoadReport,
@@ -18,7 +19,6 @@ from answers.bench.load import (
 )
 
 MAX_CLIENTS = 1000
-MAX_QUESTIONS = 100
 
 
 def _bounded(low: float, high: float, kind=int):
