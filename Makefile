@@ -10,7 +10,7 @@ FAKE_PORT ?= 8089
 DAPHNE_FLAGS := --http-timeout 300 --websocket_connect_timeout 5 --ping-interval 20 --ping-timeout 30 \
 	--application-close-timeout 10
 
-.PHONY: run run-fake-claude test test-browser setup migrate demo eval eval-real eval-real-ci run-workers loadtest bench-ingest audit lint
+.PHONY: run run-fake-claude test test-browser setup migrate demo eval eval-real eval-real-ci run-workers loadtest bench bench-ingest audit lint
 
 $(VENV)/installed.stamp: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -129,6 +129,26 @@ $(DJANGO_DOCS):
 	tar -xzf $(BENCH)/download/django-5.2.*.tar.gz -C $(BENCH)/download
 	mv $(BENCH)/download/django-5.2.*/docs $(DJANGO_DOCS)
 	rm -rf $(BENCH)/download
+
+# Every figure of the README's Benchmarks and Scaling tables, from a fresh clone: the retrieval benchmark, BEIR SciFact
+# (SCIFACT: the BEIR folder), and the load test (answers/bench/load_bench.py: a PostgreSQL database of its own,
+# rag_bench_load, made afresh and dropped after; Redis database 9; 1 then 2 workers on ports 8500.., each also
+# serving the ceiling, RAG_LOADTEST_ECHO=1; LOAD_RUNS runs each), then answers/bench/readme_tables.py rewrites the
+# tables between the README's <!-- bench:NAME --> markers. Output: var/bench/*.json.
+SCIFACT ?= ../shared/datasets/scifact
+LOAD_RUNS ?= 3
+BENCH_LOAD_DB := rag_bench_load
+BENCH_LOAD_URL := postgres://$(BENCH_PG_USER)@$(BENCH_PG_HOST):5432/$(BENCH_LOAD_DB)
+bench: setup
+	mkdir -p $(BENCH)
+	$(PY) manage.py bench_retrieval --chunks 100000 --json > $(BENCH)/retrieval.json
+	$(PY) manage.py bench_beir $(SCIFACT) --json > $(BENCH)/beir.json
+	dropdb --if-exists -h $(BENCH_PG_HOST) -U $(BENCH_PG_USER) $(BENCH_LOAD_DB)
+	$(PY) -m answers.bench.load_bench --database-url $(BENCH_LOAD_URL) --runs $(LOAD_RUNS) --out $(BENCH)/load.json; \
+	  status=$$?; dropdb --if-exists -h $(BENCH_PG_HOST) -U $(BENCH_PG_USER) $(BENCH_LOAD_DB); exit $$status
+	$(PY) -m answers.bench.readme_tables --readme README.md --load $(BENCH)/load.json \
+	  --retrieval $(BENCH)/retrieval.json --beir $(BENCH)/beir.json --beir-command "manage.py bench_beir $(SCIFACT) --json" \
+	  --machine "measured by make bench on $$(nproc) cores, $$(uname -m), $$(date -u +%F)"
 
 # The dependency audit, offline: requirements.txt against the PyPA advisory database snapshot in ../shared/advisories
 # (RAG_ADVISORIES=path to use another), with skjold in a venv of its own. See .ci/audit.

@@ -56,6 +56,8 @@ async def current_caller(scope: dict) -> tuple[AbstractBaseUser | AnonymousUser,
     (a deactivated user) and the session's auth hash (a changed password).
     """
     session_key = scope["session"].session_key if "session" in scope else None
+    if session_key is None:  # no session, so nobody signed in: nothing to read (a thread hop saved per question)
+        return AnonymousUser(), None
     session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
     with database_available():  # a locked or unreachable database: ServiceUnavailable, as over HTTP
         user = await get_user({"session": session})

@@ -17,7 +17,7 @@ import secrets
 import socket
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.cookies import SimpleCookie
 from urllib.parse import urlsplit
 
@@ -51,6 +51,8 @@ _TEXT = re.compile(r"<[^>]+>")
 
 ANSWERED_STATUSES = ("answered", "refused")
 
+MAX_QUESTIONS = 100  # per client, as manage.py loadtest bounds it
+
 SPREAD_FROM = ipaddress.IPv4Address("127.0.0.2")  # 127.0.0.1 stays the address of clients that do not pick one
 
 
@@ -65,6 +67,7 @@ class Target:
     http_url: str
     ws_url: str
     origin: str
+    echo_url: str = ""  # the stack's ceiling (answers/bench/echo.py), mounted only with RAG_LOADTEST_ECHO
 
 
 def loopback_target(url: str) -> Target:
@@ -79,7 +82,10 @@ def loopback_target(url: str) -> Target:
         )
     origin = f"{parts.scheme}://{parts.netloc}"
     ws_scheme = "wss" if parts.scheme == "https" else "ws"
-    return Target(http_url=f"{origin}/", ws_url=f"{ws_scheme}://{parts.netloc}/ws/chat/", origin=origin)
+    return Target(
+        http_url=f"{origin}/", ws_url=f"{ws_scheme}://{parts.netloc}/ws/chat/", origin=origin,
+        echo_url=f"{ws_scheme}://{parts.netloc}/ws/echo/",
+    )
 
 
 def _is_loopback(host: str) -> bool:
@@ -110,6 +116,12 @@ class LoadPlan:
     mint_sessions: bool = False  # every socket presents a session id of its own: a flooder minting sessions
     source: ipaddress.IPv4Address | None = None  # the loopback address clients connect from (None: the OS picks)
     spread_sources: bool = False  # client n connects from source + n (from 127.0.0.2 without a source)
+    echo: bool = False  # ask the echo consumer (the stack's ceiling) instead of the chat
+
+    def ws_url(self, client: int) -> str:
+        """The socket a client opens: the chat's, or the echo's when measuring the ceiling."""
+        target = self.target(client)
+        return target.echo_url if self.echo else target.ws_url
 
     def target(self, client: int) -> Target:
         """The worker a client talks to."""
@@ -185,7 +197,7 @@ class _Client:
     async def _connect(self) -> ClientConnection:
         source = self.plan.source_of(self.number)
         return await connect(
-            self.plan.target(self.number).ws_url,
+            self.plan.ws_url(self.number),
             origin=Origin(self.plan.target(self.number).origin),
             additional_headers={"Cookie": self.cookie} if self.cookie else None,
             proxy=None,  # loopback only, whatever the environment's proxy variables say
@@ -324,6 +336,73 @@ class LoadReport:
                 *(f"  e.g. {example}" for example in data["error_examples"]),
             ]
         )
+
+
+@dataclass(frozen=True)
+class CeilingReport:
+    """Real answers beside the stack's ceiling, measured in the same run against the same workers."""
+
+    ceiling: LoadReport
+    answers: LoadReport
+
+    @property
+    def share(self) -> float | None:
+        """Answers per second as a share of the ceiling's."""
+        return share_of_ceiling(self.answers.as_json()["answers_per_s"], self.ceiling.as_json()["answers_per_s"])
+
+    @property
+    def errors(self) -> int:
+        """Failed questions of both runs."""
+        return self.ceiling.as_json()["errors"] + self.answers.as_json()["errors"]
+
+    def as_json(self) -> dict:
+        """Both runs' figures and the share."""
+        return {"ceiling": self.ceiling.as_json(), "answers": self.answers.as_json(), "share_of_ceiling": self.share}
+
+    def as_text(self) -> str:
+        """Both runs as terminal lines, then the share."""
+        ceiling, answers = self.ceiling.as_json(), self.answers.as_json()
+        share = "n/a" if self.share is None else f"{self.share:.3f}"
+        return "\n".join(
+            [
+                "ceiling (ws/echo/: one fixed frame per question, same daphne, middleware and sessions):",
+                self.ceiling.as_text(),
+                "answers (ws/chat/):",
+                self.answers.as_text(),
+                f"share of the ceiling: {share} ({answers['answers_per_s']} / {ceiling['answers_per_s']} answers/s), "
+                f"first sentence p50 {answers['first_sentence_p50_ms']} ms, p95 {answers['first_sentence_p95_ms']} "
+                f"ms, errors {answers['errors']}",
+            ]
+        )
+
+
+def share_of_ceiling(answers_per_s: float, ceiling_per_s: float) -> float | None:
+    """answers_per_s / ceiling_per_s to three places; None when the ceiling measured nothing."""
+    if ceiling_per_s <= 0:
+        return None
+    return round(answers_per_s / ceiling_per_s, 3)
+
+
+def ceiling_unreachable(report: LoadReport) -> bool:
+    """Whether no client could open the echo socket at all (the workers run without RAG_LOADTEST_ECHO)."""
+    return bool(report.timings) and all(t.outcome == "connect" for t in report.timings)
+
+
+CEILING_ROUNDS = 10  # the echo answers in well under a second: ten times the questions keep its rate steady
+
+
+def ceiling_questions(questions: int) -> int:
+    """Questions per client for the ceiling: ten times the real run's, at most MAX_QUESTIONS."""
+    return min(MAX_QUESTIONS, questions * CEILING_ROUNDS)
+
+
+async def run_with_ceiling(plan: LoadPlan) -> CeilingReport:
+    """The ceiling, then the real answers, with the same clients against the same workers (the ceiling asking
+    `ceiling_questions` each, so that it runs long enough to measure)."""
+    ceiling = await run_load(replace(plan, echo=True, questions=ceiling_questions(plan.questions)))
+    if ceiling_unreachable(ceiling):
+        return CeilingReport(ceiling=ceiling, answers=ceiling)
+    return CeilingReport(ceiling=ceiling, answers=await run_load(replace(plan, echo=False)))
 
 
 def percentile(values: list[float], share: float) -> float | None:

@@ -1,4 +1,5 @@
 """The gates before generation (§5.2): no_material, then a conflict between sources."""
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
@@ -96,9 +97,15 @@ def _disagree(a: _Stated, b: _Stated, *, asked: frozenset[str] | None) -> bool:
 def _statements(block: Block) -> Iterator[tuple[Statement, Quantity]]:
     # The record's text, not block.text: a compressed copy may have dropped the sentence that conflicts. Less its
     # instructions: a number an injected instruction states is no side of a conflict (§2.8).
-    for sentence in passage_sentences(evidence_text(block.record)):
-        for quantity in find_quantities(sentence):
-            yield Statement(block=block, sentence=sentence, value=quantity.value, unit=quantity.unit), quantity
+    for sentence, quantity in _quantities(evidence_text(block.record)):
+        yield Statement(block=block, sentence=sentence, value=quantity.value, unit=quantity.unit), quantity
+
+
+@functools.lru_cache(maxsize=4096)
+def _quantities(text: str) -> tuple[tuple[str, Quantity], ...]:
+    # Every question reads its blocks' sentences for numbers again; a chunk's text never changes (rows are
+    # immutable), so a hot chunk is read once. A function of the text only: nothing about the caller is kept.
+    return tuple((sentence, quantity) for sentence in passage_sentences(text) for quantity in find_quantities(sentence))
 
 
 def _with_span(statement: Statement, *, config: PipelineConfig) -> Statement:

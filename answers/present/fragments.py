@@ -1,4 +1,6 @@
 """Events as HTML fragments for the chat page: each carries `data-event` and an out-of-band swap target."""
+import functools
+
 from django.template.loader import render_to_string
 
 from answers.generators.fallback import FALLBACK_NAME
@@ -78,4 +80,11 @@ def span_url(ref: ChunkRef) -> str:
 
 def render_notice(message: str) -> str:
     """A message not tied to a turn (busy, too long, malformed, rate limited), replacing the last one."""
+    if not message:
+        return _cleared_notice()  # every question starts with it
     return render_to_string("answers/fragments/notice.html", {"message": message})
+
+
+@functools.cache
+def _cleared_notice() -> str:
+    return render_to_string("answers/fragments/notice.html", {"message": ""})

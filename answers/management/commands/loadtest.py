@@ -6,10 +6,19 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from answers.bench.load import LoadPlan, NotLoopback, loopback_target, run_load
+from answers.bench.load import (
+    MAX_QUESTIONS,
+    CeilingReport,
+    LoadPlan,
+    LoadReport,
+    NotLoopback,
+    ceiling_unreachable,
+    loopback_target,
+    run_load,
+    run_with_ceiling,
+)
 
 MAX_CLIENTS = 1000
-MAX_QUESTIONS = 100
 
 
 def _bounded(low: float, high: float, kind=int):
@@ -37,7 +46,9 @@ class Command(BaseCommand):
     help = (
         "Load-test a running site on this machine: C websocket clients each ask Q demo questions one after the "
         "other, all clients at once. Prints time to the first verified sentence and to the end of the answer "
-        "(p50/p95/p99), errors and answers per second. Exit status 1 if any question failed."
+        "(p50/p95/p99), errors and answers per second, first against ws/echo/ (the stack's ceiling, "
+        "RAG_LOADTEST_ECHO=1) then the chat, with answers/s as a share of the ceiling. Exit status 1 if any "
+        "question failed."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -72,6 +83,11 @@ class Command(BaseCommand):
             help="Client n connects from --source-address + n (127.0.0.2 + n without it), so the site's per-address "
             "limit sees each client as a visitor of its own.",
         )
+        parser.add_argument(
+            "--no-ceiling", action="store_true",
+            help="Skip the ceiling: by default the same clients first ask ws/echo/ (workers started with "
+            "RAG_LOADTEST_ECHO=1), and answers/s is printed as a share of what that trivial consumer sustains.",
+        )
         parser.add_argument("--json", action="store_true", help="Print one JSON object.")
 
     def handle(self, *args, **options) -> None:
@@ -95,7 +111,18 @@ class Command(BaseCommand):
             raise CommandError(f"{plan.clients} addresses from {plan.source_of(0)} leave 127.0.0.0/8.")
         if plan.one_visitor and plan.mint_sessions:
             raise CommandError("--one-visitor shares one session; --mint-sessions gives each socket its own: pick one.")
-        report = asyncio.run(run_load(plan))
+        report: LoadReport | CeilingReport
+        if options["no_ceiling"]:
+            report = asyncio.run(run_load(plan))
+            errors = report.as_json()["errors"]
+        else:
+            both = asyncio.run(run_with_ceiling(plan))
+            if ceiling_unreachable(both.ceiling):
+                raise CommandError(
+                    "No client could open ws/echo/: start the workers with RAG_LOADTEST_ECHO=1 to measure the "
+                    "ceiling, or pass --no-ceiling."
+                )
+            report, errors = both, both.errors
         self.stdout.write(json.dumps(report.as_json(), indent=2) if options["json"] else report.as_text())
-        if report.as_json()["errors"]:
+        if errors:
             raise SystemExit(1)

@@ -9,10 +9,28 @@ from collections.abc import Iterator
 import pytest
 from django.core.management import CommandError, call_command
 
-from answers.bench.load import DEMO_QUESTIONS, Frame, LoadPlan, NotLoopback, loopback_target, percentile, read_frame
+from answers.bench.load import (
+    DEMO_QUESTIONS,
+    AnswerTiming,
+    Frame,
+    LoadPlan,
+    LoadReport,
+    NotLoopback,
+    ceiling_questions,
+    ceiling_unreachable,
+    loopback_target,
+    percentile,
+    read_frame,
+    share_of_ceiling,
+)
 from answers.pipeline.events import AnswerDone, ChunkRef, SentenceVerified
 from answers.present.fragments import render_event, render_notice, render_turn
 from answers.testing.live_server import running_daphnes
+
+
+def loadtest_alone(*args, **options) -> None:
+    """manage.py loadtest without the ceiling run (these servers do not mount ws/echo/)."""
+    call_command("loadtest", "--no-ceiling", *args, **options)
 
 
 @pytest.mark.parametrize(
@@ -40,7 +58,7 @@ def test_other_urls_are_refused(url):
 
 def test_command_refuses_a_remote_url_by_name():
     with pytest.raises(CommandError, match="example.com is not a loopback address"):
-        call_command("loadtest", "--url", "http://example.com", stdout=io.StringIO())
+        loadtest_alone("--url", "http://example.com", stdout=io.StringIO())
 
 
 def test_the_empty_notice_that_clears_old_ones_is_not_an_error():
@@ -121,7 +139,7 @@ def test_small_load_against_a_real_server_answers_every_question(site_url):
     out = io.StringIO()
 
     with contextlib.suppress(SystemExit):  # exit status 1 on errors: the figures below say which
-        call_command("loadtest", "--url", site_url, "--clients", "5", "--questions", "2", "--json", "--timeout", "20",
+        loadtest_alone("--url", site_url, "--clients", "5", "--questions", "2", "--json", "--timeout", "20",
                      "--deadline", "60", "--source-address", fresh_source(), stdout=out)
 
     figures = json.loads(out.getvalue())
@@ -137,7 +155,7 @@ def test_a_run_against_two_workers_answers_every_question(transactional_db, sett
     out = io.StringIO()
 
     with running_daphnes(2, on_timeout=pytest.fail) as (one, other):
-        call_command("loadtest", "--url", one, "--url", other, "--clients", "4", "--questions", "1", "--json",
+        loadtest_alone("--url", one, "--url", other, "--clients", "4", "--questions", "1", "--json",
                      stdout=out)
 
     figures = json.loads(out.getvalue())
@@ -148,7 +166,7 @@ def test_a_run_against_two_workers_answers_every_question(transactional_db, sett
 def test_text_report_names_the_figures(site_url):
     out = io.StringIO()
 
-    call_command("loadtest", "--url", site_url, "--clients", "2", "--questions", "1", "--source-address",
+    loadtest_alone("--url", site_url, "--clients", "2", "--questions", "1", "--source-address",
                  fresh_source(), stdout=out)
 
     assert "first verified sentence  p50" in out.getvalue()
@@ -159,7 +177,7 @@ def test_a_rate_limited_question_counts_as_an_error_and_fails_the_run(site_url):
     out = io.StringIO()
 
     with pytest.raises(SystemExit) as exit_:
-        call_command("loadtest", "--url", site_url, "--clients", "1", "--questions", "21", "--json",
+        loadtest_alone("--url", site_url, "--clients", "1", "--questions", "21", "--json",
                      "--source-address", fresh_source(), stdout=out)
 
     figures = json.loads(out.getvalue())
@@ -173,7 +191,7 @@ def test_a_flooder_minting_a_session_per_socket_is_limited_as_one_visitor(site_u
     out = io.StringIO()
 
     with pytest.raises(SystemExit):  # refused questions are errors
-        call_command("loadtest", "--url", site_url, "--mint-sessions", "--clients", "4", "--questions", "20", "--json",
+        loadtest_alone("--url", site_url, "--mint-sessions", "--clients", "4", "--questions", "20", "--json",
                      "--source-address", fresh_source(), "--timeout", "20", "--deadline", "120", stdout=out)
 
     figures = json.loads(out.getvalue())
@@ -186,7 +204,7 @@ def test_clients_from_distinct_source_addresses_are_distinct_visitors(site_url):
     out = io.StringIO()
     first = fresh_source()
 
-    call_command("loadtest", "--url", site_url, "--clients", "4", "--questions", "20", "--json",
+    loadtest_alone("--url", site_url, "--clients", "4", "--questions", "20", "--json",
                  "--source-address", first, "--spread-addresses", "--timeout", "20", "--deadline", "120", stdout=out)
 
     figures = json.loads(out.getvalue())
@@ -195,5 +213,69 @@ def test_clients_from_distinct_source_addresses_are_distinct_visitors(site_url):
 
 def test_source_addresses_must_stay_on_loopback():
     with pytest.raises(CommandError, match="leave 127.0.0.0/8"):
-        call_command("loadtest", "--url", "http://127.0.0.1:1", "--clients", "3", "--spread-addresses",
+        loadtest_alone("--url", "http://127.0.0.1:1", "--clients", "3", "--spread-addresses",
                      "--source-address", "127.255.255.254", stdout=io.StringIO())
+
+
+@pytest.mark.parametrize(
+    ("answers", "ceiling", "share"),
+    [(50.0, 100.0, 0.5), (123.4, 1000.0, 0.123), (80.0, 0.0, None)],
+)
+def test_share_of_ceiling_is_answers_per_second_over_the_ceilings(answers, ceiling, share):
+    assert share_of_ceiling(answers, ceiling) == share
+
+
+@pytest.mark.parametrize(("questions", "expected"), [(1, 10), (5, 50), (10, 100), (20, 100)])
+def test_the_ceiling_asks_ten_times_the_questions_within_the_bound(questions, expected):
+    assert ceiling_questions(questions) == expected
+
+
+def test_a_ceiling_no_client_could_open_is_unreachable():
+    plan = LoadPlan(targets=(loopback_target("http://127.0.0.1:8000"),), clients=2, questions=1)
+    refused = LoadReport(plan, (AnswerTiming("connect"),) * 2, (), 1.0)
+    answered = LoadReport(plan, (AnswerTiming("connect"), AnswerTiming("answered", 0.1, 0.1)), (), 1.0)
+
+    assert (ceiling_unreachable(refused), ceiling_unreachable(answered)) == (True, False)
+
+
+def test_an_echo_plan_opens_the_echo_socket():
+    plan = LoadPlan(targets=(loopback_target("http://127.0.0.1:8000"),), clients=1, questions=1, echo=True)
+
+    assert plan.ws_url(0) == "ws://127.0.0.1:8000/ws/echo/"
+
+
+def echo_site(static_wrapper=None):
+    """The site with ws/echo/ mounted, as workers started with RAG_LOADTEST_ECHO=1 serve it."""
+    from channels.routing import ProtocolTypeRouter
+
+    from answers.routing import websocket_urls
+    from answers.services import choose_generator
+    from rag_site import asgi
+
+    return ProtocolTypeRouter({
+        "http": asgi.application.application_mapping["http"],
+        "websocket": asgi.websocket_application(websocket_urls(choose_generator, echo=True)),
+    })
+
+
+def test_a_run_measures_the_ceiling_and_the_answers_against_the_same_worker(transactional_db, settings):
+    call_command("load_demo", stdout=io.StringIO())
+    out = io.StringIO()
+
+    with running_daphnes(1, application=echo_site, on_timeout=pytest.fail) as (url,):
+        call_command("loadtest", "--url", url, "--clients", "3", "--questions", "1", "--json",
+                     "--source-address", fresh_source(), stdout=out)
+
+    figures = json.loads(out.getvalue())
+    assert (figures["ceiling"]["answered"], figures["ceiling"]["errors"]) == (30, 0)
+    assert (figures["answers"]["answered"], figures["answers"]["errors"]) == (3, 0)
+    assert figures["share_of_ceiling"] == share_of_ceiling(
+        figures["answers"]["answers_per_s"], figures["ceiling"]["answers_per_s"]
+    )
+    assert figures["share_of_ceiling"] > 0
+
+
+def test_a_run_against_workers_without_the_echo_says_how_to_mount_it(site_url):
+    with pytest.raises(CommandError, match="RAG_LOADTEST_ECHO=1"):
+        call_command("loadtest", "--url", site_url, "--clients", "1", "--questions", "1",
+                     "--source-address", fresh_source(), stdout=io.StringIO())

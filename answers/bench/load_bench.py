@@ -1,0 +1,107 @@
+"""The load figures from nothing: start N workers on a database of their own, measure, stop them (`make bench`).
+
+    python -m answers.bench.load_bench --database-url URL --out var/bench/load.json [--workers 1 2] [--runs 3]
+
+For each worker count: `python -m rag_site.workers` (deployment check, migrate, demo corpus, daphne) with
+RAG_LOADTEST_ECHO=1 so each worker also serves the ceiling, waits until every worker answers `/`, asks each one
+question (the first answer builds the index), then runs `manage.py loadtest --json` RUNS times, each from loopback
+addresses of its own (the per-address limit would refuse a second run within the minute), and stops the workers.
+Writes {"1": [run, ...], "2": [...]} for answers/bench/readme_tables.py. Imports no Django: the commands run as
+child processes.
+"""
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Sequence
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+READY_TIMEOUT_S = 300.0
+
+
+def wait_ready(url: str, *, process: subprocess.Popen, timeout_s: float = READY_TIMEOUT_S) -> None:
+    """Return once `url` answers 200; raise if the workers exit first or it takes longer than `timeout_s`."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the workers exited ({process.returncode}) before {url} answered")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:  # noqa: S310  (loopback only)
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    raise RuntimeError(f"{url} did not answer within {timeout_s:g} s")
+
+
+def loadtest(urls: Sequence[str], *, clients: int, questions: int, source: str, ceiling: bool = True) -> dict:
+    """One `manage.py loadtest --json` run's figures."""
+    command = [sys.executable, "manage.py", "loadtest", "-v", "0", "--json", "--spread-addresses",
+               "--clients", str(clients), "--questions", str(questions), "--source-address", source]
+    for url in urls:
+        command += ["--url", url]
+    if not ceiling:
+        command.append("--no-ceiling")
+    done = subprocess.run(command, cwd=BASE_DIR, capture_output=True, text=True, check=False)
+    if done.returncode not in (0, 1):  # 1: some question failed, which the figures say
+        raise RuntimeError(f"loadtest failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+    return json.loads(done.stdout[done.stdout.index("{"):])
+
+
+def measure(workers: int, *, env: dict[str, str], port: int, runs: int, clients: int, questions: int,
+            first_source: int) -> list[dict]:
+    """Start `workers` workers, measure `runs` times, stop them."""
+    urls = [f"http://127.0.0.1:{port + i}" for i in range(workers)]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rag_site.workers", "--workers", str(workers), "--port", str(port)],
+        cwd=BASE_DIR, env=env, start_new_session=True,
+    )
+    try:
+        for url in urls:
+            wait_ready(f"{url}/", process=process)
+        # One question to each worker first: it builds its index. From an address no measured run uses.
+        loadtest(urls, clients=workers, questions=1, source=f"127.{first_source}.0.2", ceiling=False)
+        return [
+            loadtest(urls, clients=clients, questions=questions, source=f"127.{first_source}.{run + 1}.2")
+            for run in range(runs)
+        ]
+    finally:
+        process.send_signal(signal.SIGINT)  # rag_site.workers stops its daphnes and the ingest worker
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m answers.bench.load_bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database-url", required=True, help="A PostgreSQL database for the benchmark only.")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/9", help="A Redis database of its own.")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--clients", type=int, default=100)
+    parser.add_argument("--questions", type=int, default=5)
+    parser.add_argument("--port", type=int, default=8500)
+    options = parser.parse_args(argv)
+    env = {**os.environ, "DATABASE_URL": options.database_url, "REDIS_URL": options.redis_url,
+           "RAG_LOADTEST_ECHO": "1", "RAG_TASKS_BACKEND": "immediate"}  # no ingest worker: nothing is uploaded
+    results = {}
+    for n, workers in enumerate(options.workers):
+        results[str(workers)] = measure(workers, env=env, port=options.port, runs=options.runs,
+                                        clients=options.clients, questions=options.questions, first_source=10 + n)
+        print(f"{workers} worker(s): shares {[run['share_of_ceiling'] for run in results[str(workers)]]}", flush=True)
+    options.out.parent.mkdir(parents=True, exist_ok=True)
+    options.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
