@@ -8,6 +8,8 @@ from rank_bm25 import BM25Okapi
 
 from answers.pipeline.retrieve.bm25 import Bm25Index
 from answers.pipeline.retrieve.maxscore import QueryTerm, candidate_docs, lookup_postings
+from answers.pipeline.retrieve.persist import read_index, write_index
+from answers.pipeline.retrieve.update import updated_index
 from tests.answers.pipeline.retrieve.helpers import AUDIENCES, INTERNAL, PUBLIC
 
 EXHAUSTIVE = 10**12  # a prune_from no query reaches
@@ -94,3 +96,33 @@ def test_a_bound_reaching_the_kth_best_keeps_its_documents_and_pruning_that_cann
 def test_lookup_postings_finds_exactly_the_wanted_documents_present():
     found, at = lookup_postings(np.array([2, 5, 9, 14]), np.array([1, 5, 9, 20]))
     assert found.tolist() == [1, 2] and at.tolist() == [1, 2]
+
+
+@settings(max_examples=120, deadline=None)
+@given(before=tiered_docs, added=tiered_docs, drop=st.lists(st.booleans(), max_size=60), query=skewed_queries)
+def test_an_updated_index_prunes_to_the_same_hits_as_scoring_everything(before, added, drop, query):
+    # Removing chunks leaves each term's bound looser, never too low; added chunks raise it where they must.
+    old = {f"c{i:03d}": doc for i, doc in enumerate(before)}
+    removed = [chunk_id for chunk_id, gone in zip(old, drop, strict=False) if gone]
+    index = updated_index(
+        Bm25Index.build((c, a, t) for c, (a, t) in old.items()),
+        removed=removed,
+        added=[(f"n{i:03d}", a, t) for i, (a, t) in enumerate(added)],
+    )
+    for max_rank in range(len(AUDIENCES)):
+        exhaustive = index.search(query, max_rank=max_rank, k=5, prune_from=EXHAUSTIVE)
+        assert index.search(query, max_rank=max_rank, k=5, prune_from=0) == exhaustive
+
+
+def test_a_saved_index_keeps_its_bounds_and_prunes_alike(tmp_path):
+    docs = [(f"d{i:03d}", i % 3, ["common"] * (1 + i % 4) + (["rare"] if i % 17 == 0 else [])) for i in range(200)]
+    index = Bm25Index.build(docs)
+    write_index(index, tmp_path / "index.npz")
+    loaded = read_index(tmp_path / "index.npz")
+    assert loaded.term_max_tf.tolist() == index.term_max_tf.tolist()
+    assert loaded.term_min_length.tolist() == index.term_min_length.tolist()
+    for max_rank in range(len(AUDIENCES)):
+        query = ["rare", "common"]
+        assert loaded.search(query, max_rank=max_rank, k=3, prune_from=0) == index.search(
+            query, max_rank=max_rank, k=3, prune_from=EXHAUSTIVE
+        )
