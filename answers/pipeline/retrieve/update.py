@@ -93,7 +93,7 @@ def updated_index(
     for first, last in zip([0, *groups], [*groups, new_terms.size], strict=True) if new_terms.size else ():
         low, high = int(live_starts[new_terms[first]]), int(live_starts[new_terms[first] + 1])
         positions[first:last] = low + np.searchsorted(docs[low:high], new_docs[first:last])
-    post_docs = np.insert(docs, positions, new_docs.astype(np.int32))
+    post_docs = _insert_sorted(docs, positions, new_docs.astype(np.int32))
     inserted = np.bincount(new_terms, minlength=n_terms)
     # Pruning bounds: a removed chunk leaves them valid (only looser); the added postings can raise them.
     term_max_tf = np.concatenate((index.term_max_tf, np.zeros(n_terms - n_old_terms, dtype=np.int32)))
@@ -109,10 +109,10 @@ def updated_index(
     dense = index.pair_tf.size > 0 and index.pair_tf.size == (int(index.pair_tf[-1]) + 1) * stride
     new_lengths = lengths[new_docs]
     if dense and (new_tfs.size == 0 or (new_tfs.max() <= index.pair_tf[-1] and new_lengths.max() < stride)):
-        post_codes = np.insert(codes, positions, (new_tfs * stride + new_lengths).astype(np.int32))
+        post_codes = _insert_sorted(codes, positions, (new_tfs * stride + new_lengths).astype(codes.dtype))
         pair_tf, pair_length = index.pair_tf, index.pair_length
     else:
-        tfs = np.insert(index.pair_tf[codes].astype(np.int32), positions, new_tfs.astype(np.int32))
+        tfs = _insert_sorted(index.pair_tf[codes].astype(np.int32), positions, new_tfs.astype(np.int32))
         post_codes, pair_tf, pair_length = _pair_codes(tfs, lengths[post_docs])
 
     chunk_order = _merged_chunk_order(index, kept, kept_numbers, new_ids, new_numbers, n_docs)
@@ -193,3 +193,18 @@ def _merged_chunk_order(
     chunk_order[kept_numbers] = kept_positions + np.searchsorted(kept_below, kept_positions, side="right")
     chunk_order[new_numbers[by_id]] = kept_below + np.arange(len(new_ids), dtype=np.int64)
     return chunk_order
+
+
+def _insert_sorted(array: np.ndarray, positions: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """np.insert for ascending positions, by slice copies: np.insert's boolean mask over 100M postings takes
+    seconds, a copy per inserted run takes milliseconds."""
+    out = np.empty(array.size + positions.size, dtype=array.dtype)
+    targets = positions + np.arange(positions.size)
+    out[targets] = values
+    previous = 0
+    for shift, position in enumerate(positions.tolist()):
+        if position > previous:
+            out[previous + shift : position + shift] = array[previous:position]
+        previous = position
+    out[previous + positions.size :] = array[previous:]
+    return out
