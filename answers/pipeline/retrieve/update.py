@@ -5,7 +5,8 @@ from collections.abc import Collection, Iterable
 
 import numpy as np
 
-from answers.pipeline.retrieve.bm25 import TIERS, Bm25Index, _pair_codes, _ranks, _tier_offsets, _Vocabulary
+from answers.pipeline.retrieve.bm25 import Bm25Index, _Vocabulary
+from answers.pipeline.retrieve.postings import TIERS, _pair_codes, _ranks, _tier_offsets
 
 
 def updated_index(
