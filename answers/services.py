@@ -18,7 +18,7 @@ from answers.limits.rates import caller_key, rate_limit_hit
 from answers.limits.slots import QuestionRefused, answering
 from answers.models import QuestionLog
 from answers.outages import database_available
-from answers.pipeline.answer import answer_events
+from answers.pipeline.answer import Retriever, answer_events
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.events import Event, QuestionResolved
 from answers.pipeline.followups import Resolution, Turn, resolve_question
@@ -27,8 +27,9 @@ from answers.pipeline.generate.extractive import ExtractiveGenerator
 from answers.pipeline.records import indexed_text
 from answers.present.api import AnswerSummary
 from answers.present.log import log_row, row_status
-from answers.retrieval.caller import CallerRetriever, caller_audiences, max_rank_for
-from answers.retrieval.holder import current_index, index_holder, tokenizer_from_settings
+from answers.retrieval.backends import retriever_for
+from answers.retrieval.caller import caller_audiences
+from answers.retrieval.holder import index_holder, tokenizer_from_settings
 
 logger = logging.getLogger(__name__)
 
@@ -175,13 +176,13 @@ class PreparedCaller:
     """What a question reads from the database before it starts: the caller's audiences and retriever."""
 
     audiences: tuple[str, ...]
-    retriever: CallerRetriever
+    retriever: Retriever
 
 
 @database_available()  # locked, unreachable or out of connections: "busy, try again", not a traceback
 def _prepare(user, audiences: tuple[str, ...] | None) -> PreparedCaller:
     audiences = audiences or caller_audiences(user)
-    return PreparedCaller(audiences, CallerRetriever(current_index(), max_rank_for(audiences)))
+    return PreparedCaller(audiences, retriever_for(audiences))
 
 
 async def prepare_caller(user, audiences: tuple[str, ...] | None = None) -> PreparedCaller:

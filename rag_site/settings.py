@@ -219,6 +219,9 @@ RAG_STOPWORDS = env_bool("RAG_STOPWORDS", _PIPELINE.tokenizer.stopwords)
 RAG_STEMMING = env_bool("RAG_STEMMING", _PIPELINE.tokenizer.stem)
 # After each index build: a full collection, then gc.freeze(), so later collections skip the index and the code.
 RAG_GC_FREEZE = env_bool("RAG_GC_FREEZE", True)
+RAG_RETRIEVER = env_str("RAG_RETRIEVER", "memory")  # answers.retrieval.backends.BACKENDS: where retrieval runs
+if RAG_RETRIEVER not in ("memory",):
+    raise ImproperlyConfigured(f"RAG_RETRIEVER must be 'memory' (the in-process index), not {RAG_RETRIEVER!r}")
 RAG_MAX_QUESTION_CHARS = env_int("RAG_MAX_QUESTION_CHARS", 2000, minimum=10)
 RAG_RATE_LIMIT = env_int("RAG_RATE_LIMIT", 20, minimum=0)  # questions per caller per minute; 0 switches it off
 # Every anonymous question from one address (REMOTE_ADDR), whatever session it presents; 0 switches it off.

@@ -2,10 +2,13 @@
 
 Both run on throwaway in-memory indexes built straight from tokens or files: never the site's database.
 """
+import gc
 import json
 import math
+import os
 import resource
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,16 +18,29 @@ from typing import Any, TypeVar
 import numpy as np
 
 from answers.pipeline.retrieve.bm25 import Bm25Index
+from answers.pipeline.retrieve.persist import read_index, write_index
+from answers.pipeline.retrieve.update import updated_index
 from answers.pipeline.text.tokens import DEFAULT, TokenizerConfig, tokenize
 from corpus_admin.synthetic import synthetic_corpus
 
 PUBLIC = 0
+SOURCE_CHUNKS = 100  # chunks of the source an update benchmark replaces (a long manual's worth)
 T = TypeVar("T")
 
 
 def peak_rss_mb() -> float:
     """The process's peak resident set size so far, in MB (Linux reports kilobytes)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def rss_bytes() -> int:
+    """The process's resident set size now (Linux /proc; 0 elsewhere), after a full collection."""
+    gc.collect()
+    try:
+        with open("/proc/self/statm", encoding="ascii") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return 0
 
 
 def _timed(function: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, float]:
@@ -50,65 +66,186 @@ def _reference_top(scores: np.ndarray, k: int) -> list[tuple[int, float]]:
     return [(int(candidates[j]), float(scores[candidates[j]])) for j in order]
 
 
+def _bm25s_search(retriever: Any, query: list[str], k: int) -> list[int]:
+    """bm25s's top k for one pre-tokenized query: its public `get_scores`, then numpy's argpartition.
+
+    That is bm25s at its fastest: its own `retrieve` adds per-call bookkeeping and its numpy top-k selection
+    (`bm25s.selection.topk`) is slower than argpartition on a single query (see `_bm25s_retrieve`).
+    """
+    scores = retriever.get_scores(query)
+    best = np.argpartition(-scores, k)[:k] if scores.size > k else np.arange(scores.size)
+    best = best[np.argsort(-scores[best], kind="stable")]
+    return [int(doc) for doc in best.tolist() if scores[doc] > 0]
+
+
+def _bm25s_retrieve(retriever: Any, query: list[str], k: int) -> Any:
+    """bm25s's public `retrieve` for one query, as its documentation shows it."""
+    return retriever.retrieve([query], k=min(k, retriever.scores["num_docs"]), show_progress=False)
+
+
+def default_rank_bm25_queries(chunks: int, queries: int) -> int:
+    """How many queries rank-bm25 answers by default: all up to 20k chunks, 50 up to 200k, then 20 (it is slow)."""
+    return min(queries, queries if chunks <= 20_000 else 50 if chunks <= 200_000 else 20)
+
+
 def bench_retrieval(
-    *, chunks: int, queries: int = 200, seed: int = 13, rank_bm25_queries: int | None = None, k: int = 10
+    *,
+    chunks: int,
+    queries: int = 200,
+    seed: int = 13,
+    rank_bm25_queries: int | None = None,
+    k: int = 10,
+    with_bm25s: bool = True,
+    store_dir: str | Path | None = None,
 ) -> dict:
-    """Build and query our index and rank-bm25's on the same synthetic tokens; compare speed and top-k."""
+    """Ours, bm25s and rank-bm25 on the same synthetic tokens, one after another in this process.
+
+    Compares speed, memory and top k (identical ids and scores to rank-bm25; overlap with bm25s, whose BM25 variant
+    differs, see `_bm25s_variant`), then times an incremental update for one changed source and a cold start from
+    the saved index (written under store_dir, a temporary folder by default).
+    """
     from rank_bm25 import BM25Okapi
 
     corpus = synthetic_corpus(chunks=chunks, queries=queries, seed=seed)
     if rank_bm25_queries is None:
-        rank_bm25_queries = queries if chunks <= 20_000 else min(queries, 50)
+        rank_bm25_queries = default_rank_bm25_queries(chunks, queries)
     rank_bm25_queries = min(rank_bm25_queries, queries)
+    result: dict[str, Any] = {"chunks": chunks, "queries": queries, "rank_bm25_queries": rank_bm25_queries,
+                              "seed": seed}
 
+    rss_before = rss_bytes()
     index, ours_build = _timed(Bm25Index.build, zip(corpus.chunk_ids, ["public"] * chunks, corpus.docs, strict=True))
-    rss_after_ours = peak_rss_mb()
+    rss_index = rss_bytes() - rss_before
     position = {chunk_id: i for i, chunk_id in enumerate(corpus.chunk_ids)}
     ours_ms, ours_top = [], []
     for query in corpus.queries:
         hits, seconds = _timed(index.search, query, max_rank=PUBLIC, k=k)
         ours_ms.append(seconds * 1000)
         ours_top.append([(position[hit.chunk_id], hit.score) for hit in hits])
+    memory = index.memory_bytes()
+    result.update(
+        vocabulary=index.term_count,
+        postings=int(index.post_docs.size),
+        ours_build_s=round(ours_build, 3),
+        ours_p50_ms=round(_percentile(ours_ms, 0.5), 4),
+        ours_p95_ms=round(_percentile(ours_ms, 0.95), 4),
+        ours_index_mb=round(memory / 2**20, 1),
+        ours_bytes_per_chunk=round(memory / chunks) if chunks else 0,
+        ours_rss_delta_bytes_per_chunk=round(rss_index / chunks) if chunks else 0,
+        peak_rss_mb_after_ours=round(peak_rss_mb(), 1),
+    )
+    result.update(_update_and_cold_start(index, corpus, store_dir))
+    del index
+
+    if with_bm25s:
+        result.update(_bench_bm25s(corpus, ours_top, k))
 
     reference, reference_build = _timed(BM25Okapi, corpus.docs)
-    reference_ms, identical = [], True
+    reference_ms, identical = [], 0
     # Only the first rank_bm25_queries queries are asked of rank-bm25 (it is slow on big corpora): zip stops there.
     for query, ours in zip(corpus.queries[:rank_bm25_queries], ours_top, strict=False):
         expected, seconds = _timed(_reference_search, reference, query, k)
         reference_ms.append(seconds * 1000)
-        identical = identical and _same_top(ours, expected)
+        identical += ours == expected  # the same ids in the same order, and bit-identical scores
     del reference
+    result.update(
+        rank_bm25_build_s=round(reference_build, 3),
+        rank_bm25_p50_ms=round(_percentile(reference_ms, 0.5), 3),
+        rank_bm25_p95_ms=round(_percentile(reference_ms, 0.95), 3),
+        top10_identical_count=identical,
+        top10_identical=identical == rank_bm25_queries,
+        peak_rss_mb=round(peak_rss_mb(), 1),
+    )
+    result["build_speedup"] = _ratio(reference_build, ours_build)
+    result["query_speedup"] = _ratio(result["rank_bm25_p50_ms"], result["ours_p50_ms"])
+    result["query_speedup_p95"] = _ratio(result["rank_bm25_p95_ms"], result["ours_p95_ms"])
+    if with_bm25s:
+        result["bm25s_query_ratio"] = _ratio(result["bm25s_p50_ms"], result["ours_p50_ms"])
+        result["bm25s_query_ratio_p95"] = _ratio(result["bm25s_p95_ms"], result["ours_p95_ms"])
+        result["bm25s_build_ratio"] = _ratio(result["bm25s_build_s"], result["ours_build_s"])
+    return result
 
-    ours_p50, reference_p50 = _percentile(ours_ms, 0.5), _percentile(reference_ms, 0.5)
-    memory = index.memory_bytes()
+
+def _ratio(theirs: float, ours: float) -> float | None:
+    return round(theirs / ours, 1) if ours else None
+
+
+def _bm25s_variant() -> dict[str, Any]:
+    """bm25s's closest variant to rank-bm25's BM25Okapi, and exactly where it differs.
+
+    `method="robertson"` has the same idf inner term, log((N - df + 0.5) / (df + 0.5)), and the same k1 and b, but
+    (1) it clamps that idf at 0 where rank-bm25 gives every term found in more than half of the documents the floor
+    epsilon * mean idf (positive on any real corpus), (2) its tf part lacks the constant factor (k1 + 1), which
+    scales every score alike and changes no ranking, and (3) it scores in float32. No method of bm25s has the
+    epsilon floor, so its rankings differ wherever a query holds such a common term: compare overlap, not identity.
+    """
+    return {"method": "robertson", "idf_method": "robertson", "k1": 1.5, "b": 0.75}
+
+
+def _bench_bm25s(corpus: Any, ours_top: list[list[tuple[int, float]]], k: int) -> dict[str, Any]:
+    import bm25s
+
+    variant = _bm25s_variant()
+    retriever = bm25s.BM25(**variant)
+    rss_before = rss_bytes()
+    _, build = _timed(retriever.index, corpus.docs, show_progress=False)  # our tokens, not bm25s's tokenizer
+    rss_index = rss_bytes() - rss_before
+    scores = retriever.scores
+    memory = sum(scores[name].nbytes for name in ("data", "indices", "indptr"))
+    milliseconds, overlap, same = [], [], 0
+    for query, ours in zip(corpus.queries, ours_top, strict=True):
+        theirs, seconds = _timed(_bm25s_search, retriever, query, k)
+        milliseconds.append(seconds * 1000)
+        ours_ids = [doc for doc, _ in ours]
+        overlap.append(len(set(ours_ids) & set(theirs)) / max(len(ours_ids), 1))
+        same += ours_ids == theirs
+    retrieve_ms = [_timed(_bm25s_retrieve, retriever, query, k)[1] * 1000 for query in corpus.queries[:20]]
+    chunks = len(corpus.docs)
     return {
-        "chunks": chunks,
-        "queries": queries,
-        "rank_bm25_queries": rank_bm25_queries,
-        "seed": seed,
-        "vocabulary": index.term_count,
-        "ours_build_s": round(ours_build, 3),
-        "rank_bm25_build_s": round(reference_build, 3),
-        "build_speedup": round(reference_build / ours_build, 2) if ours_build else None,
-        "ours_p50_ms": round(ours_p50, 4),
-        "ours_p95_ms": round(_percentile(ours_ms, 0.95), 4),
-        "rank_bm25_p50_ms": round(reference_p50, 3),
-        "rank_bm25_p95_ms": round(_percentile(reference_ms, 0.95), 3),
-        "query_speedup": round(reference_p50 / ours_p50, 1) if ours_p50 else None,
-        "ours_index_mb": round(memory / 2**20, 1),
-        "ours_bytes_per_chunk": round(memory / chunks) if chunks else 0,
-        "peak_rss_mb_after_ours": round(rss_after_ours, 1),
-        "peak_rss_mb": round(peak_rss_mb(), 1),
-        "top10_identical": identical,
+        "bm25s_variant": variant,
+        "bm25s_retrieve_p50_ms": round(_percentile(retrieve_ms, 0.5), 4),
+        "bm25s_build_s": round(build, 3),
+        "bm25s_p50_ms": round(_percentile(milliseconds, 0.5), 4),
+        "bm25s_p95_ms": round(_percentile(milliseconds, 0.95), 4),
+        "bm25s_bytes_per_chunk": round(memory / chunks) if chunks else 0,
+        "bm25s_rss_delta_bytes_per_chunk": round(rss_index / chunks) if chunks else 0,
+        "bm25s_top10_overlap": round(statistics.fmean(overlap), 4) if overlap else 0.0,
+        "bm25s_top10_same_order": same,
     }
 
 
-def _same_top(ours: list[tuple[int, float]], expected: list[tuple[int, float]]) -> bool:
-    if [doc for doc, _ in ours] != [doc for doc, _ in expected]:
-        return False
-    return all(math.isclose(a, b, rel_tol=1e-9, abs_tol=0.0) for (_, a), (_, b) in zip(ours, expected, strict=True))
+def _update_and_cold_start(index: Bm25Index, corpus: Any, store_dir: str | Path | None) -> dict[str, Any]:
+    """Time an update for one changed source (its 100 chunks replaced) and a cold start from the saved index."""
+    changed = corpus.chunk_ids[-min(SOURCE_CHUNKS, len(corpus.chunk_ids)) :]
+    replacement = synthetic_corpus(chunks=len(changed), queries=0, seed=corpus_seed_for_update(len(changed)))
+    added = [(f"{chunk_id}-v2", "public", tokens) for chunk_id, tokens in zip(changed, replacement.docs, strict=True)]
+    updated, update_s = _timed(updated_index, index, removed=changed, added=added)
+    assert len(updated) == len(corpus.chunk_ids), "the update lost or duplicated chunks"
+    del updated
+    with tempfile.TemporaryDirectory(dir=store_dir) as folder:
+        path = Path(folder) / "index.npz"
+        _, write_s = _timed(write_index, index, path)
+        size = path.stat().st_size
+        rss_before = rss_bytes()
+        loaded, load_s = _timed(read_index, path)
+        rss_loaded = rss_bytes() - rss_before
+        for query in corpus.queries[:20]:  # the loaded index answers as the built one
+            assert loaded.search(query, max_rank=PUBLIC, k=10) == index.search(query, max_rank=PUBLIC, k=10)
+        del loaded
+    chunks = max(len(corpus.chunk_ids), 1)
+    return {
+        "update_one_source_s": round(update_s, 3),
+        "update_source_chunks": len(changed),
+        "saved_index_mb": round(size / 2**20, 1),
+        "save_s": round(write_s, 3),
+        "cold_start_s": round(load_s, 3),
+        "cold_start_rss_delta_bytes_per_chunk": round(rss_loaded / chunks),
+    }
 
 
+def corpus_seed_for_update(chunks: int) -> int:
+    """The seed of the replacement text of the changed source: any seed other than the corpus's."""
+    return 1_000_003 + chunks
 @dataclass(frozen=True)
 class BeirDataset:
     """A BEIR folder's corpus texts, test queries and graded relevance judgements."""

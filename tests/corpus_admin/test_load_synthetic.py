@@ -105,3 +105,10 @@ def test_pseudo_words_are_pronounceable_and_never_a_demo_corpus_word():
 def test_zero_chunks_is_refused():
     with pytest.raises(CommandError, match="at least 1"):
         load("--chunks", "0")
+
+
+def test_token_counts_summed_from_pieces_equal_tiktoken_on_whole_chunks():
+    from corpus_admin.tokens import count_tokens
+
+    chunks = list(synthetic_chunks(chunks=300, seed=5))
+    assert all(chunk.token_count == count_tokens(chunk.text) for chunk in chunks)

@@ -10,6 +10,10 @@ code for its (term frequency, document length) pair; per tier, a small table map
 tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avgdl)), so scoring a term is one lookup, one multiplication by
 its idf and one scatter-add, with the same float operations as rank-bm25 (scores match it bit for bit on one tier).
 
+`search` finds its top k by exact MaxScore pruning (`retrieve.maxscore`) once a query's postings are many: each
+term's bound comes from its largest term frequency and shortest document, kept per term. Postings take 6 bytes
+(int32 document, uint16 pair code) while the corpus has at most 65,536 distinct (tf, length) pairs, else 8.
+
 Hits are the documents with a non-zero score, best first, ties by chunk id. Scores can be negative: as in
 rank-bm25, a term found in more than half of the documents gets the floor idf epsilon * average idf, which is
 negative when the average idf is (tiny corpora, such as a single document).
@@ -19,12 +23,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse
 
-from answers.pipeline.records import AUDIENCE_RANK
+from answers.pipeline.retrieve.maxscore import QueryTerm, candidate_docs, lookup_postings
+from answers.pipeline.retrieve.postings import TIERS, _pair_codes, _postings, _ranks, _term_bounds, _tier_offsets
 
-TIERS = 3  # public, partner, internal: AUDIENCE_RANK's values
-_DENSE_PAIR_TABLE = 1 << 20  # largest (max tf + 1) * (max length + 1) grid kept dense instead of de-duplicated
+PRUNE_FROM = 20_000  # postings a query must read before pruning is worth its bookkeeping
+_DENSE_SHARE = 4  # a term in at least 1/4 of the documents also gets a code per document, for O(1) look-ups
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,18 @@ class _Tier:
     doc_count: int
     idf: np.ndarray  # per term; 0.0 for terms outside the tier's vocabulary
     tf_part: np.ndarray  # per (tf, length) pair code: tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avgdl))
+    bound: np.ndarray  # per term: an upper bound of idf * tf part over its postings (0.0 when idf <= 0)
+
+
+@dataclass(frozen=True)
+class _Scoring:
+    """One scoring query token in one tier: its term, idf and postings range, and its per-document column if any."""
+
+    term_id: int
+    idf: np.float64
+    start: int
+    end: int
+    column: np.ndarray | None
 
 
 class _Vocabulary(dict[str, int]):
@@ -70,6 +86,8 @@ class Bm25Index:
         post_codes: np.ndarray,
         pair_tf: np.ndarray,
         pair_length: np.ndarray,
+        term_max_tf: np.ndarray,
+        term_min_length: np.ndarray,
         k1: float,
         b: float,
         epsilon: float,
@@ -86,8 +104,11 @@ class Bm25Index:
         self.post_codes = post_codes
         self.pair_tf = pair_tf
         self.pair_length = pair_length
+        self.term_max_tf = term_max_tf  # per term: bounds for pruning, valid (if looser) after chunks are removed
+        self.term_min_length = term_min_length
         self._check_shape()
         self._tiers = tuple(self._tier_stats(rank) for rank in range(TIERS))
+        self._columns = self._dense_columns()
 
     @classmethod
     def build(
@@ -113,7 +134,7 @@ class Bm25Index:
         rows = [rows[i] for i in internal.tolist()]  # so term ids follow first appearance in this order
         ranks = ranks[internal].astype(np.int8)
         n_docs = len(rows)
-        lengths = np.fromiter((len(tokens) for _, _, tokens in rows), dtype=np.int64, count=n_docs)
+        lengths = np.fromiter((len(tokens) for _, _, tokens in rows), dtype=np.int32, count=n_docs)
 
         stream: list[str] = []
         for _, _, tokens in rows:
@@ -127,7 +148,10 @@ class Bm25Index:
             term_of_token, doc_of_token, np.ones(term_of_token.size, dtype=np.int32), len(terms), n_docs
         )
         del term_of_token, doc_of_token
-        post_codes, pair_tf, pair_length = _pair_codes(tfs, lengths[post_docs])
+        post_lengths = lengths[post_docs]
+        term_max_tf, term_min_length = _term_bounds(tfs, post_lengths, term_starts)
+        post_codes, pair_tf, pair_length = _pair_codes(tfs, post_lengths)
+        del tfs, post_lengths
         return cls(
             chunk_ids=[chunk_id for chunk_id, _, _ in rows],
             ranks=ranks,
@@ -139,39 +163,68 @@ class Bm25Index:
             post_codes=post_codes,
             pair_tf=pair_tf,
             pair_length=pair_length,
+            term_max_tf=term_max_tf,
+            term_min_length=term_min_length,
             k1=k1,
             b=b,
             epsilon=epsilon,
         )
+
+    def _dense_columns(self) -> dict[int, np.ndarray]:
+        """For the commonest terms, each document's pair code (tf 0 where absent, whose tf part is 0.0).
+
+        Pruned queries look these terms up for their candidates by indexing instead of binary search. Only with the
+        dense pair table, where a (0, length) code exists for every length.
+        """
+        n_docs = len(self.chunk_ids)
+        if not n_docs or not self.pair_tf.size:
+            return {}
+        stride = int(self.pair_length[-1]) + 1
+        if self.pair_tf.size != (int(self.pair_tf[-1]) + 1) * stride:
+            return {}
+        starts = self.offsets[0::TIERS]
+        common = np.flatnonzero(np.diff(starts) * _DENSE_SHARE >= n_docs).tolist()
+        absent = self.lengths.astype(self.post_codes.dtype)  # code of (tf 0, length) is the length itself
+        columns = {}
+        for term_id in common:
+            column = absent.copy()
+            start, end = int(starts[term_id]), int(starts[term_id + 1])
+            column[self.post_docs[start:end]] = self.post_codes[start:end]
+            columns[term_id] = column
+        return columns
 
     def _tier_stats(self, max_rank: int) -> _Tier:
         doc_count = int(np.count_nonzero(self.ranks <= max_rank))
         n_terms = len(self.terms)
         idf = np.zeros(n_terms, dtype=np.float64)
         tf_part = np.zeros(self.pair_tf.size, dtype=np.float64)
+        bound = np.zeros(n_terms, dtype=np.float64)
         if doc_count == 0:
-            return _Tier(0, idf, tf_part)
+            return _Tier(0, idf, tf_part, bound)
         avgdl = int(self.lengths[:doc_count].sum()) / doc_count
         if avgdl > 0:
             # rank-bm25: q_freq * (k1 + 1) / (q_freq + k1 * (1 - b + b * doc_len / avgdl)), same operations
             tf = self.pair_tf
             with np.errstate(divide="ignore", invalid="ignore"):  # the unused tf = 0 row may divide 0 by 0
                 tf_part = tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * self.pair_length / avgdl))
-        dfs = (self.offsets[max_rank + 1 :: TIERS] - self.offsets[0 : n_terms * TIERS : TIERS]).tolist()
-        # rank-bm25's _calc_idf, term by term in first-appearance order, so the average sums the same way.
-        idf_sum, present, log = 0.0, 0, math.log
-        values = [0.0] * n_terms
-        for term_id, df in enumerate(dfs):
-            if df:
-                value = log(doc_count - df + 0.5) - log(df + 0.5)
-                values[term_id] = value
-                idf_sum += value
-                present += 1
-        if present:
-            idf = np.array(values, dtype=np.float64)
-            floor = self.epsilon * (idf_sum / present)
+        dfs = self.offsets[max_rank + 1 :: TIERS] - self.offsets[0 : n_terms * TIERS : TIERS]
+        # rank-bm25's _calc_idf: math.log of each, then a sum in first-appearance (term id) order, which cumsum
+        # reproduces operation for operation (np.sum would sum pairwise and differ in the last bits).
+        present = np.flatnonzero(dfs)
+        if present.size:
+            df = dfs[present].astype(np.float64)
+            log = math.log
+            values = np.fromiter(map(log, (doc_count - df + 0.5).tolist()), dtype=np.float64, count=present.size)
+            values -= np.fromiter(map(log, (df + 0.5).tolist()), dtype=np.float64, count=present.size)
+            idf[present] = values
+            floor = self.epsilon * (float(np.cumsum(values)[-1]) / present.size)
             idf[idf < 0] = floor  # absent terms hold 0.0, never negative, so only real terms get the floor
-        return _Tier(doc_count, idf, tf_part)
+        if avgdl > 0:
+            tf, length = self.term_max_tf.astype(np.float64), self.term_min_length
+            with np.errstate(divide="ignore", invalid="ignore"):
+                part = tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * length / avgdl))
+            bound = np.where(idf > 0, idf * np.nan_to_num(part), 0.0)
+        return _Tier(doc_count, idf, tf_part, bound)
 
     def _accumulate(self, query_tokens: list[str], max_rank: int) -> np.ndarray | None:
         """Scores of the tier's documents (by internal number), or None when no query term scores."""
@@ -202,21 +255,95 @@ class Bm25Index:
             return {}
         return {self.chunk_ids[i]: float(scores[i]) for i in np.flatnonzero(scores).tolist()}
 
-    def search(self, query_tokens: list[str], *, max_rank: int, k: int) -> list[Hit]:
-        """The k best of the tier's documents by score, ties by chunk id; zero scores are never returned."""
+    def search(self, query_tokens: list[str], *, max_rank: int, k: int, prune_from: int = PRUNE_FROM) -> list[Hit]:
+        """The k best of the tier's documents by score, ties by chunk id; zero scores are never returned.
+
+        Queries reading at least `prune_from` postings are pruned where it pays: same hits, same scores. With 0,
+        every query that can be pruned soundly is, whether it pays or not (the tests compare both paths).
+        """
         if k <= 0:
             return []
+        tier = self._tiers[_checked_rank(max_rank)]
+        scoring = self._scoring_terms(query_tokens, max_rank)
+        terms = self._pruning_terms(scoring, tier, prune_from)
+        if terms is not None:  # prune: score only the documents that may reach the top k, exactly
+
+            def exact(docs: np.ndarray) -> np.ndarray:
+                return self._exact_scores(scoring, tier, docs)
+
+            eager = {"seed_postings": 0, "lookup_cost": 0} if prune_from == 0 else {}
+            candidates = candidate_docs(terms, k=k, exact_scores=exact, **eager)
+            if candidates is not None:
+                values = exact(candidates)
+                scored = values != 0
+                return self._top(candidates[scored], values[scored], k)
         scores = self._accumulate(query_tokens, max_rank)
         if scores is None:
             return []
         candidates = _candidates(scores, k)
-        values = scores[candidates]
+        return self._top(candidates, scores[candidates], k)
+
+    def _top(self, candidates: np.ndarray, values: np.ndarray, k: int) -> list[Hit]:
         if candidates.size > k:
             kth = np.partition(values, candidates.size - k)[candidates.size - k]
             keep = values >= kth  # every document tied at the boundary stays, so the chunk id decides
             candidates, values = candidates[keep], values[keep]
         order = np.lexsort((self.chunk_order[candidates], -values))[:k]
-        return [Hit(self.chunk_ids[i], float(scores[i])) for i in candidates[order].tolist()]
+        chosen = candidates[order].tolist()
+        return [Hit(self.chunk_ids[i], value) for i, value in zip(chosen, values[order].tolist(), strict=True)]
+
+    def _scoring_terms(self, query_tokens: list[str], max_rank: int) -> list[_Scoring]:
+        """The query's tokens that score in this tier, in query order (a repeated term once per repeat)."""
+        tier = self._tiers[max_rank]
+        seen: dict[int, _Scoring | None] = {}
+        scoring = []
+        for token in query_tokens:
+            term_id = self.term_ids.get(token)
+            if term_id is None:
+                continue
+            if term_id not in seen:
+                idf = tier.idf[term_id]
+                start = int(self.offsets[term_id * TIERS])
+                end = int(self.offsets[term_id * TIERS + max_rank + 1])
+                usable = start < end and idf != 0.0
+                seen[term_id] = _Scoring(term_id, idf, start, end, self._columns.get(term_id)) if usable else None
+            if (term := seen[term_id]) is not None:
+                scoring.append(term)
+        return scoring
+
+    def _pruning_terms(self, scoring: list["_Scoring"], tier: _Tier, prune_from: int) -> list[QueryTerm] | None:
+        """The query's distinct terms with their bounds; None when pruning cannot pay or is not safe."""
+        if self.k1 < 0 or self.b < 0:
+            return None  # the bounds assume a tf part rising with tf and falling with length
+        if sum(term.end - term.start for term in scoring) < prune_from:
+            return None
+        repeats: dict[int, int] = {}
+        for term in scoring:
+            if term.idf < 0:
+                return None  # a negative contribution: the bounds' argument needs terms that only add
+            repeats[term.term_id] = repeats.get(term.term_id, 0) + 1
+        if len(repeats) < 2:
+            return None
+        distinct = {term.term_id: term for term in scoring}
+        return [
+            QueryTerm(
+                docs=self.post_docs[term.start : term.end],
+                bound=repeats[term_id] * float(tier.bound[term_id]),
+                dense=term.column is not None,
+            )
+            for term_id, term in distinct.items()
+        ]
+
+    def _exact_scores(self, scoring: list["_Scoring"], tier: _Tier, docs: np.ndarray) -> np.ndarray:
+        """The documents' scores, term by term in query order: the exhaustive path's float operations."""
+        values = np.zeros(docs.size, dtype=np.float64)
+        for term in scoring:
+            if term.column is not None:  # absent documents add idf * 0.0: x + 0.0 is x
+                values += term.idf * tier.tf_part[term.column[docs]]
+                continue
+            found, at = lookup_postings(self.post_docs[term.start : term.end], docs)
+            values[found] += term.idf * tier.tf_part[self.post_codes[term.start : term.end][at]]
+        return values
 
     def has_term(self, term: str, *, max_rank: int) -> bool:
         """Whether the term occurs in any of the tier's documents."""
@@ -240,8 +367,9 @@ class Bm25Index:
     def memory_bytes(self) -> int:
         """Approximate memory the index holds: its arrays, strings, lists and the term dictionary."""
         arrays = [self.ranks, self.lengths, self.chunk_order, self.offsets, self.post_docs, self.post_codes]
-        arrays += [self.pair_tf, self.pair_length]
-        arrays += [array for tier in self._tiers for array in (tier.idf, tier.tf_part)]
+        arrays += [self.pair_tf, self.pair_length, self.term_max_tf, self.term_min_length]
+        arrays += [array for tier in self._tiers for array in (tier.idf, tier.tf_part, tier.bound)]
+        arrays += list(self._columns.values())
         strings = sum(len(s) + 49 for s in self.chunk_ids) + sum(len(s) + 49 for s in self.terms)
         containers = 8 * (len(self.chunk_ids) + len(self.terms)) + 100 * len(self.terms)  # lists, dict slots
         return sum(array.nbytes for array in arrays) + strings + containers
@@ -255,6 +383,8 @@ class Bm25Index:
             or self.offsets.shape != (n_terms * TIERS + 1,)
             or self.post_docs.shape != self.post_codes.shape
             or self.pair_tf.shape != self.pair_length.shape
+            or self.term_max_tf.shape != (n_terms,)
+            or self.term_min_length.shape != (n_terms,)
             or int(self.offsets[-1]) != self.post_docs.size
             or (self.post_docs.size and int(self.post_docs.max()) >= n_docs)
             or (self.post_codes.size and int(self.post_codes.max()) >= self.pair_tf.size)
@@ -267,63 +397,6 @@ def _checked_rank(max_rank: int) -> int:
     if not 0 <= max_rank < TIERS:
         raise ValueError(f"max_rank must be 0..{TIERS - 1}, not {max_rank!r}")
     return max_rank
-
-
-def _ranks(audiences: Iterable[str | int]) -> np.ndarray:
-    ranks = np.array(
-        [AUDIENCE_RANK[audience] if isinstance(audience, str) else audience for audience in audiences], dtype=np.int64
-    ).reshape(-1)
-    if ranks.size and (ranks.min() < 0 or ranks.max() >= TIERS):
-        raise ValueError("audience rank out of range")
-    return ranks
-
-
-def _postings(
-    term_ids: np.ndarray, docs: np.ndarray, counts: np.ndarray, n_terms: int, n_docs: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Documents and term frequencies of every term, term by term, documents ascending; plus each term's start."""
-    if term_ids.size == 0:
-        return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(n_terms + 1, dtype=np.int64)
-    # scipy's COO -> CSR conversion is a linear-time counting sort that sums repeated (term, doc) entries.
-    matrix = scipy.sparse.csr_array((counts, (term_ids, docs)), shape=(n_terms, n_docs))
-    matrix.sum_duplicates()
-    return (
-        matrix.indices.astype(np.int32, copy=False),
-        matrix.data.astype(np.int32, copy=False),
-        matrix.indptr.astype(np.int64, copy=False),
-    )
-
-
-def _tier_offsets(post_docs: np.ndarray, term_starts: np.ndarray, ranks: np.ndarray) -> np.ndarray:
-    """Offsets of each (term, rank) run: documents ascend within a term and ranks ascend with documents."""
-    n_terms = term_starts.size - 1
-    offsets = np.empty(n_terms * TIERS + 1, dtype=np.int64)
-    offsets[0:-1:TIERS] = term_starts[:-1]
-    offsets[-1] = term_starts[-1]
-    for rank in range(TIERS - 1):
-        # A term's postings of rank <= rank are those before its first document of a higher rank. Those higher
-        # documents are few in a mostly public corpus, so count them per term rather than scan every posting.
-        boundary = int(np.searchsorted(ranks, rank, side="right"))
-        higher = np.flatnonzero(post_docs >= boundary)
-        higher_terms = np.searchsorted(term_starts, higher, side="right") - 1
-        above = np.bincount(higher_terms, minlength=n_terms)
-        offsets[rank + 1 : -1 : TIERS] = term_starts[1:] - above
-    return offsets
-
-
-def _pair_codes(tfs: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Code each posting's (tf, document length) pair; return the codes and the (tf, length) pairs they stand for."""
-    if tfs.size == 0:
-        return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    stride = int(lengths.max()) + 1
-    grid = (int(tfs.max()) + 1) * stride
-    if grid <= _DENSE_PAIR_TABLE:  # the usual case: code = tf * stride + length, a small dense table
-        codes = tfs.astype(np.int32) * np.int32(stride) + lengths.astype(np.int32)
-        pair_tf, pair_length = np.divmod(np.arange(grid, dtype=np.int64), stride)
-        return codes, pair_tf, pair_length
-    pairs, codes = np.unique(tfs.astype(np.int64) * stride + lengths, return_inverse=True)
-    pair_tf, pair_length = np.divmod(pairs, stride)
-    return codes.astype(np.int32), pair_tf, pair_length
 
 
 def _candidates(scores: np.ndarray, k: int) -> np.ndarray:

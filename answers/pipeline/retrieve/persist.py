@@ -8,7 +8,7 @@ import numpy as np
 
 from answers.pipeline.retrieve.bm25 import Bm25Index
 
-INDEX_FORMAT = 2  # bump when the file's layout changes: older files are then refused and rebuilt
+INDEX_FORMAT = 3  # bump when the file's layout changes: older files are then refused and rebuilt
 
 
 def write_index(index: Bm25Index, path: str | os.PathLike[str]) -> None:
@@ -30,6 +30,8 @@ def write_index(index: Bm25Index, path: str | os.PathLike[str]) -> None:
                 post_codes=index.post_codes,
                 pair_tf=index.pair_tf,
                 pair_length=index.pair_length,
+                term_max_tf=index.term_max_tf,
+                term_min_length=index.term_min_length,
             )
             handle.flush()
             os.fsync(handle.fileno())

@@ -5,7 +5,8 @@ from collections.abc import Collection, Iterable
 
 import numpy as np
 
-from answers.pipeline.retrieve.bm25 import TIERS, Bm25Index, _pair_codes, _ranks, _tier_offsets, _Vocabulary
+from answers.pipeline.retrieve.bm25 import Bm25Index, _Vocabulary
+from answers.pipeline.retrieve.postings import TIERS, _pair_codes, _ranks, _tier_offsets
 
 
 def updated_index(
@@ -29,13 +30,16 @@ def updated_index(
     rows, new_ranks = [rows[i] for i in order], new_ranks[order]
     kept = np.fromiter((chunk_id not in removed for chunk_id in index.chunk_ids), dtype=bool, count=len(index))
     kept_docs = np.flatnonzero(kept)
-    kept_ids = [index.chunk_ids[i] for i in kept_docs.tolist()]
+    kept_ids = _without(index.chunk_ids, np.flatnonzero(~kept).tolist())
     new_ids = [chunk_id for chunk_id, _, _ in rows]
-    if len(set(new_ids)) != len(new_ids) or not set(kept_ids).isdisjoint(new_ids):
+    rank_starts = np.searchsorted(index.ranks[kept_docs], np.arange(TIERS + 1)).tolist()
+    if len(set(new_ids)) != len(new_ids) or any(
+        _holds(kept_ids, chunk_id, rank_starts[rank], rank_starts[rank + 1])
+        for chunk_id in new_ids for rank in range(TIERS)
+    ):
         raise ValueError("chunk ids must be unique")
 
     # Document numbers: each new document goes before the first kept one of a greater (rank, chunk id).
-    rank_starts = np.searchsorted(index.ranks[kept_docs], np.arange(TIERS + 1)).tolist()
     before = np.array(
         [bisect.bisect_left(kept_ids, chunk_id, rank_starts[rank], rank_starts[rank + 1])
          for chunk_id, rank in zip(new_ids, new_ranks.tolist(), strict=True)],
@@ -48,12 +52,16 @@ def updated_index(
     old_to_new = np.full(len(index), -1, dtype=np.int32)
     old_to_new[kept_docs] = kept_numbers
     n_docs = kept_docs.size + len(rows)
-    placed = np.empty(n_docs, dtype=object)
-    placed[kept_numbers], placed[new_numbers] = kept_ids, new_ids
-    chunk_ids: list[str] = placed.tolist()
+    chunk_ids: list[str] = []
+    previous = 0
+    for at, chunk_id in zip(before.tolist(), new_ids, strict=True):  # before ascends: rows are in (rank, id) order
+        chunk_ids.extend(kept_ids[previous:at])
+        chunk_ids.append(chunk_id)
+        previous = at
+    chunk_ids.extend(kept_ids[previous:])
     ranks = np.empty(n_docs, dtype=np.int8)
     ranks[kept_numbers], ranks[new_numbers] = index.ranks[kept_docs], new_ranks
-    lengths = np.empty(n_docs, dtype=np.int64)
+    lengths = np.empty(n_docs, dtype=np.int32)
     lengths[kept_numbers] = index.lengths[kept_docs]
     lengths[new_numbers] = [len(tokens) for _, _, tokens in rows]
 
@@ -86,8 +94,15 @@ def updated_index(
     for first, last in zip([0, *groups], [*groups, new_terms.size], strict=True) if new_terms.size else ():
         low, high = int(live_starts[new_terms[first]]), int(live_starts[new_terms[first] + 1])
         positions[first:last] = low + np.searchsorted(docs[low:high], new_docs[first:last])
-    post_docs = np.insert(docs, positions, new_docs.astype(np.int32))
+    post_docs = _insert_sorted(docs, positions, new_docs.astype(np.int32))
     inserted = np.bincount(new_terms, minlength=n_terms)
+    # Pruning bounds: a removed chunk leaves them valid (only looser); the added postings can raise them.
+    term_max_tf = np.concatenate((index.term_max_tf, np.zeros(n_terms - n_old_terms, dtype=np.int32)))
+    term_min_length = np.concatenate(
+        (index.term_min_length, np.full(n_terms - n_old_terms, np.iinfo(np.int32).max, dtype=np.int32))
+    )
+    np.maximum.at(term_max_tf, new_terms, new_tfs.astype(np.int32))
+    np.minimum.at(term_min_length, new_terms, lengths[new_docs])
     term_starts = live_starts + np.concatenate(([0], np.cumsum(inserted)))
 
     # Codes: the (tf, length) table is kept when the new pairs fit it, else every posting is coded again.
@@ -95,15 +110,13 @@ def updated_index(
     dense = index.pair_tf.size > 0 and index.pair_tf.size == (int(index.pair_tf[-1]) + 1) * stride
     new_lengths = lengths[new_docs]
     if dense and (new_tfs.size == 0 or (new_tfs.max() <= index.pair_tf[-1] and new_lengths.max() < stride)):
-        post_codes = np.insert(codes, positions, (new_tfs * stride + new_lengths).astype(np.int32))
+        post_codes = _insert_sorted(codes, positions, (new_tfs * stride + new_lengths).astype(codes.dtype))
         pair_tf, pair_length = index.pair_tf, index.pair_length
     else:
-        tfs = np.insert(index.pair_tf[codes].astype(np.int32), positions, new_tfs.astype(np.int32))
+        tfs = _insert_sorted(index.pair_tf[codes].astype(np.int32), positions, new_tfs.astype(np.int32))
         post_codes, pair_tf, pair_length = _pair_codes(tfs, lengths[post_docs])
 
-    by_chunk = np.array(sorted(range(n_docs), key=chunk_ids.__getitem__), dtype=np.int64)
-    chunk_order = np.empty(n_docs, dtype=np.int32)
-    chunk_order[by_chunk] = np.arange(n_docs, dtype=np.int32)
+    chunk_order = _merged_chunk_order(index, kept, kept_numbers, new_ids, new_numbers, n_docs)
     return Bm25Index(
         chunk_ids=chunk_ids,
         ranks=ranks,
@@ -115,7 +128,84 @@ def updated_index(
         post_codes=post_codes,
         pair_tf=pair_tf,
         pair_length=pair_length,
+        term_max_tf=term_max_tf,
+        term_min_length=term_min_length,
         k1=index.k1,
         b=index.b,
         epsilon=index.epsilon,
     )
+
+
+def _without(items: list[str], positions: list[int]) -> list[str]:
+    """The list without the items at these ascending positions (copied in slices: a few removals from many)."""
+    if not positions:
+        return list(items)
+    kept: list[str] = []
+    previous = 0
+    for position in positions:
+        kept.extend(items[previous:position])
+        previous = position + 1
+    kept.extend(items[previous:])
+    return kept
+
+
+def _holds(ids: list[str], chunk_id: str, low: int, high: int) -> bool:
+    """Whether the sorted slice ids[low:high] holds chunk_id."""
+    at = bisect.bisect_left(ids, chunk_id, low, high)
+    return at < high and ids[at] == chunk_id
+
+
+class _InChunkOrder:
+    """The index's chunk ids in chunk-id order, as a sequence bisect can search, without sorting them again."""
+
+    def __init__(self, index: Bm25Index) -> None:
+        self._ids = index.chunk_ids
+        self._docs = np.empty(len(index), dtype=np.int64)
+        self._docs[index.chunk_order] = np.arange(len(index), dtype=np.int64)
+
+    def __len__(self) -> int:
+        return self._docs.size
+
+    def __getitem__(self, position: int) -> str:
+        return self._ids[int(self._docs[position])]
+
+
+def _merged_chunk_order(
+    index: Bm25Index,
+    kept: np.ndarray,
+    kept_numbers: np.ndarray,
+    new_ids: list[str],
+    new_numbers: np.ndarray,
+    n_docs: int,
+) -> np.ndarray:
+    """Each new document's position in chunk-id order, from the old order: no sort of all the ids again."""
+    removed_positions = np.sort(index.chunk_order[~kept])
+    in_order = _InChunkOrder(index)
+    by_id = sorted(range(len(new_ids)), key=new_ids.__getitem__)
+    # For each new id (in id order): how many kept ids are smaller.
+    kept_below = np.array(
+        [bisect.bisect_left(in_order, new_ids[i]) for i in by_id], dtype=np.int64
+    ) if new_ids else np.zeros(0, dtype=np.int64)
+    kept_below -= np.searchsorted(removed_positions, kept_below)
+    # A kept document's position among the kept ones, then shifted by the new ids below it.
+    kept_positions = index.chunk_order[kept].astype(np.int64)
+    kept_positions -= np.searchsorted(removed_positions, kept_positions)
+    chunk_order = np.empty(n_docs, dtype=np.int32)
+    chunk_order[kept_numbers] = kept_positions + np.searchsorted(kept_below, kept_positions, side="right")
+    chunk_order[new_numbers[by_id]] = kept_below + np.arange(len(new_ids), dtype=np.int64)
+    return chunk_order
+
+
+def _insert_sorted(array: np.ndarray, positions: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """np.insert for ascending positions, by slice copies: np.insert's boolean mask over 100M postings takes
+    seconds, a copy per inserted run takes milliseconds."""
+    out = np.empty(array.size + positions.size, dtype=array.dtype)
+    targets = positions + np.arange(positions.size)
+    out[targets] = values
+    previous = 0
+    for shift, position in enumerate(positions.tolist()):
+        if position > previous:
+            out[previous + shift : position + shift] = array[previous:position]
+        previous = position
+    out[previous + positions.size :] = array[previous:]
+    return out

@@ -6,14 +6,16 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from answers.bench.retrieval import ndcg_at, recall_at
+from answers.bench.retrieval import _bm25s_search, default_rank_bm25_queries, ndcg_at, recall_at
 from answers.bench.verify import written_sentences
 from answers.pipeline.records import ChunkRecord, SentenceSpan
 from corpus_admin.models import Chunk
 
 BENCH_KEYS = {
     "chunks", "ours_build_s", "rank_bm25_build_s", "ours_p50_ms", "ours_p95_ms", "rank_bm25_p50_ms",
-    "query_speedup", "peak_rss_mb", "top10_identical",
+    "query_speedup", "peak_rss_mb", "top10_identical", "top10_identical_count", "bm25s_build_s", "bm25s_p50_ms",
+    "bm25s_p95_ms", "bm25s_query_ratio", "bm25s_top10_overlap", "ours_bytes_per_chunk",
+    "ours_rss_delta_bytes_per_chunk", "update_one_source_s", "cold_start_s",
 }
 
 
@@ -31,9 +33,40 @@ def test_bench_retrieval_json_reports_every_figure_and_identical_top10():
     assert result["ours_p50_ms"] > 0 and result["rank_bm25_p50_ms"] > 0 and result["peak_rss_mb"] > 0
 
 
-def test_bench_retrieval_text_output_names_both_engines():
+def test_bench_retrieval_counts_every_compared_query_as_identical_to_rank_bm25():
+    result = json.loads(run("bench_retrieval", "--chunks", "400", "--queries", "12", "--rank-bm25-queries", "7",
+                            "--json"))
+    assert result["rank_bm25_queries"] == 7 and result["top10_identical_count"] == 7
+    assert 0 < result["bm25s_top10_overlap"] <= 1
+    assert result["bm25s_variant"]["method"] == "robertson"
+    assert result["update_source_chunks"] == 100
+
+
+def test_bench_retrieval_text_output_names_all_three_engines():
     text = run("bench_retrieval", "--chunks", "200", "--queries", "5")
-    assert "rank-bm25" in text and "top10_identical: True" in text
+    assert "rank-bm25" in text and "bm25s (robertson)" in text
+    assert "top10_identical: True (5 of 5 queries" in text
+
+
+def test_bench_retrieval_can_leave_bm25s_out():
+    result = json.loads(run("bench_retrieval", "--chunks", "200", "--queries", "5", "--no-bm25s", "--json"))
+    assert "bm25s_p50_ms" not in result and result["top10_identical"] is True
+
+
+def test_default_rank_bm25_sample_shrinks_with_the_corpus():
+    assert default_rank_bm25_queries(10_000, 200) == 200
+    assert default_rank_bm25_queries(100_000, 200) == 50
+    assert default_rank_bm25_queries(1_000_000, 200) == 20
+    assert default_rank_bm25_queries(1_000_000, 5) == 5
+
+
+def test_bm25s_search_returns_its_best_documents_first_and_no_zero_scores():
+    import bm25s
+
+    retriever = bm25s.BM25(method="robertson")
+    retriever.index([["a", "b"], ["a", "a", "c"], ["d"], ["e"], ["f"]], show_progress=False)
+    assert _bm25s_search(retriever, ["a"], 10) == [1, 0]
+    assert _bm25s_search(retriever, ["a", "c"], 1) == [1]
 
 
 @pytest.fixture

@@ -87,3 +87,21 @@ def test_removing_a_chunk_the_index_does_not_hold_is_refused():
     index, _ = public_index(CORPUS)
     with pytest.raises(ValueError, match="does not hold"):
         updated_index(index, removed=["nowhere-c01"], added=[])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    array=st.lists(st.integers(min_value=0, max_value=1000), max_size=30),
+    inserts=st.lists(st.tuples(st.integers(min_value=0, max_value=30), st.integers(min_value=0, max_value=9)),
+                     max_size=12),
+)
+def test_insert_sorted_equals_numpy_insert(array, inserts):
+    import numpy as np
+
+    from answers.pipeline.retrieve.update import _insert_sorted
+
+    values = np.array(array, dtype=np.int32)
+    inserts = sorted((min(position, len(array)), value) for position, value in inserts)
+    positions = np.array([position for position, _ in inserts], dtype=np.int64)
+    new = np.array([value for _, value in inserts], dtype=np.int32)
+    assert _insert_sorted(values, positions, new).tolist() == np.insert(values, positions, new).tolist()

@@ -1,0 +1,51 @@
+"""Retriever backends: where a question's retriever comes from, chosen by `RAG_RETRIEVER` (default `memory`).
+
+The pipeline asks only for `answers.pipeline.answer.Retriever` (search and has_term over the caller's chunks).
+A backend makes one for a caller's audiences, re-read for each question (§3). `memory` is the process-wide
+in-process index (`answers.retrieval.holder`): exact rank-bm25 scores with each audience tier's own statistics.
+Another backend (a search engine with one index per tier, README "Scaling") registers itself in BACKENDS.
+"""
+from collections.abc import Callable
+from typing import Protocol
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+from answers.pipeline.answer import Retriever
+from answers.retrieval.caller import CallerRetriever, max_rank_for
+from answers.retrieval.holder import current_index
+
+
+class RetrieverBackend(Protocol):
+    """Makes the retriever one question uses, for one caller's audiences."""
+
+    def retriever_for(self, audiences: tuple[str, ...]) -> Retriever:
+        """A retriever over exactly the chunks of these audiences, with statistics over exactly those."""
+        ...
+
+
+class MemoryBackend:
+    """The index every worker holds in memory: one immutable snapshot per question, seen through the caller's tier."""
+
+    def retriever_for(self, audiences: tuple[str, ...]) -> CallerRetriever:
+        """The current snapshot through the audiences' tier (the snapshot is kept for the whole question)."""
+        return CallerRetriever(current_index(), max_rank_for(audiences))
+
+
+BACKENDS: dict[str, Callable[[], RetrieverBackend]] = {"memory": MemoryBackend}
+
+
+def retriever_backend(name: str | None = None) -> RetrieverBackend:
+    """The backend named by `name`, or by the RAG_RETRIEVER setting; ImproperlyConfigured for an unknown name."""
+    chosen = settings.RAG_RETRIEVER if name is None else name
+    try:
+        return BACKENDS[chosen]()
+    except KeyError:
+        raise ImproperlyConfigured(
+            f"RAG_RETRIEVER must be one of {', '.join(sorted(BACKENDS))}, not {chosen!r}"
+        ) from None
+
+
+def retriever_for(audiences: tuple[str, ...]) -> Retriever:
+    """The retriever for one question of a caller with these audiences, from the configured backend."""
+    return retriever_backend().retriever_for(audiences)

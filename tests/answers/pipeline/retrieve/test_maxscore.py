@@ -1,0 +1,128 @@
+"""Pruned top k: the same hits and bit-identical scores as scoring every posting, in every audience tier."""
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rank_bm25 import BM25Okapi
+
+from answers.pipeline.retrieve.bm25 import Bm25Index
+from answers.pipeline.retrieve.maxscore import QueryTerm, candidate_docs, lookup_postings
+from answers.pipeline.retrieve.persist import read_index, write_index
+from answers.pipeline.retrieve.update import updated_index
+from tests.answers.pipeline.retrieve.helpers import AUDIENCES, INTERNAL, PUBLIC
+
+EXHAUSTIVE = 10**12  # a prune_from no query reaches
+
+# A skewed vocabulary, so that some terms are in most documents (set aside by pruning, looked up by column) and
+# others in few (the candidates).
+skewed_words = st.integers(min_value=0, max_value=40).map(lambda n: f"t{n * n // 40}")
+tiered_docs = st.lists(
+    st.tuples(st.sampled_from(AUDIENCES), st.lists(skewed_words, min_size=1, max_size=14)), min_size=1, max_size=60
+)
+skewed_queries = st.lists(st.integers(min_value=0, max_value=45).map(lambda n: f"t{n * n // 40}"), min_size=1,
+                          max_size=7)
+
+
+def brute_force_top(docs: list[list[str]], chunk_ids: list[str], query: list[str], k: int) -> list[tuple[str, float]]:
+    """rank-bm25's scores over exactly these documents; non-zero, best first, ties by chunk id."""
+    scores = BM25Okapi(docs).get_scores(query)
+    ranked = sorted((-score, chunk_id) for chunk_id, score in zip(chunk_ids, scores.tolist(), strict=True) if score)
+    return [(chunk_id, -negative) for negative, chunk_id in ranked[:k]]
+
+
+@settings(max_examples=250, deadline=None)
+@given(docs=tiered_docs, query=skewed_queries, k=st.integers(min_value=1, max_value=12))
+def test_pruned_search_equals_exhaustive_search_and_rank_bm25_in_every_tier(docs, query, k):
+    chunk_ids = [f"c{i:03d}" for i in range(len(docs))]
+    index = Bm25Index.build((c, audience, tokens) for c, (audience, tokens) in zip(chunk_ids, docs, strict=True))
+    for max_rank in range(len(AUDIENCES)):
+        pruned = index.search(query, max_rank=max_rank, k=k, prune_from=0)
+        assert pruned == index.search(query, max_rank=max_rank, k=k, prune_from=EXHAUSTIVE)  # ids and exact floats
+        visible = [i for i, (audience, _) in enumerate(docs) if AUDIENCES.index(audience) <= max_rank]
+        if not visible:
+            assert pruned == []
+            continue
+        expected = brute_force_top([docs[i][1] for i in visible], [chunk_ids[i] for i in visible], query, k)
+        assert [hit.chunk_id for hit in pruned] == [chunk_id for chunk_id, _ in expected]
+        for hit, (_, score) in zip(pruned, expected, strict=True):
+            assert math.isclose(hit.score, score, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def test_pruned_search_on_a_zipfian_corpus_equals_exhaustive_search_bit_for_bit():
+    rng = np.random.default_rng(11)
+    vocabulary = np.array([f"w{i}" for i in range(2000)])
+    weights = 1 / np.arange(1, 2001) ** 1.1
+    pick = weights / weights.sum()
+    audiences = rng.choice(3, size=4000, p=[0.8, 0.15, 0.05])
+    docs = [
+        (f"d{i:05d}", int(audiences[i]), vocabulary[rng.choice(2000, size=int(rng.integers(20, 60)), p=pick)].tolist())
+        for i in range(4000)
+    ]
+    index = Bm25Index.build(docs)
+    for _ in range(40):
+        query = vocabulary[rng.choice(2000, size=int(rng.integers(2, 7)), p=pick)].tolist()
+        for max_rank in (PUBLIC, INTERNAL):
+            exhaustive = index.search(query, max_rank=max_rank, k=10, prune_from=EXHAUSTIVE)
+            assert index.search(query, max_rank=max_rank, k=10) == exhaustive
+            assert index.search(query, max_rank=max_rank, k=10, prune_from=0) == exhaustive
+
+
+def test_common_terms_whose_bounds_cannot_reach_the_kth_best_are_set_aside():
+    # Documents 0-99 hold the common term once; 0-4 also hold the rare one. The common term alone can add at most
+    # 1.0, below the seed's 5th best (2.5): only the rare term's documents remain candidates.
+    common = QueryTerm(docs=np.arange(100), bound=1.0)
+    rare = QueryTerm(docs=np.arange(5), bound=2.0)
+
+    def exact(docs: np.ndarray) -> np.ndarray:
+        return np.where(docs < 5, 2.5, 0.5)
+
+    candidates = candidate_docs([common, rare], k=5, exact_scores=exact, seed_postings=0, lookup_cost=0)
+    assert candidates is not None and candidates.tolist() == [0, 1, 2, 3, 4]
+
+
+def test_a_bound_reaching_the_kth_best_keeps_its_documents_and_pruning_that_cannot_pay_gives_up():
+    common = QueryTerm(docs=np.arange(100), bound=3.0)  # could lift any document above the seed's 5th best
+    rare = QueryTerm(docs=np.arange(5), bound=2.0)
+
+    def exact(docs: np.ndarray) -> np.ndarray:
+        return np.full(docs.size, 2.5)
+
+    kept = candidate_docs([common, rare], k=5, exact_scores=exact, seed_postings=0, lookup_cost=0)
+    assert kept is not None and kept.tolist() == list(range(100))
+    assert candidate_docs([common, rare], k=5, exact_scores=exact, seed_postings=0) is None  # 100 look-ups: no gain
+
+
+def test_lookup_postings_finds_exactly_the_wanted_documents_present():
+    found, at = lookup_postings(np.array([2, 5, 9, 14]), np.array([1, 5, 9, 20]))
+    assert found.tolist() == [1, 2] and at.tolist() == [1, 2]
+
+
+@settings(max_examples=120, deadline=None)
+@given(before=tiered_docs, added=tiered_docs, drop=st.lists(st.booleans(), max_size=60), query=skewed_queries)
+def test_an_updated_index_prunes_to_the_same_hits_as_scoring_everything(before, added, drop, query):
+    # Removing chunks leaves each term's bound looser, never too low; added chunks raise it where they must.
+    old = {f"c{i:03d}": doc for i, doc in enumerate(before)}
+    removed = [chunk_id for chunk_id, gone in zip(old, drop, strict=False) if gone]
+    index = updated_index(
+        Bm25Index.build((c, a, t) for c, (a, t) in old.items()),
+        removed=removed,
+        added=[(f"n{i:03d}", a, t) for i, (a, t) in enumerate(added)],
+    )
+    for max_rank in range(len(AUDIENCES)):
+        exhaustive = index.search(query, max_rank=max_rank, k=5, prune_from=EXHAUSTIVE)
+        assert index.search(query, max_rank=max_rank, k=5, prune_from=0) == exhaustive
+
+
+def test_a_saved_index_keeps_its_bounds_and_prunes_alike(tmp_path):
+    docs = [(f"d{i:03d}", i % 3, ["common"] * (1 + i % 4) + (["rare"] if i % 17 == 0 else [])) for i in range(200)]
+    index = Bm25Index.build(docs)
+    write_index(index, tmp_path / "index.npz")
+    loaded = read_index(tmp_path / "index.npz")
+    assert loaded.term_max_tf.tolist() == index.term_max_tf.tolist()
+    assert loaded.term_min_length.tolist() == index.term_min_length.tolist()
+    for max_rank in range(len(AUDIENCES)):
+        query = ["rare", "common"]
+        assert loaded.search(query, max_rank=max_rank, k=3, prune_from=0) == index.search(
+            query, max_rank=max_rank, k=3, prune_from=EXHAUSTIVE
+        )

@@ -1,0 +1,40 @@
+"""RAG_RETRIEVER picks the retriever backend; `memory` serves each caller's tier from the in-process index."""
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from answers.retrieval.backends import BACKENDS, MemoryBackend, retriever_backend, retriever_for
+from answers.retrieval.caller import CallerRetriever
+from corpus_admin.visibility import EVERYONE, PUBLIC_ONLY
+
+
+def test_memory_is_the_default_backend(settings):
+    assert settings.RAG_RETRIEVER == "memory"
+    assert isinstance(retriever_backend(), MemoryBackend)
+
+
+def test_an_unknown_backend_fails_by_name():
+    with pytest.raises(ImproperlyConfigured, match="RAG_RETRIEVER must be one of memory, not 'elastic'"):
+        retriever_backend("elastic")
+
+
+def test_the_setting_selects_a_registered_backend(settings, monkeypatch):
+    class Recording:
+        def retriever_for(self, audiences):
+            return ("recorded", audiences)
+
+    monkeypatch.setitem(BACKENDS, "recording", Recording)
+    settings.RAG_RETRIEVER = "recording"
+    assert retriever_for(PUBLIC_ONLY) == ("recorded", PUBLIC_ONLY)
+
+
+@pytest.mark.django_db
+def test_memory_backend_serves_the_callers_tier_of_the_current_index(ingest):
+    ingest("refunds.md", "# Refunds\n\nRefunds are issued within 30 days of purchase.\n")
+    ingest("floor.md", "# Floor\n\nNever discount below the pricing floor.\n", audience="internal")
+    ingest("hours.md", "# Support hours\n\nSupport answers on weekdays from nine to five.\n")  # so that a term in
+    ingest("mobile.md", "# Mobile apps\n\nThe phone app works offline after the first sync.\n")  # one chunk scores
+    public, staff = retriever_for(PUBLIC_ONLY), retriever_for(EVERYONE)
+    assert isinstance(public, CallerRetriever)
+    assert (public.max_rank, staff.max_rank) == (0, 2)
+    assert not public.has_term("floor") and staff.has_term("floor")
+    assert [hit.record.source_title for hit in staff.search(["floor"], k=3)] == ["Floor"]
