@@ -2,11 +2,21 @@
 qualify, names, and negation. Each failure reads as a reason a person can follow ("[1] states 2 business days,
 not 4")."""
 from collections.abc import Iterable, Sequence
+from difflib import SequenceMatcher
 
 from answers.pipeline.evidence import evidence_text, instruction_text
 from answers.pipeline.records import ChunkRecord
-from answers.pipeline.text.claims import Claims, Name, NumberClaim, compatible_units, read_claims, same_value
-from answers.pipeline.text.tokens import TokenizerConfig
+from answers.pipeline.text.claims import (
+    NUMBER_WORDS,
+    Claims,
+    Name,
+    NumberClaim,
+    compatible_units,
+    read_claims,
+    same_value,
+)
+from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig, tokenize
+from answers.pipeline.text.wording import ANTONYMS, Word, antonym_side, content_words, phrases, role_of
 from answers.pipeline.types import SupportSpan
 
 ONLY_IN_INSTRUCTIONS = " (only in text written as an instruction to an AI, which is never evidence)"
@@ -21,17 +31,23 @@ def bound_problems(
     names: Sequence[Name],
     held: Iterable[str],
     tokenizer: TokenizerConfig,
+    sentence: str = "",
+    elsewhere: Sequence[str] = (),
 ) -> list[str]:
-    """What of the sentence's numbers, names and negations citation [n]'s span does not bear out; empty when all.
+    """What of the sentence's numbers, names, negations, opposites and swapped words citation [n]'s span does not
+    bear out; empty when all.
 
     The checks run in that order and the first that fails gives the reasons: a wrong number usually also reads as a
-    missing name or a negation out of place, and one reason says it best.
+    missing name or a negation out of place, and one reason says it best. The last two need the sentence's text;
+    the swap check also the issued evidence outside the span (`elsewhere`).
     """
     stated = read_claims(span.quote, tokenizer)
     return (
         _number_problems(n, claims, stated, record, tokenizer)
         or _name_problems(n, names, stated, record, tokenizer)
         or _polarity_problems(n, claims, stated, held)
+        or (_antonym_problems(n, sentence, span.quote, claims, stated, tokenizer) if sentence else [])
+        or (_swap_problems(n, sentence, span.quote, elsewhere, tokenizer) if sentence else [])
     )
 
 
@@ -150,3 +166,127 @@ def _words(terms: Iterable[str], stated: Claims) -> str:
     order = {term: i for i, term in enumerate(stated.written)}
     chosen = sorted(terms, key=lambda term: order.get(term, len(order)))
     return " ".join(stated.written.get(term, term) for term in chosen)
+
+
+def _antonym_problems(
+    n: int, sentence: str, quote: str, claims: Claims, stated: Claims, tokenizer: TokenizerConfig
+) -> list[str]:
+    """A word of the sentence whose antonym the span states, and not the word itself, with the same polarity: "open
+    on weekends" against "closed on weekends" (but "not closed" bears out "open")."""
+    words = content_words(sentence, tokenizer)
+    said = {word.written.lower(): word for word in words if word.written.lower() in ANTONYMS}
+    if not said:
+        return []
+    span_words = {word.written.lower(): word for word in content_words(quote, tokenizer)}
+    problems = []
+    for lowered, word in said.items():
+        if any(form in span_words for form in antonym_side(lowered)):
+            continue
+        opposite = next((span_words[form] for form in sorted(ANTONYMS[lowered]) if form in span_words), None)
+        if opposite is None:
+            continue
+        if _negated(word.written, claims, tokenizer) != _negated(opposite.written, stated, tokenizer):
+            continue
+        problems.append(f"[{n}] says {opposite.written}, the sentence says {word.written}")
+    return problems
+
+
+def _negated(word: str, claims: Claims, tokenizer: TokenizerConfig) -> bool:
+    terms = tokenize(word, tokenizer)
+    return bool(terms) and True in claims.polarity.get(terms[0], frozenset())
+
+
+_MAX_SWAPPED = 3  # words on each side of a substitution; a longer one is a rewording of the whole clause
+
+
+def _swap_problems(
+    n: int, sentence: str, quote: str, elsewhere: Sequence[str], tokenizer: TokenizerConfig
+) -> list[str]:
+    """Words the sentence puts where the span has others, when the sentence's words come from elsewhere in the issued
+    evidence: "reviewed by the support team" against a span's "reviewed by the billing team", with a support team
+    in another block. Models swap in entities from their context; a rewording ("gets" for "receives") uses words the
+    evidence does not put there.
+
+    A substitution is one to three words on each side, next to a word both share that is no number, with no number
+    in it (the numbers check reads those) and not all of its words in the span (a reordering). It is a swap when
+    its two sides name different roles ("workspace admin" for "account owner"), when it is the word before a
+    shared role noun ("support team" for "billing team", "Team plan" for "Business plan"), or when its words
+    swapped in are written together outside the span (two or more as a run, a single one with the shared word
+    beside it). A single word swapped in that reads as an inflected verb ("keeps" for "stores") is taken for a
+    rewording in the last two cases; an antonym's stop word ("before") is left to the antonym check.
+    """
+    said, span = content_words(sentence, tokenizer), content_words(quote, tokenizer)
+    if not said or not span or not elsewhere:
+        return []
+    said_terms, span_terms = [word.term for word in said], [word.term for word in span]
+    in_span = frozenset(span_terms)
+    opcodes = SequenceMatcher(None, said_terms, span_terms, autojunk=False).get_opcodes()
+    problems = []
+    for k, (tag, i1, i2, j1, j2) in enumerate(opcodes):
+        if tag != "replace" or not (i2 - i1 <= _MAX_SWAPPED and j2 - j1 <= _MAX_SWAPPED):
+            continue
+        swapped_in = said_terms[i1:i2]
+        if any(term[:1].isdigit() for term in swapped_in + span_terms[j1:j2]) or set(swapped_in) <= in_span:
+            continue
+        # A shared number or number word next to the words tells nothing of what they are ("used one time").
+        before = k > 0 and opcodes[k - 1][0] == "equal" and not _numeric(said_terms[i1 - 1])
+        after = k + 1 < len(opcodes) and opcodes[k + 1][0] == "equal" and not _numeric(said_terms[i2])
+        if not (before or after):
+            continue
+        if any(word.term == word.written.lower() and word.term in ENGLISH_STOP_WORDS for word in said[i1:i2]):
+            continue  # "before" for "early": an antonym's word, which the antonym check reads
+        # One word written as a verb is ("keeps" for "stores", "used" for "works"): a rewording, unless it names
+        # another role.
+        verb = i2 - i1 == 1 and _inflected(said[i1].written)
+        if not (
+            _roles_differ(swapped_in, span_terms[j1:j2], tokenizer)
+            or (not verb and after and role_of(said_terms[i2], tokenizer) is not None)
+            or (not verb and _found_elsewhere(said_terms, i1, i2, before, after, elsewhere, tokenizer))
+        ):
+            continue
+        flank_said, flank_span = _flank(said, i1, i2, before, after), _flank(span, j1, j2, before, after)
+        problems.append(f"[{n}] says {_written(flank_span)}, not {_written(flank_said)}")
+    return problems
+
+
+def _roles_differ(said: Sequence[str], span: Sequence[str], tokenizer: TokenizerConfig) -> bool:
+    """Whether both sides name a role and not the same one: "workspace admin" for "account owner"."""
+    said_roles = {role_of(term, tokenizer) for term in said} - {None}
+    span_roles = {role_of(term, tokenizer) for term in span} - {None}
+    return bool(said_roles and span_roles) and not said_roles & span_roles
+
+
+def _found_elsewhere(
+    terms: Sequence[str], i1: int, i2: int, before: bool, after: bool, elsewhere: Sequence[str],
+    tokenizer: TokenizerConfig,
+) -> bool:
+    """Whether the words swapped in are written together outside the span: two or more as a run, a single one with
+    the shared word beside it."""
+    runs = [tuple(terms[i1:i2])] if i2 - i1 > 1 else []
+    if before:
+        runs.append(tuple(terms[i1 - 1 : i2]))
+    if after:
+        runs.append(tuple(terms[i1 : i2 + 1]))
+    return any(run in phrases(text, tokenizer) for text in elsewhere for run in runs)
+
+
+def _inflected(word: str) -> bool:
+    """Whether a word ends as an inflected verb does ("keeps", "used"); "business" and "status" do not."""
+    lowered = word.lower()
+    return lowered.endswith("ed") or (lowered.endswith("s") and not lowered.endswith(("ss", "us", "is")))
+
+
+def _numeric(term: str) -> bool:
+    return term[:1].isdigit() or term in NUMBER_WORDS
+
+
+def _flank(words: Sequence[Word], start: int, end: int, before: bool, after: bool) -> Sequence[Word]:
+    """The substituted words as a reason names them: one word with the shared word after it ("billing team"), else
+    the words alone ("account owner")."""
+    if end - start == 1 and after and end < len(words):
+        return words[start : end + 1]
+    return words[start:end]
+
+
+def _written(words: Sequence[Word]) -> str:
+    return " ".join(word.written for word in words)
