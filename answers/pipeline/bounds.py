@@ -5,7 +5,8 @@ from collections.abc import Iterable, Sequence
 from difflib import SequenceMatcher
 
 from answers.pipeline.evidence import evidence_text, instruction_text
-from answers.pipeline.records import ChunkRecord
+from answers.pipeline.records import ChunkRecord, SentenceSpan
+from answers.pipeline.spans import chunk_sentences
 from answers.pipeline.text.claims import (
     NUMBER_WORDS,
     Claims,
@@ -46,7 +47,7 @@ def bound_problems(
         _number_problems(n, claims, stated, record, tokenizer)
         or _name_problems(n, names, stated, record, tokenizer)
         or _polarity_problems(n, claims, stated, held)
-        or (_antonym_problems(n, sentence, span.quote, claims, stated, tokenizer) if sentence else [])
+        or (_antonym_problems(n, sentence, span, record, claims, stated, tokenizer) if sentence else [])
         or (_swap_problems(n, sentence, span.quote, elsewhere, tokenizer) if sentence else [])
     )
 
@@ -169,26 +170,45 @@ def _words(terms: Iterable[str], stated: Claims) -> str:
 
 
 def _antonym_problems(
-    n: int, sentence: str, quote: str, claims: Claims, stated: Claims, tokenizer: TokenizerConfig
+    n: int, sentence: str, span: SupportSpan, record: ChunkRecord, claims: Claims, stated: Claims,
+    tokenizer: TokenizerConfig,
 ) -> list[str]:
-    """A word of the sentence whose antonym the span states, and not the word itself, with the same polarity: "open
-    on weekends" against "closed on weekends" (but "not closed" bears out "open")."""
+    """A word of the sentence whose antonym the span states with the same polarity, in a sentence of the span that
+    holds more of the claim than any holding the word itself: "open on weekends" against "closed on weekends" (but
+    "not closed" bears out "open", and so does "open on weekdays and closed on Sundays")."""
     words = content_words(sentence, tokenizer)
     said = {word.written.lower(): word for word in words if word.written.lower() in ANTONYMS}
     if not said:
         return []
-    span_words = {word.written.lower(): word for word in content_words(quote, tokenizer)}
+    claim = frozenset(word.term for word in words if word.written.lower() not in ANTONYMS)
+    parts = [content_words(record.text[s.start : s.end], tokenizer) for s in _span_sentences(span, record)]
     problems = []
     for lowered, word in said.items():
-        if any(form in span_words for form in antonym_side(lowered)):
+        own, opposite = frozenset(antonym_side(lowered)), ANTONYMS[lowered]
+        with_word = [
+            len(claim & {w.term for w in part}) for part in parts if any(w.written.lower() in own for w in part)
+        ]
+        against = [
+            (len(claim & {w.term for w in part}), next(w for w in part if w.written.lower() in opposite))
+            for part in parts
+            if any(w.written.lower() in opposite for w in part) and not any(w.written.lower() in own for w in part)
+        ]
+        if not against:
             continue
-        opposite = next((span_words[form] for form in sorted(ANTONYMS[lowered]) if form in span_words), None)
-        if opposite is None:
+        held, written = max(against, key=lambda pair: pair[0])
+        if held <= max(with_word, default=-1):
             continue
-        if _negated(word.written, claims, tokenizer) != _negated(opposite.written, stated, tokenizer):
+        if _negated(word.written, claims, tokenizer) != _negated(written.written, stated, tokenizer):
             continue
-        problems.append(f"[{n}] says {opposite.written}, the sentence says {word.written}")
+        problems.append(f"[{n}] says {written.written}, the sentence says {word.written}")
     return problems
+
+
+def _span_sentences(span: SupportSpan, record: ChunkRecord) -> list[SentenceSpan]:
+    sentences = chunk_sentences(record)
+    return [sentences[i - 1] for i in span.sentences if 0 < i <= len(sentences)] or [
+        SentenceSpan(span.start, span.end, 1, False)
+    ]
 
 
 def _negated(word: str, claims: Claims, tokenizer: TokenizerConfig) -> bool:

@@ -60,6 +60,8 @@ _ROLE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("customer", "customers", "client", "clients"),
     ("partner", "partners"),
     ("engineer", "engineers"),
+    ("crew", "crews"),
+    ("clerk", "clerks"),
     ("agent", "agents"),
     ("staff",),
     ("plan", "plans"),
