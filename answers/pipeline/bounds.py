@@ -1,7 +1,7 @@
 """The bound checks of §5.6 within one citation's support span: numbers with their units and the words they
 qualify, names, and negation. Each failure reads as a reason a person can follow ("[1] states 2 business days,
 not 4")."""
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from difflib import SequenceMatcher
 
 from answers.pipeline.evidence import evidence_text, instruction_text
@@ -16,8 +16,8 @@ from answers.pipeline.text.claims import (
     read_claims,
     same_value,
 )
-from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig, tokenize
-from answers.pipeline.text.wording import ANTONYMS, Word, antonym_side, content_words, phrases, role_of
+from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig
+from answers.pipeline.text.wording import ANTONYMS, Word, antonym_side, content_words, phrases, role_of, word_terms
 from answers.pipeline.types import SupportSpan
 
 ONLY_IN_INSTRUCTIONS = " (only in text written as an instruction to an AI, which is never evidence)"
@@ -33,14 +33,14 @@ def bound_problems(
     held: Iterable[str],
     tokenizer: TokenizerConfig,
     sentence: str = "",
-    elsewhere: Sequence[str] = (),
+    elsewhere: Callable[[], Sequence[str]] = tuple,
 ) -> list[str]:
     """What of the sentence's numbers, names, negations, opposites and swapped words citation [n]'s span does not
     bear out; empty when all.
 
     The checks run in that order and the first that fails gives the reasons: a wrong number usually also reads as a
     missing name or a negation out of place, and one reason says it best. The last two need the sentence's text;
-    the swap check also the issued evidence outside the span (`elsewhere`).
+    the swap check also the issued evidence outside the span (`elsewhere`, asked only when a substitution needs it).
     """
     stated = read_claims(span.quote, tokenizer)
     return (
@@ -212,7 +212,7 @@ def _span_sentences(span: SupportSpan, record: ChunkRecord) -> list[SentenceSpan
 
 
 def _negated(word: str, claims: Claims, tokenizer: TokenizerConfig) -> bool:
-    terms = tokenize(word, tokenizer)
+    terms = word_terms(word, tokenizer)
     return bool(terms) and True in claims.polarity.get(terms[0], frozenset())
 
 
@@ -220,7 +220,7 @@ _MAX_SWAPPED = 3  # words on each side of a substitution; a longer one is a rewo
 
 
 def _swap_problems(
-    n: int, sentence: str, quote: str, elsewhere: Sequence[str], tokenizer: TokenizerConfig
+    n: int, sentence: str, quote: str, elsewhere: Callable[[], Sequence[str]], tokenizer: TokenizerConfig
 ) -> list[str]:
     """Words the sentence puts where the span has others, when the sentence's words come from elsewhere in the issued
     evidence: "reviewed by the support team" against a span's "reviewed by the billing team", with a support team
@@ -236,10 +236,10 @@ def _swap_problems(
     rewording in the last two cases; an antonym's stop word ("before") is left to the antonym check.
     """
     said, span = content_words(sentence, tokenizer), content_words(quote, tokenizer)
-    if not said or not span or not elsewhere:
-        return []
     said_terms, span_terms = [word.term for word in said], [word.term for word in span]
     in_span = frozenset(span_terms)
+    if not span or in_span.issuperset(said_terms):  # nothing put in the span's place (most true sentences)
+        return []
     opcodes = SequenceMatcher(None, said_terms, span_terms, autojunk=False).get_opcodes()
     problems = []
     for k, (tag, i1, i2, j1, j2) in enumerate(opcodes):
@@ -277,7 +277,7 @@ def _roles_differ(said: Sequence[str], span: Sequence[str], tokenizer: Tokenizer
 
 
 def _found_elsewhere(
-    terms: Sequence[str], i1: int, i2: int, before: bool, after: bool, elsewhere: Sequence[str],
+    terms: Sequence[str], i1: int, i2: int, before: bool, after: bool, elsewhere: Callable[[], Sequence[str]],
     tokenizer: TokenizerConfig,
 ) -> bool:
     """Whether the words swapped in are written together outside the span: two or more as a run, a single one with
@@ -287,7 +287,7 @@ def _found_elsewhere(
         runs.append(tuple(terms[i1 - 1 : i2]))
     if after:
         runs.append(tuple(terms[i1 : i2 + 1]))
-    return any(run in phrases(text, tokenizer) for text in elsewhere for run in runs)
+    return any(run in phrases(text, tokenizer) for text in elsewhere() for run in runs)
 
 
 def _inflected(word: str) -> bool:

@@ -95,7 +95,7 @@ def verify_sentence(
             continue
         problems = bound_problems(
             n, claims, supported[0], block.record, names=names, held=held, tokenizer=config.tokenizer,
-            sentence=marked.text, elsewhere=_elsewhere(n, supported[0], blocks),
+            sentence=marked.text, elsewhere=functools.partial(_elsewhere, n, supported[0], blocks),
         )
         if problems:
             reasons.extend(problems)

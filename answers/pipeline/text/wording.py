@@ -84,15 +84,26 @@ def antonym_side(word: str) -> tuple[str, ...]:
     return _SIDE.get(word.lower(), ())
 
 
-@functools.lru_cache(maxsize=256)
 def antonym_terms(terms: frozenset[str], tokenizer: TokenizerConfig) -> frozenset[str]:
     """The terms of the antonyms of `terms` ("open" -> "close"), so that a span stating the opposite is found."""
     found: set[str] = set()
-    for one, other in _ANTONYM_PAIRS:
-        for side, opposite in ((one, other), (other, one)):
-            if any(term in terms for form in side for term in tokenize(form, tokenizer)):
-                found.update(term for form in opposite for term in tokenize(form, tokenizer))
+    for side, opposite in _antonym_stems(tokenizer):
+        if side & terms:
+            found.update(opposite)
     return frozenset(found)
+
+
+@functools.lru_cache(maxsize=8)
+def _antonym_stems(tokenizer: TokenizerConfig) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """Each side of each pair as terms, with the other side's terms: read once per tokenizer."""
+    def stems(forms: tuple[str, ...]) -> frozenset[str]:
+        return frozenset(term for form in forms for term in tokenize(form, tokenizer))
+
+    return tuple(
+        (stems(side), stems(opposite))
+        for one, other in _ANTONYM_PAIRS
+        for side, opposite in ((one, other), (other, one))
+    )
 
 
 @functools.lru_cache(maxsize=8)
@@ -124,8 +135,14 @@ def content_words(text: str, tokenizer: TokenizerConfig) -> tuple[Word, ...]:
         if lowered in _SIDE and lowered in ENGLISH_STOP_WORDS:
             words.append(Word(lowered, written))
             continue
-        words.extend(Word(term, written) for term in tokenize(written, tokenizer))
+        words.extend(Word(term, written) for term in word_terms(written, tokenizer))
     return tuple(words)
+
+
+@functools.lru_cache(maxsize=8192)
+def word_terms(word: str, tokenizer: TokenizerConfig) -> tuple[str, ...]:
+    """The terms of one word as the tokenizer reads it (cached: the same words recur in every answer)."""
+    return tuple(tokenize(word, tokenizer))
 
 
 @functools.lru_cache(maxsize=1024)
