@@ -1,12 +1,23 @@
 """The bound checks of §5.6 within one citation's support span: numbers with their units and the words they
 qualify, names, and negation. Each failure reads as a reason a person can follow ("[1] states 2 business days,
 not 4")."""
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from difflib import SequenceMatcher
 
 from answers.pipeline.evidence import evidence_text, instruction_text
-from answers.pipeline.records import ChunkRecord
-from answers.pipeline.text.claims import Claims, Name, NumberClaim, compatible_units, read_claims, same_value
-from answers.pipeline.text.tokens import TokenizerConfig
+from answers.pipeline.records import ChunkRecord, SentenceSpan
+from answers.pipeline.spans import chunk_sentences
+from answers.pipeline.text.claims import (
+    NUMBER_WORDS,
+    Claims,
+    Name,
+    NumberClaim,
+    compatible_units,
+    read_claims,
+    same_value,
+)
+from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig
+from answers.pipeline.text.wording import ANTONYMS, Word, antonym_side, content_words, phrases, role_of, word_terms
 from answers.pipeline.types import SupportSpan
 
 ONLY_IN_INSTRUCTIONS = " (only in text written as an instruction to an AI, which is never evidence)"
@@ -21,17 +32,23 @@ def bound_problems(
     names: Sequence[Name],
     held: Iterable[str],
     tokenizer: TokenizerConfig,
+    sentence: str = "",
+    elsewhere: Callable[[], Sequence[str]] = tuple,
 ) -> list[str]:
-    """What of the sentence's numbers, names and negations citation [n]'s span does not bear out; empty when all.
+    """What of the sentence's numbers, names, negations, opposites and swapped words citation [n]'s span does not
+    bear out; empty when all.
 
     The checks run in that order and the first that fails gives the reasons: a wrong number usually also reads as a
-    missing name or a negation out of place, and one reason says it best.
+    missing name or a negation out of place, and one reason says it best. The last two need the sentence's text;
+    the swap check also the issued evidence outside the span (`elsewhere`, asked only when a substitution needs it).
     """
     stated = read_claims(span.quote, tokenizer)
     return (
         _number_problems(n, claims, stated, record, tokenizer)
         or _name_problems(n, names, stated, record, tokenizer)
         or _polarity_problems(n, claims, stated, held)
+        or (_antonym_problems(n, sentence, span, record, claims, stated, tokenizer) if sentence else [])
+        or (_swap_problems(n, sentence, span.quote, elsewhere, tokenizer) if sentence else [])
     )
 
 
@@ -150,3 +167,146 @@ def _words(terms: Iterable[str], stated: Claims) -> str:
     order = {term: i for i, term in enumerate(stated.written)}
     chosen = sorted(terms, key=lambda term: order.get(term, len(order)))
     return " ".join(stated.written.get(term, term) for term in chosen)
+
+
+def _antonym_problems(
+    n: int, sentence: str, span: SupportSpan, record: ChunkRecord, claims: Claims, stated: Claims,
+    tokenizer: TokenizerConfig,
+) -> list[str]:
+    """A word of the sentence whose antonym the span states with the same polarity, in a sentence of the span that
+    holds more of the claim than any holding the word itself: "open on weekends" against "closed on weekends" (but
+    "not closed" bears out "open", and so does "open on weekdays and closed on Sundays")."""
+    words = content_words(sentence, tokenizer)
+    said = {word.written.lower(): word for word in words if word.written.lower() in ANTONYMS}
+    if not said:
+        return []
+    claim = frozenset(word.term for word in words if word.written.lower() not in ANTONYMS)
+    parts = [content_words(record.text[s.start : s.end], tokenizer) for s in _span_sentences(span, record)]
+    problems = []
+    for lowered, word in said.items():
+        own, opposite = frozenset(antonym_side(lowered)), ANTONYMS[lowered]
+        with_word = [
+            len(claim & {w.term for w in part}) for part in parts if any(w.written.lower() in own for w in part)
+        ]
+        against = [
+            (len(claim & {w.term for w in part}), next(w for w in part if w.written.lower() in opposite))
+            for part in parts
+            if any(w.written.lower() in opposite for w in part) and not any(w.written.lower() in own for w in part)
+        ]
+        if not against:
+            continue
+        held, written = max(against, key=lambda pair: pair[0])
+        if held <= max(with_word, default=-1):
+            continue
+        if _negated(word.written, claims, tokenizer) != _negated(written.written, stated, tokenizer):
+            continue
+        problems.append(f"[{n}] says {written.written}, the sentence says {word.written}")
+    return problems
+
+
+def _span_sentences(span: SupportSpan, record: ChunkRecord) -> list[SentenceSpan]:
+    sentences = chunk_sentences(record)
+    return [sentences[i - 1] for i in span.sentences if 0 < i <= len(sentences)] or [
+        SentenceSpan(span.start, span.end, 1, False)
+    ]
+
+
+def _negated(word: str, claims: Claims, tokenizer: TokenizerConfig) -> bool:
+    terms = word_terms(word, tokenizer)
+    return bool(terms) and True in claims.polarity.get(terms[0], frozenset())
+
+
+_MAX_SWAPPED = 3  # words on each side of a substitution; a longer one is a rewording of the whole clause
+
+
+def _swap_problems(
+    n: int, sentence: str, quote: str, elsewhere: Callable[[], Sequence[str]], tokenizer: TokenizerConfig
+) -> list[str]:
+    """Words the sentence puts where the span has others, when the sentence's words come from elsewhere in the issued
+    evidence: "reviewed by the support team" against a span's "reviewed by the billing team", with a support team
+    in another block. Models swap in entities from their context; a rewording ("gets" for "receives") uses words the
+    evidence does not put there.
+
+    A substitution is one to three words on each side, next to a word both share that is no number, with no number
+    in it (the numbers check reads those) and not all of its words in the span (a reordering). It is a swap when
+    its two sides name different roles ("workspace admin" for "account owner"), when it is the word before a
+    shared role noun ("support team" for "billing team", "Team plan" for "Business plan"), or when its words
+    swapped in are written together outside the span (two or more as a run, a single one with the shared word
+    beside it). A single word swapped in that reads as an inflected verb ("keeps" for "stores") is taken for a
+    rewording in the last two cases; an antonym's stop word ("before") is left to the antonym check.
+    """
+    said, span = content_words(sentence, tokenizer), content_words(quote, tokenizer)
+    said_terms, span_terms = [word.term for word in said], [word.term for word in span]
+    in_span = frozenset(span_terms)
+    if not span or in_span.issuperset(said_terms):  # nothing put in the span's place (most true sentences)
+        return []
+    opcodes = SequenceMatcher(None, said_terms, span_terms, autojunk=False).get_opcodes()
+    problems = []
+    for k, (tag, i1, i2, j1, j2) in enumerate(opcodes):
+        if tag != "replace" or not (i2 - i1 <= _MAX_SWAPPED and j2 - j1 <= _MAX_SWAPPED):
+            continue
+        swapped_in = said_terms[i1:i2]
+        if any(term[:1].isdigit() for term in swapped_in + span_terms[j1:j2]) or set(swapped_in) <= in_span:
+            continue
+        # A shared number or number word next to the words tells nothing of what they are ("used one time").
+        before = k > 0 and opcodes[k - 1][0] == "equal" and not _numeric(said_terms[i1 - 1])
+        after = k + 1 < len(opcodes) and opcodes[k + 1][0] == "equal" and not _numeric(said_terms[i2])
+        if not (before or after):
+            continue
+        if any(word.term == word.written.lower() and word.term in ENGLISH_STOP_WORDS for word in said[i1:i2]):
+            continue  # "before" for "early": an antonym's word, which the antonym check reads
+        # One word written as a verb is ("keeps" for "stores", "used" for "works"): a rewording, unless it names
+        # another role.
+        verb = i2 - i1 == 1 and _inflected(said[i1].written)
+        if not (
+            _roles_differ(swapped_in, span_terms[j1:j2], tokenizer)
+            or (not verb and after and role_of(said_terms[i2], tokenizer) is not None)
+            or (not verb and _found_elsewhere(said_terms, i1, i2, before, after, elsewhere, tokenizer))
+        ):
+            continue
+        flank_said, flank_span = _flank(said, i1, i2, before, after), _flank(span, j1, j2, before, after)
+        problems.append(f"[{n}] says {_written(flank_span)}, not {_written(flank_said)}")
+    return problems
+
+
+def _roles_differ(said: Sequence[str], span: Sequence[str], tokenizer: TokenizerConfig) -> bool:
+    """Whether both sides name a role and not the same one: "workspace admin" for "account owner"."""
+    said_roles = {role_of(term, tokenizer) for term in said} - {None}
+    span_roles = {role_of(term, tokenizer) for term in span} - {None}
+    return bool(said_roles and span_roles) and not said_roles & span_roles
+
+
+def _found_elsewhere(
+    terms: Sequence[str], i1: int, i2: int, before: bool, after: bool, elsewhere: Callable[[], Sequence[str]],
+    tokenizer: TokenizerConfig,
+) -> bool:
+    """Whether the words swapped in are written together outside the span: two or more as a run, a single one with
+    the shared word beside it."""
+    runs = [tuple(terms[i1:i2])] if i2 - i1 > 1 else []
+    if before:
+        runs.append(tuple(terms[i1 - 1 : i2]))
+    if after:
+        runs.append(tuple(terms[i1 : i2 + 1]))
+    return any(run in phrases(text, tokenizer) for text in elsewhere() for run in runs)
+
+
+def _inflected(word: str) -> bool:
+    """Whether a word ends as an inflected verb does ("keeps", "used"); "business" and "status" do not."""
+    lowered = word.lower()
+    return lowered.endswith("ed") or (lowered.endswith("s") and not lowered.endswith(("ss", "us", "is")))
+
+
+def _numeric(term: str) -> bool:
+    return term[:1].isdigit() or term in NUMBER_WORDS
+
+
+def _flank(words: Sequence[Word], start: int, end: int, before: bool, after: bool) -> Sequence[Word]:
+    """The substituted words as a reason names them: one word with the shared word after it ("billing team"), else
+    the words alone ("account owner")."""
+    if end - start == 1 and after and end < len(words):
+        return words[start : end + 1]
+    return words[start:end]
+
+
+def _written(words: Sequence[Word]) -> str:
+    return " ".join(word.written for word in words)

@@ -6,6 +6,7 @@ from answers.pipeline.evidence import instruction_ranges
 from answers.pipeline.records import ChunkRecord, SentenceSpan
 from answers.pipeline.text.sentences import MARKER, sentence_spans
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
+from answers.pipeline.text.wording import say_quantities
 from answers.pipeline.types import SupportSpan
 
 _MAX_SENTENCES = 2
@@ -64,7 +65,7 @@ def _held(own: frozenset[str], wanted: frozenset[str], named: frozenset[str]) ->
 # Every sentence of an answer is checked against the same few chunks: tokenize each chunk sentence once.
 @functools.lru_cache(maxsize=4096)
 def _terms_of(text: str, tokenizer: TokenizerConfig) -> frozenset[str]:
-    return frozenset(significant_terms(MARKER.sub(" ", text), tokenizer))
+    return frozenset(significant_terms(say_quantities(MARKER.sub(" ", text)), tokenizer))
 
 
 @functools.lru_cache(maxsize=256)

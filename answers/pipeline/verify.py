@@ -12,6 +12,7 @@ from answers.pipeline.spans import support_span
 from answers.pipeline.text.claims import read_claims, read_names
 from answers.pipeline.text.sentences import parse_markers
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
+from answers.pipeline.text.wording import antonym_terms, say_quantities
 from answers.pipeline.types import Block, SupportSpan
 
 # With fewer blocks than this, "in most blocks" says nothing about a term (one block holds every one of its terms).
@@ -61,13 +62,16 @@ def verify_sentence(
     marked = parse_markers(sentence)
     if not marked.cited:
         return Verdict(marked.text, (), ("no citation",))
-    terms = set(significant_terms(marked.text, config.tokenizer))
+    terms = set(significant_terms(say_quantities(marked.text), config.tokenizer))
     distinctive = (terms - common) or terms
     claims = read_claims(marked.text, config.tokenizer)
     names = read_names(marked.text, config.tokenizer)
     # A name picks the span even when most blocks use it: "Team" and "Business" tell apart the sentences of a pricing
     # page, whose blocks all say both. The share counts distinctive terms only.
     name_terms = frozenset(term for name in names for term in name.terms)
+    # A span stating the opposite ("closed" for "open") is where the sentence's claim is made: find it, so that the
+    # antonym check reads it (an antonym never counts towards the share).
+    opposites = antonym_terms(frozenset(terms), config.tokenizer) - terms
     reasons: list[str] = []
     valid: list[int] = []
     spans: dict[int, SupportSpan] = {}
@@ -76,7 +80,9 @@ def verify_sentence(
         if block is None:
             reasons.append(f"cited [{n}], which was not issued")
             continue
-        supported = support_span(distinctive | name_terms, block.record, tokenizer=config.tokenizer, names=name_terms)
+        supported = support_span(
+            distinctive | name_terms | opposites, block.record, tokenizer=config.tokenizer, names=name_terms
+        )
         held = supported[1] & distinctive if supported else frozenset()
         share = len(held) / len(distinctive) if distinctive else 0.0
         if supported is None or share < config.min_overlap:
@@ -88,7 +94,8 @@ def verify_sentence(
             reasons.append(reason)
             continue
         problems = bound_problems(
-            n, claims, supported[0], block.record, names=names, held=held, tokenizer=config.tokenizer
+            n, claims, supported[0], block.record, names=names, held=held, tokenizer=config.tokenizer,
+            sentence=marked.text, elsewhere=functools.partial(_elsewhere, n, supported[0], blocks),
         )
         if problems:
             reasons.extend(problems)
@@ -96,3 +103,11 @@ def verify_sentence(
         valid.append(n)
         spans[n] = supported[0]
     return Verdict(marked.text, tuple(valid), tuple(reasons), tuple(spans[n] for n in valid))
+
+
+def _elsewhere(n: int, span: SupportSpan, blocks: Mapping[int, Block]) -> tuple[str, ...]:
+    """The issued evidence outside citation [n]'s span: the other blocks' texts and the rest of its own chunk, where
+    an entity swapped into a sentence comes from."""
+    own = evidence_text(blocks[n].record)
+    rest = own[: span.start] + "\n" + own[span.end :]
+    return (rest, *(evidence_text(block.record) for m, block in blocks.items() if m != n))

@@ -6,7 +6,9 @@ Rules callers rely on:
 
 - Text is NFC-normalised; "4 to 6 days" and "between 4 and 6 days" read as the range "4-6 days"; a number word right
   before a unit is a number ("two business days" -> "2 business days"); "14:00", "2 pm" and "2:00 p.m." are the time
-  "14:00". Other numbers follow `quantities`: "12%", "$19", "25 kg", "$12 per month", and a bare "1209600".
+  "14:00". Other numbers follow `quantities`: "12%", "$19", "25 kg", "$12 per month", and a bare "1209600"; digits
+  run into two or more capitals ("2FA", "3DS") are an identifier, no number (but "24h" and "2x" are numbers).
+  Quantity phrases are said one way (wording.py: "a single time" and "only once" -> "one time").
 - A number qualifies the words of its clause (clauses end at , ; : ( ) and at "and", "but", "while", "whereas",
   "or", "except", "unlike"); a word in a clause with no number qualifies the nearest number of its sentence; a word
   equally near two numbers qualifies both.
@@ -26,6 +28,7 @@ from decimal import Decimal, InvalidOperation
 
 from answers.pipeline.text.quantities import UNIT_WORDS, find_quantities, number_spans
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig, tokenize
+from answers.pipeline.text.wording import say_quantities
 
 TIME = "time"
 
@@ -85,6 +88,7 @@ _NUMBER_WORDS = {
         "seventeen eighteen nineteen twenty".split()
     )
 } | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "ninety": "90", "hundred": "100"}
+NUMBER_WORDS = frozenset(_NUMBER_WORDS)
 _NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})(?=[\s-]+(?:{UNIT_WORDS})\b)", re.I)
 _TIME = re.compile(
     r"(?<![\w:.])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?(?(minute)(?:\s?(?P<half>[ap])\.?m\b)?|\s?(?P<half2>[ap])\.?m\b)",
@@ -101,6 +105,7 @@ _NOT_NEGATING = re.compile(
 )
 _SCOPE = 3
 _ACRONYM_LETTERS = 5  # a longer word in capitals is shouted ("UPDATES DURING AN INCIDENT"), not an acronym
+_IDENTIFIER_TAIL = re.compile(r"[A-Z]{2,}")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w+)*(?:\(\))?")
 
 
@@ -162,7 +167,7 @@ def compatible_units(a: str, b: str) -> bool:
 
 
 def _normalise(text: str) -> str:
-    text = unicodedata.normalize("NFC", text)
+    text = say_quantities(unicodedata.normalize("NFC", text))
     text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     text = _RANGE_BETWEEN.sub(r"\1-\2", text)
     return _RANGE_TO.sub(r"\1-\2", text)
@@ -188,6 +193,8 @@ def _numbers(text: str) -> tuple[list[tuple[str, str, int, int]], list[tuple[int
         taken.append((quantity.start, quantity.end))
     blanked = _blank(text, taken)
     for value, start, end in number_spans(blanked):
+        if _IDENTIFIER_TAIL.match(text, end):  # digits run into capitals are an identifier ("2FA"), no number
+            continue
         found.append((value, "", start, end))
         taken.append((start, end))
     found.sort(key=lambda number: number[2])

@@ -385,3 +385,124 @@ def test_names_common_to_the_blocks_still_pick_the_span_and_must_be_in_it(make_b
 
     assert {"team", "busi", "plan"} <= common
     assert (verdict.shown, verdict.reasons) == (shown, reasons)
+
+
+# Substitutions, antonyms and quantity words (§5.6): the sentence aligned with its span, a word put in the place of
+# another read as a swap or a rewording.
+SHOP = {
+    1: block(
+        1, "Damaged parcels are inspected by the Oakridge warehouse crew. Each voucher can be redeemed only once."
+    ),
+    2: block(2, "The courier desk answers delivery questions. Store managers approve price matches."),
+    3: block(3, "The pickup counter is closed on public holidays. Lockers can be opened with the app."),
+    4: block(4, "Gift wrapping is free on the Premium tier. Express labels are printed by the shipping clerk."),
+    5: block(5, "The store manager approves every refund above the limit. Each device sends a 3DS code at checkout."),
+}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "reason"),
+    [
+        # The word before a shared role noun: "courier crew" for "warehouse crew".
+        (
+            "Damaged parcels are inspected by the Oakridge courier crew [1].",
+            "[1] says warehouse crew, not courier crew",
+        ),
+        # Two roles: a store manager is not a shipping clerk.
+        ("Express labels are printed by the store manager [4].", "[4] says shipping clerk, not store manager"),
+        # A tier is a role noun: "basic tier" for "Premium tier".
+        ("Gift wrapping is free on the basic tier [4].", "[4] says Premium tier, not basic tier"),
+    ],
+)
+def test_a_word_swapped_in_for_the_spans_entity_or_role_is_dropped_with_both_named(sentence, reason):
+    verdict = verify_sentence(sentence, blocks=SHOP, config=CONFIG)
+
+    assert not verdict.shown
+    assert verdict.reasons == (reason,)
+
+
+def test_words_swapped_in_from_another_block_are_a_swap():
+    verdict = verify_sentence("Damaged parcels are inspected by the courier desk [1].", blocks=SHOP, config=CONFIG)
+
+    assert not verdict.shown
+    assert verdict.reasons == ("[1] says Oakridge warehouse crew, not courier desk",)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Damaged parcels are checked by the Oakridge warehouse crew [1].",  # a verb reworded
+        "Damaged parcels get inspected by the Oakridge warehouse crew [1].",  # a word added
+        "Express labels are produced by the shipping clerk [4].",  # a verb reworded, "clerk" kept
+        "Gift wrapping is free of charge on the Premium tier [4].",
+    ],
+)
+def test_a_rewording_that_keeps_who_and_what_is_shown(sentence):
+    assert verify_sentence(sentence, blocks=SHOP, config=CONFIG).shown
+
+
+def test_the_same_role_said_another_way_is_no_swap():
+    blocks = {1: block(1, "Only administrators can delete a shared folder.")}
+
+    assert verify_sentence("Only admins can delete a shared folder [1].", blocks=blocks, config=CONFIG).shown
+
+
+def test_an_antonym_picks_the_span_that_states_the_opposite_and_drops_the_sentence():
+    verdict = verify_sentence("The pickup counter is open on public holidays [3].", blocks=SHOP, config=CONFIG)
+
+    assert not verdict.shown
+    assert verdict.reasons == ("[3] says closed, the sentence says open",)
+
+
+def test_a_negated_antonym_bears_out_the_word():
+    blocks = {1: block(1, "The kiosk is closed at night.")}
+
+    assert verify_sentence("At night the kiosk is not open [1].", blocks=blocks, config=CONFIG).shown
+    assert not verify_sentence("At night the kiosk is not closed [1].", blocks=blocks, config=CONFIG).shown
+
+
+def test_a_span_sentence_with_the_word_itself_bears_it_out_beside_one_with_its_antonym():
+    assert verify_sentence("Lockers can be opened with the app [3].", blocks=SHOP, config=CONFIG).shown
+
+
+def test_a_span_that_states_both_sides_of_an_antonym_bears_out_either():
+    blocks = {1: block(1, "The café is open on weekdays and closed on Sundays.")}
+
+    assert verify_sentence("The café is open on weekdays [1].", blocks=blocks, config=CONFIG).shown
+
+
+def test_before_and_after_are_opposites_though_both_are_stop_words():
+    blocks = {1: block(1, "Invoices are sent after the order ships.")}
+
+    verdict = verify_sentence("Invoices are sent before the order ships [1].", blocks=blocks, config=CONFIG)
+
+    assert not verdict.shown
+    assert verdict.reasons == ("[1] says after, the sentence says before",)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Each voucher can be redeemed a single time [1].",
+        "Each voucher can be redeemed one time only [1].",
+        "Each voucher can be redeemed just once [1].",
+    ],
+)
+def test_quantity_phrases_said_another_way_are_the_same_claim(sentence):
+    assert verify_sentence(sentence, blocks=SHOP, config=CONFIG).shown
+
+
+def test_once_that_starts_a_clause_is_not_read_as_one_time():
+    blocks = {1: block(1, "Once the store manager approves a refund, it is paid within 3 days.")}
+
+    assert verify_sentence(
+        "Once the store manager approves a refund, it is paid within 3 days [1].", blocks=blocks, config=CONFIG
+    ).shown
+
+
+def test_an_identifier_with_a_digit_is_no_rival_number():
+    verdict = verify_sentence("Each device sends a code at checkout, 1 per device [5].", blocks=SHOP, config=CONFIG)
+    swapped = verify_sentence("The store manager approves every refund above 3 limits [5].", blocks=SHOP, config=CONFIG)
+
+    assert not any("states 3" in reason for reason in verdict.reasons)
+    assert not swapped.shown

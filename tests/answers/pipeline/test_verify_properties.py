@@ -155,3 +155,24 @@ def test_every_stored_sentence_but_an_instruction_is_shown_as_its_own_span(n):
         assert verdict.shown is not stored.instruction, sentence
         if verdict.shown:
             assert [span.quote for span in verdict.spans] == [sentence]
+
+
+OPPOSITES = {"opened": "closed", "Opened": "Closed", "before": "after"}
+TURNABLE = [
+    (record.source_id, record.text[s.start : s.end])
+    for record in RECORDS
+    for s in record.sentences
+    if any(word in OPPOSITES for word in record.text[s.start : s.end].split())
+]
+
+
+@PROPERTIES
+@given(st.sampled_from(TURNABLE), st.data())
+def test_a_stored_sentence_with_a_word_turned_into_its_antonym_is_never_shown_citing_its_block(turnable, data):
+    """Span choice counts the antonym as a match, so the sentence meets the very sentence it contradicts."""
+    n, stored = turnable
+    words = stored.rstrip(".").split()
+    turned = data.draw(st.sets(st.sampled_from([i for i, w in enumerate(words) if w in OPPOSITES]), min_size=1))
+    sentence = " ".join(OPPOSITES[w] if i in turned else w for i, w in enumerate(words))
+
+    assert not verify_sentence(f"{sentence} [{n}].", blocks=BLOCKS, config=CONFIG).shown, sentence
