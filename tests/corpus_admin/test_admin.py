@@ -397,7 +397,7 @@ def test_an_upload_returns_with_its_files_queued_and_pending(client, admin_user,
         client,
         SimpleUploadedFile("a.md", b"# A\n\nThe free trial lasts 14 days."),
         SimpleUploadedFile("b.md", b"# B\n\nBackups run every 6 hours."),
-        _zip("docs.zip", {"ref/c.txt": b"Invoices are issued on the 1st.", "ref/d.txt": b"Refunds take 5 days."}),
+        _zip("docs.zip", {"ref/c.txt": b"Invoices are issued on the 1st.", "faq/d.txt": b"Refunds take 5 days."}),
     )
 
     assert _messages(response) == [
@@ -405,7 +405,7 @@ def test_an_upload_returns_with_its_files_queued_and_pending(client, admin_user,
         "4 files queued for ingestion; progress on the Sources page.",
     ]
     assert set(Source.objects.values_list("path", "status", "version")) == {
-        (path, SourceStatus.PENDING, 0) for path in ("a.md", "b.md", "ref/c.txt", "ref/d.txt")
+        (path, SourceStatus.PENDING, 0) for path in ("a.md", "b.md", "ref/c.txt", "faq/d.txt")
     }
     assert not Chunk.objects.exists()
     assert "Ingesting: 0 of 4 done" in response.content.decode()
