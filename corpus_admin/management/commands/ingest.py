@@ -4,6 +4,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.core.checks import Tags
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
@@ -80,6 +81,8 @@ def _key_under(path: Path, root: Path, raw: str) -> str:
 
 
 class Command(BaseCommand):
+    # The model checks and corpus_admin's own (OCR): the URL checks import the whole site, 2-3 s of every run.
+    requires_system_checks = [Tags.models, "corpus_admin"]
     help = (
         "Ingest files and folders (recursively) into the corpus. A folder's files are keyed by their path in it, "
         "and those of unsupported types are skipped; its audiences.json, if any, gives files their audience, title "
