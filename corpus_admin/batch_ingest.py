@@ -6,6 +6,7 @@ are stored as new versions in one transaction (a few queries for the whole batch
 file is stored in one of its own, so a file that cannot be stored fails alone and its source keeps serving the version
 it had (§2.5). The outcomes are those of `ingest_file`, file by file, in the order given.
 """
+import contextlib
 import datetime as dt
 import os
 from collections import deque
@@ -60,9 +61,12 @@ def ingest_files(
     workers: int = 1,
     batch_size: int = BATCH_SIZE,
     on_result: Callable[[IngestResult], None] | None = None,
+    pool: ParsePool | None = None,
 ) -> list[IngestResult]:
     """Ingest the files as ingest_file would one by one, `workers` parses at a time; each outcome in the order given,
-    and passed to `on_result` as it is known. Each file's key must come once (refuse_repeated_paths)."""
+    and passed to `on_result` as it is known. Each file's key must come once (refuse_repeated_paths).
+
+    The parse workers are a pool of `workers` made for the call, or `pool`, kept by the caller for the next call."""
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
     results: list[IngestResult | None] = [None] * len(files)
@@ -72,10 +76,11 @@ def ingest_files(
         if on_result is not None:
             on_result(result)
 
-    with ParsePool(workers) as pool, ThreadPoolExecutor(workers, thread_name_prefix="ingest-parse") as threads:
+    with (contextlib.nullcontext(pool) if pool else ParsePool(workers)) as parsers, \
+            ThreadPoolExecutor(workers, thread_name_prefix="ingest-parse") as threads:
         parsing: deque[_Batch] = deque()
         for start in range(0, len(files), batch_size):
-            parsing.append(_start(files[start:start + batch_size], start, pool, threads, done))
+            parsing.append(_start(files[start:start + batch_size], start, parsers, threads, done))
             if len(parsing) > 1:  # the next batch parses while this one is stored
                 _store(parsing.popleft(), done)
         while parsing:

@@ -7,6 +7,7 @@ records the outcome on the job and its source. While it runs, a thread stamps th
 heartbeat is older than RAG_INGEST_STALE_S was left by a worker that stopped, and `recover_stalled_jobs` queues it
 again or, once it has been started RAG_INGEST_ATTEMPTS times, fails it with that reason.
 """
+import atexit
 import contextlib
 import datetime as dt
 import logging
@@ -26,10 +27,10 @@ from django_tasks.backends.immediate import ImmediateBackend
 from django_tasks_db import DatabaseBackend
 from django_tasks_db.models import DBTaskResult
 
+from corpus_admin.batch_ingest import FileToIngest, default_parse_workers, ingest_files
 from corpus_admin.ingestion import (
     FAILED,
     IngestResult,
-    ingest_file,
     max_upload_bytes,
     over_the_cap,
     pending_sources,
@@ -38,11 +39,13 @@ from corpus_admin.ingestion import (
 from corpus_admin.models import IngestJob, JobStatus, Source, SourceStatus
 from corpus_admin.parsing import base_name
 from corpus_admin.paths import BadPath
+from corpus_admin.sandbox import ParsePool
 
 logger = logging.getLogger(__name__)
 
 
 QUEUED = "queued"  # an IngestResult's outcome while its file waits for, or is with, the worker
+JOBS_PER_TASK = 25  # files of one upload a task ingests together: parsed side by side, stored in one transaction
 
 
 @dataclass(frozen=True)
@@ -119,25 +122,21 @@ def job_results(job_ids: Sequence[int]) -> list[IngestResult]:
 
 @task()
 def ingest_job(job_id: int) -> str:
-    """Ingest one queued file: the worker's unit of work. Returns the outcome, or why nothing was done."""
-    job = _claim(job_id)
-    if job is None:
-        return "not queued"  # finished, or taken by another run of the same job
+    """Ingest one queued file, and with it up to JOBS_PER_TASK - 1 more queued files of its upload: the worker's unit
+    of work (their own tasks then find them done). Returns this job's outcome, or why nothing was done."""
+    jobs = _claim(job_id)
+    if not jobs:
+        return "not queued"  # finished, or taken by another run of the same job or with another job of its upload
     try:
-        with _heartbeat(job.pk):
-            result = ingest_file(
-                file_name=job.original_name,
-                path=job.path,
-                content=bytes(job.content),
-                audience=job.audience or None,
-                title=job.title or None,
-                document_date=job.document_date,
-            )
-    except Exception as error:  # ingest_file reports bad files as results: this is the database or a bug
-        _retry_or_fail(job, f"{job.path}: ingest failed ({type(error).__name__}: {error})")
+        with _heartbeat([job.pk for job in jobs]):
+            results = ingest_files([_file_of(job) for job in jobs], workers=default_parse_workers(), pool=_parse_pool())
+    except Exception as error:  # ingest_files reports bad files as results: this is the database or a bug
+        for job in jobs:
+            _retry_or_fail(job, f"{job.path}: ingest failed ({type(error).__name__}: {error})")
         raise
-    _finish(job, result)
-    return result.outcome
+    for job, result in zip(jobs, results, strict=True):
+        _finish(job, result)
+    return results[0].outcome
 
 
 def recover_stalled_jobs(*, now: dt.datetime | None = None, alive_worker: str = "") -> int:
@@ -209,18 +208,50 @@ def _enqueue(job_id: int) -> None:
     IngestJob.objects.filter(pk=job_id).update(task_id=result.id)
 
 
-def _claim(job_id: int) -> IngestJob | None:
-    """Mark a queued job running for this worker, counting the attempt; None if it is not queued."""
+def _claim(job_id: int) -> list[IngestJob]:
+    """Mark a queued job running for this worker, counting the attempt, with up to JOBS_PER_TASK - 1 more queued jobs
+    of its upload; none if it is not queued. The job comes first, the others in the order they were queued."""
     now = timezone.now()
-    claimed = IngestJob.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(
-        status=JobStatus.RUNNING,
-        attempts=F("attempts") + 1,
-        started_at=now,
-        heartbeat_at=now,
-        finished_at=None,
-        worker=worker_name(),
+    me = worker_name()
+    claim = {"status": JobStatus.RUNNING, "attempts": F("attempts") + 1, "started_at": now, "heartbeat_at": now,
+             "finished_at": None, "worker": me}
+    if not IngestJob.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(**claim):
+        return []
+    job = IngestJob.objects.get(pk=job_id)
+    others = list(
+        IngestJob.objects.filter(batch=job.batch, status=JobStatus.QUEUED).exclude(pk=job_id).order_by("pk")
+        .values_list("pk", flat=True)[:JOBS_PER_TASK - 1]
     )
-    return IngestJob.objects.get(pk=job_id) if claimed else None
+    if not others:
+        return [job]
+    # Each row is claimed only while queued, so a job another worker took meanwhile is not among those this one has.
+    IngestJob.objects.filter(pk__in=others, status=JobStatus.QUEUED).update(**claim)
+    taken = IngestJob.objects.filter(pk__in=others, status=JobStatus.RUNNING, worker=me, started_at=now).order_by("pk")
+    return [job, *taken]
+
+
+def _file_of(job: IngestJob) -> FileToIngest:
+    return FileToIngest(
+        file_name=job.original_name,
+        path=job.path,
+        size=len(job.content),
+        read=lambda: bytes(job.content),
+        audience=job.audience or None,
+        title=job.title or None,
+        document_date=job.document_date,
+    )
+
+
+def _parse_pool() -> ParsePool:
+    """This process's parse workers for the jobs it runs, started once (the first parse starts each worker)."""
+    global _pool
+    if _pool is None:
+        _pool = ParsePool(default_parse_workers())
+        atexit.register(_pool.close)
+    return _pool
+
+
+_pool: ParsePool | None = None
 
 
 def _finish(job: IngestJob, result: IngestResult) -> None:
@@ -279,8 +310,8 @@ def _abandon_task(task_id: str, *, now: dt.datetime) -> None:
 
 
 @contextlib.contextmanager
-def _heartbeat(job_id: int) -> Iterator[None]:
-    """Stamp the job every quarter of RAG_INGEST_STALE_S while the block runs, from a thread of its own."""
+def _heartbeat(job_ids: Sequence[int]) -> Iterator[None]:
+    """Stamp the jobs every quarter of RAG_INGEST_STALE_S while the block runs, from a thread of its own."""
     every = settings.RAG_INGEST_STALE_S / 4
     stop = threading.Event()
 
@@ -288,13 +319,15 @@ def _heartbeat(job_id: int) -> Iterator[None]:
         try:
             while not stop.wait(every):
                 try:
-                    IngestJob.objects.filter(pk=job_id, status=JobStatus.RUNNING).update(heartbeat_at=timezone.now())
+                    IngestJob.objects.filter(pk__in=job_ids, status=JobStatus.RUNNING).update(
+                        heartbeat_at=timezone.now()
+                    )
                 except DatabaseError as error:  # SQLite busy with the ingest's own write: the next beat tries again
-                    logger.warning("Heartbeat of ingest job %s missed: %s", job_id, error)
+                    logger.warning("Heartbeat of ingest jobs %s missed: %s", list(job_ids), error)
         finally:
             connection.close()  # this thread's own connection
 
-    thread = threading.Thread(target=beat, name=f"ingest-heartbeat-{job_id}", daemon=True)
+    thread = threading.Thread(target=beat, name=f"ingest-heartbeat-{job_ids[0]}", daemon=True)
     thread.start()
     try:
         yield

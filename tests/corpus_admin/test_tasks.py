@@ -3,11 +3,13 @@ import datetime as dt
 import time
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from corpus_admin import ingestion
 from corpus_admin.models import Chunk, IngestJob, JobStatus, Source, SourceStatus
+from corpus_admin.sandbox import ParsePool
 from corpus_admin.selectors import chunk_records
 from corpus_admin.tasks import IncomingFile, IngestDetails, enqueue_ingest, recover_stalled_jobs
 from corpus_admin.testing import DATABASE_TASKS, run_queued_tasks
@@ -255,19 +257,36 @@ def test_a_queued_job_that_never_reached_the_queue_is_enqueued(database_queue):
 def test_a_running_job_keeps_its_heartbeat_fresh(settings, monkeypatch):
     settings.RAG_INGEST_STALE_S = 0.2  # a beat every 50 ms
     beats: list[dt.datetime] = []
-    parse = ingestion.parse_and_chunk
+    parse = ParsePool.parse_and_chunk
 
-    def parse_once_the_heartbeat_moved(**kwargs):
+    def parse_once_the_heartbeat_moved(pool, **kwargs):
         job = IngestJob.objects.get()
         deadline = time.monotonic() + 10
         while (beat := IngestJob.objects.get().heartbeat_at) == job.started_at and time.monotonic() < deadline:
             time.sleep(0.01)  # waiting on the heartbeat thread, with a deadline
         beats.append(beat)
-        return parse(**kwargs)
+        connection.close()  # this parse thread's own
+        return parse(pool, **kwargs)
 
-    monkeypatch.setattr(ingestion, "parse_and_chunk", parse_once_the_heartbeat_moved)
+    monkeypatch.setattr(ParsePool, "parse_and_chunk", parse_once_the_heartbeat_moved)
 
     (job,) = queue(("faq.md", FAQ_V1))
 
     assert job.status == JobStatus.DONE
     assert beats[0] > job.started_at
+
+
+def test_a_task_ingests_the_other_queued_files_of_its_upload_with_it(database_queue, settings):
+    jobs = queue(*((f"ref/page{n}.md", f"# Page {n}\n\nPage {n} says {n} things.".encode()) for n in range(4)))
+    queue(("other.md", b"# Other\n\nAnother upload, another task."))
+
+    run_queued_tasks()
+
+    assert sorted(DBTaskResult.objects.values_list("return_value", flat=True)) == [
+        "added", "added", "not queued", "not queued", "not queued",  # the first of the four took the other three
+    ]
+    done = IngestJob.objects.filter(pk__in=[job.pk for job in jobs])
+    assert {(job.status, job.outcome, job.attempts, job.version) for job in done} == {
+        (JobStatus.DONE, ingestion.ADDED, 1, 1)
+    }
+    assert Source.objects.filter(status=SourceStatus.READY).count() == 5
