@@ -10,6 +10,7 @@ again or, once it has been started RAG_INGEST_ATTEMPTS times, fails it with that
 import atexit
 import contextlib
 import datetime as dt
+import functools
 import logging
 import os
 import socket
@@ -36,7 +37,7 @@ from corpus_admin.ingestion import (
     pending_sources,
     source_key,
 )
-from corpus_admin.models import IngestJob, JobStatus, Source, SourceStatus
+from corpus_admin.models import IngestJob, JobStatus, Source
 from corpus_admin.parsing import base_name
 from corpus_admin.paths import BadPath
 from corpus_admin.sandbox import ParsePool
@@ -51,12 +52,15 @@ JOBS_PER_TASK = 25  # files of one upload a task ingests together: parsed side b
 @dataclass(frozen=True)
 class IncomingFile:
     """One file of an upload: its name, its path in the folder or archive it came from (None: a file on its own,
-    keyed by its name), its size, and how to read it (not read when over the cap)."""
+    keyed by its name), its size, and how to read it (not read when over the cap); a re-ingest's also its own date
+    and `force` (a new version of the same content)."""
 
     file_name: str
     path: str | None
     size: int
     read: Callable[[], bytes]
+    document_date: dt.date | None = None
+    force: bool = False
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,22 @@ def enqueue_ingest(*, files: Sequence[IncomingFile], details: IngestDetails) -> 
             job.task_id = ingest_job.enqueue(job.pk).id  # the immediate backend runs it here and now
         IngestJob.objects.bulk_update(queued, ["task_id"], batch_size=500)
     return QueuedBatch(batch, tuple(job.pk for job in jobs))
+
+
+def enqueue_reingest(sources: Sequence[Source]) -> tuple[QueuedBatch, list[IngestResult]]:
+    """Queue the latest stored upload of each source for the worker to ingest again as a new version (even if its
+    content is the one served); a source with no stored upload fails at once with the reason."""
+    files: list[IncomingFile] = []
+    refused: list[IngestResult] = []
+    for source in sources:
+        upload = source.uploads.first()
+        if upload is None:
+            refused.append(IngestResult(source.path, FAILED, source.pk, error=f"{source.path}: no stored upload"))
+            continue
+        content = bytes(upload.content)
+        files.append(IncomingFile(source.original_name, source.path, len(content), functools.partial(bytes, content),
+                                  document_date=upload.document_date, force=True))
+    return enqueue_ingest(files=files, details=IngestDetails()), refused
 
 
 def job_results(job_ids: Sequence[int]) -> list[IngestResult]:
@@ -188,7 +208,8 @@ def _job(
         size=incoming.size,
         audience=details.audience or "",
         title=details.title or "",
-        document_date=details.document_date,
+        document_date=incoming.document_date or details.document_date,
+        force=incoming.force,
         source=source,
     )
 
@@ -239,6 +260,7 @@ def _file_of(job: IngestJob) -> FileToIngest:
         audience=job.audience or None,
         title=job.title or None,
         document_date=job.document_date,
+        force=job.force,
     )
 
 
@@ -293,12 +315,17 @@ def _retry_or_fail(job: IngestJob, reason: str, *, now: dt.datetime | None = Non
 
 
 def _record_source_failure(source_id: int | None, message: str) -> None:
-    """A failure's reason on the source; one never served is FAILED (one that is served stays READY: it still is)."""
+    """A failure's reason on the source, which goes on serving what it served. A source never served (made when its
+    file was queued) is removed unless another of its files waits: a rejected new file leaves no source behind, only
+    its job with the reason (the job keeps its path; call after the job is finished)."""
     if source_id is None:
         return
     sources = Source.objects.filter(pk=source_id)
-    sources.update(last_error=message, changed_at=timezone.now())
-    sources.filter(version=0, status=SourceStatus.PENDING).update(status=SourceStatus.FAILED)
+    never_served = sources.filter(version=0).exclude(
+        ingest_jobs__status__in=[JobStatus.QUEUED, JobStatus.RUNNING]
+    ).exclude(chunks__isnull=False).exclude(uploads__isnull=False)
+    if not never_served.delete()[0]:
+        sources.update(last_error=message, changed_at=timezone.now())
 
 
 def _abandon_task(task_id: str, *, now: dt.datetime) -> None:
