@@ -202,7 +202,7 @@ def test_a_job_whose_worker_stopped_is_queued_again_until_out_of_attempts(databa
     queued_tasks = DBTaskResult.objects.filter(status="READY").count()
     assert queued_tasks == (2 if status == JobStatus.QUEUED else 1)
     sources = [(source.status, source.last_error) for source in Source.objects.all()]
-    assert sources == ([] if status == JobStatus.FAILED else [(SourceStatus.PENDING, "")])  # a new file's: none if failed
+    assert sources == ([] if status == JobStatus.FAILED else [(SourceStatus.PENDING, "")])  # none once new and failed
 
 
 def test_a_job_queued_again_is_ingested_by_the_next_worker_run(database_queue, ingest):
