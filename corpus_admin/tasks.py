@@ -1,11 +1,13 @@
-"""Ingestion off the request path: uploaded files become jobs that a background worker ingests one at a time.
+"""Ingestion off the request path: uploaded files become jobs that a background worker ingests, a few dozen at a time.
 
 `enqueue_ingest` stores each file's bytes in an IngestJob and enqueues `ingest_job` on Django's tasks framework
-(django-tasks; the backend is RAG_TASKS_BACKEND), then returns. The worker (`manage.py ingest_worker`) runs the task:
-it claims the job, ingests the file with `ingest_file` (atomic: on any failure the previous version stays served) and
-records the outcome on the job and its source. While it runs, a thread stamps the job's heartbeat; a running job whose
-heartbeat is older than RAG_INGEST_STALE_S was left by a worker that stopped, and `recover_stalled_jobs` queues it
-again or, once it has been started RAG_INGEST_ATTEMPTS times, fails it with that reason.
+(django-tasks; the backend is RAG_TASKS_BACKEND) for each JOBS_PER_TASK files of the upload, then returns. The worker
+(`manage.py ingest_worker`) runs the task: it claims the jobs, ingests their files with `ingest_files` (parsed side by
+side in the sandbox's workers, stored in one transaction, each file alone if that fails: a failed file leaves the
+previous version served) and records each outcome on its job and source. While it runs, a thread stamps the jobs'
+heartbeat; a running job whose heartbeat is older than RAG_INGEST_STALE_S was left by a worker that stopped, and
+`recover_stalled_jobs` queues it again (in a task of its own) or, once it has been started RAG_INGEST_ATTEMPTS times,
+fails it with that reason.
 """
 import atexit
 import contextlib
@@ -46,7 +48,8 @@ logger = logging.getLogger(__name__)
 
 
 QUEUED = "queued"  # an IngestResult's outcome while its file waits for, or is with, the worker
-JOBS_PER_TASK = 25  # files of one upload a task ingests together: parsed side by side, stored in one transaction
+JOBS_PER_TASK = 100  # files of an upload one task ingests, parsed side by side, stored STORE_BATCH at a time
+STORE_BATCH = 20  # per transaction: the next batch parses while one is stored
 
 
 @dataclass(frozen=True)
@@ -112,8 +115,11 @@ def enqueue_ingest(*, files: Sequence[IncomingFile], details: IngestDetails) -> 
     # After the jobs' commit, so that a worker on another connection finds each job when it takes its task; together,
     # except with the immediate backend, which ingests each file as it is enqueued (one transaction each).
     with contextlib.nullcontext() if _ingests_on_enqueue() else transaction.atomic():
-        for job in queued:
-            job.task_id = ingest_job.enqueue(job.pk).id  # the immediate backend runs it here and now
+        for start in range(0, len(queued), JOBS_PER_TASK):  # a task for each JOBS_PER_TASK files
+            group = queued[start:start + JOBS_PER_TASK]
+            task_id = ingest_job.enqueue(*(job.pk for job in group)).id  # the immediate backend runs it here and now
+            for job in group:
+                job.task_id = task_id
         IngestJob.objects.bulk_update(queued, ["task_id"], batch_size=500)
     return QueuedBatch(batch, tuple(job.pk for job in jobs))
 
@@ -141,21 +147,23 @@ def job_results(job_ids: Sequence[int]) -> list[IngestResult]:
 
 
 @task()
-def ingest_job(job_id: int) -> str:
-    """Ingest one queued file, and with it up to JOBS_PER_TASK - 1 more queued files of its upload: the worker's unit
-    of work (their own tasks then find them done). Returns this job's outcome, or why nothing was done."""
-    jobs = _claim(job_id)
+def ingest_job(job_id: int, *more_job_ids: int) -> str:
+    """Ingest queued files, up to JOBS_PER_TASK of one upload: parsed side by side, stored together (the worker's unit
+    of work). Returns the first job's outcome, or why nothing was done."""
+    jobs = _claim([job_id, *more_job_ids])
     if not jobs:
-        return "not queued"  # finished, or taken by another run of the same job or with another job of its upload
+        return "not queued"  # finished, or taken by another run of the same task
     try:
         with _heartbeat([job.pk for job in jobs]):
-            results = ingest_files([_file_of(job) for job in jobs], workers=default_parse_workers(), pool=_parse_pool())
+            results = ingest_files([_file_of(job) for job in jobs], workers=default_parse_workers(),
+                                   batch_size=STORE_BATCH, pool=_parse_pool())
     except Exception as error:  # ingest_files reports bad files as results: this is the database or a bug
         for job in jobs:
             _retry_or_fail(job, f"{job.path}: ingest failed ({type(error).__name__}: {error})")
         raise
-    for job, result in zip(jobs, results, strict=True):
-        _finish(job, result)
+    with transaction.atomic():  # one commit for the task's jobs
+        for job, result in zip(jobs, results, strict=True):
+            _finish(job, result)
     return results[0].outcome
 
 
@@ -229,26 +237,23 @@ def _enqueue(job_id: int) -> None:
     IngestJob.objects.filter(pk=job_id).update(task_id=result.id)
 
 
-def _claim(job_id: int) -> list[IngestJob]:
-    """Mark a queued job running for this worker, counting the attempt, with up to JOBS_PER_TASK - 1 more queued jobs
-    of its upload; none if it is not queued. The job comes first, the others in the order they were queued."""
+def _claim(job_ids: Sequence[int]) -> list[IngestJob]:
+    """Mark those of the jobs that are queued running for this worker, counting the attempt; in the order given.
+
+    Each row is claimed only while queued, so a job another worker took meanwhile is not among those returned.
+    """
     now = timezone.now()
     me = worker_name()
-    claim = {"status": JobStatus.RUNNING, "attempts": F("attempts") + 1, "started_at": now, "heartbeat_at": now,
-             "finished_at": None, "worker": me}
-    if not IngestJob.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(**claim):
-        return []
-    job = IngestJob.objects.get(pk=job_id)
-    others = list(
-        IngestJob.objects.filter(batch=job.batch, status=JobStatus.QUEUED).exclude(pk=job_id).order_by("pk")
-        .values_list("pk", flat=True)[:JOBS_PER_TASK - 1]
+    IngestJob.objects.filter(pk__in=job_ids, status=JobStatus.QUEUED).update(
+        status=JobStatus.RUNNING,
+        attempts=F("attempts") + 1,
+        started_at=now,
+        heartbeat_at=now,
+        finished_at=None,
+        worker=me,
     )
-    if not others:
-        return [job]
-    # Each row is claimed only while queued, so a job another worker took meanwhile is not among those this one has.
-    IngestJob.objects.filter(pk__in=others, status=JobStatus.QUEUED).update(**claim)
-    taken = IngestJob.objects.filter(pk__in=others, status=JobStatus.RUNNING, worker=me, started_at=now).order_by("pk")
-    return [job, *taken]
+    taken = IngestJob.objects.filter(pk__in=job_ids, status=JobStatus.RUNNING, worker=me, started_at=now).in_bulk()
+    return [taken[job_id] for job_id in job_ids if job_id in taken]
 
 
 def _file_of(job: IngestJob) -> FileToIngest:

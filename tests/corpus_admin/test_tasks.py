@@ -49,7 +49,7 @@ def test_queued_new_files_are_pending_sources_that_no_caller_sees(database_queue
     jobs = queue(("faq.md", FAQ_V1), ("backup.txt", b"Backups run every 6 hours."))
 
     assert [job.status for job in jobs] == [JobStatus.QUEUED, JobStatus.QUEUED]
-    assert DBTaskResult.objects.filter(status="READY").count() == 2
+    assert DBTaskResult.objects.filter(status="READY").count() == 1  # one task for the upload's files
     assert {(s.path, s.status, s.version) for s in Source.objects.all()} == {
         ("faq.md", SourceStatus.PENDING, 0),
         ("backup.txt", SourceStatus.PENDING, 0),
@@ -70,7 +70,7 @@ def test_the_worker_ingests_each_queued_file_and_marks_its_source_ready(database
     faq = Source.objects.get(path="faq.md")
     assert (faq.status, faq.version, faq.title, faq.audience) == (SourceStatus.READY, 1, "FAQ", "partner")
     assert {record.chunk_id for record in chunk_records()} == {"faq-v1-c01", "backup-v1-c01"}
-    assert DBTaskResult.objects.filter(status="SUCCESSFUL").count() == 2
+    assert DBTaskResult.objects.filter(status="SUCCESSFUL").count() == 1
 
 
 def test_a_rejected_new_file_leaves_no_source_only_its_job_with_the_reason(database_queue):
@@ -286,15 +286,14 @@ def test_a_running_job_keeps_its_heartbeat_fresh(settings, monkeypatch):
     assert beats[0] > job.started_at
 
 
-def test_a_task_ingests_the_other_queued_files_of_its_upload_with_it(database_queue, settings):
+def test_one_task_ingests_an_uploads_files_together(database_queue, settings):
     jobs = queue(*((f"ref/page{n}.md", f"# Page {n}\n\nPage {n} says {n} things.".encode()) for n in range(4)))
     queue(("other.md", b"# Other\n\nAnother upload, another task."))
 
     run_queued_tasks()
 
-    assert sorted(DBTaskResult.objects.values_list("return_value", flat=True)) == [
-        "added", "added", "not queued", "not queued", "not queued",  # the first of the four took the other three
-    ]
+    assert len({job.task_id for job in jobs}) == 1
+    assert sorted(DBTaskResult.objects.values_list("return_value", flat=True)) == ["added", "added"]
     done = IngestJob.objects.filter(pk__in=[job.pk for job in jobs])
     assert {(job.status, job.outcome, job.attempts, job.version) for job in done} == {
         (JobStatus.DONE, ingestion.ADDED, 1, 1)
