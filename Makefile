@@ -10,7 +10,8 @@ FAKE_PORT ?= 8089
 DAPHNE_FLAGS := --http-timeout 300 --websocket_connect_timeout 5 --ping-interval 20 --ping-timeout 30 \
 	--application-close-timeout 10
 
-.PHONY: run run-fake-claude test test-browser setup migrate demo eval eval-real eval-real-ci run-workers loadtest bench bench-ingest audit lint
+.PHONY: run run-fake-claude test test-browser setup migrate demo eval eval-real eval-real-ci run-workers loadtest bench \
+	bench-ingest bench-ingest-pgdoc audit lint
 
 $(VENV)/installed.stamp: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -99,29 +100,44 @@ eval-real-ci: setup
 		--corpus var/corpora/debian-handbook/docs --report var/eval-real/debian-handbook \
 		--json var/eval-real/debian-handbook/results.json --floor answers/evaluation/golden/debian-handbook-floor.json
 
-# Ingestion throughput on a real documentation tree: the docs/ folder of Django's source release (666 files in
-# nested folders, 33 of them index.txt; fetched once with pip into var/bench/), through manage.py ingest into a
-# database made afresh for it: SQLite in var/bench/, and with BENCH_PG=1 also a PostgreSQL database rag_bench_ingest
-# on BENCH_PG_HOST (created, then dropped). The site's own database is never touched.
+# Ingestion throughput on real documentation trees, through manage.py ingest into a database made afresh for each
+# run: SQLite in var/bench/, and with BENCH_PG=1 also a PostgreSQL database rag_bench_ingest on BENCH_PG_HOST
+# (created, then dropped). The site's own database is never touched. bench-ingest: the docs/ folder of Django's source
+# release (666 files in nested folders, 33 of them index.txt; fetched once with pip into var/bench/).
+# bench-ingest-pgdoc: the PostgreSQL 15 manual (1,169 HTML pages; fetched once with apt-get download into var/bench/).
 BENCH := var/bench
 DJANGO_DOCS := $(BENCH)/django-docs
+PG_MANUAL := $(BENCH)/postgresql-doc-15/usr/share/doc/postgresql-doc-15/html
 BENCH_PG ?=
 BENCH_PG_HOST ?= 127.0.0.1
 BENCH_PG_USER ?= postgres
 BENCH_PG_DB := rag_bench_ingest
 BENCH_SQLITE := sqlite:///$(abspath $(BENCH))/ingest.sqlite3
 BENCH_PG_URL := postgres://$(BENCH_PG_USER)@$(BENCH_PG_HOST):5432/$(BENCH_PG_DB)
-bench-ingest: setup $(DJANGO_DOCS)
+# $(call bench_ingest,FOLDER): the folder ingested into a fresh SQLite database, and with BENCH_PG=1 a PostgreSQL one.
+define bench_ingest
 	rm -f $(BENCH)/ingest.sqlite3
 	DATABASE_URL=$(BENCH_SQLITE) $(PY) manage.py migrate -v 0
-	DATABASE_URL=$(BENCH_SQLITE) $(PY) manage.py ingest $(DJANGO_DOCS)
+	DATABASE_URL=$(BENCH_SQLITE) $(PY) manage.py ingest $(1)
 	if [ -n "$(BENCH_PG)" ]; then \
 	  dropdb --if-exists -h $(BENCH_PG_HOST) -U $(BENCH_PG_USER) $(BENCH_PG_DB) && \
 	  createdb -h $(BENCH_PG_HOST) -U $(BENCH_PG_USER) $(BENCH_PG_DB) && \
 	  DATABASE_URL=$(BENCH_PG_URL) $(PY) manage.py migrate -v 0 && \
-	  DATABASE_URL=$(BENCH_PG_URL) $(PY) manage.py ingest $(DJANGO_DOCS); \
+	  DATABASE_URL=$(BENCH_PG_URL) $(PY) manage.py ingest $(1); \
 	  status=$$?; dropdb -h $(BENCH_PG_HOST) -U $(BENCH_PG_USER) $(BENCH_PG_DB); exit $$status; \
 	fi
+endef
+bench-ingest: setup $(DJANGO_DOCS)
+	$(call bench_ingest,$(DJANGO_DOCS))
+
+bench-ingest-pgdoc: setup $(PG_MANUAL)
+	$(call bench_ingest,$(PG_MANUAL))
+
+$(PG_MANUAL):
+	rm -rf $(BENCH)/download && mkdir -p $(BENCH)/download
+	cd $(BENCH)/download && apt-get download postgresql-doc-15
+	dpkg-deb -x $(BENCH)/download/postgresql-doc-15_*.deb $(BENCH)/postgresql-doc-15
+	rm -rf $(BENCH)/download
 
 $(DJANGO_DOCS):
 	rm -rf $(BENCH)/download && mkdir -p $(BENCH)/download

@@ -20,13 +20,12 @@ from corpus_admin.ingestion import (
     UNCHANGED,
     UPDATED,
     IngestResult,
-    reingest_source,
     update_source_details,
     withdraw_source,
 )
 from corpus_admin.models import Chunk, IngestJob, JobStatus, Source, chunk_url
 from corpus_admin.selectors import BatchProgress, ingest_batch, ingest_batches, instruction_sentences
-from corpus_admin.tasks import QUEUED
+from corpus_admin.tasks import QUEUED, enqueue_reingest, job_results
 from corpus_admin.uploads import ArchiveOutcome, Incoming, queue_incoming
 from rag_site.admin_views import ReadOnlyAdminMixin
 
@@ -193,8 +192,18 @@ class SourceAdmin(admin.ModelAdmin):
 
     @admin.action(description="Re-ingest the latest upload of the selected sources", permissions=["change"])
     def reingest_selected(self, request: HttpRequest, queryset) -> None:
-        for source in queryset:
-            _report(request, self, reingest_source(source))
+        """Queue each selected source's latest upload for the worker, as a new version."""
+        queued, refused = enqueue_reingest(list(queryset))
+        for result in refused:
+            _report(request, self, result)
+        waiting: list[str] = []
+        for result in job_results(queued.job_ids):
+            if result.outcome == QUEUED:
+                waiting.append(result.path)
+            else:  # the immediate backend ingested it already
+                _report(request, self, result)
+        if waiting:
+            self.message_user(request, _queued_message(waiting), level=messages.SUCCESS)
 
     @admin.action(description="Withdraw the selected sources from answers", permissions=["change"])
     def withdraw_selected(self, request: HttpRequest, queryset) -> None:

@@ -53,7 +53,8 @@ def other_archive_kind(name: str) -> str | None:
 
 
 def expand_zip(*, name: str, data: bytes, max_files: int, max_bytes: int) -> ExpandedArchive:
-    """The files of a zip archive, without directories, hidden files and macOS's `__MACOSX` folder.
+    """The files of a zip archive, without directories, hidden files and macOS's `__MACOSX` folder; when they all lie
+    in one folder (the archive was made from outside it), keyed by their paths inside that folder.
 
     Raises ArchiveError, naming the archive and the members at fault, for: content that is not a zip archive, more
     than `max_files` files, a member with an absolute path or a '..' part, a symbolic link, an encrypted member,
@@ -70,7 +71,17 @@ def expand_zip(*, name: str, data: bytes, max_files: int, max_bytes: int) -> Exp
         wanted, skipped = _sort_members(name, files)
         _check_total(name, wanted, max_bytes)
         members = tuple(ArchiveMember(path, _read(name, archive, info)) for path, info in wanted)
+    top = _common_top([member.path for member in members] + skipped)
+    if top:  # a folder zipped from outside (`zip -r html.zip html`): its files are keyed as if zipped from inside
+        members = tuple(ArchiveMember(member.path[len(top):], member.content) for member in members)
+        skipped = [path[len(top):] for path in skipped]
     return ExpandedArchive(members=members, skipped=tuple(skipped))
+
+
+def _common_top(paths: list[str]) -> str:
+    """The one folder every path lies in ('html/'), or '' when they do not all share one (or lie at the top)."""
+    tops = {path.split("/", 1)[0] + "/" if "/" in path else "" for path in paths}
+    return tops.pop() if len(tops) == 1 else ""
 
 
 def _sort_members(name: str, files: list[zipfile.ZipInfo]) -> tuple[list[tuple[str, zipfile.ZipInfo]], list[str]]:

@@ -12,7 +12,7 @@ NO_TESSERACT = checks.Warning(
 )
 
 
-@checks.register()
+@checks.register("corpus_admin")  # a tag of its own, so that ingest runs it without the URL checks
 def check_ocr(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
     """corpus_admin.W001: without tesseract on the PATH, scanned PDF pages cannot be read."""
     return [] if tesseract_available() else [NO_TESSERACT]

@@ -83,6 +83,14 @@ def details_by_path(manifest: Mapping[str, FileDetails | str], paths: Iterable[s
     the one under its bare name if no other file has that name, else the defaults; why, for a file whose bare name
     names several files (guessing could publish an internal one)."""
     paths = list(paths)
+    named = named_details(manifest, paths)
+    return {path: named.get(path, FileDetails()) for path in paths}
+
+
+def named_details(manifest: Mapping[str, FileDetails | str], paths: Iterable[str]) -> dict[str, FileDetails | str]:
+    """details_by_path for only the files audiences.json names (by path, or by a bare name that is theirs alone, or
+    a bare name several files have: why that is refused)."""
+    paths = list(paths)
     entries: dict[str, FileDetails | str] = {}
     for raw, details in manifest.items():
         try:
@@ -101,8 +109,8 @@ def details_by_path(manifest: Mapping[str, FileDetails | str], paths: Iterable[s
         elif name in entries and len(holders[name]) > 1:
             files = f"{len(holders[name])} files ({', '.join(holders[name])})"
             found[path] = f"{MANIFEST} names {name!r}, which is {files}: name each by its path"
-        else:
-            found[path] = entries.get(name, FileDetails())
+        elif name in entries:
+            found[path] = entries[name]
     return found
 
 

@@ -2,22 +2,20 @@
 import datetime as dt
 import hashlib
 import logging
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from corpus_admin.chunking import ChunkDraft, stored_sentences
 from corpus_admin.corpus_state import corpus_version_bump
-from corpus_admin.models import Audience, Chunk, Source, SourceStatus, Upload
+from corpus_admin.models import Audience, Chunk, Source, SourceStatus
 from corpus_admin.parsing import RejectedFile, base_name
-from corpus_admin.paths import BadPath, normal_path, slug_base
-from corpus_admin.sandbox import parse_and_chunk
-from corpus_admin.visibility import looser_audiences
+from corpus_admin.paths import BadPath, normal_path
+from corpus_admin.sandbox import ChunkedFile, parse_and_chunk
+from corpus_admin.versions import NewSource, NewVersion, create_sources, past_chunks_tightened, switch_versions
 
 logger = logging.getLogger(__name__)
 
@@ -63,55 +61,139 @@ def ingest_file(
     failure records its reason on an existing source and leaves the served version untouched; a rejected new file
     stores nothing.
     """
+    prepared = prepare_file(file_name=file_name, content=content, path=path, audience=audience, title=title,
+                            document_date=document_date, force=force)
+    if isinstance(prepared, IngestResult):
+        return prepared
+    try:
+        # In a worker process with time and memory limits, so a hostile file fails alone (§2.5).
+        parsed = parse_and_chunk(**parse_request(prepared))
+    except Exception as error:
+        return parse_failed(prepared, error)
+    return store_parsed([(prepared, parsed)])[0]
+
+
+@dataclass(frozen=True)
+class PreparedFile:
+    """A file to parse: its key and own name, its source as read before parsing (None: a new one), its bytes and what
+    to set on its source (None keeps what the source has)."""
+
+    key: str
+    name: str
+    existing: Source | None
+    content: bytes
+    sha256: str
+    audience: str | None
+    title: str | None
+    document_date: dt.date | None
+
+
+def prepare_file(
+    *,
+    file_name: str,
+    content: bytes,
+    path: str | None = None,
+    audience: str | None = None,
+    title: str | None = None,
+    document_date: dt.date | None = None,
+    force: bool = False,
+    known: Mapping[str, Source] | None = None,
+) -> PreparedFile | IngestResult:
+    """A file ready to parse, or its outcome when there is nothing to parse: a path that is no key or an unknown
+    audience (failed), or the content its source serves (unchanged, unless `force`; its details are updated).
+
+    `known`: the sources of a batch's keys, looked up together by the caller (a key not in it has none); None: the
+    source is looked up here.
+    """
     try:
         key, name = source_key(file_name=file_name, path=path)
     except BadPath as error:
         return IngestResult(path or file_name, FAILED, error=str(error))
     if audience is not None and audience not in Audience.values:
         return IngestResult(key, FAILED, error=f"{key}: unknown audience {audience!r}")
-    existing = Source.objects.filter(path=key).first()
+    source = Source.objects.filter(path=key).first() if known is None else known.get(key)
     sha256 = hashlib.sha256(content).hexdigest()
-    if existing and not force and existing.sha256 == sha256 and existing.status == SourceStatus.READY:
-        _update_details(existing, audience=audience, title=title, document_date=document_date)
-        if existing.last_error:  # the served content was uploaded again: an earlier failed upload no longer matters
-            Source.objects.filter(pk=existing.pk).update(last_error="")
-        return IngestResult(key, UNCHANGED, existing.pk, existing.version, existing.chunks.current().count())
-    try:
-        # In a worker process with time and memory limits, so a hostile file fails alone (§2.5).
-        parsed = parse_and_chunk(
-            file_name=name,
-            content=content,
-            max_bytes=max_upload_bytes(),
-            max_tokens=settings.RAG_CHUNK_TOKENS,
-            overlap_tokens=settings.RAG_CHUNK_OVERLAP,
-            timeout_s=settings.RAG_PARSE_TIMEOUT_S,
-            memory_mb=settings.RAG_PARSE_MEMORY_MB,
-            isolated=settings.RAG_PARSE_ISOLATION,
-        )
-        drafts = parsed.drafts
-        if not drafts:
-            raise RejectedFile(name, "no text to index")
-        source, version = _switch_version(
-            key=key,
-            name=name,
-            existing=existing,
-            content=content,
-            sha256=sha256,
-            media_type=parsed.media_type,
-            # A source queued before its first version has a placeholder title: the document's own wins over it.
-            title=title or (existing.title if existing and existing.version else None) or parsed.title
-            or _title_from_name(name),
-            audience=audience,
-            document_date=document_date,
-            drafts=drafts,
-        )
-    except RejectedFile as error:  # the parsers name the file; the message names its path
-        return _record_failure(existing, key, f"{key}: {error.reason}")
-    except Exception as error:  # a failure part-way must never leave a half-switched source
-        logger.exception("Ingest of %s failed", key)
-        return _record_failure(existing, key, f"{key}: ingest failed ({type(error).__name__}: {error})")
-    outcome = UPDATED if existing and existing.version else ADDED  # a queued source's first version is added
-    return IngestResult(key, outcome, source.pk, version, len(drafts))
+    if source and not force and source.sha256 == sha256 and source.status == SourceStatus.READY:
+        _update_details(source, audience=audience, title=title, document_date=document_date)
+        if source.last_error:  # the served content was uploaded again: an earlier failed upload no longer matters
+            Source.objects.filter(pk=source.pk).update(last_error="")
+        return IngestResult(key, UNCHANGED, source.pk, source.version, source.chunks.current().count())
+    return PreparedFile(key, name, source, content, sha256, audience, title, document_date)
+
+
+def parse_request(prepared: PreparedFile) -> dict:
+    """The arguments of sandbox.parse_and_chunk for this file, its limits read from settings now."""
+    return {
+        "file_name": prepared.name,
+        "content": prepared.content,
+        "max_bytes": max_upload_bytes(),
+        "max_tokens": settings.RAG_CHUNK_TOKENS,
+        "overlap_tokens": settings.RAG_CHUNK_OVERLAP,
+        "timeout_s": settings.RAG_PARSE_TIMEOUT_S,
+        "memory_mb": settings.RAG_PARSE_MEMORY_MB,
+        "isolated": settings.RAG_PARSE_ISOLATION,
+    }
+
+
+def parse_failed(prepared: PreparedFile, error: Exception) -> IngestResult:
+    """A file whose parse raised: its reason recorded on its source, if it has one (the served version stays)."""
+    if isinstance(error, RejectedFile):  # the parsers name the file; the message names its path
+        message = f"{prepared.key}: {error.reason}"
+    else:
+        logger.error("Ingest of %s failed", prepared.key, exc_info=error)
+        message = f"{prepared.key}: ingest failed ({type(error).__name__}: {error})"
+    return record_failure(prepared.existing, prepared.key, message)
+
+
+def store_parsed(files: Sequence[tuple[PreparedFile, ChunkedFile]]) -> list[IngestResult]:
+    """Store parsed files as their sources' new versions, in order: all in one transaction, or if that fails, each in
+    one of its own, so that a file that cannot be stored fails alone with its reason and its source keeps serving the
+    version it had (§2.5). A file with no text is refused."""
+    results: list[IngestResult | None] = [None] * len(files)
+    versions: list[tuple[int, NewVersion]] = []
+    for position, (prepared, parsed) in enumerate(files):
+        if parsed.drafts:
+            versions.append((position, _new_version(prepared, parsed)))
+        else:
+            results[position] = parse_failed(prepared, RejectedFile(prepared.name, "no text to index"))
+    stored: list[tuple[Source, int]] | None = None
+    if len(versions) > 1:
+        try:
+            stored = switch_versions([version for _, version in versions])
+        except Exception:  # one file's write failed and took the batch with it: each again on its own
+            logger.warning("Storing %d files in one transaction failed; storing each alone", len(versions),
+                           exc_info=True)
+    for index, (position, version) in enumerate(versions):
+        if stored is not None:
+            source, number = stored[index]
+        else:
+            try:
+                [(source, number)] = switch_versions([version])
+            except Exception as error:  # a failure part-way never leaves a half-switched source
+                results[position] = parse_failed(files[position][0], error)
+                continue
+        new = version.existing is None or version.existing.version == 0  # a queued source's first version is added
+        results[position] = IngestResult(version.key, ADDED if new else UPDATED, source.pk, number,
+                                         len(version.drafts))
+    return [result for result in results if result is not None]
+
+
+def _new_version(prepared: PreparedFile, parsed: ChunkedFile) -> NewVersion:
+    existing = prepared.existing
+    return NewVersion(
+        key=prepared.key,
+        name=prepared.name,
+        existing=existing,
+        content=prepared.content,
+        sha256=prepared.sha256,
+        media_type=parsed.media_type,
+        # A source queued before its first version has a placeholder title: the document's own wins over it.
+        title=prepared.title or (existing.title if existing and existing.version else None) or parsed.title
+        or _title_from_name(prepared.name),
+        audience=prepared.audience,
+        document_date=prepared.document_date,
+        drafts=parsed.drafts,
+    )
 
 
 def source_key(*, file_name: str, path: str | None = None) -> tuple[str, str]:
@@ -136,32 +218,10 @@ def pending_sources(*, keys: Sequence[tuple[str, str]], audience: str | None = N
     for source in sources.values():
         if source.version == 0:
             source.status, source.last_error = SourceStatus.PENDING, ""
-    new = [key for key in names if key not in sources]
-    bases = {key: slug_base(key) for key in new}
-    wanted = Counter(bases.values())
-    taken = set(Source.objects.filter(slug__in=list(wanted)).values_list("slug", flat=True))
-    free = [key for key in new if bases[key] not in taken and wanted[bases[key]] == 1]  # the rest: a suffix each
-    try:
-        with transaction.atomic():
-            created = Source.objects.bulk_create(
-                Source(slug=bases[key], path=key, original_name=names[key], title=_title_from_name(names[key]),
-                       audience=audience or Audience.PUBLIC)
-                for key in free
-            )
-        sources.update((source.path, source) for source in created)
-    except IntegrityError:  # another upload took one of the paths or slugs meanwhile: one at a time below
-        pass
-    for key in new:
-        if key not in sources:
-            sources[key] = Source.objects.filter(path=key).first() or _create_source(
-                key=key, name=names[key], title=_title_from_name(names[key]), audience=audience or Audience.PUBLIC
-            )
+    new = [NewSource(key, names[key], _title_from_name(names[key]), audience or Audience.PUBLIC)
+           for key in names if key not in sources]
+    sources.update(create_sources(new, or_existing=True))
     return sources
-
-
-def chunk_id_for(slug: str, version: int, ordinal: int) -> str:
-    """A chunk's permanent id, and so its page's address: `<slug>-v<version>-c<ordinal>`."""
-    return f"{slug}-v{version}-c{ordinal:02d}"
 
 
 def ingest_upload(
@@ -175,7 +235,7 @@ def ingest_upload(
         except BadPath as error:
             return IngestResult(path or file_name, FAILED, error=str(error))
         existing = Source.objects.filter(path=key).first()
-        return _record_failure(existing, key, over_the_cap(key, size))
+        return record_failure(existing, key, over_the_cap(key, size))
     return ingest_file(file_name=file_name, content=read(), path=path, **details)
 
 
@@ -260,99 +320,16 @@ def _set_audience(source: Source, audience: str) -> None:
     """Give a source an audience: its served chunks take it, its other versions only when it is stricter.
 
     So an old version keeps the audience it was served under when its source is opened up, while restricting a source
-    restricts every version. Every change of an audience comes here, inside the transaction that makes it.
+    restricts every version. Call inside the transaction that makes the change.
     """
-    chunks = Chunk.objects.filter(source_id=source.pk)
-    chunks.current().update(audience=audience)
-    chunks.past().filter(audience__in=looser_audiences(audience)).update(audience=audience)
+    Chunk.objects.filter(source_id=source.pk).current().update(audience=audience)
+    past_chunks_tightened([source.pk], audience)
     Source.objects.filter(pk=source.pk).update(audience=audience)
     source.audience = audience
 
 
-def _switch_version(
-    *,
-    key: str,
-    name: str,
-    existing: Source | None,
-    content: bytes,
-    sha256: str,
-    media_type: str,
-    title: str,
-    audience: str | None,
-    document_date: dt.date | None,
-    drafts: tuple[ChunkDraft, ...],
-) -> tuple[Source, int]:
-    with transaction.atomic():
-        source = (
-            Source.objects.select_for_update().get(pk=existing.pk)
-            if existing
-            else _create_source(key=key, name=name, title=title, audience=audience or Audience.PUBLIC)
-        )
-        now = timezone.now()
-        last_version = source.chunks.order_by("-version").values_list("version", flat=True).first() or 0
-        version = last_version + 1
-        Upload.objects.create(
-            source=source,
-            original_name=name,
-            content=content,
-            sha256=sha256,
-            size=len(content),
-            document_date=document_date,
-            ingested_version=version,
-        )
-        Chunk.objects.filter(source=source, superseded_at__isnull=True).update(superseded_at=now)
-        Chunk.objects.bulk_create(
-            [
-                Chunk(
-                    chunk_id=chunk_id_for(source.slug, version, draft.ordinal),
-                    source=source,
-                    version=version,
-                    ordinal=draft.ordinal,
-                    heading_path=list(draft.heading_path),
-                    line_start=draft.line_start,
-                    line_end=draft.line_end,
-                    text=draft.text,
-                    page=draft.page,
-                    sentences=stored_sentences(draft.sentences),
-                    token_count=draft.token_count,
-                    fingerprint=draft.fingerprint,
-                    audience=source.audience,
-                )
-                for draft in drafts
-            ]
-        )
-        source.version = version
-        source.sha256 = sha256
-        source.media_type = media_type
-        source.title = title
-        source.updated_on = document_date or timezone.localdate()
-        source.status = SourceStatus.READY
-        source.last_error = ""
-        source.save()
-        if audience:  # after the old version was superseded: it keeps its audience unless this one is stricter
-            _set_audience(source, audience)
-        corpus_version_bump()
-    return source, version
-
-
-def _create_source(*, key: str, name: str, title: str, audience: str) -> Source:
-    """A new source, its slug from its path (`ref-models-fields`); an existing source keeps the slug it has."""
-    base = slug_base(key)
-    for attempt in range(1, 1000):
-        slug = base if attempt == 1 else f"{base}-{attempt}"
-        if Source.objects.filter(slug=slug).exists():
-            continue
-        try:
-            with transaction.atomic():
-                return Source.objects.create(slug=slug, path=key, original_name=name, title=title, audience=audience)
-        except IntegrityError:
-            if Source.objects.filter(path=key).exists():  # the same path, created by an ingest running beside this
-                raise RuntimeError(f"{key} was added by another upload at the same time; upload it again") from None
-            continue
-    raise RuntimeError(f"no free slug for {key}")
-
-
-def _record_failure(existing: Source | None, key: str, message: str) -> IngestResult:
+def record_failure(existing: Source | None, key: str, message: str) -> IngestResult:
+    """A file's failure: its reason on its source, if it has one (which goes on serving what it served)."""
     if existing is not None:
         Source.objects.filter(pk=existing.pk).update(last_error=message, changed_at=timezone.now())
     return IngestResult(key, FAILED, existing.pk if existing else None, error=message)

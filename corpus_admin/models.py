@@ -174,6 +174,7 @@ class IngestJob(models.Model):
     audience = models.CharField(max_length=10, choices=Audience.choices, blank=True, help_text="Blank: keep.")
     title = models.CharField(max_length=300, blank=True)
     document_date = models.DateField(null=True, blank=True)
+    force = models.BooleanField(default=False, help_text="A new version even if the content is the one served.")
     status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)
     attempts = models.PositiveSmallIntegerField(default=0, help_text="How many times a worker started it.")
     outcome = models.CharField(max_length=10, blank=True, help_text="added, updated, unchanged or failed.")

@@ -1,6 +1,7 @@
 """Parse and chunk uploads in a worker process with time and memory limits, off the request path (§2.5, §4).
 
-One long-lived worker per process serves one file at a time over a pipe. It is forked from a forkserver (safe
+One long-lived worker per process serves one file at a time over a pipe (a ParsePool runs several, for
+parsing several files at once, each worker with the same limits). It is forked from a forkserver (safe
 from a threaded server) that has already imported the parsers, so a fresh worker starts in well under a second.
 A parse that runs past its time limit is killed, with any program it started (OCR runs tesseract: the worker
 leads a process group of its own, and the whole group is killed); one that outgrows its memory limit fails with
@@ -24,6 +25,7 @@ import importlib
 import logging
 import multiprocessing
 import os
+import queue
 import resource
 import signal
 import threading
@@ -92,15 +94,65 @@ def parse_and_chunk(
     if not isolated:
         return _resolve(parser)(**request)
     with _lock:
-        return _run_isolated(parser, request, timeout_s=timeout_s, memory_mb=memory_mb)
+        return _slot.run(parser, request, timeout_s=timeout_s, memory_mb=memory_mb)
 
 
 def stop_worker() -> None:
     """Stop this process's parse worker, if one is running; the next parse starts a fresh one."""
-    global _worker
-    worker, _worker = _worker, None
-    if worker is not None:
-        worker.stop()
+    _slot.stop()
+
+
+class ParsePool:
+    """Several parse workers, each with the same time and memory limits as the one worker of parse_and_chunk, for
+    parsing several files at once from threads: each call takes a free worker, and waits when all are busy.
+
+    Use it as a context manager; its workers stop when it closes. A file that breaks a limit costs only its own
+    worker, as in parse_and_chunk. Memory: each worker may use the whole budget, so `size` workers may use `size`
+    times it together.
+    """
+
+    def __init__(self, size: int) -> None:
+        if size < 1:
+            raise ValueError("a parse pool needs at least one worker")
+        self._free: queue.SimpleQueue[_Slot] = queue.SimpleQueue()
+        self._slots = [_Slot() for _ in range(size)]
+        for slot in self._slots:
+            self._free.put(slot)
+
+    def __enter__(self) -> ParsePool:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def parse_and_chunk(
+        self,
+        *,
+        file_name: str,
+        content: bytes,
+        max_bytes: int,
+        max_tokens: int,
+        overlap_tokens: int,
+        timeout_s: float,
+        memory_mb: int,
+        isolated: bool = True,
+        parser: str = DEFAULT_PARSER,
+    ) -> ChunkedFile:
+        """parse_and_chunk in one of the pool's workers: the same arguments and outcomes."""
+        request = {"file_name": file_name, "content": content, "max_bytes": max_bytes,
+                   "max_tokens": max_tokens, "overlap_tokens": overlap_tokens}
+        if not isolated:
+            return _resolve(parser)(**request)
+        slot = self._free.get()
+        try:
+            return slot.run(parser, request, timeout_s=timeout_s, memory_mb=memory_mb)
+        finally:
+            self._free.put(slot)
+
+    def close(self) -> None:
+        """Stop every worker of the pool."""
+        for slot in self._slots:
+            slot.stop()
 
 
 # --- the parent's side ------------------------------------------------------------------------------------
@@ -159,51 +211,60 @@ class _Worker:
         self.kill()
 
 
+class _Slot:
+    """Where one worker runs: the worker, started on first use and again after a file killed it."""
+
+    def __init__(self) -> None:
+        self.worker: _Worker | None = None
+
+    def run(self, parser: str, request: dict, *, timeout_s: float, memory_mb: int) -> ChunkedFile:
+        """Send one file to the worker and turn its reply, its silence or its death into a result or a reason."""
+        name = request["file_name"]
+        if self.worker is None or not self.worker.usable(memory_mb=memory_mb):
+            if self.worker is not None:
+                self.worker.kill()
+            self.worker = _Worker(memory_mb=memory_mb)
+        worker = self.worker
+        try:
+            worker.conn.send((parser, request))
+            finished = worker.conn.poll(timeout_s)
+            reply = worker.conn.recv() if finished else None
+        except (EOFError, OSError):
+            reply = ("died",)
+        if reply is None:
+            self._discard(worker)
+            logger.warning("Parsing %s took longer than %g s; the parse worker was killed", name, timeout_s)
+            scan = _LONG_SCAN if name.lower().endswith(".pdf") else ""
+            raise RejectedFile(name, f"parsing took longer than {timeout_s:g} s; {_TOO_COMPLEX}{scan}")
+        kind = reply[0]
+        if kind == "ok":
+            _, media_type, title, drafts = reply
+            return ChunkedFile(media_type=media_type, title=title, drafts=drafts)
+        if kind == "rejected":
+            raise RejectedFile(reply[1], reply[2])
+        if kind == "error":
+            logger.error("The parser failed on %s in the parse worker:\n%s", name, reply[2])
+            raise ParserFailed(reply[1])
+        # "memory" (MemoryError, after which the worker exits) or "died" (killed by the OOM killer or crashed)
+        exitcode = self._discard(worker)
+        logger.warning("Parsing %s ran out of memory (%s; worker exit code %s)", name, kind, exitcode)
+        raise RejectedFile(name, f"parsing needed more than {memory_mb} MB of memory; {_TOO_COMPLEX}")
+
+    def stop(self) -> None:
+        """Stop the worker, if one is running; the next file starts a fresh one."""
+        worker, self.worker = self.worker, None
+        if worker is not None:
+            worker.stop()
+
+    def _discard(self, worker: _Worker) -> int | None:
+        """Kill a worker that failed a file so the next file starts a fresh one."""
+        if self.worker is worker:
+            self.worker = None
+        return worker.kill()
+
+
 _lock = threading.Lock()
-_worker: _Worker | None = None
-
-
-def _run_isolated(parser: str, request: dict, *, timeout_s: float, memory_mb: int) -> ChunkedFile:
-    """Send one file to the worker and turn its reply, its silence or its death into a result or a reason."""
-    global _worker
-    name = request["file_name"]
-    if _worker is None or not _worker.usable(memory_mb=memory_mb):
-        if _worker is not None:
-            _worker.kill()
-        _worker = _Worker(memory_mb=memory_mb)
-    worker = _worker
-    try:
-        worker.conn.send((parser, request))
-        finished = worker.conn.poll(timeout_s)
-        reply = worker.conn.recv() if finished else None
-    except (EOFError, OSError):
-        reply = ("died",)
-    if reply is None:
-        _discard(worker)
-        logger.warning("Parsing %s took longer than %g s; the parse worker was killed", name, timeout_s)
-        scan = _LONG_SCAN if name.lower().endswith(".pdf") else ""
-        raise RejectedFile(name, f"parsing took longer than {timeout_s:g} s; {_TOO_COMPLEX}{scan}")
-    kind = reply[0]
-    if kind == "ok":
-        _, media_type, title, drafts = reply
-        return ChunkedFile(media_type=media_type, title=title, drafts=drafts)
-    if kind == "rejected":
-        raise RejectedFile(reply[1], reply[2])
-    if kind == "error":
-        logger.error("The parser failed on %s in the parse worker:\n%s", name, reply[2])
-        raise ParserFailed(reply[1])
-    # "memory" (MemoryError, after which the worker exits) or "died" (killed by the OOM killer or crashed)
-    exitcode = _discard(worker)
-    logger.warning("Parsing %s ran out of memory (%s; worker exit code %s)", name, kind, exitcode)
-    raise RejectedFile(name, f"parsing needed more than {memory_mb} MB of memory; {_TOO_COMPLEX}")
-
-
-def _discard(worker: _Worker) -> int | None:
-    """Kill a worker that failed a file so the next file starts a fresh one."""
-    global _worker
-    if _worker is worker:
-        _worker = None
-    return worker.kill()
+_slot = _Slot()  # parse_and_chunk's worker
 
 
 atexit.register(stop_worker)

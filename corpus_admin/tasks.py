@@ -1,14 +1,18 @@
-"""Ingestion off the request path: uploaded files become jobs that a background worker ingests one at a time.
+"""Ingestion off the request path: uploaded files become jobs that a background worker ingests, a few dozen at a time.
 
 `enqueue_ingest` stores each file's bytes in an IngestJob and enqueues `ingest_job` on Django's tasks framework
-(django-tasks; the backend is RAG_TASKS_BACKEND), then returns. The worker (`manage.py ingest_worker`) runs the task:
-it claims the job, ingests the file with `ingest_file` (atomic: on any failure the previous version stays served) and
-records the outcome on the job and its source. While it runs, a thread stamps the job's heartbeat; a running job whose
-heartbeat is older than RAG_INGEST_STALE_S was left by a worker that stopped, and `recover_stalled_jobs` queues it
-again or, once it has been started RAG_INGEST_ATTEMPTS times, fails it with that reason.
+(django-tasks; the backend is RAG_TASKS_BACKEND) for each JOBS_PER_TASK files of the upload, then returns. The worker
+(`manage.py ingest_worker`) runs the task: it claims the jobs, ingests their files with `ingest_files` (parsed side by
+side in the sandbox's workers, stored in one transaction, each file alone if that fails: a failed file leaves the
+previous version served) and records each outcome on its job and source. While it runs, a thread stamps the jobs'
+heartbeat; a running job whose heartbeat is older than RAG_INGEST_STALE_S was left by a worker that stopped, and
+`recover_stalled_jobs` queues it again (in a task of its own) or, once it has been started RAG_INGEST_ATTEMPTS times,
+fails it with that reason.
 """
+import atexit
 import contextlib
 import datetime as dt
+import functools
 import logging
 import os
 import socket
@@ -26,34 +30,40 @@ from django_tasks.backends.immediate import ImmediateBackend
 from django_tasks_db import DatabaseBackend
 from django_tasks_db.models import DBTaskResult
 
+from corpus_admin.batch_ingest import FileToIngest, default_parse_workers, ingest_files
 from corpus_admin.ingestion import (
     FAILED,
     IngestResult,
-    ingest_file,
     max_upload_bytes,
     over_the_cap,
     pending_sources,
     source_key,
 )
-from corpus_admin.models import IngestJob, JobStatus, Source, SourceStatus
+from corpus_admin.models import IngestJob, JobStatus, Source
 from corpus_admin.parsing import base_name
 from corpus_admin.paths import BadPath
+from corpus_admin.sandbox import ParsePool
 
 logger = logging.getLogger(__name__)
 
 
 QUEUED = "queued"  # an IngestResult's outcome while its file waits for, or is with, the worker
+JOBS_PER_TASK = 100  # files of an upload one task ingests, parsed side by side, stored STORE_BATCH at a time
+STORE_BATCH = 20  # per transaction: the next batch parses while one is stored
 
 
 @dataclass(frozen=True)
 class IncomingFile:
     """One file of an upload: its name, its path in the folder or archive it came from (None: a file on its own,
-    keyed by its name), its size, and how to read it (not read when over the cap)."""
+    keyed by its name), its size, and how to read it (not read when over the cap); a re-ingest's also its own date
+    and `force` (a new version of the same content)."""
 
     file_name: str
     path: str | None
     size: int
     read: Callable[[], bytes]
+    document_date: dt.date | None = None
+    force: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,10 +115,29 @@ def enqueue_ingest(*, files: Sequence[IncomingFile], details: IngestDetails) -> 
     # After the jobs' commit, so that a worker on another connection finds each job when it takes its task; together,
     # except with the immediate backend, which ingests each file as it is enqueued (one transaction each).
     with contextlib.nullcontext() if _ingests_on_enqueue() else transaction.atomic():
-        for job in queued:
-            job.task_id = ingest_job.enqueue(job.pk).id  # the immediate backend runs it here and now
+        for start in range(0, len(queued), JOBS_PER_TASK):  # a task for each JOBS_PER_TASK files
+            group = queued[start:start + JOBS_PER_TASK]
+            task_id = ingest_job.enqueue(*(job.pk for job in group)).id  # the immediate backend runs it here and now
+            for job in group:
+                job.task_id = task_id
         IngestJob.objects.bulk_update(queued, ["task_id"], batch_size=500)
     return QueuedBatch(batch, tuple(job.pk for job in jobs))
+
+
+def enqueue_reingest(sources: Sequence[Source]) -> tuple[QueuedBatch, list[IngestResult]]:
+    """Queue the latest stored upload of each source for the worker to ingest again as a new version (even if its
+    content is the one served); a source with no stored upload fails at once with the reason."""
+    files: list[IncomingFile] = []
+    refused: list[IngestResult] = []
+    for source in sources:
+        upload = source.uploads.first()
+        if upload is None:
+            refused.append(IngestResult(source.path, FAILED, source.pk, error=f"{source.path}: no stored upload"))
+            continue
+        content = bytes(upload.content)
+        files.append(IncomingFile(source.original_name, source.path, len(content), functools.partial(bytes, content),
+                                  document_date=upload.document_date, force=True))
+    return enqueue_ingest(files=files, details=IngestDetails()), refused
 
 
 def job_results(job_ids: Sequence[int]) -> list[IngestResult]:
@@ -118,26 +147,24 @@ def job_results(job_ids: Sequence[int]) -> list[IngestResult]:
 
 
 @task()
-def ingest_job(job_id: int) -> str:
-    """Ingest one queued file: the worker's unit of work. Returns the outcome, or why nothing was done."""
-    job = _claim(job_id)
-    if job is None:
-        return "not queued"  # finished, or taken by another run of the same job
+def ingest_job(job_id: int, *more_job_ids: int) -> str:
+    """Ingest queued files, up to JOBS_PER_TASK of one upload: parsed side by side, stored together (the worker's unit
+    of work). Returns the first job's outcome, or why nothing was done."""
+    jobs = _claim([job_id, *more_job_ids])
+    if not jobs:
+        return "not queued"  # finished, or taken by another run of the same task
     try:
-        with _heartbeat(job.pk):
-            result = ingest_file(
-                file_name=job.original_name,
-                path=job.path,
-                content=bytes(job.content),
-                audience=job.audience or None,
-                title=job.title or None,
-                document_date=job.document_date,
-            )
-    except Exception as error:  # ingest_file reports bad files as results: this is the database or a bug
-        _retry_or_fail(job, f"{job.path}: ingest failed ({type(error).__name__}: {error})")
+        with _heartbeat([job.pk for job in jobs]):
+            results = ingest_files([_file_of(job) for job in jobs], workers=default_parse_workers(),
+                                   batch_size=STORE_BATCH, pool=_parse_pool())
+    except Exception as error:  # ingest_files reports bad files as results: this is the database or a bug
+        for job in jobs:
+            _retry_or_fail(job, f"{job.path}: ingest failed ({type(error).__name__}: {error})")
         raise
-    _finish(job, result)
-    return result.outcome
+    with transaction.atomic():  # one commit for the task's jobs
+        for job, result in zip(jobs, results, strict=True):
+            _finish(job, result)
+    return results[0].outcome
 
 
 def recover_stalled_jobs(*, now: dt.datetime | None = None, alive_worker: str = "") -> int:
@@ -189,7 +216,8 @@ def _job(
         size=incoming.size,
         audience=details.audience or "",
         title=details.title or "",
-        document_date=details.document_date,
+        document_date=incoming.document_date or details.document_date,
+        force=incoming.force,
         source=source,
     )
 
@@ -209,18 +237,48 @@ def _enqueue(job_id: int) -> None:
     IngestJob.objects.filter(pk=job_id).update(task_id=result.id)
 
 
-def _claim(job_id: int) -> IngestJob | None:
-    """Mark a queued job running for this worker, counting the attempt; None if it is not queued."""
+def _claim(job_ids: Sequence[int]) -> list[IngestJob]:
+    """Mark those of the jobs that are queued running for this worker, counting the attempt; in the order given.
+
+    Each row is claimed only while queued, so a job another worker took meanwhile is not among those returned.
+    """
     now = timezone.now()
-    claimed = IngestJob.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(
+    me = worker_name()
+    IngestJob.objects.filter(pk__in=job_ids, status=JobStatus.QUEUED).update(
         status=JobStatus.RUNNING,
         attempts=F("attempts") + 1,
         started_at=now,
         heartbeat_at=now,
         finished_at=None,
-        worker=worker_name(),
+        worker=me,
     )
-    return IngestJob.objects.get(pk=job_id) if claimed else None
+    taken = IngestJob.objects.filter(pk__in=job_ids, status=JobStatus.RUNNING, worker=me, started_at=now).in_bulk()
+    return [taken[job_id] for job_id in job_ids if job_id in taken]
+
+
+def _file_of(job: IngestJob) -> FileToIngest:
+    return FileToIngest(
+        file_name=job.original_name,
+        path=job.path,
+        size=len(job.content),
+        read=lambda: bytes(job.content),
+        audience=job.audience or None,
+        title=job.title or None,
+        document_date=job.document_date,
+        force=job.force,
+    )
+
+
+def _parse_pool() -> ParsePool:
+    """This process's parse workers for the jobs it runs, started once (the first parse starts each worker)."""
+    global _pool
+    if _pool is None:
+        _pool = ParsePool(default_parse_workers())
+        atexit.register(_pool.close)
+    return _pool
+
+
+_pool: ParsePool | None = None
 
 
 def _finish(job: IngestJob, result: IngestResult) -> None:
@@ -262,12 +320,17 @@ def _retry_or_fail(job: IngestJob, reason: str, *, now: dt.datetime | None = Non
 
 
 def _record_source_failure(source_id: int | None, message: str) -> None:
-    """A failure's reason on the source; one never served is FAILED (one that is served stays READY: it still is)."""
+    """A failure's reason on the source, which goes on serving what it served. A source never served (made when its
+    file was queued) is removed unless another of its files waits: a rejected new file leaves no source behind, only
+    its job with the reason (the job keeps its path; call after the job is finished)."""
     if source_id is None:
         return
     sources = Source.objects.filter(pk=source_id)
-    sources.update(last_error=message, changed_at=timezone.now())
-    sources.filter(version=0, status=SourceStatus.PENDING).update(status=SourceStatus.FAILED)
+    never_served = sources.filter(version=0).exclude(
+        ingest_jobs__status__in=[JobStatus.QUEUED, JobStatus.RUNNING]
+    ).exclude(chunks__isnull=False).exclude(uploads__isnull=False)
+    if not never_served.delete()[0]:
+        sources.update(last_error=message, changed_at=timezone.now())
 
 
 def _abandon_task(task_id: str, *, now: dt.datetime) -> None:
@@ -279,8 +342,8 @@ def _abandon_task(task_id: str, *, now: dt.datetime) -> None:
 
 
 @contextlib.contextmanager
-def _heartbeat(job_id: int) -> Iterator[None]:
-    """Stamp the job every quarter of RAG_INGEST_STALE_S while the block runs, from a thread of its own."""
+def _heartbeat(job_ids: Sequence[int]) -> Iterator[None]:
+    """Stamp the jobs every quarter of RAG_INGEST_STALE_S while the block runs, from a thread of its own."""
     every = settings.RAG_INGEST_STALE_S / 4
     stop = threading.Event()
 
@@ -288,13 +351,15 @@ def _heartbeat(job_id: int) -> Iterator[None]:
         try:
             while not stop.wait(every):
                 try:
-                    IngestJob.objects.filter(pk=job_id, status=JobStatus.RUNNING).update(heartbeat_at=timezone.now())
+                    IngestJob.objects.filter(pk__in=job_ids, status=JobStatus.RUNNING).update(
+                        heartbeat_at=timezone.now()
+                    )
                 except DatabaseError as error:  # SQLite busy with the ingest's own write: the next beat tries again
-                    logger.warning("Heartbeat of ingest job %s missed: %s", job_id, error)
+                    logger.warning("Heartbeat of ingest jobs %s missed: %s", list(job_ids), error)
         finally:
             connection.close()  # this thread's own connection
 
-    thread = threading.Thread(target=beat, name=f"ingest-heartbeat-{job_id}", daemon=True)
+    thread = threading.Thread(target=beat, name=f"ingest-heartbeat-{job_ids[0]}", daemon=True)
     thread.start()
     try:
         yield

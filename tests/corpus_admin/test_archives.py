@@ -28,10 +28,33 @@ def test_files_come_out_under_their_paths_sorted_without_folders_hidden_files_or
     expanded = expand_zip(name="docs.zip", data=data, **LIMITS)
 
     assert expanded.members == (
-        ArchiveMember("docs/a.md", b"# Alpha"), ArchiveMember("docs/ref/b.txt", b"Bravo."),
-        ArchiveMember("docs/win/c.txt", b"Charlie."),
+        ArchiveMember("a.md", b"# Alpha"), ArchiveMember("ref/b.txt", b"Bravo."),
+        ArchiveMember("win/c.txt", b"Charlie."),
     )
-    assert expanded.skipped == ("docs/Makefile", "docs/img/logo.png")
+    assert expanded.skipped == ("Makefile", "img/logo.png")
+
+
+def test_a_folder_zipped_from_outside_is_keyed_by_the_paths_inside_it():
+    data = zipped({"html/index.html": b"<p>Index</p>", "html/ref/sql.html": b"<p>SQL</p>", "html/style.css": b"p{}"})
+
+    expanded = expand_zip(name="html.zip", data=data, **LIMITS)
+
+    assert [member.path for member in expanded.members] == ["index.html", "ref/sql.html"]
+    assert expanded.skipped == ("style.css",)
+
+
+@pytest.mark.parametrize(
+    ("members", "paths"),
+    [
+        ({"html/index.html": b"<p>Index</p>", "README.md": b"# Read me"}, ["README.md", "html/index.html"]),
+        ({"html/index.html": b"<p>Index</p>", "ref/sql.html": b"<p>SQL</p>"}, ["html/index.html", "ref/sql.html"]),
+    ],
+    ids=["a file beside the folder", "two folders"],
+)
+def test_an_archive_whose_files_lie_in_several_places_keeps_their_paths(members, paths):
+    expanded = expand_zip(name="docs.zip", data=zipped(members), **LIMITS)
+
+    assert [member.path for member in expanded.members] == paths
 
 
 def test_a_bomb_is_refused_from_its_declared_sizes_naming_its_largest_file():

@@ -3,7 +3,7 @@ import io
 import json
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.utils.text import slugify
 
 from corpus_admin.management.commands.load_demo import DEMO_DIR
@@ -127,3 +127,66 @@ def test_ingest_command_refuses_the_same_path_twice_naming_both_and_ingests_the_
     assert refusal in out.getvalue()
     source = Source.objects.get()
     assert source.version == 1 and "14 days" in source.chunks.get().text
+
+
+def test_ingest_command_gives_files_what_the_folders_audiences_json_says(tmp_path):
+    (tmp_path / "ref").mkdir()
+    (tmp_path / "ref" / "plans.md").write_text("# Plans\n\nThe Team plan costs $19 per month.")
+    (tmp_path / "ref" / "salaries.md").write_text("# Salaries\n\nReviews happen in March.")
+    (tmp_path / "faq.md").write_text("# FAQ\n\nThe free trial lasts 14 days.")
+    (tmp_path / "audiences.json").write_text(json.dumps({
+        "ref/salaries.md": "internal",
+        "plans.md": {"audience": "partner", "title": "Partner plans", "updated_on": "2025-03-01"},
+    }))
+    out = io.StringIO()
+
+    call_command("ingest", str(tmp_path), "--audience", "public", stdout=out, stderr=io.StringIO())
+
+    assert "3 added, 0 updated, 0 unchanged, 0 failed" in out.getvalue()
+    assert "skipped" not in out.getvalue()  # audiences.json is read, not ingested or counted as skipped
+    assert set(Source.objects.values_list("path", "audience", "title")) == {
+        ("ref/salaries.md", "internal", "Salaries"),
+        ("ref/plans.md", "partner", "Partner plans"),
+        ("faq.md", "public", "FAQ"),
+    }
+    assert str(Source.objects.get(path="ref/plans.md").updated_on) == "2025-03-01"
+
+
+def test_ingest_command_refuses_a_file_its_audiences_json_names_ambiguously(tmp_path):
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "index.md").write_text(f"# {folder}\n\nThe free trial lasts 14 days.")
+    (tmp_path / "audiences.json").write_text(json.dumps({"index.md": "internal"}))
+    out = io.StringIO()
+
+    with pytest.raises(SystemExit):
+        call_command("ingest", str(tmp_path), stdout=out, stderr=io.StringIO())
+
+    assert "0 added, 0 updated, 0 unchanged, 2 failed" in out.getvalue()
+    assert "failed: a/index.md: audiences.json names 'index.md', which is 2 files (a/index.md, b/index.md)" in (
+        out.getvalue()
+    )
+    assert not Source.objects.exists()
+
+
+def test_a_file_named_on_its_own_is_keyed_by_its_path_under_root(tmp_path):
+    (tmp_path / "ref" / "models").mkdir(parents=True)
+    (tmp_path / "ref" / "models" / "fields.txt").write_text("A field's default is used when no value is given.")
+    (tmp_path / "audiences.json").write_text(json.dumps({"ref/models/fields.txt": "partner"}))
+
+    call_command("ingest", str(tmp_path / "ref" / "models" / "fields.txt"), "--root", str(tmp_path),
+                 stdout=io.StringIO(), stderr=io.StringIO())
+    call_command("ingest", str(tmp_path / "ref" / "models" / "fields.txt"), stdout=io.StringIO(), stderr=io.StringIO())
+
+    assert dict(Source.objects.values_list("path", "audience")) == {
+        "ref/models/fields.txt": "partner", "fields.txt": "public",
+    }
+
+
+def test_a_file_outside_root_is_refused_by_name(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "notes.txt").write_text("Backups run every 6 hours.")
+
+    with pytest.raises(CommandError, match="notes.txt: not under --root"):
+        call_command("ingest", str(tmp_path / "notes.txt"), "--root", str(tmp_path / "docs"),
+                     stdout=io.StringIO(), stderr=io.StringIO())

@@ -10,16 +10,21 @@ from corpus_admin.ingestion import (
     FAILED,
     UNCHANGED,
     UPDATED,
+    PreparedFile,
     ingest_file,
     ingest_upload,
     pending_sources,
+    prepare_file,
     refuse_repeated_paths,
     reingest_source,
+    store_parsed,
     withdraw_source,
 )
 from corpus_admin.models import Chunk, Source, SourceStatus
+from corpus_admin.sandbox import chunk_file
 
 REFUNDS_V1 = "# Billing\n\n## Refunds\n\nRefunds are processed within 5-7 business days.\n"
+LIMITS = {"max_bytes": 1024 * 1024, "max_tokens": 300, "overlap_tokens": 40}
 REFUNDS_V2 = "# Billing\n\n## Refunds\n\nRefunds are processed within 3 business days.\n"
 
 pytestmark = pytest.mark.django_db
@@ -334,3 +339,20 @@ def test_a_pending_source_becomes_its_documents_first_version_with_the_documents
     source = Source.objects.get()
     assert (result.outcome, source.version, source.status) == (ADDED, 1, SourceStatus.READY)
     assert source.title == "Standard plan prices"
+
+
+def test_a_file_that_cannot_be_stored_with_its_batch_fails_alone_and_the_others_are_stored(ingest):
+    ingest("taken.md", REFUNDS_V1)
+    served = Chunk.objects.get().chunk_id
+    # Read as new before another upload took its path: its insert fails, and with it the batch's transaction.
+    late = PreparedFile("taken.md", "taken.md", None, REFUNDS_V2.encode(), "0" * 64, None, None, None)
+    fresh = prepare_file(file_name="fresh.md", content=b"# Fresh\n\nThe office opens at nine.")
+    assert isinstance(fresh, PreparedFile)
+
+    results = store_parsed([(late, chunk_file(file_name="taken.md", content=REFUNDS_V2.encode(), **LIMITS)),
+                            (fresh, chunk_file(file_name="fresh.md", content=fresh.content, **LIMITS))])
+
+    assert [(r.path, r.outcome) for r in results] == [("taken.md", FAILED), ("fresh.md", ADDED)]
+    assert "taken.md was added by another upload at the same time" in results[0].error
+    assert list(Chunk.objects.current().filter(source__path="taken.md").values_list("chunk_id", flat=True)) == [served]
+    assert Source.objects.get(path="fresh.md").status == SourceStatus.READY

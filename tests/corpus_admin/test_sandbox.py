@@ -9,12 +9,13 @@ import signal
 import subprocess
 import time
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from corpus_admin.parsing import RejectedFile
-from corpus_admin.sandbox import ChunkedFile, ParserFailed, chunk_file, parse_and_chunk
+from corpus_admin.sandbox import ChunkedFile, ParsePool, ParserFailed, chunk_file, parse_and_chunk
 from corpus_admin.testing import docx_bytes, pdf_bytes, pptx_bytes, scanned_pdf_bytes, xlsx_bytes
 
 LIMITS = {"max_bytes": 20 * 1024 * 1024, "max_tokens": 300, "overlap_tokens": 40}
@@ -58,6 +59,16 @@ def child_hanging_parser(*, content: bytes, **_request) -> ChunkedFile:
 
 def pid_parser(**_request) -> ChunkedFile:
     return ChunkedFile(media_type="text/plain", title=str(os.getpid()), drafts=())
+
+
+def meeting_parser(*, content: bytes, **_request) -> ChunkedFile:
+    """Leaves its pid in the folder named by the content and returns once two parsers have: two files at once meet,
+    one after the other never do (the second waits for the first, which waits for it, until the time limit)."""
+    folder = Path(content.decode())
+    (folder / str(os.getpid())).touch()
+    while len(list(folder.iterdir())) < 2:
+        time.sleep(0.01)
+    return pid_parser()
 
 
 # --- helpers ---------------------------------------------------------------------------------------------------
@@ -213,6 +224,42 @@ def test_parser_bug_is_reported_as_a_failure_not_a_rejection():
         parse("bug.md", b"x", parser=f"{__name__}:buggy_parser")
 
     assert_worker_still_parses()
+
+
+# --- several workers at once -------------------------------------------------------------------------------------
+
+
+def pool_parse(pool: ParsePool, file_name: str, content: bytes, **options) -> ChunkedFile | RejectedFile:
+    try:
+        return pool.parse_and_chunk(
+            file_name=file_name, content=content, **LIMITS, **{"timeout_s": 30, "memory_mb": MEMORY_MB, **options}
+        )
+    except RejectedFile as error:
+        return error
+
+
+def test_a_pool_parses_files_side_by_side_in_workers_of_their_own(tmp_path):
+    def meet(name: str) -> ChunkedFile | RejectedFile:
+        return pool_parse(pool, name, str(tmp_path).encode(), parser=f"{__name__}:meeting_parser", timeout_s=20)
+
+    with ParsePool(2) as pool, ThreadPoolExecutor(2) as threads:
+        first, second = threads.map(meet, ["a.txt", "b.txt"])
+
+    assert isinstance(first, ChunkedFile) and isinstance(second, ChunkedFile)
+    assert len({first.title, second.title, str(os.getpid())}) == 3  # two workers, neither of them this process
+
+
+def test_a_file_past_the_time_limit_in_a_pool_fails_alone_and_the_other_parses_within_the_limits():
+    with ParsePool(2) as pool, ThreadPoolExecutor(2) as threads:
+        slow = threads.submit(pool_parse, pool, "slow.md", b"x", parser=f"{__name__}:hanging_parser", timeout_s=1)
+        greedy = threads.submit(pool_parse, pool, "greedy.md", b"x", parser=f"{__name__}:greedy_parser",
+                                memory_mb=256)
+        slow_error, greedy_error = slow.result(), greedy.result()
+        after = pool_parse(pool, "note.md", NOTE)
+
+    assert str(slow_error) == f"slow.md: {TOO_SLOW}"
+    assert str(greedy_error) == f"greedy.md: {TOO_BIG.format(256)}"
+    assert isinstance(after, ChunkedFile) and after.drafts[0].text == "The office opens at nine."
 
 
 # --- hostile files ----------------------------------------------------------------------------------------------

@@ -3,13 +3,15 @@ import datetime as dt
 import time
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from corpus_admin import ingestion
 from corpus_admin.models import Chunk, IngestJob, JobStatus, Source, SourceStatus
+from corpus_admin.sandbox import ParsePool
 from corpus_admin.selectors import chunk_records
-from corpus_admin.tasks import IncomingFile, IngestDetails, enqueue_ingest, recover_stalled_jobs
+from corpus_admin.tasks import IncomingFile, IngestDetails, enqueue_ingest, ingest_job, recover_stalled_jobs
 from corpus_admin.testing import DATABASE_TASKS, run_queued_tasks
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +49,7 @@ def test_queued_new_files_are_pending_sources_that_no_caller_sees(database_queue
     jobs = queue(("faq.md", FAQ_V1), ("backup.txt", b"Backups run every 6 hours."))
 
     assert [job.status for job in jobs] == [JobStatus.QUEUED, JobStatus.QUEUED]
-    assert DBTaskResult.objects.filter(status="READY").count() == 2
+    assert DBTaskResult.objects.filter(status="READY").count() == 1  # one task for the upload's files
     assert {(s.path, s.status, s.version) for s in Source.objects.all()} == {
         ("faq.md", SourceStatus.PENDING, 0),
         ("backup.txt", SourceStatus.PENDING, 0),
@@ -68,19 +70,30 @@ def test_the_worker_ingests_each_queued_file_and_marks_its_source_ready(database
     faq = Source.objects.get(path="faq.md")
     assert (faq.status, faq.version, faq.title, faq.audience) == (SourceStatus.READY, 1, "FAQ", "partner")
     assert {record.chunk_id for record in chunk_records()} == {"faq-v1-c01", "backup-v1-c01"}
-    assert DBTaskResult.objects.filter(status="SUCCESSFUL").count() == 2
+    assert DBTaskResult.objects.filter(status="SUCCESSFUL").count() == 1
 
 
-def test_a_rejected_new_file_fails_its_source_with_the_reason(database_queue):
+def test_a_rejected_new_file_leaves_no_source_only_its_job_with_the_reason(database_queue):
     (job,) = queue(("deck.pptx", b"PK\x03\x04zip"))
 
     run_queued_tasks()
 
     job.refresh_from_db()
-    source = Source.objects.get(path="deck.pptx")
-    assert job.status == JobStatus.FAILED and job.error.startswith("deck.pptx: ")
-    assert (source.status, source.version, source.last_error) == (SourceStatus.FAILED, 0, job.error)
-    assert not Chunk.objects.exists()
+    assert (job.status, job.path, job.source) == (JobStatus.FAILED, "deck.pptx", None)
+    assert job.error.startswith("deck.pptx: ")
+    assert not Source.objects.exists() and not Chunk.objects.exists()
+
+
+def test_a_rejected_new_file_keeps_its_source_while_another_of_its_files_waits(database_queue):
+    queue(("deck.pptx", b"PK\x03\x04zip"))
+    queue(("deck.pptx", b"PK\x03\x04zip again"))
+    first = IngestJob.objects.order_by("pk").first()
+
+    ingest_job.call(first.pk)
+
+    source = Source.objects.get()
+    assert (source.status, source.version) == (SourceStatus.PENDING, 0)
+    assert source.last_error.startswith("deck.pptx: ")
 
 
 def test_a_failed_new_version_leaves_the_served_one_ready(database_queue, ingest):
@@ -96,7 +109,7 @@ def test_a_failed_new_version_leaves_the_served_one_ready(database_queue, ingest
     assert [record.chunk_id for record in chunk_records()] == ["faq-v1-c01"]
 
 
-def test_a_never_served_source_is_pending_again_when_queued_again(database_queue):
+def test_a_rejected_new_file_queued_again_is_a_pending_source_again(database_queue):
     queue(("deck.pptx", b"PK\x03\x04zip"))
     run_queued_tasks()
 
@@ -119,7 +132,7 @@ def test_a_file_over_the_cap_fails_at_once_without_being_read(database_queue, se
     job = IngestJob.objects.get(pk=queued.job_ids[0])
     assert job.status == JobStatus.FAILED and job.task_id == ""
     assert job.error == "huge.txt: the file is 3.0 MB, over the 1 MB limit"
-    assert Source.objects.get().status == SourceStatus.FAILED
+    assert not Source.objects.exists()  # a new file refused leaves only its job
 
 
 def test_a_file_from_a_folder_is_keyed_by_its_path(database_queue):
@@ -188,9 +201,8 @@ def test_a_job_whose_worker_stopped_is_queued_again_until_out_of_attempts(databa
     assert (job.status, job.error) == (status, error)
     queued_tasks = DBTaskResult.objects.filter(status="READY").count()
     assert queued_tasks == (2 if status == JobStatus.QUEUED else 1)
-    source = Source.objects.get()
-    expected = (SourceStatus.FAILED, error) if status == JobStatus.FAILED else (SourceStatus.PENDING, "")
-    assert (source.status, source.last_error) == expected
+    sources = [(source.status, source.last_error) for source in Source.objects.all()]
+    assert sources == ([] if status == JobStatus.FAILED else [(SourceStatus.PENDING, "")])  # none once new and failed
 
 
 def test_a_job_queued_again_is_ingested_by_the_next_worker_run(database_queue, ingest):
@@ -255,19 +267,35 @@ def test_a_queued_job_that_never_reached_the_queue_is_enqueued(database_queue):
 def test_a_running_job_keeps_its_heartbeat_fresh(settings, monkeypatch):
     settings.RAG_INGEST_STALE_S = 0.2  # a beat every 50 ms
     beats: list[dt.datetime] = []
-    parse = ingestion.parse_and_chunk
+    parse = ParsePool.parse_and_chunk
 
-    def parse_once_the_heartbeat_moved(**kwargs):
+    def parse_once_the_heartbeat_moved(pool, **kwargs):
         job = IngestJob.objects.get()
         deadline = time.monotonic() + 10
         while (beat := IngestJob.objects.get().heartbeat_at) == job.started_at and time.monotonic() < deadline:
             time.sleep(0.01)  # waiting on the heartbeat thread, with a deadline
         beats.append(beat)
-        return parse(**kwargs)
+        connection.close()  # this parse thread's own
+        return parse(pool, **kwargs)
 
-    monkeypatch.setattr(ingestion, "parse_and_chunk", parse_once_the_heartbeat_moved)
+    monkeypatch.setattr(ParsePool, "parse_and_chunk", parse_once_the_heartbeat_moved)
 
     (job,) = queue(("faq.md", FAQ_V1))
 
     assert job.status == JobStatus.DONE
     assert beats[0] > job.started_at
+
+
+def test_one_task_ingests_an_uploads_files_together(database_queue, settings):
+    jobs = queue(*((f"ref/page{n}.md", f"# Page {n}\n\nPage {n} says {n} things.".encode()) for n in range(4)))
+    queue(("other.md", b"# Other\n\nAnother upload, another task."))
+
+    run_queued_tasks()
+
+    assert len({job.task_id for job in jobs}) == 1
+    assert sorted(DBTaskResult.objects.values_list("return_value", flat=True)) == ["added", "added"]
+    done = IngestJob.objects.filter(pk__in=[job.pk for job in jobs])
+    assert {(job.status, job.outcome, job.attempts, job.version) for job in done} == {
+        (JobStatus.DONE, ingestion.ADDED, 1, 1)
+    }
+    assert Source.objects.filter(status=SourceStatus.READY).count() == 5

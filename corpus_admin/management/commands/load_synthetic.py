@@ -20,10 +20,11 @@ from tqdm import tqdm
 
 from corpus_admin.chunking import fingerprint_text
 from corpus_admin.corpus_state import corpus_version_bump
-from corpus_admin.ingestion import chunk_id_for, withdraw_source
+from corpus_admin.ingestion import withdraw_source
 from corpus_admin.models import Audience, Chunk, Source, SourceStatus
 from corpus_admin.synthetic import synthetic_corpus
 from corpus_admin.tokens import count_tokens
+from corpus_admin.versions import chunk_id_for
 
 MEDIA_TYPE = "text/x-rag-synthetic"  # marks the sources this command owns
 VOCABULARY = 20_000
