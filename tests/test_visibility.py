@@ -210,7 +210,7 @@ def via_ratings(user, question: str) -> str:
     (nobody may: the same 404 as a missing answer)."""
     client = client_for(user)
     if user is None:
-        client.session.save()  # an anonymous visitor rates with their session (the chat page starts none)
+        client.session.save()  # an anonymous visitor rates with their session (as the chat page starts)
     asked = client.post(
         "/api/answer", {"question": question}, content_type="application/json", headers=csrf_header(client)
     ).json()

@@ -44,7 +44,7 @@ def session_cookie(user=None) -> bytes:
     if user is not None:
         client.force_login(user)
     else:
-        client.session.save()  # an anonymous visitor with a session of their own (the chat page starts none)
+        client.session.save()  # an anonymous visitor with a session of their own (as the chat page starts)
     return f"sessionid={client.cookies['sessionid'].value}".encode()
 
 
