@@ -124,11 +124,17 @@ def visible_chunks(chunk_ids: Sequence[str], *, audiences: Sequence[str]) -> dic
 
 
 def cited_ids(row: QuestionLog) -> list[str]:
-    """Every chunk an answer's row shows: its sources, its sentences' citations and a conflict's sides."""
-    ids = [block["chunk_id"] for block in row.blocks]
-    ids += [c["chunk_id"] for sentence in row.sentences for c in sentence.get("citations", ())]
+    """The chunks an answer's row stands on: its sentences' citations and a conflict's sides (an answer may be
+    shown again only to a caller who may see every one of them)."""
+    ids = [c["chunk_id"] for sentence in row.sentences for c in sentence.get("citations", ())]
     ids += [side["chunk_id"] for side in row.conflict]
     return list(dict.fromkeys(ids))
+
+
+def shown_ids(row: QuestionLog) -> list[str]:
+    """Every chunk an answer's row names: the cited ones and its issued sources (of which a caller is shown again
+    only those they may see now)."""
+    return list(dict.fromkeys([*cited_ids(row), *(block["chunk_id"] for block in row.blocks)]))
 
 
 def chunk_text(chunk: Chunk) -> str:

@@ -25,6 +25,7 @@ from answers.conversations import (
     conversation_get,
     conversation_turns,
     parse_conversation_key,
+    shown_ids,
     visible_chunks,
 )
 from answers.limits.slots import QuestionRefused
@@ -119,7 +120,7 @@ def conversation_fragments(request: HttpRequest, key: uuid.UUID) -> HttpResponse
         except ConversationNotFound:
             raise Http404("No such conversation.") from None
         rows = list(conversation_turns(conversation))
-        ids = [cid for row in rows for cid in cited_ids(row)]
+        ids = [cid for row in rows for cid in shown_ids(row)]
         chunks = visible_chunks(ids, audiences=caller_audiences(caller.user))
         parts = []
         for number, row in enumerate(rows, start=1):
@@ -136,14 +137,13 @@ def conversation_fragments(request: HttpRequest, key: uuid.UUID) -> HttpResponse
 
 
 def _permalinked(request: HttpRequest, answer_key: uuid.UUID) -> tuple[QuestionLog, dict]:
-    """The answer with that key and its visible chunks, if every passage it shows is one the opener may see now;
-    else Http404, the same as for a key that names no answer (§3)."""
+    """The answer with that key and the chunks it names that the opener may see, if it cites only passages they
+    may see now; else Http404, the same as for a key that names no answer (§3)."""
     row = QuestionLog.objects.filter(answer_key=answer_key).exclude(status="cancelled").first()
     if row is None:
         raise Http404("No such answer.")
-    ids = cited_ids(row)
-    chunks = visible_chunks(ids, audiences=caller_audiences(request.user))
-    if not all_visible(ids, chunks):
+    chunks = visible_chunks(shown_ids(row), audiences=caller_audiences(request.user))
+    if not all_visible(cited_ids(row), chunks):
         raise Http404("No such answer.")
     return row, chunks
 

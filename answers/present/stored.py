@@ -33,14 +33,16 @@ def _ref(n: int, stored: Mapping, chunks: Mapping[str, Chunk], *, with_span: boo
 
 
 def stored_events(row: QuestionLog, chunks: Mapping[str, Chunk]) -> list[Event]:
-    """The events a logged answer showed, its sources read from `chunks` (every chunk it cites: see
-    answers.conversations.cited_ids); staff-only ones (dropped sentences, diagnostics) are not stored back."""
+    """The events a logged answer showed, its sources read from `chunks` (the ones the caller may see now, among
+    them every one it cites: see answers.conversations.cited_ids), the issued sources not among them left out;
+    staff-only ones (dropped sentences, diagnostics) are not stored back."""
     events: list[Event] = []
     resolved = (row.diagnostics or {}).get("resolved_question")
     if resolved:
         events.append(QuestionResolved(row.question, resolved))
-    if row.blocks:
-        events.append(BlocksIssued(tuple(_ref(b["n"], b, chunks, with_span=False) for b in row.blocks),
+    blocks = [b for b in row.blocks if b["chunk_id"] in chunks]  # the sources the caller may see now
+    if blocks:
+        events.append(BlocksIssued(tuple(_ref(b["n"], b, chunks, with_span=False) for b in blocks),
                                    row.context_tokens))
     for sentence in row.sentences:
         events.append(SentenceVerified(sentence["text"],
