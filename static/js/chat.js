@@ -53,15 +53,20 @@
       lines.push(ownText(sentence).replace(/\s+/g, " ").trim());
     });
     turn.querySelectorAll(".refusal p").forEach(function (p) { lines.push(p.textContent.trim()); });
-    var sources = turn.querySelectorAll(".sources li");
-    if (sources.length) {
+    var documents = turn.querySelectorAll(".sources .source-document");
+    if (documents.length) {
       lines.push("", "Sources:");
-      sources.forEach(function (item) {
-        var link = item.querySelector("a");
+      documents.forEach(function (item) {
+        var title = item.querySelector(".source-title");
         var when = item.querySelector("time");
-        lines.push("[" + item.value + "] " + (link ? link.textContent.trim() : "") +
-                   (when ? " (" + when.textContent.trim() + ")" : "") +
-                   (link ? " " + new URL(link.getAttribute("href"), document.baseURI).href : ""));
+        lines.push((title ? title.textContent.trim() : "") + (when ? " (" + when.textContent.trim() + ")" : ""));
+        item.querySelectorAll(".passage").forEach(function (passage) {
+          var link = passage.querySelector("a");
+          var quote = passage.querySelector(".passage-quote");
+          lines.push("  [" + passage.value + "] " +
+                     (link ? new URL(link.getAttribute("href"), document.baseURI).href : "") +
+                     (quote ? " \u201c" + quote.textContent.trim() + "\u201d" : ""));
+        });
       });
     }
     return lines.join("\n");

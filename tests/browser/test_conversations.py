@@ -109,7 +109,9 @@ def test_the_copy_button_copies_the_answer_with_its_sources_as_plain_text(
     assert lines[0] == TRASH
     assert any("30 days" in line and "[1]" in line for line in lines)
     assert "Sources:" in lines
-    source = lines[lines.index("Sources:") + 1]
-    assert source.startswith("[1] Trash and file recovery (2024-02-14) ") and f"{live_server_url}/chunks/" in source
+    document, passage = lines[lines.index("Sources:") + 1: lines.index("Sources:") + 3]
+    assert document == "Trash and file recovery (2024-02-14)"
+    assert passage.startswith(f"  [1] {live_server_url}/chunks/trash-and-file-recovery-") and "30 days" in passage
+    assert sum(line.startswith("Trash and file recovery") for line in lines) == 1  # each document once
     assert "<" not in copied and "cite-quote" not in copied  # text, not markup; the hover quotes are left out
     page.screenshot(path=str(DOCS_DIR / "screenshot-copy.png"))
