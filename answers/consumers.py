@@ -8,18 +8,28 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from importlib import import_module
 
+from asgiref.sync import sync_to_async
 from channels.auth import get_user
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
+from answers.conversations import (
+    NOT_FOUND,
+    ConversationIdRejected,
+    ConversationNotFound,
+    can_keep,
+    conversation_get,
+    parse_conversation_key,
+)
 from answers.limits.slots import QuestionRefused
 from answers.limits.sockets import TooManySockets, socket_closed, socket_opened
-from answers.models import QuestionLog
+from answers.models import Conversation, QuestionLog
 from answers.outages import ServiceUnavailable, database_available
 from answers.pipeline.events import AnswerDone, SentenceVerified
 from answers.pipeline.followups import Turn
 from answers.present.fragments import render_event, render_notice, render_turn
+from answers.present.links import render_answer_links, render_conversation
 from answers.present.rating import render_rating
 from answers.ratings import can_rate
 from answers.services import MAX_HISTORY, AnswerStream, Caller, GeneratorFactory, QuestionRejected, ask, turn_from
@@ -32,9 +42,10 @@ SOCKET_CAP_CODE = 4429  # the page's websocket extension reconnects after 1006 a
 UNKNOWN_PATH_CODE = 4404  # a websocket close code of the application's range (4000-4999), read as HTTP's 404
 
 
-def parse_frame(text: str | None) -> object:
-    """The question of a frame the page's form sends: a JSON object with the field "question" (cleaned by the
-    answer service)."""
+def parse_frame(text: str | None) -> tuple[object, uuid.UUID | None]:
+    """The question of a frame the page's form sends (a JSON object with the field "question", cleaned by the
+    answer service) and the conversation it names (the optional field "conversation": a conversation id, or empty
+    or null for a new one)."""
     if text is None:
         raise QuestionRejected("Send questions as text frames holding a JSON object.")
     try:
@@ -45,7 +56,11 @@ def parse_frame(text: str | None) -> object:
         raise QuestionRejected("The message is nested too deeply.") from None
     if not isinstance(frame, dict) or "question" not in frame:
         raise QuestionRejected('The message must be a JSON object with the field "question".')
-    return frame["question"]
+    try:
+        conversation = parse_conversation_key(frame.get("conversation"))
+    except ConversationIdRejected as error:
+        raise QuestionRejected(str(error)) from None
+    return frame["question"], conversation
 
 
 async def current_caller(scope: dict) -> tuple[AbstractBaseUser | AnonymousUser, str | None]:
@@ -156,7 +171,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
-            question = parse_frame(text_data)
+            question, conversation_key = parse_frame(text_data)
         except QuestionRejected as error:
             await self.send(render_notice(str(error)))
             return
@@ -170,8 +185,14 @@ class ChatConsumer(AsyncWebsocketConsumer):
             if caller.key != self.history_of:
                 self.history.clear()
                 self.history_of = caller.key
+            # A stored conversation gives the history (re-read now); a caller who can keep none has the socket's.
+            conversation = None if conversation_key is None else await self._conversation(caller, conversation_key)
             stream = await ask(caller=caller, question=question, channel=QuestionLog.Channel.WEBSOCKET,
-                               make_generator=self.make_generator, history=tuple(self.history))
+                               make_generator=self.make_generator, history=tuple(self.history),
+                               conversation=conversation, keep=can_keep(caller))
+        except ConversationNotFound:
+            await self.send(render_notice(NOT_FOUND))
+            return
         except QuestionRejected as rejected:
             await self.send(render_notice(str(rejected)))
             return
@@ -179,9 +200,15 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.send(render_notice(refused.message))
             return
         self.busy = True
-        task = asyncio.create_task(self._answer(stream, rateable=can_rate(caller)))
+        new = conversation is None and stream.conversation is not None
+        task = asyncio.create_task(self._answer(stream, rateable=can_rate(caller), new_conversation=new))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+    async def _conversation(self, caller: Caller, key: uuid.UUID) -> Conversation:
+        """The caller's stored conversation with that key, or ConversationNotFound (missing or not theirs)."""
+        with database_available():
+            return await sync_to_async(conversation_get)(caller=caller, key=key)
 
     async def _caller_key(self) -> str:
         user, session_key = await current_caller(self.scope)
@@ -190,11 +217,13 @@ class ChatConsumer(AsyncWebsocketConsumer):
     def _address(self) -> str | None:
         return (self.scope.get("client") or [None])[0]
 
-    async def _answer(self, stream: AnswerStream, *, rateable: bool = False) -> None:
+    async def _answer(self, stream: AnswerStream, *, rateable: bool = False, new_conversation: bool = False) -> None:
         outbox = Outbox(lambda frame: self.send(frame))
         try:
             turn = uuid.uuid4().hex[:12]
             outbox.put(render_notice(""))  # clears an earlier notice
+            if stream.conversation is not None:  # the next question is asked in it; a new one tops the side panel
+                outbox.put(render_conversation(stream.conversation, new=new_conversation))
             outbox.put(render_turn(turn, stream.summary.question), ends_frame=True)  # the question shows at once
             shown = 0  # sentences shown so far: each one's place keeps its quotes' ids apart
             async for event in stream:
@@ -203,8 +232,10 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 outbox.put(render_event(turn, event, position=shown), ends_frame=is_sentence)
                 if isinstance(event, AnswerDone):
                     self.history.append(turn_from(stream.summary))
-                    if rateable and event.status != "failed":  # in the end marker's frame: named by its answer key
-                        outbox.put(render_rating(turn, stream.answer_key))
+                    if event.status != "failed":  # in the end marker's frame: named by its answer key
+                        outbox.put(render_answer_links(turn, stream.answer_key))
+                        if rateable:
+                            outbox.put(render_rating(turn, stream.answer_key))
                     await outbox.flush()  # the end marker is out before another question is taken
                     self.busy = False
             await outbox.flush()

@@ -1,8 +1,33 @@
-"""The conversation log: one row per question, with what was shown, what was dropped and why; and its ratings."""
+"""The conversation log: one row per question, with what was shown, what was dropped and why; its conversations and
+its ratings."""
 import uuid
 
 from django.conf import settings
 from django.db import models
+
+
+class Conversation(models.Model):
+    """A chat's questions, kept for their owner: a user, or for an anonymous visitor their session (which expires
+    RAG_ANON_CONVERSATION_DAYS after its last question; answers/conversations.py)."""
+
+    # What the page and the API name a conversation by: a random key says nothing of how many there are.
+    key = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE)
+    session_key = models.CharField(max_length=64, blank=True, db_index=True)
+    title = models.CharField(max_length=200, help_text="The first question, shortened.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True, db_index=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(session_key=""), name="conversation_has_an_owner"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
 
 
 class QuestionLog(models.Model):
@@ -20,6 +45,11 @@ class QuestionLog(models.Model):
     answer_key = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     session_key = models.CharField(max_length=64, blank=True)
+    # Null for questions asked outside one (old rows, programs without a session); an expired conversation's rows
+    # stay in the log for staff.
+    conversation = models.ForeignKey(
+        Conversation, null=True, blank=True, on_delete=models.SET_NULL, related_name="turns"
+    )
     audiences = models.JSONField(default=list)
     channel = models.CharField(max_length=8, choices=Channel.choices)
     question = models.TextField()

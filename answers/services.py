@@ -11,12 +11,13 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from answers.conversations import conversation_start, conversation_touch, history_of
 from answers.generators.claude import ClaudeGenerator, ClaudeSettings
 from answers.generators.fallback import FallbackGenerator
 from answers.generators.rewrite import rewrite_question
 from answers.limits.rates import caller_key, rate_limit_hit
 from answers.limits.slots import QuestionRefused, answering
-from answers.models import QuestionLog
+from answers.models import Conversation, QuestionLog
 from answers.outages import database_available
 from answers.pipeline.answer import Retriever, answer_events
 from answers.pipeline.config import PipelineConfig
@@ -221,11 +222,13 @@ class AnswerStream:
     """One admitted question's answer: its §6 events, to iterate once, and `summary`, their one fold.
 
     `answer_key` names the answer's log row (written when the stream ends) before it exists: what a rating names.
+    `conversation` is the stored conversation the question was asked in (None when none is kept).
     """
 
     events: AsyncIterator[Event]
     summary: AnswerSummary
     answer_key: uuid.UUID
+    conversation: Conversation | None = None
 
     def __aiter__(self) -> AsyncIterator[Event]:
         return self.events
@@ -245,6 +248,8 @@ async def ask(
     record: bool = True,
     history: Sequence[Turn] = (),
     resolve: Resolver = resolve_followup,
+    conversation: Conversation | None = None,
+    keep: bool = False,
 ) -> AnswerStream:
     """The one entry point for a question: admission, then the answer's events, folded once and logged at the end.
 
@@ -255,6 +260,9 @@ async def ask(
     wires `choose_generator`, a test a scripted one). `audiences`, `config` and `record=False` are for trusted
     internal callers such as the evaluation. `history`, the conversation's earlier turns (oldest first), makes a
     follow-up be answered as its standalone form (`resolve`), announced first by a QuestionResolved event.
+    `conversation`, a stored conversation of the caller's, gives the history instead (its last turns, re-read with
+    the caller's audiences now) and the answer is logged in it; with none, `keep` starts one (when the caller has a
+    user or a session), titled by this question.
     """
     text = clean_question(question)
     slot = contextlib.AsyncExitStack()
@@ -265,6 +273,10 @@ async def ask(
         await slot.enter_async_context(answering(caller.key))
     try:
         prepared = await prepare_caller(caller.user, audiences)
+        if conversation is not None:
+            history = await _stored_history(conversation, prepared.audiences)
+        elif keep:
+            conversation = await _started(caller, text)
     except BaseException:
         await slot.aclose()
         raise
@@ -274,8 +286,28 @@ async def ask(
     answer_key = uuid.uuid4()
     events = _answer(text, caller=caller, channel=channel, prepared=prepared, generator=generator, config=config,
                      summary=summary, slot=slot, record=record, history=tuple(history), resolve=resolve,
-                     answer_key=answer_key)
-    return AnswerStream(events, summary, answer_key)
+                     answer_key=answer_key, conversation=conversation)
+    return AnswerStream(events, summary, answer_key, conversation)
+
+
+@database_available()
+def _history_now(conversation: Conversation, audiences: tuple[str, ...]) -> tuple[Turn, ...]:
+    return history_of(conversation, audiences=audiences, limit=MAX_HISTORY)
+
+
+async def _stored_history(conversation: Conversation, audiences: tuple[str, ...]) -> tuple[Turn, ...]:
+    """The stored conversation's last turns, with what the caller may see now."""
+    return await sync_to_async(_history_now)(conversation, audiences)
+
+
+@database_available()
+def _start(caller: "Caller", question: str) -> Conversation | None:
+    return conversation_start(caller=caller, question=question)
+
+
+async def _started(caller: "Caller", question: str) -> Conversation | None:
+    """A new conversation of the caller's for this question (None when they have neither user nor session)."""
+    return await sync_to_async(_start)(caller, question)
 
 
 async def _answer(
@@ -292,6 +324,7 @@ async def _answer(
     history: tuple[Turn, ...],
     resolve: Resolver,
     answer_key: uuid.UUID,
+    conversation: Conversation | None = None,
 ) -> AsyncIterator[Event]:
     async with slot:  # the concurrent-answer slot, given back when the stream ends however it ends
         try:
@@ -313,6 +346,7 @@ async def _answer(
                 await _record(
                     summary, caller=caller, audiences=prepared.audiences, channel=channel, generator=generator.name,
                     generation=stats.as_dict() if stats is not None else {}, answer_key=answer_key,
+                    conversation=conversation,
                 )
 
 
@@ -331,13 +365,13 @@ async def _resolved(question: str, history: tuple[Turn, ...], config: PipelineCo
 
 async def _record(
     summary: AnswerSummary, *, caller: Caller, audiences: tuple[str, ...], channel: str, generator: str,
-    generation: dict, answer_key: uuid.UUID | None = None,
+    generation: dict, answer_key: uuid.UUID | None = None, conversation: Conversation | None = None,
 ) -> None:
     """Log the answer; if that fails, log the failure as an error and keep a row saying so (the answer stands)."""
     try:
         await sync_to_async(log_answer)(
             summary, caller=caller, channel=channel, generator=generator, audiences=audiences, generation=generation,
-            answer_key=answer_key,
+            answer_key=answer_key, conversation=conversation,
         )
     except Exception as error:  # the answer has been delivered: a log that cannot be written must not undo it
         failure = f"{type(error).__name__}: {_storable(str(error))}"
@@ -350,6 +384,7 @@ async def _record(
             await sync_to_async(log_failure)(
                 summary, caller=caller, channel=channel, generator=generator,
                 error=f"The conversation log could not be written: {failure}", answer_key=answer_key,
+                conversation=conversation,
             )
         except Exception as second:
             logger.error("Could not write the row marking that failure either (%s)", _storable(repr(second)))
@@ -360,9 +395,16 @@ def _storable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00")
 
 
-def _asked(caller: Caller, *, channel: str, generator: str, answer_key: uuid.UUID | None = None) -> dict[str, Any]:
-    """A log row's fields that say who asked, where, and which generator answered (and the answer's key)."""
+def _asked(
+    caller: Caller, *, channel: str, generator: str, answer_key: uuid.UUID | None = None,
+    conversation: Conversation | None = None,
+) -> dict[str, Any]:
+    """A log row's fields that say who asked, where, in which conversation, and which generator answered (and the
+    answer's key)."""
+    if conversation is not None:
+        conversation_touch(conversation)
     return {
+        "conversation": conversation,
         "user": caller.signed_in_user,
         "session_key": caller.session_key or "",
         "channel": channel,
@@ -373,11 +415,11 @@ def _asked(caller: Caller, *, channel: str, generator: str, answer_key: uuid.UUI
 
 def log_failure(
     summary: AnswerSummary, *, caller: Caller, channel: str, generator: str, error: str,
-    answer_key: uuid.UUID | None = None,
+    answer_key: uuid.UUID | None = None, conversation: Conversation | None = None,
 ) -> QuestionLog:
     """Store the least a log row holds: who asked what (escaped), on which channel, and why the row is short."""
     return QuestionLog.objects.create(
-        **_asked(caller, channel=channel, generator=generator, answer_key=answer_key),
+        **_asked(caller, channel=channel, generator=generator, answer_key=answer_key, conversation=conversation),
         question=_storable(summary.question),
         status=row_status(summary),
         error=error,
@@ -393,10 +435,11 @@ def log_answer(
     generator: str,
     generation: dict | None = None,
     answer_key: uuid.UUID | None = None,
+    conversation: Conversation | None = None,
 ) -> QuestionLog:
     """Store one answer in the conversation log (under `answer_key` when the stream issued one)."""
     return QuestionLog.objects.create(
-        **_asked(caller, channel=channel, generator=generator, answer_key=answer_key),
+        **_asked(caller, channel=channel, generator=generator, answer_key=answer_key, conversation=conversation),
         audiences=list(audiences),
         generation=generation or {},
         **log_row(summary),

@@ -9,18 +9,42 @@ from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from answers.conversations import (
+    ConversationIdRejected,
+    ConversationNotFound,
+    caller_conversations,
+    can_keep,
+    cited_ids,
+    conversation_get,
+    conversation_turns,
+    parse_conversation_key,
+    shown_ids,
+    visible_chunks,
+)
 from answers.limits.slots import QuestionRefused
-from answers.models import QuestionLog
+from answers.models import Conversation, QuestionLog
 from answers.outages import RETRY_AFTER_S, ServiceUnavailable, database_available
+from answers.present.links import render_answer_links, render_hidden
+from answers.present.rating import render_rating
 from answers.present.sse import sse_frame
-from answers.ratings import AnswerNotFound, RatingRejected, parse_rating, rate_answer, rating_json, rating_limit_hit
+from answers.present.stored import all_visible, render_stored
+from answers.ratings import (
+    AnswerNotFound,
+    RatingRejected,
+    can_rate,
+    parse_rating,
+    rate_answer,
+    rating_json,
+    rating_limit_hit,
+)
+from answers.retrieval.caller import caller_audiences
 from answers.services import (
     AnswerStream,
     Caller,
@@ -33,22 +57,113 @@ from answers.services import (
 )
 from corpus_admin.models import chunk_url
 
+HIDDEN_ANSWER = "This answer cites passages you may no longer see, so it is not shown."
+LISTED_CONVERSATIONS = 50
+
+
+def _caller(request: HttpRequest) -> Caller:
+    return Caller(request.user, request.session.session_key or "", request.META.get("REMOTE_ADDR"))
+
 
 @require_GET
 def chat(request: HttpRequest) -> HttpResponse:
-    """The chat page; answers arrive over the websocket.
+    """The chat page, with the caller's conversations; `?c=<key>` reopens one of them (any other key: the 404
+    page). Answers arrive over the websocket.
 
-    A bare view saves no session: a client could mint one per request and so escape the limits (an anonymous
-    socket is limited by its address; the CSRF token lives in its own cookie).
+    An anonymous visitor is given a session, which their conversations and ratings belong to. Minting one per
+    request escapes no limit: an anonymous caller's questions also count against their address.
     """
     try:
         with database_available():  # the page reads who is signed in as it renders
-            response = render(request, "answers/chat.html", {"max_chars": settings.RAG_MAX_QUESTION_CHARS})
+            if not request.user.is_authenticated and request.session.session_key is None:
+                request.session.save()
+            caller = _caller(request)
+            current = _reopened(caller, request.GET.get("c"))
+            response = render(request, "answers/chat.html", {
+                "max_chars": settings.RAG_MAX_QUESTION_CHARS,
+                "conversations": list(caller_conversations(caller=caller)[:LISTED_CONVERSATIONS]),
+                "current": current,
+                "anon_days": settings.RAG_ANON_CONVERSATION_DAYS,
+            })
     except ServiceUnavailable as busy:
         response = render(request, "answers/busy.html", {"message": busy.message}, status=503)
         response["Retry-After"] = str(RETRY_AFTER_S)
     add_never_cache_headers(response)
     return response
+
+
+def _reopened(caller: Caller, raw: str | None) -> Conversation | None:
+    """The conversation `?c=` names, the caller's; Http404 for any other value (missing, expired, someone else's)."""
+    if raw is None:
+        return None
+    try:
+        key = parse_conversation_key(raw)
+        return None if key is None else conversation_get(caller=caller, key=key)
+    except (ConversationIdRejected, ConversationNotFound):
+        raise Http404("No such conversation.") from None
+
+
+def _fragments(fragments: str) -> HttpResponse:
+    response = HttpResponse(fragments)
+    add_never_cache_headers(response)
+    return response
+
+
+@require_GET
+def conversation_fragments(request: HttpRequest, key: uuid.UUID) -> HttpResponse:
+    """A reopened conversation's turns as the fragments the chat swaps in: each answer as it was shown, an answer
+    citing a passage the caller may no longer see as a note saying so. Not the caller's: the 404 page."""
+    with database_available():
+        caller = _caller(request)
+        try:
+            conversation = conversation_get(caller=caller, key=key)
+        except ConversationNotFound:
+            raise Http404("No such conversation.") from None
+        rows = list(conversation_turns(conversation))
+        ids = [cid for row in rows for cid in shown_ids(row)]
+        chunks = visible_chunks(ids, audiences=caller_audiences(caller.user))
+        parts = []
+        for number, row in enumerate(rows, start=1):
+            turn = f"c{number}"
+            if not all_visible(cited_ids(row), chunks):
+                parts.append(render_hidden(turn, row.question, HIDDEN_ANSWER))
+                continue
+            parts.append(render_stored(turn, row, chunks))
+            if row.status != "failed":
+                parts.append(render_answer_links(turn, row.answer_key))
+                if can_rate(caller):
+                    parts.append(render_rating(turn, row.answer_key))
+    return _fragments("".join(parts))
+
+
+def _permalinked(request: HttpRequest, answer_key: uuid.UUID) -> tuple[QuestionLog, dict]:
+    """The answer with that key and the chunks it names that the opener may see, if it cites only passages they
+    may see now; else Http404, the same as for a key that names no answer (§3)."""
+    row = QuestionLog.objects.filter(answer_key=answer_key).exclude(status="cancelled").first()
+    if row is None:
+        raise Http404("No such answer.")
+    chunks = visible_chunks(shown_ids(row), audiences=caller_audiences(request.user))
+    if not all_visible(cited_ids(row), chunks):
+        raise Http404("No such answer.")
+    return row, chunks
+
+
+@require_GET
+def answer_permalink(request: HttpRequest, answer_key: uuid.UUID) -> HttpResponse:
+    """An answer's permanent page: anyone with the link sees it, if they may see every passage it cites now."""
+    with database_available():
+        row, _chunks = _permalinked(request, answer_key)
+        response = render(request, "answers/permalink.html", {"row": row})
+    add_never_cache_headers(response)
+    return response
+
+
+@require_GET
+def answer_permalink_fragments(request: HttpRequest, answer_key: uuid.UUID) -> HttpResponse:
+    """The permalinked answer as the chat's fragments (re-checked as the page is)."""
+    with database_available():
+        row, chunks = _permalinked(request, answer_key)
+        return _fragments(render_stored("p1", row, chunks) + render_answer_links("p1", row.answer_key))
 
 
 def _no_view(request: HttpRequest) -> HttpResponse:
@@ -69,8 +184,8 @@ def _bad_request(message: str) -> JsonResponse:
 
 
 def parse_body(request: HttpRequest) -> dict:
-    """A JSON body {"question": ..., "history": [...]} (both cleaned by the answer service; "history" optional);
-    raises QuestionRejected naming what was wrong."""
+    """A JSON body {"question": ..., "history": [...], "conversation": "<id>"} (cleaned by the answer service and
+    answers.conversations; "history" and "conversation" optional); raises QuestionRejected naming what was wrong."""
     try:
         body = json.loads(request.body or b"")
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -105,13 +220,23 @@ async def _open(
             user = await request.auser()
         if request.method == "POST" and user.is_authenticated and (failure := _csrf_failure(request)):
             return failure
-        body = {"question": request.GET.get("question")} if from_query else parse_body(request)
+        body = (
+            {"question": request.GET.get("question"), "conversation": request.GET.get("conversation")}
+            if from_query else parse_body(request)
+        )
         history = history_from_questions(clean_history(body.get("history")), config=pipeline_config())
+        key = parse_conversation_key(body.get("conversation"))
         caller = Caller(user, request.session.session_key or "", request.META.get("REMOTE_ADDR"))
+        conversation = None
+        if key is not None:
+            with database_available():
+                conversation = await sync_to_async(conversation_get)(caller=caller, key=key)
         return await ask(caller=caller, question=body["question"], channel=channel, make_generator=make_generator,
-                         history=history)
-    except QuestionRejected as error:
+                         history=history, conversation=conversation, keep=can_keep(caller))
+    except (QuestionRejected, ConversationIdRejected) as error:
         return _bad_request(str(error))
+    except ConversationNotFound as missing:
+        return JsonResponse({"error": str(missing)}, status=404)
     except QuestionRefused as refused:
         return _too_many(refused.message, refused.retry_after_s or 60)
     except ServiceUnavailable as busy:
@@ -121,13 +246,16 @@ async def _open(
 @csrf_exempt
 @require_POST
 async def api_answer(request: HttpRequest, *, make_generator: GeneratorFactory) -> JsonResponse:
-    """POST {"question": ..., "history": [earlier questions]}: the verified answer as one JSON object (§6)."""
+    """POST {"question": ..., "history": [earlier questions], "conversation": id}: the verified answer as one JSON
+    object (§6), with its `answer_key` and the `conversation` it was asked in (null when none is kept)."""
     opened = await _open(request, channel=QuestionLog.Channel.API, make_generator=make_generator)
     if isinstance(opened, JsonResponse):
         return opened
     async for _event in opened:
         pass
-    response = JsonResponse({**opened.summary.to_json(chunk_url), "answer_key": str(opened.answer_key)})
+    conversation = str(opened.conversation.key) if opened.conversation is not None else None
+    response = JsonResponse({**opened.summary.to_json(chunk_url), "answer_key": str(opened.answer_key),
+                             "conversation": conversation})
     response["Cache-Control"] = "no-store"
     return response
 
@@ -151,6 +279,8 @@ async def api_answer_stream(request: HttpRequest, *, make_generator: GeneratorFa
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # a proxy must pass each event on as it is written
     response["X-Answer-Key"] = str(opened.answer_key)  # what a rating names, once the stream has ended
+    if opened.conversation is not None:
+        response["X-Conversation"] = str(opened.conversation.key)
     return response
 
 

@@ -9,6 +9,7 @@ import io
 import json
 import random
 import tempfile
+import uuid
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
-from answers.models import QuestionLog, Rating
+from answers.models import Conversation, QuestionLog, Rating
 from answers.retrieval.caller import CallerRetriever, caller_audiences, max_rank_for
 from answers.retrieval.holder import current_index
 from answers.testing.fake_anthropic import FakeAnthropic
@@ -150,7 +151,7 @@ def via_sse(user, question: str) -> str:
 
 
 def via_websocket(user, question: str) -> str:
-    session = client_for(user).cookies.get("sessionid")  # an anonymous visitor's page sets none
+    session = client_for(user).cookies.get("sessionid")  # an anonymous visitor's is the one the chat page starts
     cookie = f"sessionid={session.value}".encode() if session else b""
 
     async def ask() -> str:
@@ -210,7 +211,7 @@ def via_ratings(user, question: str) -> str:
     (nobody may: the same 404 as a missing answer)."""
     client = client_for(user)
     if user is None:
-        client.session.save()  # an anonymous visitor rates with their session (the chat page starts none)
+        client.session.save()  # an anonymous visitor rates with their session (as the chat page starts)
     asked = client.post(
         "/api/answer", {"question": question}, content_type="application/json", headers=csrf_header(client)
     ).json()
@@ -225,6 +226,47 @@ def via_ratings(user, question: str) -> str:
         assert response.status_code == expected, (key, response.content)
         shown.append(response.content.decode())
     return " ".join(shown)
+
+
+def via_conversations(user, question: str) -> str:
+    """Asking in a conversation, then reopening it (the side panel, the page, its turns); and someone else's
+    conversation, whose answer cites every canary's passage: the 404 page, as for a missing one."""
+    client = client_for(user)
+    asked = client.post(
+        "/api/answer", {"question": question}, content_type="application/json", headers=csrf_header(client)
+    ).json()
+    key = asked["conversation"]
+    assert key is not None, "every caller of the chat page keeps their conversations"
+    shown = [client.get("/").content.decode(), client.get("/", {"c": key}).content.decode(),
+             client.get(f"/conversations/{key}/turns").content.decode()]
+    others = Conversation.objects.create(session_key="someone-elses-session", title=" ".join(CANARY.values()))
+    QuestionLog.objects.create(
+        channel=QuestionLog.Channel.API, question=" ".join(CANARY.values()), status="answered", generator="extractive",
+        session_key="someone-elses-session", conversation=others,
+        sentences=[{"text": CANARY[a], "citations": [{"n": 1, "chunk_id": f"{a}-kiosk-v1-c01", "span": None}]}
+                   for a in CANARY],
+    )
+    for url in (f"/?c={others.key}", f"/conversations/{others.key}/turns", f"/conversations/{uuid.uuid4()}/turns"):
+        response = client.get(url)
+        assert response.status_code == 404, url
+        shown.append(response.content.decode())
+    return " ".join(shown)
+
+
+def via_permalinks(user, question: str) -> str:
+    """Staff's answer to the question, opened by the caller through its permalink: shown when the caller may see
+    every passage it cites, else the 404 page of a missing answer."""
+    staff = User.objects.get_or_create(username="vt-permalink-staff", defaults={"is_staff": True})[0]
+    asker = client_for(staff)
+    answer_key = asker.post("/api/answer", {"question": question}, content_type="application/json").json()["answer_key"]
+    client = client_for(user)
+    missing = client.get(f"/answers/{uuid.uuid4()}/")
+    page = client.get(f"/answers/{answer_key}/")
+    turns = client.get(f"/answers/{answer_key}/turns")
+    assert page.status_code == turns.status_code
+    if page.status_code == 404:
+        assert page.content == missing.content
+    return page.content.decode() + turns.content.decode()
 
 
 def via_insight_pages(user, question: str) -> str:
@@ -286,6 +328,8 @@ SURFACES = {
     "chat page": via_chat_page,
     "admin log": via_admin_log,
     "ratings": via_ratings,
+    "conversations": via_conversations,
+    "permalinks": via_permalinks,
     "insight pages": via_insight_pages,
     "evaluate": via_evaluate,
     "error messages": via_error_messages,
@@ -294,9 +338,11 @@ SURFACES = {
 # Routes each surface covers, by URL name; the admin is covered by "admin log" and admin tests.
 ROUTES_COVERED = {
     "chunk-detail", "library", "home", "api-answer", "api-answer-stream", "login", "logout", "api-answer-rating",
-    "admin-gaps", "admin-activity",
+    "admin-gaps", "admin-activity", "conversation-turns", "answer-permalink", "answer-permalink-turns",
 }
-SHOWS_ANSWERS = {"retrieval", "api", "sse", "websocket", "ask", "chunk pages", "library", "evaluate"}
+SHOWS_ANSWERS = {
+    "retrieval", "api", "sse", "websocket", "ask", "chunk pages", "library", "evaluate", "conversations", "permalinks",
+}
 SHOWS_NO_DOCUMENT = {"sign-in pages"}
 SHOWS_OLD_VERSIONS = {"chunk pages"}
 

@@ -53,7 +53,7 @@ def render_event(turn_id: str, event: Event, *, position: int = 1) -> str:
         template = "resolved"
     elif isinstance(event, BlocksIssued):
         template = "meta"
-        context["sources"] = [(block, chunk_url(block.chunk_id)) for block in event.blocks]
+        context["documents"] = source_documents(event.blocks)
     elif isinstance(event, SentenceVerified):
         template = "sentence"
         context["citations"] = [(citation, chunk_url(citation.chunk_id), span_url(citation))
@@ -71,6 +71,17 @@ def render_event(turn_id: str, event: Event, *, position: int = 1) -> str:
     else:
         raise TypeError(f"no fragment for {type(event).__name__}")
     return render_to_string(f"answers/fragments/{template}.html", context)
+
+
+def source_documents(blocks: tuple[ChunkRef, ...]) -> list[dict]:
+    """The sources list: each document once (in the order its first block was issued) with its passages under it."""
+    documents: dict[tuple, dict] = {}
+    for block in blocks:
+        document = documents.setdefault((block.source_title, block.updated_on), {
+            "title": block.source_title, "updated_on": block.updated_on, "blocks": [],
+        })
+        document["blocks"].append((block, chunk_url(block.chunk_id)))
+    return list(documents.values())
 
 
 def span_url(ref: ChunkRef) -> str:

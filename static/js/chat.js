@@ -31,6 +31,58 @@
   }
   document.addEventListener("focusout", undismiss);
   document.addEventListener("mouseout", undismiss);
+  // "Copy answer and sources": the turn's answer as plain text, each sentence with its [n], then the numbered
+  // sources with their addresses. Read with textContent and written with writeText: no document text is ever
+  // parsed as HTML.
+  function ownText(node) {
+    var text = "";
+    node.childNodes.forEach(function (child) {
+      if (child.nodeType === Node.TEXT_NODE) text += child.textContent;
+      else if (child.classList && child.classList.contains("cite-wrap")) {
+        var cite = child.querySelector(".cite");
+        if (cite) text += " " + cite.textContent.trim();
+      } else text += ownText(child);
+    });
+    return text;
+  }
+  function answerText(turn) {
+    var lines = [];
+    var question = turn.querySelector(".question");
+    if (question) lines.push(question.textContent.trim(), "");
+    turn.querySelectorAll(".answer .sentence").forEach(function (sentence) {
+      lines.push(ownText(sentence).replace(/\s+/g, " ").trim());
+    });
+    turn.querySelectorAll(".refusal p").forEach(function (p) { lines.push(p.textContent.trim()); });
+    var documents = turn.querySelectorAll(".sources .source-document");
+    if (documents.length) {
+      lines.push("", "Sources:");
+      documents.forEach(function (item) {
+        var title = item.querySelector(".source-title");
+        var when = item.querySelector("time");
+        lines.push((title ? title.textContent.trim() : "") + (when ? " (" + when.textContent.trim() + ")" : ""));
+        item.querySelectorAll(".passage").forEach(function (passage) {
+          var link = passage.querySelector("a");
+          var quote = passage.querySelector(".passage-quote");
+          lines.push("  [" + passage.value + "] " +
+                     (link ? new URL(link.getAttribute("href"), document.baseURI).href : "") +
+                     (quote ? " \u201c" + quote.textContent.trim() + "\u201d" : ""));
+        });
+      });
+    }
+    return lines.join("\n");
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest(".copy-answer");
+    if (!button) return;
+    var turn = document.getElementById("turn-" + button.dataset.turn);
+    var state = button.parentElement.querySelector(".copy-state");
+    if (!turn) return;
+    var text = answerText(turn);
+    function said(message) { if (state) state.textContent = message; }
+    if (!navigator.clipboard) { said("Copying is not available here."); return; }
+    navigator.clipboard.writeText(text).then(function () { said("Copied."); },
+                                             function () { said("Could not copy."); });
+  });
   document.addEventListener("htmx:wsAfterMessage", function () {
     var last = document.querySelector("#conversation .turn:last-child");
     if (last) last.scrollIntoView({ block: "end", behavior: "smooth" });

@@ -5,6 +5,7 @@ import html
 import json
 import os
 import re
+import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -15,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from answers.consumers import Outbox
-from answers.models import QuestionLog
+from answers.models import Conversation, QuestionLog
 from answers.outages import ServiceUnavailable
 from answers.routing import websocket_urls
 from answers.services import GeneratorFactory
@@ -44,7 +45,7 @@ def session_cookie(user=None) -> bytes:
     if user is not None:
         client.force_login(user)
     else:
-        client.session.save()  # an anonymous visitor with a session of their own (the chat page starts none)
+        client.session.save()  # an anonymous visitor with a session of their own (as the chat page starts)
     return f"sessionid={client.cookies['sessionid'].value}".encode()
 
 
@@ -475,3 +476,57 @@ async def test_an_anonymous_asker_without_a_session_is_offered_no_rating(corpus)
     await communicator.disconnect()
 
     assert 'class="rating"' not in "".join(fragments)
+
+
+async def ask_in(communicator: WebsocketCommunicator, question: str, conversation: object) -> list[str]:
+    """Send a question naming a conversation, as the page's form does; the fragments up to the end of the answer
+    (or the one notice that refuses it)."""
+    frame = {"question": question, "conversation": conversation, "HEADERS": {"HX-Request": "true"}}
+    await communicator.send_to(text_data=json.dumps(frame))
+    fragments = []
+    while True:
+        fragment = await communicator.receive_from(timeout=10)
+        fragments.append(fragment)
+        refused = 'id="notice"' in fragment and 'data-event="turn"' not in fragment
+        if 'data-event="done"' in fragment or refused:
+            return fragments
+
+
+async def test_a_new_conversation_is_named_in_the_first_frame_and_a_follow_up_in_it_uses_its_stored_turns(
+    refund_corpus, plain_user
+):
+    communicator = await connect(await sync_to_async(session_cookie)(plain_user))
+    try:
+        first = await ask_in(communicator, "How long do refunds take?", "")
+        conversation = await sync_to_async(Conversation.objects.get)()
+        await communicator.disconnect()
+        communicator = await connect(await sync_to_async(session_cookie)(plain_user))  # another socket: no memory
+        follow_up = "".join(await ask_in(communicator, "and for digital goods?", str(conversation.key)))
+    finally:
+        await communicator.disconnect()
+
+    assert f'id="conversation-key" value="{conversation.key}"' in first[0]
+    assert f"?c={conversation.key}" in first[0] and "How long do refunds take?</a>" in first[0]
+    assert "Answering: <q>How long do refunds take for digital goods?</q>" in follow_up
+    assert f"?c={conversation.key}" not in follow_up  # not listed twice
+    assert 'class="permalink"' in follow_up
+
+
+async def test_a_frame_naming_someone_elses_conversation_gets_the_notice_of_a_missing_one(
+    refund_corpus, plain_user, partner_user
+):
+    owner = await connect(await sync_to_async(session_cookie)(plain_user))
+    await ask_in(owner, "How long do refunds take?", None)
+    await owner.disconnect()
+    conversation = await sync_to_async(Conversation.objects.get)()
+    other = await connect(await sync_to_async(session_cookie)(partner_user))
+    try:
+        theirs = await ask_in(other, "and for digital goods?", str(conversation.key))
+        missing = await ask_in(other, "and for digital goods?", str(uuid.uuid4()))
+        malformed = await ask_in(other, "and for digital goods?", 12)
+    finally:
+        await other.disconnect()
+
+    assert theirs == missing and "No such conversation." in theirs[0]
+    assert '"conversation" must be a conversation id' in html.unescape(malformed[0])
+    assert await sync_to_async(QuestionLog.objects.count)() == 1

@@ -22,14 +22,14 @@ def corpus(ingest, filler):
 
 
 def browser(user: User | None = None, *, session: bool = True, **extra) -> Client:
-    """A browser-like client (CSRF enforced) that has loaded the chat page: signed in, or anonymous with a session
-    of its own (`session=False`: none, as the chat page starts none)."""
+    """A browser-like client (CSRF enforced) that has loaded the chat page: signed in, or anonymous with the session
+    the page starts (`session=False`: a client that keeps no session cookie)."""
     client = Client(enforce_csrf_checks=True, **extra)
     if user is not None:
         client.force_login(user)
-    elif session:
-        client.session.save()
-    client.get("/")  # the page's CSRF token (its csrftoken cookie)
+    client.get("/")  # the page's CSRF token (its csrftoken cookie) and an anonymous visitor's session
+    if not session:
+        client.cookies.pop("sessionid", None)
     return client
 
 

@@ -154,16 +154,18 @@ def test_two_fact_answer_streams_cited_sentences_one_by_one(chat: Chat) -> None:
 def test_citation_numbers_match_the_numbered_sources(chat: Chat) -> None:
     turn = chat.ask(TWO_FACTS)
 
-    sources = turn.locator("ol.sources > li")
-    assert sources.count() >= 1
-    for i in range(sources.count()):
-        expect(sources.nth(i).locator('a[href^="/chunks/"]')).to_have_text(re.compile(r"\S"))
-        expect(sources.nth(i).locator("time")).to_have_attribute("datetime", re.compile(r"^\d{4}-\d{2}-\d{2}$"))
+    documents = turn.locator("ol.sources > li.source-document")
+    assert documents.count() >= 1
+    titles = [documents.nth(i).locator(".source-title").inner_text() for i in range(documents.count())]
+    assert len(titles) == len(set(titles)), f"a document is named more than once: {titles}"  # each once
+    for i in range(documents.count()):
+        expect(documents.nth(i).locator("time")).to_have_attribute("datetime", re.compile(r"^\d{4}-\d{2}-\d{2}$"))
+        assert documents.nth(i).locator('li.passage a[href^="/chunks/"]').count() >= 1
     cites = turn.locator("p.sentence a.cite")
     for i in range(cites.count()):
         n = int(cites.nth(i).inner_text().strip("[]"))
         cited_page = urlsplit(cites.nth(i).get_attribute("href") or "").path
-        assert cited_page == sources.nth(n - 1).locator("a").get_attribute("href")
+        assert cited_page == turn.locator(f'li.passage[value="{n}"] a').get_attribute("href")
 
 
 def test_citation_opens_the_cited_passage_with_its_source_and_date(chat: Chat) -> None:

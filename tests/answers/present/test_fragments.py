@@ -2,7 +2,14 @@
 follow-up note above the answer."""
 from html.parser import HTMLParser
 
-from answers.pipeline.events import AnswerRefused, ChunkRef, ConflictSide, QuestionResolved, SentenceVerified
+from answers.pipeline.events import (
+    AnswerRefused,
+    BlocksIssued,
+    ChunkRef,
+    ConflictSide,
+    QuestionResolved,
+    SentenceVerified,
+)
 from answers.pipeline.types import SupportSpan
 from answers.present.fragments import render_event
 
@@ -51,7 +58,7 @@ def test_the_citation_is_described_by_its_quote_and_links_to_its_sentences():
 def test_the_sources_list_keeps_linking_the_whole_passage():
     (source,) = Elements(sentence()).find("li", id="cite-t1-1")
 
-    assert 'href="/chunks/pricing-v1-c02/"' in sentence() and source["class"] == "cited"
+    assert 'href="/chunks/pricing-v1-c02/"' in sentence() and source["class"].split() == ["passage", "cited"]
 
 
 def test_two_sentences_citing_the_same_block_describe_it_with_different_ids():
@@ -86,3 +93,15 @@ def test_a_resolved_follow_up_says_what_is_answered_above_the_answer_escaped():
     assert 'id="resolved-t1"' in fragment and 'data-event="resolved"' in fragment
     assert "Answering: <q>How long do &lt;script&gt;x&lt;/script&gt; refunds take?</q>" in fragment
     assert "<script>" not in fragment
+
+
+def test_the_sources_list_names_each_document_once_with_its_passages_under_it():
+    blocks = (ChunkRef(1, "pricing-v1-c02", "<b>Pricing</b>", None), ChunkRef(2, "trash-v1-c01", "Trash", None),
+              ChunkRef(3, "pricing-v1-c05", "<b>Pricing</b>", None))
+
+    fragment = render_event("t1", BlocksIssued(blocks, 100))
+
+    elements = Elements(fragment)
+    assert len(elements.find("li", **{"class": "source-document"})) == 2
+    assert fragment.count("&lt;b&gt;Pricing&lt;/b&gt;") == 1 and "<b>" not in fragment
+    assert [li["id"] for li in elements.find("li", **{"class": "passage"})] == ["cite-t1-1", "cite-t1-3", "cite-t1-2"]

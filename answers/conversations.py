@@ -1,0 +1,173 @@
+"""Conversations kept for their owner (a user, or an anonymous visitor's session, expiring), and the turns a
+follow-up is resolved against, read back from the log with the caller's visibility as it is now.
+
+A conversation that is not the caller's is ConversationNotFound, exactly as a key that names none: nothing about
+other people's conversations leaks.
+"""
+import datetime as dt
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from answers.models import Conversation, QuestionLog
+from answers.pipeline.followups import Turn
+from corpus_admin.models import Chunk
+
+TITLE_CHARS = 80
+NOT_FOUND = "No such conversation."
+
+
+class ConversationNotFound(LookupError):
+    """No conversation of the caller's has that key (missing, expired, or someone else's: the caller is not told)."""
+
+
+class ConversationIdRejected(ValueError):
+    """A conversation id that is not one (wrong type or shape), with a message naming what was wrong."""
+
+
+def parse_conversation_key(raw: object) -> uuid.UUID | None:
+    """The conversation a question names: None for none (absent, null or ""), else its key; strictly a UUID string
+    in its canonical form (36 characters), or ConversationIdRejected."""
+    if raw is None or raw == "":
+        return None
+    if not isinstance(raw, str) or len(raw) != 36:
+        raise ConversationIdRejected('The field "conversation" must be a conversation id (or empty for a new one).')
+    try:
+        key = uuid.UUID(raw)
+    except ValueError:
+        raise ConversationIdRejected('The field "conversation" must be a conversation id (or empty for a new one).') \
+            from None
+    if str(key) != raw.lower():
+        raise ConversationIdRejected('The field "conversation" must be a conversation id (or empty for a new one).')
+    return key
+
+
+def conversation_title(question: str) -> str:
+    """A conversation's title: its first question on one line, cut at a word near TITLE_CHARS."""
+    line = " ".join(question.split())
+    if len(line) <= TITLE_CHARS:
+        return line
+    cut = line[:TITLE_CHARS].rsplit(" ", 1)[0] or line[:TITLE_CHARS]
+    return cut + "…"
+
+
+def _owner(caller: Any) -> dict[str, object] | None:
+    """The lookup that means "this caller's"; None for a caller with neither a user nor a session."""
+    user = caller.signed_in_user
+    if user is not None:
+        return {"user": user}
+    if caller.session_key:
+        return {"user__isnull": True, "session_key": caller.session_key}
+    return None
+
+
+def can_keep(caller: Any) -> bool:
+    """Whether the caller's conversations can be kept (they have a user or a session)."""
+    return _owner(caller) is not None
+
+
+def anonymous_cutoff(now: dt.datetime | None = None) -> dt.datetime:
+    """An anonymous conversation whose last question is older than this has expired."""
+    return (now or timezone.now()) - dt.timedelta(days=settings.RAG_ANON_CONVERSATION_DAYS)
+
+
+def caller_conversations(*, caller: Any, now: dt.datetime | None = None) -> QuerySet[Conversation]:
+    """The caller's conversations that have not expired, newest first (none for a caller who cannot keep any)."""
+    owner = _owner(caller)
+    if owner is None:
+        return Conversation.objects.none()
+    found = Conversation.objects.filter(**owner)
+    if caller.signed_in_user is None:
+        found = found.filter(updated_at__gte=anonymous_cutoff(now))
+    return found
+
+
+def conversation_get(*, caller: Any, key: uuid.UUID, now: dt.datetime | None = None) -> Conversation:
+    """The caller's conversation with that key; ConversationNotFound when there is none (missing, expired or not
+    theirs)."""
+    found = caller_conversations(caller=caller, now=now).filter(key=key).first()
+    if found is None:
+        raise ConversationNotFound(NOT_FOUND)
+    return found
+
+
+def conversation_start(*, caller: Any, question: str) -> Conversation | None:
+    """A new conversation of the caller's, titled by its first question; None for a caller who cannot keep one."""
+    user = caller.signed_in_user
+    if _owner(caller) is None:
+        return None
+    return Conversation.objects.create(
+        user=user, session_key="" if user is not None else caller.session_key, title=conversation_title(question)
+    )
+
+
+def conversation_touch(conversation: Conversation) -> None:
+    """Mark a question asked in the conversation now (it lists first, and an anonymous one lives on)."""
+    Conversation.objects.filter(pk=conversation.pk).update(updated_at=timezone.now())
+
+
+def conversation_turns(conversation: Conversation) -> QuerySet[QuestionLog]:
+    """The conversation's log rows, oldest first."""
+    return conversation.turns.order_by("created_at", "id")
+
+
+def visible_chunks(chunk_ids: Sequence[str], *, audiences: Sequence[str]) -> dict[str, Chunk]:
+    """The chunks among these the audiences may see now, by id (with their sources)."""
+    if not chunk_ids:
+        return {}
+    rows = Chunk.objects.select_related("source").filter(chunk_id__in=set(chunk_ids), audience__in=list(audiences))
+    return {chunk.chunk_id: chunk for chunk in rows}
+
+
+def cited_ids(row: QuestionLog) -> list[str]:
+    """The chunks an answer's row stands on: its sentences' citations and a conflict's sides (an answer may be
+    shown again only to a caller who may see every one of them)."""
+    ids = [c["chunk_id"] for sentence in row.sentences for c in sentence.get("citations", ())]
+    ids += [side["chunk_id"] for side in row.conflict]
+    return list(dict.fromkeys(ids))
+
+
+def shown_ids(row: QuestionLog) -> list[str]:
+    """Every chunk an answer's row names: the cited ones and its issued sources (of which a caller is shown again
+    only those they may see now)."""
+    return list(dict.fromkeys([*cited_ids(row), *(block["chunk_id"] for block in row.blocks)]))
+
+
+def chunk_text(chunk: Chunk) -> str:
+    """A cited passage as a follow-up is resolved against it: source title, heading path and text (as indexed)."""
+    return "\n".join((chunk.source.title, *chunk.heading_path, chunk.text))
+
+
+def history_of(
+    conversation: Conversation, *, audiences: Sequence[str], limit: int,
+    visible: Callable[..., dict[str, Chunk]] = visible_chunks,
+) -> tuple[Turn, ...]:
+    """The conversation's last `limit` turns as a follow-up's history: each question (its standalone form), the
+    sentences shown and the passages they cited, re-read with the audiences now. A sentence citing a passage the
+    caller may no longer see is left out with that passage."""
+    rows = list(conversation_turns(conversation).reverse()[:limit])[::-1]
+    chunks = visible([cid for row in rows for cid in cited_ids(row)], audiences=audiences)
+    turns = []
+    for row in rows:
+        sentences: list[str] = []
+        cited: dict[str, str] = {}
+        for sentence in row.sentences:
+            ids = [c["chunk_id"] for c in sentence.get("citations", ())]
+            if not ids or any(cid not in chunks for cid in ids):
+                continue
+            sentences.append(sentence["text"])
+            for cid in ids:
+                cited.setdefault(cid, chunk_text(chunks[cid]))
+        question = (row.diagnostics or {}).get("resolved_question") or row.question
+        turns.append(Turn(question, tuple(sentences), tuple(cited.values())))
+    return tuple(turns)
+
+
+def purge_expired(now: dt.datetime | None = None) -> int:
+    """Delete anonymous conversations past RAG_ANON_CONVERSATION_DAYS (their log rows stay, unlinked); how many."""
+    deleted, _ = Conversation.objects.filter(user__isnull=True, updated_at__lt=anonymous_cutoff(now)).delete()
+    return deleted

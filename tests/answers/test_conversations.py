@@ -1,0 +1,241 @@
+"""Conversations: kept for their owner (user, or session, expiring), named by an id the API and the socket take,
+follow-ups resolved against the stored turns as the caller may see them now; reopened and permalinked answers."""
+import datetime as dt
+import html
+import json
+import uuid
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from answers.conversations import (
+    ConversationIdRejected,
+    conversation_title,
+    history_of,
+    parse_conversation_key,
+    purge_expired,
+)
+from answers.models import Conversation, QuestionLog
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+REFUNDS_Q = "How long do refunds take?"
+FOLLOW_UP = "and for digital goods?"
+NOT_FOUND = {"error": "No such conversation."}
+
+
+@pytest.fixture
+def refund_corpus(ingest, filler):
+    ingest("refunds.md", "# Refunds\n\nRefunds take 5 business days.\n\nRefunds for digital goods take 10 days.\n")
+    ingest("vault.md", "# Vault\n\nThe vault door code is 4711.\n", audience="internal")
+
+
+def visitor(user=None) -> Client:
+    """A browser that has loaded the chat page (signed in, or anonymous with the session the page starts)."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    client.get("/")
+    return client
+
+
+def api(client: Client, question: str, **fields):
+    return client.post("/api/answer", json.dumps({"question": question, **fields}), content_type="application/json")
+
+
+@pytest.mark.parametrize("raw", [None, ""])
+def test_no_conversation_id_means_a_new_conversation(raw):
+    assert parse_conversation_key(raw) is None
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [7, True, ["x"], {"a": 1}, "not-a-uuid", "12345678123456781234567812345678",
+     "{12345678-1234-5678-1234-5678123456}", "12345678-1234-5678-1234-56781234567g"],
+)
+def test_a_conversation_id_that_is_not_one_is_rejected(raw):
+    with pytest.raises(ConversationIdRejected, match='"conversation" must be a conversation id'):
+        parse_conversation_key(raw)
+
+
+def test_a_canonical_conversation_id_is_read():
+    key = uuid.uuid4()
+    assert parse_conversation_key(str(key)) == key
+
+
+def test_a_title_is_the_first_question_on_one_line_cut_at_a_word():
+    assert conversation_title("  How long\n do refunds take? ") == "How long do refunds take?"
+    long = "word " * 40
+    title = conversation_title(long)
+    assert title.endswith("…") and len(title) <= 81 and "wor…" not in title
+
+
+def test_the_first_question_starts_a_conversation_and_its_id_comes_back(refund_corpus, plain_user):
+    client = visitor(plain_user)
+
+    body = api(client, REFUNDS_Q).json()
+
+    conversation = Conversation.objects.get()
+    assert body["conversation"] == str(conversation.key)
+    assert (conversation.user, conversation.title) == (plain_user, REFUNDS_Q)
+    assert QuestionLog.objects.get().conversation == conversation
+
+
+def test_a_follow_up_in_a_stored_conversation_is_resolved_from_its_turns(refund_corpus, plain_user):
+    client = visitor(plain_user)
+    key = api(client, REFUNDS_Q).json()["conversation"]
+
+    body = api(client, FOLLOW_UP, conversation=key).json()
+
+    assert body["conversation"] == key
+    assert body["resolved_question"] == "How long do refunds take for digital goods?"
+    assert "Refunds for digital goods take 10 days." in body["answer"]
+    assert QuestionLog.objects.filter(conversation__key=key).count() == 2
+
+
+def test_a_follow_up_in_a_new_conversation_is_asked_as_it_is(refund_corpus, plain_user):
+    client = visitor(plain_user)
+    api(client, REFUNDS_Q)
+
+    body = api(client, FOLLOW_UP).json()
+
+    assert body["resolved_question"] is None and Conversation.objects.count() == 2
+
+
+def test_someone_elses_conversation_is_the_same_404_as_a_missing_one(refund_corpus, plain_user, partner_user):
+    key = api(visitor(plain_user), REFUNDS_Q).json()["conversation"]
+    other = visitor(partner_user)
+
+    theirs = api(other, FOLLOW_UP, conversation=key)
+    missing = api(other, FOLLOW_UP, conversation=str(uuid.uuid4()))
+
+    assert (theirs.status_code, theirs.json()) == (404, NOT_FOUND)
+    assert (missing.status_code, missing.content) == (theirs.status_code, theirs.content)
+    assert QuestionLog.objects.count() == 1
+
+
+def test_a_malformed_conversation_id_is_400_naming_the_field(refund_corpus, plain_user):
+    response = api(visitor(plain_user), REFUNDS_Q, conversation=12)
+
+    assert response.status_code == 400 and '"conversation"' in response.json()["error"]
+
+
+def test_a_program_without_a_session_keeps_no_conversation(refund_corpus):
+    body = api(Client(), REFUNDS_Q).json()
+
+    assert body["conversation"] is None and not Conversation.objects.exists()
+
+
+def test_an_anonymous_conversation_expires_after_the_configured_days(refund_corpus, settings):
+    settings.RAG_ANON_CONVERSATION_DAYS = 7
+    client = visitor()
+    key = api(client, REFUNDS_Q).json()["conversation"]
+    assert key in client.get("/").content.decode()
+    Conversation.objects.update(updated_at=timezone.now() - dt.timedelta(days=8))
+
+    assert key not in client.get("/").content.decode()
+    assert api(client, FOLLOW_UP, conversation=key).status_code == 404
+    assert purge_expired() == 1 and QuestionLog.objects.get().conversation is None
+
+
+def test_a_users_conversation_does_not_expire(refund_corpus, plain_user):
+    client = visitor(plain_user)
+    key = api(client, REFUNDS_Q).json()["conversation"]
+    Conversation.objects.update(updated_at=timezone.now() - dt.timedelta(days=400))
+
+    assert api(client, FOLLOW_UP, conversation=key).status_code == 200
+    assert purge_expired() == 0
+
+
+def test_the_stored_history_leaves_out_what_the_caller_may_no_longer_see(refund_corpus, staff_user):
+    client = visitor(staff_user)
+    key = api(client, "What is the vault door code?").json()["conversation"]
+    conversation = Conversation.objects.get(key=key)
+
+    as_staff = history_of(conversation, audiences=("public", "partner", "internal"), limit=5)
+    as_public = history_of(conversation, audiences=("public",), limit=5)
+
+    assert "The vault door code is 4711." in as_staff[0].answer_sentences
+    assert any("4711" in text for text in as_staff[0].cited_texts)
+    assert as_public[0].answer_sentences == () and as_public[0].cited_texts == ()
+
+
+def test_an_anonymous_visitor_of_the_chat_page_gets_a_session():
+    client = Client()
+
+    client.get("/")
+
+    assert "sessionid" in client.cookies
+
+
+def test_the_side_panel_lists_the_callers_conversations_newest_first_escaped(refund_corpus, plain_user, staff_user):
+    client = visitor(plain_user)
+    api(client, "<b>How long</b> do refunds take?")
+    api(client, "How long do refunds for digital goods take?")
+    api(visitor(staff_user), "What is the vault door code?")
+
+    page = client.get("/").content.decode()
+
+    panel = page[page.index('id="conversation-list"'):page.index("</ol>", page.index('id="conversation-list"'))]
+    assert panel.index("digital goods") < panel.index("&lt;b&gt;How long&lt;/b&gt;")
+    assert "<b>How long" not in page and "vault" not in panel
+    assert "New conversation" in page
+
+
+def test_reopening_a_conversation_shows_its_answers_with_their_citations(refund_corpus, plain_user):
+    client = visitor(plain_user)
+    key = api(client, REFUNDS_Q).json()["conversation"]
+    api(client, FOLLOW_UP, conversation=key)
+
+    page = client.get(f"/?c={key}").content.decode()
+    turns = client.get(f"/conversations/{key}/turns").content.decode()
+
+    assert f'value="{key}"' in page and f'hx-get="/conversations/{key}/turns"' in page
+    assert turns.index(REFUNDS_Q) < turns.index(FOLLOW_UP)
+    assert "Refunds take 5 business days." in html.unescape(turns)
+    assert "Answering: <q>How long do refunds take for digital goods?</q>" in turns
+    assert 'class="cite" href="/chunks/refunds-v1-c01/?s=' in turns
+    assert turns.count('class="permalink"') == 2 and turns.count('class="rating"') == 2
+
+
+def test_reopening_someone_elses_conversation_is_the_404_page(refund_corpus, plain_user, partner_user):
+    key = api(visitor(plain_user), REFUNDS_Q).json()["conversation"]
+    other = visitor(partner_user)
+
+    assert other.get(f"/?c={key}").status_code == 404
+    assert other.get(f"/conversations/{key}/turns").status_code == 404
+    assert other.get("/?c=nonsense").status_code == 404
+
+
+def test_a_reopened_answer_the_caller_may_no_longer_see_is_not_shown(refund_corpus, staff_user):
+    client = visitor(staff_user)
+    key = api(client, "What is the vault door code?").json()["conversation"]
+    staff_user.is_staff = False
+    staff_user.save()
+
+    turns = client.get(f"/conversations/{key}/turns").content.decode()
+
+    assert "What is the vault door code?" in turns
+    assert "4711" not in turns and "cites passages you may no longer see" in turns
+
+
+def test_a_permalink_shows_a_public_answer_to_anyone(refund_corpus, plain_user):
+    answer_key = api(visitor(plain_user), REFUNDS_Q).json()["answer_key"]
+
+    page = Client().get(f"/answers/{answer_key}/")
+    turns = Client().get(f"/answers/{answer_key}/turns").content.decode()
+
+    assert page.status_code == 200 and REFUNDS_Q in page.content.decode()
+    assert "Refunds take 5 business days." in html.unescape(turns)
+
+
+def test_a_permalink_citing_a_passage_the_opener_may_not_see_is_the_404_of_a_missing_one(refund_corpus, staff_user):
+    answer_key = api(visitor(staff_user), "What is the vault door code?").json()["answer_key"]
+
+    hidden = Client().get(f"/answers/{answer_key}/")
+    missing = Client().get(f"/answers/{uuid.uuid4()}/")
+
+    assert hidden.status_code == 404 and hidden.content == missing.content
+    assert Client().get(f"/answers/{answer_key}/turns").status_code == 404
+    assert visitor(staff_user).get(f"/answers/{answer_key}/").status_code == 200
