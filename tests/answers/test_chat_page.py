@@ -41,12 +41,15 @@ def test_vendored_scripts_are_served(client):
         assert len(body) > 1000, path  # the file itself, not an empty or error body
 
 
-def test_a_bare_page_view_creates_no_session(client):
+def test_a_page_view_starts_one_session_that_a_second_view_keeps(client):
+    """An anonymous visitor's conversations and ratings hang off the session the page starts."""
     response = client.get("/")
 
     assert response.status_code == 200
-    assert "sessionid" not in response.cookies
-    assert not Session.objects.exists()
+    assert "sessionid" in response.cookies
+    assert Session.objects.count() == 1
+    client.get("/")
+    assert Session.objects.count() == 1
 
 
 @pytest.mark.django_db(transaction=True)
