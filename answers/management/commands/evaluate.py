@@ -38,7 +38,8 @@ class Command(AnsweringCommand):
         parser.add_argument("--report", help="Write report.html, report.md and known_misses.md into this folder.")
         parser.add_argument(
             "--sweep", action="store_true",
-            help="Re-decide every case over ranges of RAG_MIN_COVERAGE, RAG_MIN_SCORE and RAG_MIN_SENTENCE_COVERAGE "
+            help="Re-decide every case over ranges of RAG_MIN_COVERAGE, RAG_MIN_SCORE, RAG_MIN_SENTENCE_COVERAGE and "
+            "RAG_MIN_ANSWER_SCORE (tuning-part accuracy with facts beside each value, to set them on)"
             "(with a model generator, "
             "every value asks the model again).",
         )
@@ -154,9 +155,10 @@ class Command(AnsweringCommand):
         for sweep in sweep_tables(run.sweep):
             self.stdout.write(f"\nSweep of {sweep['title']}:")
             self._table(
-                ("value", "status accuracy", "errors", "answered wrongly", "refused wrongly", "unverified", "flips"),
-                [(r["value"], r["accuracy"], r["errors"], r["answered_wrongly"], r["refused_wrongly"], r["unverified"],
-                  r["flips"]) for r in sweep["rows"]],
+                ("value", "status accuracy", "tuning with facts", "errors", "answered wrongly", "refused wrongly",
+                 "unverified", "flips"),
+                [(r["value"], r["accuracy"], r["tuning_with_facts"], r["errors"], r["answered_wrongly"],
+                  r["refused_wrongly"], r["unverified"], r["flips"]) for r in sweep["rows"]],
             )
         misses = run.known_misses
         self.stdout.write(f"\nKnown misses ({len(misses)}):" if misses else "\nKnown misses: none.")
