@@ -11,6 +11,7 @@ from answers.evaluation import followups as followup_table
 from answers.evaluation.corpus import CorpusError, load_corpus, throwaway_database
 from answers.evaluation.golden import GoldenCase, GoldenError, load_golden, resolve_sources
 from answers.evaluation.metrics import ACTUAL_KINDS, summarise
+from answers.evaluation.budgets import budget_table, observe_budgets, parse_budgets, table_lines
 from answers.evaluation.report import Run, confusion_rows, metric_rows, sweep_tables, write_json, write_reports
 from answers.evaluation.runner import evaluate_cases
 from answers.evaluation.sweep import run_sweep
@@ -51,6 +52,11 @@ class Command(AnsweringCommand):
             "--floor", help='JSON file like {"min_status_accuracy": 0.8, "max_unverified_delivered": 0}.'
         )
         parser.add_argument("--followups", help="Also resolve the follow-up table (JSONL) and report it.")
+        parser.add_argument(
+            "--budgets", help="Comma-separated context budgets (e.g. 300,500,700,1200): ask every case at each and "
+            "print the blocks kept and dropped, the tokens used, and each case's smallest budget giving the largest's "
+            "answer.",
+        )
 
     def handle(self, *args, **options) -> None:
         cases = self._cases(options["golden"])
@@ -59,7 +65,8 @@ class Command(AnsweringCommand):
         corpus = options["corpus"]
         if corpus and not Path(corpus).is_dir():
             raise CommandError(f"{corpus}: no such folder")
-        load = sweep = None
+        budgets = self._budgets(options["budgets"]) if options["budgets"] else ()
+        load = sweep = budget_answers = None
         with throwaway_database() if corpus else nullcontext():
             if corpus:
                 try:
@@ -75,6 +82,8 @@ class Command(AnsweringCommand):
             results = evaluate(cases, config=config)
             if options["sweep"]:
                 sweep = run_sweep(cases, config=config, baseline=results, evaluate=evaluate)
+            if budgets:
+                budget_answers = observe_budgets(cases, budgets, config=config, make_generator=self.make_generator)
             followups = self._followups(options["followups"], config) if options["followups"] else None
         run = Run(
             golden=options["golden"], corpus=corpus or "the site's database", config=config,
@@ -83,12 +92,22 @@ class Command(AnsweringCommand):
         self._print_run(run)
         for line in followup_table.report_lines(followups) if followups is not None else ():
             self.stdout.write(line)
+        if budget_answers is not None:
+            self.stdout.write("\nContext budgets (RAG_CONTEXT_TOKENS):")
+            for line in table_lines(budget_table(budget_answers)):
+                self.stdout.write(line.rstrip())
         if options["json_path"]:
             self.stdout.write(f"JSON written to {write_json(options['json_path'], run)}")
         if options["report"]:
             written = write_reports(options["report"], run)
             self.stdout.write("Report written to " + ", ".join(str(path) for path in written))
         self._check(run, floor, followup_table.floor_failures(followups, floor) if followups is not None else [])
+
+    def _budgets(self, text: str) -> tuple[int, ...]:
+        try:
+            return parse_budgets(text)
+        except ValueError as error:
+            raise CommandError(f"--budgets: {error}") from None
 
     def _cases(self, path: str) -> tuple[GoldenCase, ...]:
         try:

@@ -19,7 +19,7 @@ from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 
 WEIGHTS = {"idf_coverage": 0.4, "coverage": 0.2, "type": 0.15, "margin": 0.1, "precision": 0.1, "heading": 0.05}
 LONE_STEP = 0.75
-HEADING_SHARE = 0.5  # a term only the heading covers counts half: the heading is context, not the answer
+HEADING_SHARE = 0.5  # a term only the heading covers counts half (the heading is context), a field's term in full
 
 
 @dataclass(frozen=True)
@@ -36,11 +36,12 @@ class Signals:
     precision: float
 
     asked: int = 0  # the question's distinct terms
+    heading_share: float = HEADING_SHARE  # what a term only the heading covers counts (in full for a field)
 
     @property
     def reach(self) -> float:
         """The share of the question's terms covered by the unit's words or its heading."""
-        return (len(self.covered) + HEADING_SHARE * len(self.context_covered)) / self.asked if self.asked else 0.0
+        return (len(self.covered) + self.heading_share * len(self.context_covered)) / self.asked if self.asked else 0.0
 
     @property
     def score(self) -> float:
@@ -75,18 +76,20 @@ def unit_signals(
     covered = frozenset(wanted & own)
     context_covered = frozenset((wanted & heading) - covered)
     total = sum(weights.values()) or 1.0
-    weighted = sum(weights[t] for t in covered) + HEADING_SHARE * sum(weights[t] for t in context_covered)
+    share = 1.0 if unit.kind == "field" else HEADING_SHARE
+    weighted = sum(weights[t] for t in covered) + share * sum(weights[t] for t in context_covered)
     first = set(significant_terms(unit.sentences[0].text, tokenizer))
     return Signals(
         covered=covered,
         context_covered=context_covered,
-        coverage=len(covered) / len(wanted) if wanted else 0.0,
+        coverage=(len(covered) + (len(context_covered) if unit.kind == "field" else 0)) / len(wanted) if wanted else 0.0,
         idf_coverage=weighted / total,
         heading=len(wanted & heading) / len(wanted) if wanted else 0.0,
         type=_type(unit, kind),
         margin=unit.block.score / best_score if best_score > 0 else 0.0,
         precision=len(wanted & first) / len(first) if first else 0.0,
         asked=len(wanted),
+        heading_share=share,
     )
 
 
