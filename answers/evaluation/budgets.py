@@ -3,7 +3,7 @@
 budget whose answer (kind of reply, sentences and citations) is the one given at the largest; so the default budget is
 chosen from evidence and its margin is visible."""
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from asgiref.sync import async_to_sync
@@ -60,7 +60,7 @@ def parse_budgets(text: str) -> tuple[int, ...]:
     return tuple(values)
 
 
-def budget_table(answers: dict[int, Sequence[BudgetAnswer]]) -> BudgetTable:
+def budget_table(answers: Mapping[int, Sequence[BudgetAnswer]]) -> BudgetTable:
     """Summarise the answers at each budget against those at the largest."""
     budgets = sorted(answers)
     largest = {a.case_id: a.reply for a in answers[budgets[-1]]}

@@ -8,10 +8,10 @@ from pathlib import Path
 from django.core.management.base import CommandError, CommandParser
 
 from answers.evaluation import followups as followup_table
+from answers.evaluation.budgets import budget_table, observe_budgets, parse_budgets, table_lines
 from answers.evaluation.corpus import CorpusError, load_corpus, throwaway_database
 from answers.evaluation.golden import GoldenCase, GoldenError, load_golden, resolve_sources
 from answers.evaluation.metrics import ACTUAL_KINDS, summarise
-from answers.evaluation.budgets import budget_table, observe_budgets, parse_budgets, table_lines
 from answers.evaluation.report import Run, confusion_rows, metric_rows, sweep_tables, write_json, write_reports
 from answers.evaluation.runner import evaluate_cases
 from answers.evaluation.sweep import run_sweep

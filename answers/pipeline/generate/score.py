@@ -76,13 +76,14 @@ def unit_signals(
     covered = frozenset(wanted & own)
     context_covered = frozenset((wanted & heading) - covered)
     total = sum(weights.values()) or 1.0
-    share = 1.0 if unit.kind == "field" else HEADING_SHARE
+    field = unit.kind == "field"
+    share = 1.0 if field else HEADING_SHARE
     weighted = sum(weights[t] for t in covered) + share * sum(weights[t] for t in context_covered)
     first = set(significant_terms(unit.sentences[0].text, tokenizer))
     return Signals(
         covered=covered,
         context_covered=context_covered,
-        coverage=(len(covered) + (len(context_covered) if unit.kind == "field" else 0)) / len(wanted) if wanted else 0.0,
+        coverage=(len(covered) + (len(context_covered) if field else 0)) / len(wanted) if wanted else 0.0,
         idf_coverage=weighted / total,
         heading=len(wanted & heading) / len(wanted) if wanted else 0.0,
         type=_type(unit, kind),

@@ -67,16 +67,16 @@ def quoted_sentences(block: Block) -> list[Quoted]:
     if block.text != record.text or not record.sentences:
         raw = [(s, False) for s in passage_sentences(block_evidence(block))]
     else:
-        listed = _listed(record.text, record.sentences)
+        items = _listed(record.text, record.sentences)
         raw = [
-            (record.text[s.start : s.end], listed[i] or bool(_LIST_MARK.match(record.text[s.start : s.end])))
+            (record.text[s.start : s.end], items[i] or bool(_LIST_MARK.match(record.text[s.start : s.end])))
             for i, s in enumerate(record.sentences)
             if not s.instruction
         ]
     quoted: list[Quoted] = []
     for text, listed in raw:
         clean = " ".join(MARKER.sub("", _LIST_MARK.sub("", text)).split())
-        long_enough = len(clean.split()) >= MIN_WORDS or (FIELD.match(clean) and len(clean.split()) >= 2)
+        long_enough = len(clean.split()) >= MIN_WORDS or (FIELD.match(clean) is not None and len(clean.split()) >= 2)
         if long_enough and instruction_reason(clean) is None:
             quoted.append(Quoted(clean, len(quoted), listed))
     return quoted

@@ -9,7 +9,8 @@ from answers.pipeline.text.tokens import significant_terms
 
 # Words that only say what kind of answer is wanted ("how long", "how many") carry no content to match.
 ASKS_QUANTITY = re.compile(
-    r"\b(how\s+(?:many|long|much|often|frequently|soon|fast|large|big|quickly)|when|what\s+time|(?:which|what)\s+year)\b",
+    r"\b(how\s+(?:many|long|much|often|frequently|soon|fast|large|big|quickly)|when|what\s+time|(?:which|what)\s+year|"
+    r"cut-?off\s+time|time\s+of\s+(?:the\s+)?day)\b",
     re.I,
 )
 # Light verbs of a question ("how long does it take") say nothing a sentence must repeat.

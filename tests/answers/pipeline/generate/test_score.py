@@ -33,7 +33,9 @@ def signals(text: str, terms: list[str], kind: QuestionType = QuestionType.OTHER
 
 
 def test_a_rare_term_weighs_more_than_a_common_one():
-    weights = term_weights(["the session ends", "the session starts", "cookies are small"], ["session", "cooki"], DEFAULT)
+    texts = ["the session ends", "the session starts", "cookies are small"]
+
+    weights = term_weights(texts, ["session", "cooki"], DEFAULT)
 
     assert weights["cooki"] > weights["session"]
 
@@ -58,7 +60,7 @@ def test_a_unit_without_the_asked_type_scores_lower_than_one_with_it():
 def test_the_answer_score_threshold_turns_a_weak_answer_into_nothing():
     blocks = document_blocks("settings.md", DOC)
     question = "What is the default of SESSION_COOKIE_AGE?"
-    loose = PipelineConfig()
+    configured = PipelineConfig()
 
-    assert extract_answer(question, blocks, config=loose) == ["Default: 1209600 (2 weeks, in seconds) [1]."]
-    assert extract_answer(question, blocks, config=dataclasses.replace(loose, min_answer_score=0.99)) == []
+    assert extract_answer(question, blocks, config=configured) == ["Default: 1209600 (2 weeks, in seconds) [1]."]
+    assert extract_answer(question, blocks, config=dataclasses.replace(configured, min_answer_score=0.99)) == []
