@@ -43,7 +43,7 @@ def answer_sentences(question: str, blocks: Sequence[Block], *, config: Pipeline
 
     A unit qualifies when its words (and, at half weight, its heading) reach `min_sentence_coverage` of the question's
     terms, it holds the type of answer asked for (a duration for "how long", a time for "what time", a number for
-    "how many") and it scores at least `min_answer_score`. The best unit answers; a question asking for several facts
+    "how many"); the best of them must score at least `min_answer_score`, else nothing is written. It answers; a question asking for several facts
     may instead be answered by up to `max_sentences` sentences of units that each reach part of it (`_PART_SLACK`
     less) and together reach that share; a comparison takes the best unit under each heading.
     """
@@ -57,8 +57,8 @@ def answer_sentences(question: str, blocks: Sequence[Block], *, config: Pipeline
         (c for c in _candidates(blocks, terms, kind, config=config) if _qualifies(c, floor, config)),
         key=lambda c: c.key,
     )
-    if not ranked:
-        return []
+    if not ranked or ranked[0].signals.score < config.min_answer_score:
+        return []  # the best unit decides whether to answer; partners of a several-fact answer need only their reach
     if not several:
         best = ranked[0]
         if best.signals.reach < config.min_sentence_coverage:
@@ -111,7 +111,7 @@ def _qualifies(candidate: Candidate, floor: float, config: PipelineConfig) -> bo
         first = set(significant_terms(candidate.unit.sentences[0].text, config.tokenizer))
         if not signals.covered & first:
             return False  # steps start where the question's words are
-    return signals.reach >= floor and signals.score >= config.min_answer_score
+    return signals.reach >= floor
 
 
 def _several(ranked: Sequence[Candidate], *, compared: Sequence[str], config: PipelineConfig) -> list[Candidate]:
