@@ -43,9 +43,10 @@ def answer_sentences(question: str, blocks: Sequence[Block], *, config: Pipeline
 
     A unit qualifies when its words (and, at half weight, its heading) reach `min_sentence_coverage` of the question's
     terms, it holds the type of answer asked for (a duration for "how long", a time for "what time", a number for
-    "how many"); the best of them must score at least `min_answer_score`, else nothing is written. It answers; a question asking for several facts
-    may instead be answered by up to `max_sentences` sentences of units that each reach part of it (`_PART_SLACK`
-    less) and together reach that share; a comparison takes the best unit under each heading.
+    "how many"); the best of them must score at least `min_answer_score`, else nothing is written. It answers; a
+    question asking for several facts may instead be answered by up to `max_sentences` sentences of units that each
+    reach part of it (`_PART_SLACK` less) and together reach that share; a comparison takes the best unit about each
+    thing compared.
     """
     terms = question_terms(question, config=config)
     if not terms or not blocks:
@@ -58,7 +59,7 @@ def answer_sentences(question: str, blocks: Sequence[Block], *, config: Pipeline
         key=lambda c: c.key,
     )
     if not ranked or ranked[0].signals.score < config.min_answer_score:
-        return []  # the best unit decides whether to answer; partners of a several-fact answer need only their reach
+        return []  # the best unit decides whether to answer; a several-fact answer's partners need only their reach
     if not several:
         best = ranked[0]
         if best.signals.reach < config.min_sentence_coverage:
