@@ -140,6 +140,7 @@ def pipeline_config() -> PipelineConfig:
         per_source=settings.RAG_PER_SOURCE,
         min_overlap=settings.RAG_MIN_OVERLAP,
         min_sentence_coverage=settings.RAG_MIN_SENTENCE_COVERAGE,
+        min_answer_score=settings.RAG_MIN_ANSWER_SCORE,
         tokenizer=tokenizer_from_settings(),
     )
 

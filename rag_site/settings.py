@@ -215,6 +215,7 @@ RAG_MAX_BLOCKS = env_int("RAG_MAX_BLOCKS", _PIPELINE.max_blocks, minimum=1)
 RAG_PER_SOURCE = env_int("RAG_PER_SOURCE", _PIPELINE.per_source, minimum=1)
 RAG_MIN_OVERLAP = env_float("RAG_MIN_OVERLAP", _PIPELINE.min_overlap, minimum=0.0)
 RAG_MIN_SENTENCE_COVERAGE = env_float("RAG_MIN_SENTENCE_COVERAGE", _PIPELINE.min_sentence_coverage, minimum=0.0)
+RAG_MIN_ANSWER_SCORE = env_float("RAG_MIN_ANSWER_SCORE", _PIPELINE.min_answer_score, minimum=0.0)
 RAG_STOPWORDS = env_bool("RAG_STOPWORDS", _PIPELINE.tokenizer.stopwords)
 RAG_STEMMING = env_bool("RAG_STEMMING", _PIPELINE.tokenizer.stem)
 # After each index build: a full collection, then gc.freeze(), so later collections skip the index and the code.

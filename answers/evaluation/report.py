@@ -104,6 +104,7 @@ def sweep_row(p: SweepPoint) -> dict[str, Any]:
     return {
         "value": f"{p.value:g}" + (" (configured)" if p.configured else ""),
         "accuracy": ratio(p.status_accuracy, p.cases - len(p.errors), p.cases),
+        "tuning_with_facts": ratio(p.tuning_with_facts, round(p.tuning_with_facts * p.tuning_cases), p.tuning_cases),
         "errors": len(p.errors),
         "answered_wrongly": p.answered_wrongly,
         "refused_wrongly": p.refused_wrongly,
@@ -132,6 +133,7 @@ def config_rows(config: PipelineConfig) -> list[tuple[str, str]]:
         ("RAG_MIN_COVERAGE", f"{config.min_coverage:g}"),
         ("RAG_TOP_K", str(config.top_k)),
         ("RAG_MIN_SENTENCE_COVERAGE", f"{config.min_sentence_coverage:g}"),
+        ("RAG_MIN_ANSWER_SCORE", f"{config.min_answer_score:g}"),
         ("RAG_MIN_OVERLAP", f"{config.min_overlap:g}"),
     ]
 
@@ -163,6 +165,7 @@ def run_json(run: Run) -> dict[str, Any]:
             "coverage": [dataclasses.asdict(p) for p in run.sweep.coverage],
             "score": [dataclasses.asdict(p) for p in run.sweep.score],
             "sentence_coverage": [dataclasses.asdict(p) for p in run.sweep.sentence_coverage],
+            "answer_score": [dataclasses.asdict(p) for p in run.sweep.answer_score],
         },
         "known_misses": [dataclasses.asdict(m) for m in run.known_misses],
         "parts": {name: dataclasses.asdict(metrics) for name, metrics in run.parts.items()},

@@ -1,5 +1,5 @@
-"""The threshold sweep: every case re-decided over ranges of RAG_MIN_COVERAGE, RAG_MIN_SCORE and
-RAG_MIN_SENTENCE_COVERAGE values, one threshold at a time."""
+"""The threshold sweep: every case re-decided over ranges of RAG_MIN_COVERAGE, RAG_MIN_SCORE,
+RAG_MIN_SENTENCE_COVERAGE and RAG_MIN_ANSWER_SCORE values, one threshold at a time."""
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -12,10 +12,12 @@ from answers.pipeline.config import PipelineConfig
 COVERAGE_VALUES = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 SCORE_VALUES = (0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0)
 SENTENCE_COVERAGE_VALUES = (0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9, 1.0)
+ANSWER_SCORE_VALUES = (0.0, 0.3, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)
 SETTINGS = {
     "min_coverage": "RAG_MIN_COVERAGE",
     "min_score": "RAG_MIN_SCORE",
     "min_sentence_coverage": "RAG_MIN_SENTENCE_COVERAGE",
+    "min_answer_score": "RAG_MIN_ANSWER_SCORE",
 }
 
 Evaluate = Callable[..., tuple[CaseResult, ...]]  # (cases, *, config) -> results: evaluate_cases, generator bound
@@ -45,6 +47,8 @@ class SweepPoint:
     refused_wrongly: int  # refused where an answer was right
     unverified_delivered: int
     flips: tuple[Flip, ...]
+    tuning_with_facts: float = 0.0  # status accuracy with facts over the cases not held out: what thresholds are set on
+    tuning_cases: int = 0
 
 
 @dataclass(frozen=True)
@@ -66,11 +70,14 @@ class Sweep:
     score: tuple[SweepPoint, ...]
     known_misses: tuple[KnownMiss, ...]
     sentence_coverage: tuple[SweepPoint, ...] = ()
+    answer_score: tuple[SweepPoint, ...] = ()
 
     @property
     def series(self) -> tuple[tuple[SweepPoint, ...], ...]:
         """Each threshold's points, in the order reports show them."""
-        return tuple(points for points in (self.coverage, self.score, self.sentence_coverage) if points)
+        return tuple(
+            points for points in (self.coverage, self.score, self.sentence_coverage, self.answer_score) if points
+        )
 
 
 def run_sweep(
@@ -82,6 +89,7 @@ def run_sweep(
     coverage_values: Sequence[float] = COVERAGE_VALUES,
     score_values: Sequence[float] = SCORE_VALUES,
     sentence_coverage_values: Sequence[float] = SENTENCE_COVERAGE_VALUES,
+    answer_score_values: Sequence[float] = ANSWER_SCORE_VALUES,
 ) -> Sweep:
     """Re-run every case at each value (the configured run is `baseline`) and compare with the configured run."""
     return Sweep(
@@ -89,6 +97,7 @@ def run_sweep(
         score=_sweep("min_score", score_values, cases, config, baseline, evaluate),
         known_misses=known_misses(baseline),
         sentence_coverage=_sweep("min_sentence_coverage", sentence_coverage_values, cases, config, baseline, evaluate),
+        answer_score=_sweep("min_answer_score", answer_score_values, cases, config, baseline, evaluate),
     )
 
 
@@ -105,6 +114,7 @@ def sweep_point(
     """Summarise one value's results against the configured run's."""
     before = {r.case.id: r.actual for r in baseline}
     correct = sum(r.ok for r in results)
+    tuning = [r for r in results if not r.case.held_out]
     return SweepPoint(
         setting=setting,
         value=value,
@@ -120,6 +130,8 @@ def sweep_point(
             for r in results
             if r.actual != before.get(r.case.id, r.actual)
         ),
+        tuning_with_facts=sum(r.ok_with_facts for r in tuning) / len(tuning) if tuning else 0.0,
+        tuning_cases=len(tuning),
     )
 
 

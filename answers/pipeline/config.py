@@ -17,6 +17,7 @@ class PipelineConfig:
     per_source: int = 2
     min_overlap: float = 0.3
     min_sentence_coverage: float = 0.7
+    min_answer_score: float = 0.65  # from `evaluate --sweep` on the tuning parts (README, Evaluation)
     common_term_share: float = 0.5
     max_sentences: int = 3
     conflict_window: int = 6

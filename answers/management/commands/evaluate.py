@@ -8,6 +8,7 @@ from pathlib import Path
 from django.core.management.base import CommandError, CommandParser
 
 from answers.evaluation import followups as followup_table
+from answers.evaluation.budgets import budget_table, observe_budgets, parse_budgets, table_lines
 from answers.evaluation.corpus import CorpusError, load_corpus, throwaway_database
 from answers.evaluation.golden import GoldenCase, GoldenError, load_golden, resolve_sources
 from answers.evaluation.metrics import ACTUAL_KINDS, summarise
@@ -44,7 +45,8 @@ class Command(AnsweringCommand):
         parser.add_argument("--report", help="Write report.html, report.md and known_misses.md into this folder.")
         parser.add_argument(
             "--sweep", action="store_true",
-            help="Re-decide every case over ranges of RAG_MIN_COVERAGE, RAG_MIN_SCORE and RAG_MIN_SENTENCE_COVERAGE "
+            help="Re-decide every case over ranges of RAG_MIN_COVERAGE, RAG_MIN_SCORE, RAG_MIN_SENTENCE_COVERAGE and "
+            "RAG_MIN_ANSWER_SCORE (tuning-part accuracy with facts beside each value, to set them on)"
             "(with a model generator, "
             "every value asks the model again).",
         )
@@ -61,6 +63,11 @@ class Command(AnsweringCommand):
             help="Also replay this file of scripted model answers (JSONL) through Claude's path against the local "
             "fake Anthropic server, and count the false sentences delivered by kind and the true ones dropped.",
         )
+        parser.add_argument(
+            "--budgets", help="Comma-separated context budgets (e.g. 300,500,700,1200): ask every case at each and "
+            "print the blocks kept and dropped, the tokens used, and each case's smallest budget giving the largest's "
+            "answer.",
+        )
 
     def handle(self, *args, **options) -> None:
         cases = self._cases(options["golden"])
@@ -70,7 +77,8 @@ class Command(AnsweringCommand):
         corpus = options["corpus"]
         if corpus and not Path(corpus).is_dir():
             raise CommandError(f"{corpus}: no such folder")
-        load = sweep = replay = None
+        budgets = self._budgets(options["budgets"]) if options["budgets"] else ()
+        load = sweep = replay = budget_answers = None
         with throwaway_database() if corpus else nullcontext():
             if corpus:
                 try:
@@ -88,6 +96,8 @@ class Command(AnsweringCommand):
                 sweep = run_sweep(cases, config=config, baseline=results, evaluate=evaluate)
             if replay_cases:
                 replay = run_replay(replay_cases, config=config, claude=claude_settings(), path=options["replay"])
+            if budgets:
+                budget_answers = observe_budgets(cases, budgets, config=config, make_generator=self.make_generator)
             followups = self._followups(options["followups"], config) if options["followups"] else None
         run = Run(
             golden=options["golden"], corpus=corpus or "the site's database", config=config,
@@ -96,12 +106,22 @@ class Command(AnsweringCommand):
         self._print_run(run)
         for line in followup_table.report_lines(followups) if followups is not None else ():
             self.stdout.write(line)
+        if budget_answers is not None:
+            self.stdout.write("\nContext budgets (RAG_CONTEXT_TOKENS):")
+            for line in table_lines(budget_table(budget_answers)):
+                self.stdout.write(line.rstrip())
         if options["json_path"]:
             self.stdout.write(f"JSON written to {write_json(options['json_path'], run)}")
         if options["report"]:
             written = write_reports(options["report"], run)
             self.stdout.write("Report written to " + ", ".join(str(path) for path in written))
         self._check(run, floor, followup_table.floor_failures(followups, floor) if followups is not None else [])
+
+    def _budgets(self, text: str) -> tuple[int, ...]:
+        try:
+            return parse_budgets(text)
+        except ValueError as error:
+            raise CommandError(f"--budgets: {error}") from None
 
     def _cases(self, path: str) -> tuple[GoldenCase, ...]:
         try:
@@ -184,9 +204,10 @@ class Command(AnsweringCommand):
         for sweep in sweep_tables(run.sweep):
             self.stdout.write(f"\nSweep of {sweep['title']}:")
             self._table(
-                ("value", "status accuracy", "errors", "answered wrongly", "refused wrongly", "unverified", "flips"),
-                [(r["value"], r["accuracy"], r["errors"], r["answered_wrongly"], r["refused_wrongly"], r["unverified"],
-                  r["flips"]) for r in sweep["rows"]],
+                ("value", "status accuracy", "tuning with facts", "errors", "answered wrongly", "refused wrongly",
+                 "unverified", "flips"),
+                [(r["value"], r["accuracy"], r["tuning_with_facts"], r["errors"], r["answered_wrongly"],
+                  r["refused_wrongly"], r["unverified"], r["flips"]) for r in sweep["rows"]],
             )
         misses = run.known_misses
         self.stdout.write(f"\nKnown misses ({len(misses)}):" if misses else "\nKnown misses: none.")

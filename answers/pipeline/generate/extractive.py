@@ -1,75 +1,75 @@
-"""The extractive generator: quotes the 1-3 stored block sentences that best answer the question (never an
-instruction)."""
+"""The extractive generator: quotes the stored sentences of the answer unit that best answers the question (never an
+instruction), or nothing when no unit scores `min_answer_score`."""
 import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
 from answers.pipeline.config import PipelineConfig
-from answers.pipeline.evidence import block_evidence
 from answers.pipeline.generate.base import GenerationRequest
-from answers.pipeline.text.instructions import instruction_reason
-from answers.pipeline.text.quantities import numbers_in
-from answers.pipeline.text.questions import ASKS_SEVERAL, question_terms, wants_quantity
-from answers.pipeline.text.sentences import MARKER, passage_sentences
+from answers.pipeline.generate.score import Signals, term_weights, unit_signals
+from answers.pipeline.generate.units import Unit, block_units, quoted_sentences
+from answers.pipeline.text.questions import ASKS_SEVERAL, QuestionType, holds_type, question_terms, question_type
 from answers.pipeline.text.tokens import significant_terms
 from answers.pipeline.types import Block
 
-_MONTH_OR_DAY = re.compile(
-    r"\b(january|february|march|april|may|june|july|august|september|october|november|december|"
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|midnight|noon)\b",
-    re.I,
-)
-_MIN_WORDS = 4
-_LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
 _PART_SLACK = 0.3
+_REQUIRED = (QuestionType.DURATION, QuestionType.TIME, QuestionType.DATE, QuestionType.QUANTITY)
+_COMPARES = re.compile(r"\b(difference|differences|differ|compare|compared|versus|vs\.?|between)\b", re.I)
+_MULTI_SENTENCE = ("steps", "section")
 
 
 @dataclass(frozen=True)
 class Candidate:
-    """A sentence of a block with what it covers of the question."""
+    """A unit with its signals for the question."""
 
-    text: str
-    block: Block
-    covered: frozenset[str]
-    coverage: float
-    precision: float
-    position: int
+    unit: Unit
+    signals: Signals
+
+    @property
+    def key(self) -> tuple[float, float, int, int, int, int]:
+        """Best first: highest score, widest reach, fewest and shortest sentences, first block and place."""
+        unit = self.unit
+        return (-self.signals.score, -self.signals.reach, len(unit.sentences), len(unit.text), unit.block.number,
+                unit.position)
 
 
 def extract_answer(question: str, blocks: Sequence[Block], *, config: PipelineConfig) -> list[str]:
-    """Pick the sentences that answer the question, each ending with its block's marker.
+    """Pick the sentences that answer the question, each ending with its block's marker."""
+    return [_with_marker(text, number) for text, number in answer_sentences(question, blocks, config=config)]
 
-    One sentence must cover `min_sentence_coverage` of the question's terms; a question that asks for several
-    facts may instead be answered by up to `max_sentences` sentences that each cover part of it
-    (`_PART_SLACK` less) and together cover that share.
+
+def answer_sentences(question: str, blocks: Sequence[Block], *, config: PipelineConfig) -> list[tuple[str, int]]:
+    """The quoted sentences of the chosen units with their block numbers.
+
+    A unit qualifies when its words (and, at half weight, its heading) reach `min_sentence_coverage` of the question's
+    terms, it holds the type of answer asked for (a duration for "how long", a time for "what time", a number for
+    "how many"); the best of them must score at least `min_answer_score`, else nothing is written. It answers; a
+    question asking for several facts may instead be answered by up to `max_sentences` sentences of units that each
+    reach part of it (`_PART_SLACK` less) and together reach that share; a comparison takes the best unit about each
+    thing compared.
     """
     terms = question_terms(question, config=config)
-    if not terms:
+    if not terms or not blocks:
         return []
-    quantity = wants_quantity(question)
-    floor = config.min_sentence_coverage
-    if ASKS_SEVERAL.search(question):
-        floor = max(floor - _PART_SLACK, 0.0)
+    kind = question_type(question)
+    several = bool(ASKS_SEVERAL.search(question)) and kind is not QuestionType.PROCEDURE
+    floor = max(config.min_sentence_coverage - _PART_SLACK, 0.0) if several else config.min_sentence_coverage
     ranked = sorted(
-        (c for c in _candidates(blocks, terms, config=config) if _qualifies(c, floor, quantity)),
-        key=lambda c: (-c.coverage, -c.precision, -c.block.score, len(c.text), c.block.number, c.position),
+        (c for c in _candidates(blocks, terms, kind, config=config) if _qualifies(c, floor, config)),
+        key=lambda c: c.key,
     )
-    chosen: list[Candidate] = []
-    covered: set[str] = set()
-    seen: set[str] = set()
-    for candidate in ranked:
-        if len(chosen) == (config.max_sentences if floor < config.min_sentence_coverage else 1):
-            break
-        if (not chosen or candidate.covered - covered) and _normalise(candidate.text) not in seen:
-            chosen.append(candidate)
-            covered |= candidate.covered
-            seen.add(_normalise(candidate.text))
-    if len(covered) / len(terms) < config.min_sentence_coverage:
+    if not ranked or ranked[0].signals.score < config.min_answer_score:
+        return []  # the best unit decides whether to answer; a several-fact answer's partners need only their reach
+    if not several:
+        best = ranked[0]
+        if best.signals.reach < config.min_sentence_coverage:
+            return []
+        return [(s.text, best.unit.block.number) for s in best.unit.sentences]
+    chosen = _several(ranked, compared=_compared(question, config), config=config)
+    reached = set().union(*(c.signals.covered | c.signals.context_covered for c in chosen))
+    if len(reached) / len(set(terms)) < config.min_sentence_coverage:
         return []
-    if len(chosen) > 1 and chosen[0].coverage >= config.min_sentence_coverage:
-        # A sentence that answers the whole question on its own keeps only partners that add to it.
-        chosen = [chosen[0]] + [c for c in chosen[1:] if c.coverage >= floor]
-    return [_with_marker(c.text, c.block.number) for c in chosen]
+    return [(s.text, c.unit.block.number) for c in chosen for s in c.unit.sentences][: config.max_sentences]
 
 
 class ExtractiveGenerator:
@@ -87,42 +87,79 @@ class ExtractiveGenerator:
             yield sentence + " "
 
 
-def _candidates(blocks: Sequence[Block], terms: list[str], *, config: PipelineConfig) -> list[Candidate]:
-    wanted = set(terms)
-    found: list[Candidate] = []
+def _candidates(
+    blocks: Sequence[Block], terms: list[str], kind: QuestionType, *, config: PipelineConfig
+) -> list[Candidate]:
+    weights = term_weights((s.text for b in blocks for s in quoted_sentences(b)), terms, config.tokenizer)
+    best_score = max(b.score for b in blocks)
+    found = []
     for block in blocks:
-        # A document's own "[1]" must never become a citation; fragments are not answers; instructions are not evidence.
-        sentences = (" ".join(MARKER.sub("", s).split()) for s in _block_sentences(block))
-        for position, sentence in enumerate(s for s in sentences if len(s.split()) >= _MIN_WORDS):
-            own = set(significant_terms(sentence, config.tokenizer))
-            if not own:  # stop words only ("All of the above."): nothing it could answer with
+        for unit in block_units(block, procedure=kind is QuestionType.PROCEDURE):
+            if kind in _REQUIRED and not holds_type(unit.text, kind):
                 continue
-            covered = frozenset(wanted & own)
-            found.append(
-                Candidate(sentence, block, covered, len(covered) / len(wanted), len(covered) / len(own), position)
+            signals = unit_signals(
+                unit, terms, kind, weights=weights, best_score=best_score, tokenizer=config.tokenizer
             )
+            found.append(Candidate(unit, signals))
     return found
 
 
-def _block_sentences(block: Block) -> list[str]:
-    """The sentences of a block the reader may quote: the chunk's stored sentences less its instructions, so that each
-    quoted sentence is a stored one and the verifier finds that very sentence as its span. A compressed copy (not the
-    chunk's text) is split afresh, less what is not whole in the chunk's evidence, and so is a chunk stored before
-    sentences were (the passage splitter knows its headings and wrapped lines, which a plain split does not).
-    """
-    record = block.record
-    if block.text != record.text or not record.sentences:
-        return passage_sentences(block_evidence(block))
-    return [_LIST_MARK.sub("", record.text[s.start : s.end]) for s in record.sentences if not s.instruction]
-
-
-def _qualifies(candidate: Candidate, floor: float, needs_number: bool) -> bool:
-    # The rule again on the sentence itself: a chunk flagged at ingestion by an older rule is judged by today's too.
-    if candidate.coverage < floor or instruction_reason(candidate.text) is not None:
+def _qualifies(candidate: Candidate, floor: float, config: PipelineConfig) -> bool:
+    signals = candidate.signals
+    if not signals.covered:  # a heading alone answers nothing
         return False
-    if needs_number:
-        return bool(numbers_in(candidate.text) or _MONTH_OR_DAY.search(candidate.text))
-    return True
+    if candidate.unit.kind in _MULTI_SENTENCE:
+        first = set(significant_terms(candidate.unit.sentences[0].text, config.tokenizer))
+        if not signals.covered & first:
+            return False  # steps start where the question's words are
+    return signals.reach >= floor
+
+
+def _several(ranked: Sequence[Candidate], *, compared: Sequence[str], config: PipelineConfig) -> list[Candidate]:
+    """Units that each add to what the chosen ones reach; for a comparison, the best about each compared thing (its
+    heading naming it first, then its first sentence there)."""
+    if compared:
+        chosen: list[Candidate] = []
+        for term in compared:
+            about = [c for c in ranked if term in c.signals.covered and c not in chosen]
+            if about:
+                chosen.append(min(about, key=lambda c: (term not in _heading(c, config), c.unit.position, c.key)))
+        return chosen
+    chosen = [ranked[0]]
+    reached = set(ranked[0].signals.covered | ranked[0].signals.context_covered)
+    seen = {_normalise(s.text) for s in ranked[0].unit.sentences}
+    while sum(len(c.unit.sentences) for c in chosen) < config.max_sentences:
+        partners = [
+            c for c in ranked
+            if (c.signals.covered | c.signals.context_covered) - reached
+            and not any(_normalise(s.text) in seen for s in c.unit.sentences)
+            and sum(len(x.unit.sentences) for x in chosen) + len(c.unit.sentences) <= config.max_sentences
+        ]
+        if not partners:
+            break
+        # The partner that adds most, then the one most about the question (a long sentence covers much by chance).
+        best = min(partners, key=lambda c: (-len((c.signals.covered | c.signals.context_covered) - reached),
+                                            -c.signals.precision, c.key))
+        chosen.append(best)
+        reached |= best.signals.covered | best.signals.context_covered
+        seen.update(_normalise(s.text) for s in best.unit.sentences)
+    return chosen
+
+
+def _heading(candidate: Candidate, config: PipelineConfig) -> set[str]:
+    return set(significant_terms(" ".join(candidate.unit.context[-1:]), config.tokenizer))
+
+
+def _compared(question: str, config: PipelineConfig) -> list[str]:
+    """The terms of the things a comparison names on either side of "and", "or" or "vs": "the Team and Enterprise
+    plans" -> ["team", "enterpris"]; empty for a question that compares nothing."""
+    if not _COMPARES.search(question):
+        return []
+    match = re.search(r"(\w+)\s+(?:and|or|vs\.?|versus)\s+(?:the\s+)?(\w+)", question, re.I)
+    if match is None:
+        return []
+    sides = [significant_terms(match.group(i), config.tokenizer) for i in (1, 2)]
+    return [side[0] for side in sides if side]
 
 
 def _with_marker(sentence: str, number: int) -> str:

@@ -1,28 +1,172 @@
-"""What a question asks: the terms an answering sentence must cover, and whether it wants a quantity."""
+"""What a question asks: the terms an answering sentence must cover, the type of answer it wants, and whether a
+sentence holds that type."""
+import enum
 import re
 
 from answers.pipeline.config import PipelineConfig
+from answers.pipeline.text.quantities import find_quantities, numbers_in
 from answers.pipeline.text.tokens import significant_terms
 
 # Words that only say what kind of answer is wanted ("how long", "how many") carry no content to match.
 ASKS_QUANTITY = re.compile(
-    r"\b(how\s+(?:many|long|much|often|soon|fast|large|big|quickly)|when|what\s+time|(?:which|what)\s+year)\b", re.I
+    r"\b(how\s+(?:many|long|much|often|frequently|soon|fast|large|big|quickly)|when|what\s+time|(?:which|what)\s+year|"
+    r"cut-?off\s+time|time\s+of\s+(?:the\s+)?day)\b",
+    re.I,
 )
 # Light verbs of a question ("how long does it take") say nothing a sentence must repeat.
-_QUESTION_FILLER = re.compile(r"\b(take|takes|taking|took|get|gets|tell|know|happen|happens|mean|means)\b", re.I)
+_QUESTION_FILLER = re.compile(
+    r"\b(take|takes|taking|took|get|gets|tell|know|happen|happens|mean|means|difference|differences)\b", re.I
+)
 # Nouns that ask for an amount: "what discount", "what is the price".
 _ASKS_AMOUNT = re.compile(r"\b(discount|price|prices|cost|costs|fee|fees|percentage|quota|timeout|uptime)\b", re.I)
-ASKS_SEVERAL = re.compile(r"\b(and|both|each|all|list|compare)\b|,", re.I)
+ASKS_SEVERAL = re.compile(r"\b(and|both|each|all|list|compare|difference|differences|versus|vs)\b|,", re.I)
+
+
+class QuestionType(enum.Enum):
+    """The kind of answer a question asks for."""
+
+    DURATION = "duration"
+    TIME = "time"
+    DATE = "date"
+    QUANTITY = "quantity"
+    NAME = "name"
+    YES_NO = "yes/no"
+    PROCEDURE = "procedure"
+    DEFINITION = "definition"
+    REASON = "reason"
+    OTHER = "other"
+
+
+# Checked in this order: the first that matches names the type ("how long" before "how", "what time" before "what").
+_TIME_VERBS = r"(?:take|takes|last|lasts|kept|keep|keeps|valid|expire|expires|stay|stays|wait|until|retain|retained|" \
+    r"stored|remain|remains|period|run|runs|open|available|before|after)"
+_TYPE_RULES: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
+    (QuestionType.DURATION, re.compile(
+        r"\bhow\s+(?:often|frequently|soon|quickly)\b|\bfor\s+how\s+long\b|"
+        rf"\bhow\s+long\b.*\b{_TIME_VERBS}\b|"
+        r"\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|months|years|business\s+days)\b|"
+        r"\b(?:retention|validity)\s+period\b|\blifetime\b", re.I)),
+    (QuestionType.TIME, re.compile(r"\b(?:what|which)\s+time\b|\bcut-?off\s+time\b|\bat\s+what\s+hour\b", re.I)),
+    (QuestionType.DATE, re.compile(r"\b(?:what|which)\s+(?:year|date)\b|\bwhen\s+(?:was|were|did)\b", re.I)),
+    (QuestionType.QUANTITY, re.compile(
+        r"\bhow\s+(?:many|much|large|big|fast|long)\b|\b(?:what|which)(?:'s|\s+is|\s+are)?\s+(?:the\s+)?(?:"
+        r"number|port|version|biggest|largest|smallest|longest|shortest|highest|lowest|most|least|maximum|minimum|"
+        r"max|min)\b|\b(?:discount|price|prices|cost|costs|fee|fees|percentage|quota|timeout|uptime)\b",
+        re.I)),
+    (QuestionType.PROCEDURE, re.compile(
+        r"^\s*how\s+(?:do|can|should|would)\s+(?:i|we|you|one)\b|^\s*how\s+to\b|\bsteps\s+to\b|^\s*what\s+steps\b",
+        re.I)),
+    (QuestionType.REASON, re.compile(r"^\s*why\b|\bwhat\s+is\s+the\s+reason\b", re.I)),
+    (QuestionType.NAME, re.compile(
+        r"^\s*(?:who|whom|whose)\b|^\s*(?:which|what)\s+(?:\w+\s+)?(?:command|function|module|method|class|option|"
+        r"setting|variable|parameter|file|package|tool|program|team|company|status\s+code|code|error|header|"
+        r"format|protocol|address|url|name|cities|city|countries|country)\b|\bwhere\b", re.I)),
+    (QuestionType.DEFINITION, re.compile(
+        r"^\s*what\s+(?:is|are)\s+(?:an?\s+|the\s+)?[\w\-.]+(?:\s+[\w\-.]+){0,3}\s*\??\s*$|"
+        r"^\s*what\s+does\s+.+\s+(?:mean|do)\s*\??\s*$|^\s*define\b|\bmeaning\s+of\b", re.I)),
+    (QuestionType.YES_NO, re.compile(
+        r"^\s*(?:can|could|is|are|does|do|did|will|would|should|may|must|has|have|was|were)\b", re.I)),
+)
+# Everyday phrases asked in other words than manuals use: the reader matches the manual's word.
+_PARAPHRASES = (
+    (re.compile(r"\b(?:my|the|our|your)?\s*money\s+back\b", re.I), " refund "),
+    (re.compile(r"\b(?:back(?:s|ed|ing)?\s+up|back-ups?)\b", re.I), " backup "),
+    (re.compile(r"\blog(?:s|ged|ging)?\s*(?:in|on)\b", re.I), " sign in "),
+)
+
+_CLOCK = re.compile(
+    r"(?<![\w:.])\d{1,2}(?::\d{2})?\s?[ap]\.?m\b|(?<![\w:.])\d{1,2}:\d{2}\b|\b(?:midnight|noon)\b", re.I
+)
+_DATE_WORD = re.compile(
+    r"\b(january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:1[89]|20)\d{2}\b|\b\d{4}-\d{2}-\d{2}\b|"
+    r"\b\d{1,2}(?:st|nd|rd|th)\b|\b(?:each|every)\s+(?:day|week|month|year)\b",
+    re.I,
+)
+_TIME_UNITS = frozenset(
+    "second minute hour day week month year business day business hour millisecond".split()  # noqa: SIM905
+)
+_DURATION_WORD = re.compile(
+    r"\b(?:hourly|daily|weekly|monthly|yearly|annually|nightly|every\s+(?:hour|day|week|month|year|night|minute)|"
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|a|an)\s+(?:business\s+|working\s+|calendar\s+)?"
+    r"(?:second|minute|hour|day|week|month|year)s?|"
+    r"immediately|instantly|forever|indefinitely|never\s+expire)\b",
+    re.I,
+)
+_DURATION_UNIT = re.compile(
+    r"\d\s*-?\s*(?:business\s+|working\s+|calendar\s+)?(?:ms|milliseconds?|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\b"
+    r"|\bin\s+seconds\b",
+    re.I,
+)
+_PROCEDURAL = re.compile(
+    r"^(?:click|tap|select|choose|open|go|enter|type|press|run|use|set|add|remove|follow|visit|navigate|install|"
+    r"create|sign|turn|pick|drag|copy|paste|call|pass|edit|start|stop|restart|contact|ask|send|write|make)\b|"
+    r"\b(?:can|may)\s+be\s+\w+ed\b.*\b(?:from|in|on|by|with|using)\b|\bby\s+(?:clicking|selecting|opening|choosing|"
+    r"running|using|going|calling|setting)\b|\bto\s+\w+\b.*,\s*(?:click|run|use|select|open|go)\b",
+    re.I,
+)
+_CONDITION = re.compile(r"\b(?:can|cannot|must|only|within|eligible|not|no|yes|allowed|may|unless|if)\b", re.I)
+_REASON_WORD = re.compile(
+    r"\b(because|since|so\s+that|due\s+to|in\s+order\s+to|therefore|as\s+a\s+result|reason)\b", re.I
+)
+_NAME_LIKE = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w\-]+|`[^`]+`|\b\w+[._]\w+\b|\b[A-Z]{2,}\b|\b\d{3}\b")
 
 
 def question_terms(question: str, *, config: PipelineConfig) -> list[str]:
     """The question's significant terms, without the words that only ask for a quantity."""
+    for pattern, words in _PARAPHRASES:
+        question = pattern.sub(words, question)
     return significant_terms(_QUESTION_FILLER.sub(" ", ASKS_QUANTITY.sub(" ", question)), config.tokenizer)
 
 
 def wants_quantity(question: str) -> bool:
     """Whether the question asks for a number, a duration, a date or an amount."""
     return bool(ASKS_QUANTITY.search(question) or _ASKS_AMOUNT.search(question))
+
+
+def question_type(question: str) -> QuestionType:
+    """The kind of answer the question asks for: the first rule of `_TYPE_RULES` that matches."""
+    for kind, pattern in _TYPE_RULES:
+        if pattern.search(question):
+            return kind
+    if re.search(r"^\s*when\b", question, re.I):
+        return QuestionType.DATE
+    return QuestionType.OTHER
+
+
+def holds_type(text: str, kind: QuestionType) -> bool:
+    """Whether the text can answer a question of that kind: a duration question needs a duration, a time question a
+    clock time, a date question a date, a quantity question a number. Other kinds hold in any text (they are scored,
+    not required)."""
+    if kind is QuestionType.DURATION:
+        return bool(
+            _DURATION_UNIT.search(text)
+            or _DURATION_WORD.search(text)
+            or any(q.unit.split("/")[0] in _TIME_UNITS for q in find_quantities(text))
+        )
+    if kind is QuestionType.TIME:
+        return bool(_CLOCK.search(text))
+    if kind is QuestionType.DATE:
+        return bool(_DATE_WORD.search(text) or _CLOCK.search(text) or _DURATION_UNIT.search(text))
+    if kind is QuestionType.QUANTITY:
+        return bool(numbers_in(text) or re.search(r"\b(?:no|unlimited|one|two|three|four|five|ten)\b", text, re.I))
+    return True
+
+
+def type_match(text: str, kind: QuestionType) -> float:
+    """How well the text fits the kind asked for, 0..1: 1 for a text that holds a required kind or shows the mark of
+    a soft one ("because" for a reason, a name for a name question), 0.5 for a soft kind without its mark."""
+    if kind in (QuestionType.DURATION, QuestionType.TIME, QuestionType.DATE, QuestionType.QUANTITY):
+        return 1.0 if holds_type(text, kind) else 0.0
+    if kind is QuestionType.REASON:
+        return 1.0 if _REASON_WORD.search(text) else 0.5
+    if kind is QuestionType.NAME:
+        return 1.0 if _NAME_LIKE.search(text) else 0.5
+    if kind is QuestionType.PROCEDURE:
+        return 1.0 if _PROCEDURAL.search(text) else 0.5
+    if kind is QuestionType.YES_NO:
+        return 1.0 if _CONDITION.search(text) else 0.5
+    return 1.0
 
 
 def sentence_coverage(sentence: str, terms: list[str], *, config: PipelineConfig) -> float:

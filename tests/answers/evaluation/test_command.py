@@ -90,7 +90,7 @@ def test_report_shows_a_hostile_question_escaped(tmp_path):
 
     assert "&lt;script&gt;alert(1)&lt;/script&gt;{{ x }}{% now &#x27;Y&#x27; %}" in html
     assert "<script" not in html
-    assert html.count("<svg") == 3  # one plot per swept threshold
+    assert html.count("<svg") == 4  # one plot per swept threshold
     assert "refund-expected-refused" in (tmp_path / "known_misses.md").read_text()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in (tmp_path / "report.md").read_text()
 

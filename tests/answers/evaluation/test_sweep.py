@@ -43,10 +43,31 @@ def test_run_sweep_reruns_each_other_value_with_one_threshold_changed():
         return results(*["no_material"] * 3) if config.min_coverage >= 0.8 or config.min_score >= 5 else baseline
 
     sweep = run_sweep(CASES, config=config, baseline=baseline, evaluate=evaluate,
-                      coverage_values=[0.4, 0.8], score_values=[0, 5], sentence_coverage_values=[])
+                      coverage_values=[0.4, 0.8], score_values=[0, 5], sentence_coverage_values=[],
+                      answer_score_values=[])
 
     assert asked == [(0.4, 1.0), (0.8, 1.0), (0.6, 0.0), (0.6, 5.0)]  # the configured values are not re-run
     assert [(p.value, p.configured) for p in sweep.coverage] == [(0.4, False), (0.6, True), (0.8, False)]
     assert [len(p.errors) for p in sweep.coverage] == [1, 1, 2]
     assert [f.case_id for f in sweep.score[-1].flips] == ["a", "c"]
     assert [(m.case_id, m.expect, m.actual) for m in sweep.known_misses] == [("c", "unsupported", "answered")]
+
+
+def test_answer_score_sweep_reruns_with_only_that_threshold_changed_and_reports_the_tuning_part():
+    config = PipelineConfig(min_answer_score=0.5)
+    baseline = results("answered", "no_material", "answered")
+    asked: list[float] = []
+
+    def evaluate(cases, *, config):
+        asked.append(config.min_answer_score)
+        return results(*["unsupported"] * 3) if config.min_answer_score >= 0.9 else baseline
+
+    sweep = run_sweep(CASES, config=config, baseline=baseline, evaluate=evaluate, coverage_values=[],
+                      score_values=[], sentence_coverage_values=[], answer_score_values=[0.2, 0.9])
+
+    assert asked == [0.2, 0.9]
+    assert [(p.setting, p.value, p.configured) for p in sweep.answer_score] == [
+        ("min_answer_score", 0.2, False), ("min_answer_score", 0.5, True), ("min_answer_score", 0.9, False)
+    ]
+    assert (sweep.answer_score[-1].refused_wrongly, sweep.answer_score[-1].tuning_with_facts) == (1, 1 / 3)
+    assert sweep.answer_score[0].tuning_cases == 3

@@ -125,3 +125,14 @@ def test_the_rest_of_a_chunk_with_an_instruction_is_still_quoted(make_block, tex
     assert extract_answer("How long are returns accepted?", blocks, config=CONFIG) == [
         "Returns are accepted within 30 days of delivery [1]."
     ]
+
+
+def test_a_unit_without_the_asked_type_does_not_answer():
+    blocks = [block(1, "Orders are shipped from the Berlin warehouse.\nOrders placed before 14:00 ship the same day.")]
+
+    assert extract_answer("What is the cut-off time for orders to ship?", blocks, config=CONFIG) == [
+        "Orders placed before 14:00 ship the same day [1]."
+    ]
+    assert extract_answer("What is the cut-off time for orders to ship?", blocks[:0] + [
+        block(1, "Orders are shipped from the Berlin warehouse.\nOrders ship the same day when they are paid.")
+    ], config=CONFIG) == []

@@ -1,0 +1,105 @@
+"""The answerability score of a candidate unit (§5.5): one number from the signals that it answers the question.
+
+Signals, each 0..1: the question's terms the unit's words cover, the same weighted by how rare each term is among
+the blocks' sentences (a term every sentence has tells little; a term none has is the asked thing missing), the terms
+its heading path covers (a field's name, a section's title), whether it holds the type of answer asked for, its
+block's retrieval score against the best block's, and how much of the unit is about the question. The weights are
+fixed here; the threshold that turns the score into answer or refuse (`min_answer_score`) is set from evaluation
+(`evaluate --sweep`). The span checks need no signal: a unit quotes stored sentences, so each is its own span, and
+the verifier judges every shown sentence all the same.
+"""
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from answers.pipeline.generate.units import Unit
+from answers.pipeline.text.questions import QuestionType, type_match
+from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
+
+WEIGHTS = {"idf_coverage": 0.4, "coverage": 0.2, "type": 0.15, "margin": 0.1, "precision": 0.1, "heading": 0.05}
+LONE_STEP = 0.75
+HEADING_SHARE = 0.5  # a term only the heading covers counts half (the heading is context), a field's term in full
+
+
+@dataclass(frozen=True)
+class Signals:
+    """What a unit covers of the question and how it scores."""
+
+    covered: frozenset[str]  # by the unit's own words
+    context_covered: frozenset[str]  # by its heading path only
+    coverage: float
+    idf_coverage: float
+    heading: float
+    type: float
+    margin: float
+    precision: float
+
+    asked: int = 0  # the question's distinct terms
+    heading_share: float = HEADING_SHARE  # what a term only the heading covers counts (in full for a field)
+
+    @property
+    def reach(self) -> float:
+        """The share of the question's terms covered by the unit's words or its heading."""
+        return (len(self.covered) + self.heading_share * len(self.context_covered)) / self.asked if self.asked else 0.0
+
+    @property
+    def score(self) -> float:
+        """The weighted sum of the signals, 0..1."""
+        return sum(WEIGHTS[name] * float(getattr(self, name)) for name in WEIGHTS)
+
+
+def term_weights(texts: Iterable[str], terms: Sequence[str], tokenizer: TokenizerConfig) -> dict[str, float]:
+    """An idf weight for each question term over the given sentences: log(1 + n / (1 + df))."""
+    frequency: Counter[str] = Counter()
+    count = 0
+    wanted = set(terms)
+    for text in texts:
+        count += 1
+        frequency.update(wanted & set(significant_terms(text, tokenizer)))
+    return {term: math.log(1 + count / (1 + frequency[term])) for term in wanted}
+
+
+def unit_signals(
+    unit: Unit,
+    terms: Sequence[str],
+    kind: QuestionType,
+    *,
+    weights: dict[str, float],
+    best_score: float,
+    tokenizer: TokenizerConfig,
+) -> Signals:
+    """The signals of one unit for a question's terms and type."""
+    wanted = set(terms)
+    own = set(significant_terms(unit.text, tokenizer))
+    heading = set(significant_terms(" ".join(unit.context), tokenizer))
+    covered = frozenset(wanted & own)
+    context_covered = frozenset((wanted & heading) - covered)
+    total = sum(weights.values()) or 1.0
+    field = unit.kind == "field"
+    share = 1.0 if field else HEADING_SHARE
+    weighted = sum(weights[t] for t in covered) + share * sum(weights[t] for t in context_covered)
+    first = set(significant_terms(unit.sentences[0].text, tokenizer))
+    return Signals(
+        covered=covered,
+        context_covered=context_covered,
+        coverage=(len(covered) + (len(context_covered) if field else 0)) / len(wanted) if wanted else 0.0,
+        idf_coverage=weighted / total,
+        heading=len(wanted & heading) / len(wanted) if wanted else 0.0,
+        type=_type(unit, kind),
+        margin=unit.block.score / best_score if best_score > 0 else 0.0,
+        precision=len(wanted & first) / len(first) if first else 0.0,
+        asked=len(wanted),
+        heading_share=share,
+    )
+
+
+def _type(unit: Unit, kind: QuestionType) -> float:
+    """How the unit fits the asked type; for a procedure, steps fit best and a lone sentence at most
+    `LONE_STEP` (a procedure is told in more than one sentence)."""
+    if kind is not QuestionType.PROCEDURE:
+        return type_match(unit.text, kind)
+    if unit.kind == "steps":
+        return 1.0
+    fit = type_match(unit.sentences[0].text, kind)
+    return min(fit, LONE_STEP) if unit.kind in ("sentence", "pair") else fit

@@ -1,0 +1,126 @@
+"""Answer units: the stored sentences of a block grouped with the context they need to answer (§5.5).
+
+A unit quotes only stored sentences, whole; its context (the chunk's heading path, which names a field such as
+`SESSION_COOKIE_AGE`, a table or a section) decides whether it is relevant and is never pasted into what is shown:
+- a single sentence (a table row naming its headers, a defined term with its body), or a field ("Default: ...")
+  whose term is its heading, so the heading's words count in full for it;
+- a sentence with the next one when the next depends on it ("This ...", "It ...");
+- the consecutive list items of one list, for a question asking how to do something;
+- a sentence with the sentences after it in its section, for such a question when no list holds the steps.
+"""
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from answers.pipeline.evidence import block_evidence
+from answers.pipeline.records import SentenceSpan
+from answers.pipeline.text.instructions import instruction_reason
+from answers.pipeline.text.sentences import MARKER, passage_sentences
+from answers.pipeline.types import Block
+
+MIN_WORDS = 4
+MAX_STEPS = 8
+PROCEDURE_SENTENCES = 3
+_LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
+# A field of a reference page as the text model stores it: "Default: 1209600 (2 weeks, in seconds)", its term the
+# heading it stands under.
+FIELD = re.compile(r"^[A-Z][\w ]{0,30}:\s+\S")
+_DEPENDS = re.compile(r"^(?:this|that|these|those|it|its|they|their|them|such|he|she|then|otherwise)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Quoted:
+    """A stored sentence of a block as the reader may quote it, its place in the block and whether it is a list item."""
+
+    text: str
+    position: int
+    listed: bool
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One or more consecutive quoted sentences of a block, with the heading path that gives them their context."""
+
+    block: Block
+    sentences: tuple[Quoted, ...]
+    context: tuple[str, ...]
+    kind: str  # "sentence", "field", "pair", "steps" or "section"
+
+    @property
+    def text(self) -> str:
+        """The unit's sentences joined (for matching; each is shown and verified apart)."""
+        return " ".join(s.text for s in self.sentences)
+
+    @property
+    def position(self) -> int:
+        """The place of its first sentence in the block."""
+        return self.sentences[0].position
+
+
+def quoted_sentences(block: Block) -> list[Quoted]:
+    """The sentences of a block the reader may quote: the chunk's stored sentences less its instructions, so each
+    quoted sentence is a stored one and the verifier finds that very sentence as its span. A compressed copy (not the
+    chunk's text) is split afresh, less what is not whole in the chunk's evidence, and so is a chunk stored before
+    sentences were. A document's own "[1]" never becomes a citation; fragments and instructions are left out.
+    """
+    record = block.record
+    if block.text != record.text or not record.sentences:
+        raw = [(s, False) for s in passage_sentences(block_evidence(block))]
+    else:
+        items = _listed(record.text, record.sentences)
+        raw = [
+            (record.text[s.start : s.end], items[i] or bool(_LIST_MARK.match(record.text[s.start : s.end])))
+            for i, s in enumerate(record.sentences)
+            if not s.instruction
+        ]
+    quoted: list[Quoted] = []
+    for text, listed in raw:
+        clean = " ".join(MARKER.sub("", _LIST_MARK.sub("", text)).split())
+        long_enough = len(clean.split()) >= MIN_WORDS or (FIELD.match(clean) is not None and len(clean.split()) >= 2)
+        if long_enough and instruction_reason(clean) is None:
+            quoted.append(Quoted(clean, len(quoted), listed))
+    return quoted
+
+
+def _listed(text: str, sentences: Sequence[SentenceSpan]) -> list[bool]:
+    """Which sentences are list items: the text model stores each item as a line of its own, on consecutive lines of
+    the source (a paragraph's sentences share a line; paragraphs are a blank line apart)."""
+    whole = [
+        (s.start == 0 or text[s.start - 1] == "\n") and (s.end >= len(text.rstrip()) or text[s.end : s.end + 1] == "\n")
+        for s in sentences
+    ]
+    listed = [False] * len(sentences)
+    for i in range(len(sentences) - 1):
+        if whole[i] and whole[i + 1] and sentences[i + 1].line == sentences[i].line + 1:
+            listed[i] = listed[i + 1] = True
+    return listed
+
+
+def block_units(block: Block, *, procedure: bool = False) -> list[Unit]:
+    """Every unit of a block: each sentence, each dependent pair and, for a procedure question, each run of steps."""
+    sentences = quoted_sentences(block)
+    context = block.record.heading_path
+    units = [Unit(block, (s,), context, "field" if FIELD.match(s.text) else "sentence") for s in sentences]
+    for first, second in zip(sentences, sentences[1:], strict=False):
+        if _DEPENDS.match(second.text) and not second.listed:
+            units.append(Unit(block, (first, second), context, "pair"))
+    if procedure:
+        units.extend(_steps(block, sentences, context))
+    return units
+
+
+def _steps(block: Block, sentences: Sequence[Quoted], context: tuple[str, ...]) -> list[Unit]:
+    units: list[Unit] = []
+    run: list[Quoted] = []
+    for sentence in [*sentences, None]:
+        if sentence is not None and sentence.listed:
+            run.append(sentence)
+            continue
+        if len(run) >= 2:
+            units.append(Unit(block, tuple(run[:MAX_STEPS]), context, "steps"))
+        run = []
+    for start in range(len(sentences)):
+        window = tuple(sentences[start : start + PROCEDURE_SENTENCES])
+        if len(window) > 1 and not any(s.listed for s in window):
+            units.append(Unit(block, window, context, "section"))
+    return units

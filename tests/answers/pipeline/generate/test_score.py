@@ -1,0 +1,66 @@
+"""The answerability score: the signals of a unit for a question, and the threshold that turns it into a refusal."""
+import dataclasses
+
+from answers.pipeline.config import PipelineConfig
+from answers.pipeline.generate.extractive import extract_answer
+from answers.pipeline.generate.score import term_weights, unit_signals
+from answers.pipeline.generate.units import block_units
+from answers.pipeline.text.questions import QuestionType
+from answers.pipeline.text.tokens import DEFAULT
+from tests.answers.pipeline.generate.documents import document_blocks
+
+DOC = """# Settings
+
+## SESSION_COOKIE_AGE
+
+Default: 1209600 (2 weeks, in seconds).
+
+The age of session cookies is counted from the last request.
+
+## SESSION_SAVE_EVERY_REQUEST
+
+Default: False.
+
+Whether to save the session data on every request.
+"""
+
+
+def signals(text: str, terms: list[str], kind: QuestionType = QuestionType.OTHER):
+    blocks = document_blocks("settings.md", DOC)
+    units = [u for b in blocks for u in block_units(b) if u.text == text]
+    weights = term_weights((u.text for b in blocks for u in block_units(b)), terms, DEFAULT)
+    return unit_signals(units[0], terms, kind, weights=weights, best_score=5.0, tokenizer=DEFAULT)
+
+
+def test_a_rare_term_weighs_more_than_a_common_one():
+    texts = ["the session ends", "the session starts", "cookies are small"]
+
+    weights = term_weights(texts, ["session", "cooki"], DEFAULT)
+
+    assert weights["cooki"] > weights["session"]
+
+
+def test_a_term_only_the_heading_holds_counts_half_and_in_full_for_a_field():
+    prose = signals("The age of session cookies is counted from the last request.", ["count", "set"])
+    field = signals("Default: 1209600 (2 weeks, in seconds).", ["default", "session", "cooki"])
+
+    assert prose.covered == {"count"} and prose.context_covered == {"set"} and prose.reach == 0.75
+    assert field.covered == {"default"} and field.context_covered == {"session", "cooki"}
+    assert field.reach == 1.0
+
+
+def test_a_unit_without_the_asked_type_scores_lower_than_one_with_it():
+    with_number = signals("Default: 1209600 (2 weeks, in seconds).", ["default"], QuestionType.QUANTITY)
+    without = signals("Default: False.", ["default"], QuestionType.QUANTITY)
+
+    assert with_number.type == 1.0 and without.type == 0.0
+    assert with_number.score > without.score
+
+
+def test_the_answer_score_threshold_turns_a_weak_answer_into_nothing():
+    blocks = document_blocks("settings.md", DOC)
+    question = "What is the default of SESSION_COOKIE_AGE?"
+    configured = PipelineConfig()
+
+    assert extract_answer(question, blocks, config=configured) == ["Default: 1209600 (2 weeks, in seconds) [1]."]
+    assert extract_answer(question, blocks, config=dataclasses.replace(configured, min_answer_score=0.99)) == []

@@ -1,0 +1,65 @@
+"""What a question asks for, and whether a text holds it."""
+import pytest
+
+from answers.pipeline.config import PipelineConfig
+from answers.pipeline.text.questions import QuestionType, holds_type, question_terms, question_type, type_match
+
+T = QuestionType
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("How long does a refund take to process?", T.DURATION),
+    ("How frequently does Lumora back up data?", T.DURATION),
+    ("How quickly are partner support tickets answered?", T.DURATION),
+    ("How long must a password be?", T.QUANTITY),
+    ("How many members can a Team workspace have?", T.QUANTITY),
+    ("What does an extra storage block cost?", T.QUANTITY),
+    ("What's the biggest file the desktop app will sync?", T.QUANTITY),
+    ("What is the cut-off time for orders?", T.TIME),
+    ("At what time of day are invoices sent?", T.TIME),
+    ("When are invoices issued?", T.DATE),
+    ("Which year was the company founded?", T.DATE),
+    ("How do I reset my password?", T.PROCEDURE),
+    ("How to create a tablespace?", T.PROCEDURE),
+    ("Why is VACUUM needed?", T.REASON),
+    ("Which Debian package provides the BIND DNS server?", T.NAME),
+    ("Who approves refund requests?", T.NAME),
+    ("What is a tablespace?", T.DEFINITION),
+    ("Can I get my money back?", T.YES_NO),
+    ("Tell me about the Business plan.", T.OTHER),
+])
+def test_question_type(question, kind):
+    assert question_type(question) is kind
+
+
+@pytest.mark.parametrize(("text", "kind", "holds"), [
+    ("Refunds are processed within 5-7 business days.", T.DURATION, True),
+    ("Backups are taken every 6 hours.", T.DURATION, True),
+    ("Partner support tickets are answered within 8 business hours.", T.DURATION, True),
+    ("Password reset links expire after one hour.", T.DURATION, True),
+    ("Refunds are processed by the billing team.", T.DURATION, False),
+    ("Orders placed before 14:00 ship the same day.", T.TIME, True),
+    ("Orders placed before noon ship the same day.", T.TIME, True),
+    ("Orders ship the same day.", T.TIME, False),
+    ("Invoices are issued on the 1st of each month.", T.DATE, True),
+    ("Invoices are issued in US dollars or euros.", T.DATE, False),
+    ("The Team plan allows a maximum of 50 members.", T.QUANTITY, True),
+    ("The Team plan is for small teams.", T.QUANTITY, False),
+    ("Anything at all.", T.NAME, True),  # soft kinds are scored, not required
+])
+def test_a_text_holds_a_required_type_only_with_its_value(text, kind, holds):
+    assert holds_type(text, kind) is holds
+
+
+def test_soft_types_score_their_mark_higher():
+    assert type_match("Click Forgot password on the sign-in page.", T.PROCEDURE) == 1.0
+    assert type_match("Password reset links expire after one hour.", T.PROCEDURE) == 0.5
+    assert type_match("Vacuum is needed because rows are never updated in place.", T.REASON) == 1.0
+    assert type_match("Vacuum reclaims storage.", T.REASON) == 0.5
+
+
+def test_question_terms_leave_out_what_only_asks_for_a_type_and_use_the_manuals_word():
+    config = PipelineConfig()
+
+    assert question_terms("How frequently does Lumora back up data?", config=config) == ["lumora", "backup", "data"]
+    assert question_terms("Can I get my money back?", config=config) == ["refund"]
