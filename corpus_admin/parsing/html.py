@@ -34,7 +34,7 @@ _CHROME_ROLES: Final = frozenset({"navigation", "banner", "contentinfo", "search
                                   "menubar", "toolbar"})
 _CHROME_CLASSES: Final = frozenset({
     "navheader", "navfooter",  # DocBook (the PostgreSQL manual)
-    "related", "sphinxsidebar", "sphinxsidebarwrapper",  # Sphinx
+    "related", "sphinxsidebar", "sphinxsidebarwrapper", "headerlink",  # Sphinx (headerlink: a heading's "¶" anchor)
     "breadcrumb", "breadcrumbs", "skip-link", "skiplink", "site-header", "site-footer", "site-nav",
 })
 _HEADING_TAGS: Final = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})

@@ -76,6 +76,14 @@ def test_the_sites_navigation_headers_footers_and_doc_chrome_are_dropped() -> No
                                                         (11, "Article notes stay.")])]
 
 
+def test_sphinx_permalink_anchors_are_not_text() -> None:
+    document = parse("json.html", '<h2>Basic Usage<a class="headerlink" href="#basic" title="Link">¶</a></h2>'
+                                  '<dl><dt>json.dumps(obj)<a class="headerlink" href="#json.dumps">¶</a></dt>'
+                                  "<dd><p>Serialize obj.</p></dd></dl>".encode())
+    assert "¶" not in " ".join(texts(document))
+    assert outline(document)[0][0] == ("Basic Usage",)
+
+
 @pytest.mark.parametrize(
     ("table", "rows"),
     [
