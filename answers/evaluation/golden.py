@@ -102,15 +102,16 @@ def resolve_sources(
     return tuple(resolved)
 
 
-def parse_case(raw: str, *, line: int = 0) -> GoldenCase:
-    """One JSON line as a case; ValueError says which field is wrong."""
+def case_object(raw: str, required: Sequence[str]) -> dict:
+    """One JSON line as a case's object with its required fields, id, question and audience checked (golden and
+    replay cases alike); ValueError says which field is wrong."""
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as error:
         raise ValueError(f"not valid JSON ({error.msg} at column {error.colno})") from None
     if not isinstance(data, dict):
         raise ValueError("a case must be a JSON object")
-    missing = [name for name in REQUIRED if name not in data]
+    missing = [name for name in required if name not in data]
     if missing:
         raise ValueError(f"missing field{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
     for name in ("id", "question"):
@@ -118,6 +119,12 @@ def parse_case(raw: str, *, line: int = 0) -> GoldenCase:
             raise ValueError(f"{name!r} must be a non-empty string")
     if data["audience"] not in AUDIENCES:
         raise ValueError(f"'audience' must be one of {', '.join(AUDIENCES)}, not {data['audience']!r}")
+    return data
+
+
+def parse_case(raw: str, *, line: int = 0) -> GoldenCase:
+    """One JSON line as a case; ValueError says which field is wrong."""
+    data = case_object(raw, REQUIRED)
     if data["expect"] not in KINDS:
         raise ValueError(f"'expect' must be one of {', '.join(KINDS)}, not {data['expect']!r}")
     if not isinstance(data.get("held_out", False), bool):

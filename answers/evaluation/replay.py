@@ -5,13 +5,12 @@ A case is one JSON line: `id`, `question`, `audience`, `held_out` (bool) and `se
 model would write it: markers before the full stop, every marker written `[[a short exact quote]]` of the block it
 cites), `label` (`true`, or the kind of falsehood: LABELS) and an optional `note` saying what the document states.
 """
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from answers.evaluation.golden import AUDIENCES
+from answers.evaluation.golden import AUDIENCES, case_object
 from answers.pipeline.text.sentences import parse_markers, split_sentences
 
 TRUE = "true"
@@ -114,20 +113,7 @@ def load_replay(path: Path | str) -> tuple[ReplayCase, ...]:
 
 def parse_replay_case(raw: str, *, line: int = 0) -> ReplayCase:
     """One JSON line as a case; ValueError says which field is wrong."""
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"not valid JSON ({error.msg} at column {error.colno})") from None
-    if not isinstance(data, dict):
-        raise ValueError("a case must be a JSON object")
-    missing = [name for name in _REQUIRED if name not in data]
-    if missing:
-        raise ValueError(f"missing field{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
-    for name in ("id", "question"):
-        if not isinstance(data[name], str) or not data[name].strip():
-            raise ValueError(f"{name!r} must be a non-empty string")
-    if data["audience"] not in AUDIENCES:
-        raise ValueError(f"'audience' must be one of {', '.join(AUDIENCES)}, not {data['audience']!r}")
+    data = case_object(raw, _REQUIRED)
     if not isinstance(data["held_out"], bool):
         raise ValueError("'held_out' must be true or false")
     if not isinstance(data["sentences"], list) or not data["sentences"]:
