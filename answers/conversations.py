@@ -55,19 +55,9 @@ def conversation_title(question: str) -> str:
     return cut + "…"
 
 
-def _owner(caller: Any) -> dict[str, object] | None:
-    """The lookup that means "this caller's"; None for a caller with neither a user nor a session."""
-    user = caller.signed_in_user
-    if user is not None:
-        return {"user": user}
-    if caller.session_key:
-        return {"user__isnull": True, "session_key": caller.session_key}
-    return None
-
-
 def can_keep(caller: Any) -> bool:
     """Whether the caller's conversations can be kept (they have a user or a session)."""
-    return _owner(caller) is not None
+    return caller.owner_lookup is not None
 
 
 def anonymous_cutoff(now: dt.datetime | None = None) -> dt.datetime:
@@ -77,7 +67,7 @@ def anonymous_cutoff(now: dt.datetime | None = None) -> dt.datetime:
 
 def caller_conversations(*, caller: Any, now: dt.datetime | None = None) -> QuerySet[Conversation]:
     """The caller's conversations that have not expired, newest first (none for a caller who cannot keep any)."""
-    owner = _owner(caller)
+    owner = caller.owner_lookup
     if owner is None:
         return Conversation.objects.none()
     found = Conversation.objects.filter(**owner)
@@ -98,7 +88,7 @@ def conversation_get(*, caller: Any, key: uuid.UUID, now: dt.datetime | None = N
 def conversation_start(*, caller: Any, question: str) -> Conversation | None:
     """A new conversation of the caller's, titled by its first question; None for a caller who cannot keep one."""
     user = caller.signed_in_user
-    if _owner(caller) is None:
+    if caller.owner_lookup is None:
         return None
     return Conversation.objects.create(
         user=user, session_key="" if user is not None else caller.session_key, title=conversation_title(question)

@@ -81,19 +81,9 @@ def can_rate(caller: Caller) -> bool:
     return caller.signed_in_user is not None or bool(caller.session_key)
 
 
-def _owner(caller: Caller) -> dict[str, object] | None:
-    """The lookup, on a log row or a rating, that means "this caller's"; None for a caller who cannot rate."""
-    user = caller.signed_in_user
-    if user is not None:
-        return {"user": user}
-    if caller.session_key:
-        return {"user__isnull": True, "session_key": caller.session_key}
-    return None
-
-
 def owned_answer(*, caller: Caller, answer_key: uuid.UUID) -> QuestionLog:
     """The caller's own answer with that key; AnswerNotFound when there is none (missing, or someone else's)."""
-    owner = _owner(caller)
+    owner = caller.owner_lookup
     log = None if owner is None else QuestionLog.objects.filter(answer_key=answer_key, **owner).first()
     if log is None:
         raise AnswerNotFound("No such answer.")

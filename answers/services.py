@@ -211,6 +211,17 @@ class Caller:
         return self.user if self.user is not None and self.user.is_authenticated else None
 
     @property
+    def owner_lookup(self) -> dict[str, object] | None:
+        """The lookup, on a log row, a rating or a conversation, that means "this caller's"; None for a caller with
+        neither a user nor a session, whom nothing can be kept for."""
+        user = self.signed_in_user
+        if user is not None:
+            return {"user": user}
+        if self.session_key:
+            return {"user__isnull": True, "session_key": self.session_key}
+        return None
+
+    @property
     def key(self) -> str:
         """What the limits count this caller by."""
         user = self.signed_in_user
