@@ -23,15 +23,17 @@ TABLE = HERE / "followups.jsonl"
 DEMO_TABLE = HERE.parents[2] / "answers" / "evaluation" / "followups" / "demo.jsonl"
 
 
-def test_the_demo_table_has_forty_conversations_and_a_held_out_third_of_each_kind():
+def test_the_demo_table_has_forty_dev_conversations_and_a_fresh_held_out_part_of_every_kind():
     cases = load_followups(DEMO_TABLE)
+    rows = [json.loads(line) for line in DEMO_TABLE.read_text().splitlines() if line.strip()]
 
-    assert len(cases) >= 40
-    assert {c.kind for c in cases} == {"ellipsis", "reference", "standalone"}
-    for kind in ("ellipsis", "reference", "standalone"):
-        of_kind = [c for c in cases if c.kind == kind]
-        assert 0.25 <= sum(c.held_out for c in of_kind) / len(of_kind) <= 0.4
+    dev, held_out = [c for c in cases if not c.held_out], [c for c in cases if c.held_out]
+    assert len(dev) >= 40 and len(held_out) >= 20
+    assert {c.kind for c in dev} == {c.kind for c in held_out} == {"ellipsis", "reference", "standalone"}
     assert all(not c.contains for c in cases if c.kind == "standalone")
+    # The rows that were held out once, measured and read, are dev rows now and say so.
+    assert sum(row.get("was_held_out", False) for row in rows) == 17
+    assert not any(row.get("was_held_out") and row["held_out"] for row in rows)
 
 
 @pytest.mark.parametrize(
