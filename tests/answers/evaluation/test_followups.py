@@ -85,7 +85,7 @@ def test_earlier_turns_are_answered_and_the_last_resolved_within_them(ingest, fi
     assert last_of_first[0].question == "How long are deleted files kept in the trash?"
     assert last_of_first[0].answer_sentences == ("Deleted files are kept in the trash for 30 days.",)
     assert "Trash" in last_of_first[0].cited_texts[0]
-    assert results[0].resolution.question == "Who can restore deleted files?" and results[0].ok
+    assert results[0].resolution.question == "Who can restore deleted files in the trash?" and results[0].ok
     assert results[2].ok and not results[2].changed
     dev, held_out = score_followups(results, held_out=False), score_followups(results, held_out=True)
     assert (dev.followups, dev.resolved, dev.standalone, dev.changed) == (1, 1, 1, 0)
@@ -129,4 +129,5 @@ def test_evaluate_fails_when_the_dev_share_is_under_the_floor_and_names_the_miss
     with pytest.raises(CommandError, match="follow-ups resolved 0.000 is under the floor 0.95"):
         call_command("evaluate", "--golden", str(HERE / "golden.jsonl"), "--corpus", str(HERE / "corpus"),
                      "--followups", str(table), "--floor", str(floor), stdout=out)
-    assert "miss never: 'who can restore them?' -> 'Who can restore deleted files?' (lacks zebra)" in out.getvalue()
+    miss = "miss never: 'who can restore them?' -> 'Who can restore deleted files in the trash?' (lacks zebra)"
+    assert miss in out.getvalue()

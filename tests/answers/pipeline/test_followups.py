@@ -96,7 +96,45 @@ def test_the_topic_is_looked_for_in_the_turn_before_the_last_too():
              ("Version history\nRetention\nThe Team plan keeps versions for 45 days.",)),
     )
 
-    assert resolve("how do I restore one?", *history) == "How do I restore one of the versions?"
+    assert resolve("how do I restore one?", *history) == "How do I restore one of the versions on the Team plan?"
+
+
+def test_a_verb_between_a_noun_and_an_article_is_not_part_of_the_topic():
+    history = (Turn("How many failed sign-in attempts lock an account?", ("An account is locked after 5 attempts.",),
+                    ("Passwords\nFailed sign-in attempts\nAn account is locked after 5 failed sign-in attempts.",)),)
+
+    assert resolve("how long until it unlocks?", *history) == "How long until an account unlocks?"
+
+
+def test_things_keep_the_place_the_previous_question_put_them_in():
+    history = (Turn("How long are deleted files kept in the trash?", ("Deleted files are kept for 30 days.",),
+                    ("Trash\nHow long files stay\nDeleted files are kept in the trash for 30 days.",)),)
+
+    assert resolve("do they count toward storage?", *history) == "Do deleted files in the trash count toward storage?"
+
+
+def test_it_after_a_which_question_with_no_singular_phrase_is_the_thing_asked_for():
+    history = (Turn("Which currencies are invoices issued in?"),)  # refused: no answer, no passages
+
+    assert resolve("can I change it later?", *history) == "Can I change the currency later?"
+
+
+def test_a_pronoun_takes_the_phrase_the_passages_put_next_to_its_verb_even_from_an_older_turn():
+    history = (
+        Turn("How long is the free trial?", ("The free trial lasts 14 days.",),
+             ("Free trial\nLength\nThe free trial lasts 14 days. The trial end date is shown in the console.",)),
+        Turn("Is a credit card needed?"),
+    )
+
+    assert resolve("what happens when it ends?", *history) == "What happens when the free trial ends?"
+    assert resolve("is it refundable?", *history) == "Is a credit card refundable?"  # no such evidence: the latest
+
+
+def test_a_definite_noun_takes_the_words_the_passages_put_before_it_from_the_previous_question():
+    history = (Turn("How do I reset a forgotten password?", ("Lumora sends a reset link.",),
+                    ("Passwords\nResetting\nLumora sends a reset link. Password reset links expire after one hour.",)),)
+
+    assert resolve("when does the link expire?", *history) == "When does the password reset link expire?"
 
 
 @pytest.mark.parametrize(
