@@ -354,6 +354,16 @@ def _substitute_pronouns(
     return text
 
 
+def _elided(quantifier: str, rest: list[Word]) -> bool:
+    """Whether "how many/much" lacks its noun: "how many" followed by an auxiliary or a subject ("how many do I
+    get?"); "how much", an amount on its own ("how much does annual billing save?"), only when a subject pronoun
+    follows its auxiliary ("how much do I get?")."""
+    following = rest[0].lower
+    if quantifier == "many":
+        return following in AUXILIARIES or following in SUBJECTS
+    return following in SUBJECTS or (following in AUXILIARIES and len(rest) > 1 and rest[1].lower in SUBJECTS)
+
+
 def _refer(
     question: str, words: list[Word], history: Sequence[Turn], *, config: PipelineConfig, rules: FollowupRules
 ) -> tuple[str, str] | None:
@@ -361,10 +371,7 @@ def _refer(
     if substituted := _substitute_pronouns(question, words, history, config=config):
         return substituted, "reference: a pronoun replaced by the previous topic"
     for i, word in enumerate(words[1:-1], start=1):
-        following = words[i + 1].lower
-        if word.lower in ("many", "much") and words[i - 1].lower == "how" and (
-            following in AUXILIARIES or following in SUBJECTS
-        ):
+        if word.lower in ("many", "much") and words[i - 1].lower == "how" and _elided(word.lower, words[i + 1 :]):
             topic = _bare(_topic(history, plural=True if word.lower == "many" else None, config=config))
             if topic:
                 return question[: word.end] + f" {topic}" + question[word.end :], "ellipsis: how many of the topic"
@@ -381,7 +388,9 @@ def _refer(
         if word.lower == "the" and is_content(noun) and stem_of(noun, config) in mentioned:
             asked = {stem_of(w, config) for w in words_of(latest.question)} - set(terms) - {""}
             texts = (*latest.answer_sentences, *latest.cited_texts)
-            if modifiers := modifiers_of(stem_of(noun, config), texts, asked, config=config):
+            # A noun the previous question used already names what that question was about ("the trial period").
+            repeated = stem_of(noun, config) in asked | set(_terms(latest.question, config))
+            if not repeated and (modifiers := modifiers_of(stem_of(noun, config), texts, asked, config=config)):
                 # "the link" after "How do I reset ...?", where the passages write "password reset links"
                 return question[: noun.start] + f"{modifiers} " + question[noun.start :], "reference: a definite noun"
             topic = _bare(_topic(history, plural=None, config=config))

@@ -8,12 +8,15 @@ from django.core.management import CommandError, call_command
 
 from answers.evaluation.followups import (
     FollowupError,
+    conversation_lines,
     floor_failures,
+    golden_in_conversation,
     judge_followup,
     load_followups,
     run_followups,
     score_followups,
 )
+from answers.evaluation.golden import load_golden
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.followups import Resolution, Turn
 from answers.pipeline.generate.extractive import ExtractiveGenerator
@@ -113,6 +116,7 @@ def test_evaluate_prints_dev_and_held_out_apart_and_fails_under_the_floor(tmp_pa
 
     printed = out.getvalue()
     assert "Follow-up questions (3 conversations):" in printed
+    assert "Golden set asked as one conversation per audience (" in printed and "questions rewritten 0/" in printed
     assert "dev       follow-ups resolved as intended 1/1 (100.0%), standalone changed 0/1" in printed
     assert "held-out  follow-ups resolved as intended" in printed
 
@@ -131,3 +135,29 @@ def test_evaluate_fails_when_the_dev_share_is_under_the_floor_and_names_the_miss
                      "--followups", str(table), "--floor", str(floor), stdout=out)
     miss = "miss never: 'who can restore them?' -> 'Who can restore deleted files in the trash?' (lacks zebra)"
     assert miss in out.getvalue()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_golden_set_in_conversation_is_asked_after_its_earlier_questions_and_says_what_was_rewritten(
+    ingest, filler
+):
+    ingest("trash.md", (HERE / "corpus" / "trash.md").read_text())
+    ingest("refunds.md", (HERE / "corpus" / "refunds.md").read_text())
+    cases = load_golden(HERE / "golden.jsonl")[:2]
+    seen: list[tuple[str, int]] = []
+
+    async def resolve(question, history, config):
+        seen.append((question, len(history)))
+        return Resolution("How long are deleted files kept in the trash for refunds?", True)
+
+    conversation = golden_in_conversation(cases, config=PipelineConfig(), make_generator=ExtractiveGenerator,
+                                          resolve=resolve)
+
+    assert seen == [(cases[1].question, 1)]  # the first question has no history: nothing to resolve
+    assert conversation.rewritten == (
+        (cases[1].id, cases[1].question, "How long are deleted files kept in the trash for refunds?"),
+    )
+    assert [r.case.id for r in conversation.results] == [c.id for c in cases]
+    lines = conversation_lines(conversation, alone=1.0, k=8)
+    assert "questions rewritten 1/2" in lines[1] and "(asked alone 1.000)" in lines[1]
+    assert lines[2].startswith(f"  rewritten {cases[1].id}: ")

@@ -130,6 +130,14 @@ def test_a_pronoun_takes_the_phrase_the_passages_put_next_to_its_verb_even_from_
     assert resolve("is it refundable?", *history) == "Is a credit card refundable?"  # no such evidence: the latest
 
 
+def test_how_many_with_no_noun_takes_the_topic_and_how_much_only_before_a_subject():
+    codes = Turn("What are backup codes for two-factor authentication?", ("Each user receives 10 backup codes.",),
+                 ("Two-factor authentication\nBackup codes\nEach user receives 10 backup codes.",))
+
+    assert resolve("how many do I get?", codes) == "How many backup codes do I get?"
+    assert resolve("how much do I get?", codes) == "How much backup codes do I get?"
+
+
 def test_a_definite_noun_takes_the_words_the_passages_put_before_it_from_the_previous_question():
     history = (Turn("How do I reset a forgotten password?", ("Lumora sends a reset link.",),
                     ("Passwords\nResetting\nLumora sends a reset link. Password reset links expire after one hour.",)),)
@@ -149,6 +157,10 @@ def test_a_definite_noun_takes_the_words_the_passages_put_before_it_from_the_pre
         ((REFUNDS,), "Is there a limit on refunds?"),
         ((SHARE_LINK,), "Can more than one person edit a file?"),
         ((), "Is that the same on mobile?"),
+        ((SHARE_LINK,), "How much does annual billing save?"),  # "how much" is an amount on its own
+        ((CAMERA,), "How much is the Team plan per user each month?"),
+        ((Turn("How long is the free trial?", ("The free trial lasts 14 days.",),
+               ("Free trial\nThe free trial lasts 14 days.",)),), "How long is the trial period?"),
     ],
 )
 def test_a_standalone_question_comes_back_as_the_very_same_string(history, question):
