@@ -108,6 +108,17 @@ def test_the_floor_holds_the_dev_share_and_no_standalone_changed_in_either_part(
     assert failures == ["follow-ups resolved 0.000 is under the floor 0.95", "1 standalone questions were changed"]
 
 
+def test_the_held_out_part_has_its_own_floor_when_the_floor_file_names_one():
+    follow_up, held_out, _ = load_followups(TABLE)
+    good = judge_followup(follow_up, Resolution("Who can restore deleted files?", True))
+    missed = judge_followup(held_out, Resolution("where do I request one?", False))
+
+    assert floor_failures((good, missed), {"min_followups_resolved": 0.95}) == []
+    assert floor_failures((good, missed), {"min_followups_resolved_held_out": 0.6}) == [
+        "held-out follow-ups resolved 0.000 is under the floor 0.6"
+    ]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_evaluate_prints_dev_and_held_out_apart_and_fails_under_the_floor(tmp_path):
     out = StringIO()
