@@ -28,14 +28,22 @@ cited passages. The rule, word by word and without part-of-speech tagging:
    topic phrase (topics.py: the longest phrase of the last two questions that the previous answer and its cited
    passages repeat, of the pronoun's number), "there" by "in the <word the cited passages repeat most>", and a
    conditional question takes the first cited passage's title ("... with two-factor authentication").
+4. Choosing the topic (topics.py). A verb that word order gives away is no part of a phrase: a word between a noun
+   and an article ("attempts *lock* an account") or a participle closing a run ("is a credit card *needed*"). A
+   phrase the previous question puts in a place keeps it ("deleted files [kept] in the trash"). The noun a "which X"
+   question asks for is a candidate too, in the singular for "it" ("which currencies ...?", "can I change it?" ->
+   "the currency"). A phrase whose last word the cited passages of the last two turns put right next to the word
+   around the pronoun ranks first ("when it *ends*" after "the trial end date": the trial, not the credit card of
+   the refused turn in between). A definite noun takes the words the passages write before it when they are words
+   of the previous question ("the link" after "How do I reset ...?" -> "the password reset link").
 
-Known misses (the measured shares are in the README's evaluation section): the topic is chosen by length and
-repetition, so when the previous question holds several noun phrases the pronoun can take the wrong one (this is
-most of what the held-out rows miss); a standalone question that only *looks* thin ("what are the support hours?"
-right after an answer that mentions hours) can be taken for a follow-up; an imperative fragment with no conjunction
-("list them") is not detected; a pronoun standing for a whole clause ("can I change that?" after "when do links
-expire?") becomes a noun phrase; the rewrite is not always grammatical English (verb agreement is not fixed): it is
-a search question.
+Known misses (the measured shares are in the README's evaluation section): the topic is still chosen by length,
+repetition and that next-to-the-verb evidence, so when the previous question holds several noun phrases and the
+passages do not tell them apart, the pronoun can take the wrong one; a standalone question that only *looks* thin
+("what are the support hours?" right after an answer that mentions hours) can be taken for a follow-up; an
+imperative fragment with no conjunction ("list them") is not detected; a pronoun standing for a whole clause ("can I
+change that?" after "when do links expire?") becomes a noun phrase; the rewrite is not always grammatical English
+(verb agreement is not fixed): it is a search question.
 """
 import re
 from collections.abc import Sequence
@@ -48,6 +56,7 @@ from answers.pipeline.topics import (
     AUXILIARIES,
     CONJUNCTIONS,
     DETERMINERS,
+    LIGHT_VERBS,
     PREPOSITIONS,
     QUESTION_WORDS,
     REFERRING,
@@ -58,6 +67,7 @@ from answers.pipeline.topics import (
     is_name,
     is_plural,
     key_term,
+    modifiers_of,
     not_topic,
     stem_of,
     topics_of,
@@ -285,12 +295,29 @@ def _pointing(words: list[Word], question: str) -> list[int]:
     return found
 
 
-def _topic(history: Sequence[Turn], *, plural: bool | None, config: PipelineConfig) -> str:
+def _topic(history: Sequence[Turn], *, plural: bool | None, config: PipelineConfig,
+           verbs: frozenset[str] = frozenset()) -> str:
     """The best topic phrase of the last turns, of the number asked for when one has it."""
-    topics = topics_of(history, config=config, turns=RULES.history_turns, max_words=RULES.max_topic_words)
+    topics = topics_of(history, config=config, turns=RULES.history_turns, max_words=RULES.max_topic_words,
+                       verbs=verbs)
     if plural is not None:
         topics = [t for t in topics if t.plural == plural] or topics
     return topics[0].phrase if topics else ""
+
+
+def _verbs_around(words: list[Word], index: int, config: PipelineConfig) -> frozenset[str]:
+    """The stems of the content words nearest the pronoun on each side, within two words ("when it *ends*",
+    "*change* it later"): what the pronoun's referent does or has done to it."""
+    stems = set()
+    for side in (range(index + 1, min(index + 3, len(words))), range(index - 1, max(index - 3, -1), -1)):
+        for i in side:
+            word = words[i]
+            if word.lower in SUBJECTS or word.lower in LIGHT_VERBS:
+                break
+            if is_content(word):
+                stems.add(stem_of(word, config))
+                break
+    return frozenset(stem for stem in stems if stem)
 
 
 def _bare(phrase: str) -> str:
@@ -316,7 +343,7 @@ def _substitute_pronouns(
             replacement = f"in the {term}" if term else ""
         else:
             plural = word.lower in (*PLURAL_PRONOUNS, "one") or (False if word.lower in ("it", "its") else None)
-            replacement = _topic(history, plural=plural, config=config)
+            replacement = _topic(history, plural=plural, config=config, verbs=_verbs_around(words, i, config))
             if replacement and word.lower in ("its", "their"):
                 replacement += "'" if replacement.endswith("s") else "'s"
             elif replacement and word.lower == "one":
@@ -327,6 +354,16 @@ def _substitute_pronouns(
     return text
 
 
+def _elided(quantifier: str, rest: list[Word]) -> bool:
+    """Whether "how many/much" lacks its noun: "how many" followed by an auxiliary or a subject ("how many do I
+    get?"); "how much", an amount on its own ("how much does annual billing save?"), only when a subject pronoun
+    follows its auxiliary ("how much do I get?")."""
+    following = rest[0].lower
+    if quantifier == "many":
+        return following in AUXILIARIES or following in SUBJECTS
+    return following in SUBJECTS or (following in AUXILIARIES and len(rest) > 1 and rest[1].lower in SUBJECTS)
+
+
 def _refer(
     question: str, words: list[Word], history: Sequence[Turn], *, config: PipelineConfig, rules: FollowupRules
 ) -> tuple[str, str] | None:
@@ -334,10 +371,7 @@ def _refer(
     if substituted := _substitute_pronouns(question, words, history, config=config):
         return substituted, "reference: a pronoun replaced by the previous topic"
     for i, word in enumerate(words[1:-1], start=1):
-        following = words[i + 1].lower
-        if word.lower in ("many", "much") and words[i - 1].lower == "how" and (
-            following in AUXILIARIES or following in SUBJECTS
-        ):
+        if word.lower in ("many", "much") and words[i - 1].lower == "how" and _elided(word.lower, words[i + 1 :]):
             topic = _bare(_topic(history, plural=True if word.lower == "many" else None, config=config))
             if topic:
                 return question[: word.end] + f" {topic}" + question[word.end :], "ellipsis: how many of the topic"
@@ -352,6 +386,13 @@ def _refer(
     for i, word in enumerate(words[:-1]):
         noun = words[i + 1]
         if word.lower == "the" and is_content(noun) and stem_of(noun, config) in mentioned:
+            asked = {stem_of(w, config) for w in words_of(latest.question)} - set(terms) - {""}
+            texts = (*latest.answer_sentences, *latest.cited_texts)
+            # A noun the previous question used already names what that question was about ("the trial period").
+            repeated = stem_of(noun, config) in asked | set(_terms(latest.question, config))
+            if not repeated and (modifiers := modifiers_of(stem_of(noun, config), texts, asked, config=config)):
+                # "the link" after "How do I reset ...?", where the passages write "password reset links"
+                return question[: noun.start] + f"{modifiers} " + question[noun.start :], "reference: a definite noun"
             topic = _bare(_topic(history, plural=None, config=config))
             if topic and not set(_terms(topic, config)) & set(terms):
                 return question[: noun.start] + f"{topic} " + question[noun.start :], "reference: a definite noun"

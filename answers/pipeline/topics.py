@@ -15,6 +15,7 @@ from typing import Protocol
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, tokenize
 
+_END_PUNCTUATION = re.compile(r"[?.!\s]+$")
 _WORD = re.compile(r"[^\W_](?:[\w'’]*[^\W_])?(?:-[^\W_]+)*")
 QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how"})
 AUXILIARIES = frozenset({
@@ -37,6 +38,12 @@ REFERRING = frozenset({"it", "its", "that", "this", "they", "them", "their", "on
 LIGHT_VERBS = frozenset({"take", "takes", "get", "gets", "happen", "happens", "mean", "means", "need", "needs", "work",
                          "works"})
 _ARTICLES = frozenset({"the", "a", "an", "my", "our", "your"})
+# Past participles not ending in -ed ("how long are deleted files *kept* in the trash").
+IRREGULAR_PARTICIPLES = frozenset({
+    "kept", "held", "shown", "sent", "made", "paid", "built", "given", "taken", "seen", "known", "written", "chosen",
+    "left", "found", "done", "set",
+})
+_PLACE_PREPOSITIONS = frozenset({"in", "on", "at"})
 
 
 class TurnLike(Protocol):
@@ -114,6 +121,44 @@ def not_topic(words: list[Word]) -> set[int]:
     return skipped
 
 
+def is_participle(word: Word) -> bool:
+    """Whether the word looks like a past participle ("issued", "kept")."""
+    return (len(word.lower) > 4 and word.lower.endswith("ed")) or word.lower in IRREGULAR_PARTICIPLES
+
+
+def topic_skips(words: list[Word]) -> set[int]:
+    """`not_topic`, and the verbs word order gives away inside a run of content words: a word between a noun and
+    an article ("attempts *lock* an account") and a participle closing the run after a noun ("are invoices
+    *issued* in", "is a credit card *needed*")."""
+    skipped = not_topic(words)
+    for i in range(1, len(words)):
+        if i in skipped or not is_content(words[i]) or not is_content(words[i - 1]):
+            continue
+        following = words[i + 1] if i + 1 < len(words) else None
+        before_article = following is not None and following.lower in ("a", "an", "the")
+        closing = is_participle(words[i]) and (following is None or not is_content(following))
+        if before_article or closing:
+            skipped.add(i)
+    return skipped
+
+
+def asked_noun(words: list[Word]) -> int | None:
+    """The index of the noun a "which/what X" question asks for ("which *currencies*"), or None."""
+    for i, word in enumerate(words[:-1]):
+        if word.lower in ("which", "what") and is_content(words[i + 1]) and not is_name(words[i + 1], i + 1):
+            return i + 1
+    return None
+
+
+def singular(word: str) -> str:
+    """A plural noun's singular, by its ending ("currencies" -> "currency", "links" -> "link")."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
 def _runs(words: list[Word], skipped: set[int]) -> list[tuple[int, int]]:
     """Maximal runs [start, end) of content words that may name the topic."""
     runs: list[tuple[int, int]] = []
@@ -135,11 +180,13 @@ def _count(phrase: list[str], corpus: list[list[str]]) -> int:
 
 
 def topics_of(
-    history: Sequence[TurnLike], *, config: PipelineConfig, turns: int = 2, max_words: int = 4
+    history: Sequence[TurnLike], *, config: PipelineConfig, turns: int = 2, max_words: int = 4,
+    verbs: frozenset[str] = frozenset(),
 ) -> list[Topic]:
     """Candidate topic phrases of the last `turns` turns, best first: the longest phrases of their questions that the
     previous answer and its cited passages repeat, each also as a cited title or heading extends it ("link" ->
-    "share links"); the latest turn's ahead of older ones."""
+    "share links"); the latest turn's ahead of older ones; and ahead of all, a phrase whose last word the passages
+    put right next to one of `verbs` (the stems around the pronoun: "it ends" after "the trial end date")."""
     recent = list(history)[-turns:]
     latest = recent[-1]
     corpus = [[stem_of(w, config) for w in words_of(text)] for text in (*latest.cited_texts, *latest.answer_sentences)]
@@ -147,7 +194,9 @@ def topics_of(
     found: list[Topic] = []
     for age, turn in enumerate(reversed(recent)):
         words = words_of(turn.question)
-        for start, end in _runs(words, not_topic(words)):
+        skipped = topic_skips(words)
+        for start, end in _runs(words, skipped):
+            place = _place_phrase(turn.question, words, end)
             for i in range(start, end):
                 for j in range(i + 1, min(end, i + max_words) + 1):
                     stems = [stem_of(w, config) for w in words[i:j]]
@@ -163,9 +212,55 @@ def topics_of(
                     phrase = turn.question[words[i].start : words[j - 1].end]
                     if i > 0 and words[i - 1].lower in _ARTICLES:
                         phrase = f"{words[i - 1].text} {phrase}"
+                    if place and j == end:  # "deleted files [kept] in the trash": the place stays with the things
+                        found.append(Topic(f"{phrase} {place}", score + 0.3 / (1 + age), is_plural(phrase)))
                     found.append(Topic(phrase, score, is_plural(phrase)))
+        if (asked := asked_noun(words)) is not None and stem_of(words[asked], config):
+            # The thing a "which X" question asks for, which its answer names: "it" after "which currencies ...?".
+            noun = words[asked].lower
+            found.append(Topic(f"the {noun}", 0.5 / (1 + age), is_plural(noun)))
+            if is_plural(noun):
+                found.append(Topic(f"the {singular(noun)}", 0.5 / (1 + age), False))
+    if verbs:
+        texts = [text for turn in recent for text in (*turn.cited_texts, *turn.answer_sentences)]
+        pairs = _neighbours(texts, config)
+        found = [Topic(t.phrase, t.score + 1.0, t.plural) if _acts(t.phrase, verbs, pairs, config) else t
+                 for t in found]
     found.sort(key=lambda t: -t.score)
     return found
+
+
+def _neighbours(texts: Sequence[str], config: PipelineConfig) -> set[tuple[str, str]]:
+    """The stems of content words standing next to each other in the texts (auxiliaries and stop words left out:
+    "the currency cannot be changed" gives currency-change), both ways round."""
+    pairs: set[tuple[str, str]] = set()
+    for text in texts:
+        stems = [stem_of(w, config) for w in words_of(text) if is_content(w)]
+        stems = [stem for stem in stems if stem]
+        for a, b in zip(stems, stems[1:], strict=False):
+            pairs.update({(a, b), (b, a)})
+    return pairs
+
+
+def _acts(phrase: str, verbs: frozenset[str], pairs: set[tuple[str, str]], config: PipelineConfig) -> bool:
+    """Whether the phrase's last word stands next to one of the verbs in the passages."""
+    words = words_of(phrase)
+    head = stem_of(words[-1], config) if words else ""
+    return bool(head) and any((head, verb) in pairs for verb in verbs)
+
+
+def _place_phrase(question: str, words: list[Word], end: int) -> str:
+    """The place phrase that follows a run, directly or after a participle, to the question's end ("in the trash"
+    after "deleted files kept"); else ""."""
+    at = end + 1 if end < len(words) and is_participle(words[end]) else end
+    if at >= len(words) - 1 or words[at].lower not in _PLACE_PREPOSITIONS:
+        return ""
+    rest = words[at + 1 :]
+    if rest[0].lower in DETERMINERS:
+        rest = rest[1:]
+    if not rest or not all(is_content(w) for w in rest):
+        return ""
+    return _END_PUNCTUATION.sub("", question[words[at].start :])
 
 
 def _is_heading(line: str) -> bool:
@@ -203,6 +298,30 @@ def as_in_text(phrase: str, texts: Sequence[str]) -> str:
                 for w in words_of(line):
                     lower[w.lower] += 1 if w.text.islower() else -1
     return " ".join(word.lower() if lower[word.lower()] > 0 else word for word in phrase.split())
+
+
+def modifiers_of(noun: str, texts: Sequence[str], allowed: set[str], *, config: PipelineConfig) -> str:
+    """The longest run of words the texts put right before the noun (a stem) that are all words of `allowed`
+    ("password reset" of "Password reset links", with the previous question's words allowed); else ""."""
+    best: list[str] = []
+    for text in texts:
+        words = words_of(text)
+        for i, word in enumerate(words):
+            if stem_of(word, config) != noun:
+                continue
+            start = i
+            while start > 0 and is_content(words[start - 1]) and stem_of(words[start - 1], config) in allowed:
+                start -= 1
+            if i - start > len(best):
+                best = [w.text for w in words[start:i]]
+                if _opens_sentence(text, words[start].start) and best[0][1:].islower():
+                    best[0] = best[0].lower()  # "Password reset links expire ...": capital only as the first word
+    return as_in_text(" ".join(best), texts) if best else ""
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    before = text[:at].rstrip(" ")
+    return not before or before[-1] in ".!?:\n"
 
 
 def cited_title(cited_texts: Sequence[str]) -> str:

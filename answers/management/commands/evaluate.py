@@ -57,7 +57,11 @@ class Command(AnsweringCommand):
         parser.add_argument(
             "--floor", help='JSON file like {"min_status_accuracy": 0.8, "max_unverified_delivered": 0}.'
         )
-        parser.add_argument("--followups", help="Also resolve the follow-up table (JSONL) and report it.")
+        parser.add_argument(
+            "--followups",
+            help="Also resolve the follow-up table (JSONL) and report it, and ask the golden set as one conversation "
+            "per audience (each question after the ones before it) to show what the resolver changes there.",
+        )
         parser.add_argument(
             "--replay",
             help="Also replay this file of scripted model answers (JSONL) through Claude's path against the local "
@@ -99,6 +103,9 @@ class Command(AnsweringCommand):
             if budgets:
                 budget_answers = observe_budgets(cases, budgets, config=config, make_generator=self.make_generator)
             followups = self._followups(options["followups"], config) if options["followups"] else None
+            in_conversation = (followup_table.golden_in_conversation(cases, config=config,
+                                                                     make_generator=self.make_generator)
+                               if options["followups"] else None)
         run = Run(
             golden=options["golden"], corpus=corpus or "the site's database", config=config,
             metrics=summarise(results, k=config.top_k), results=results, load=load, sweep=sweep, replay=replay,
@@ -106,6 +113,10 @@ class Command(AnsweringCommand):
         self._print_run(run)
         for line in followup_table.report_lines(followups) if followups is not None else ():
             self.stdout.write(line)
+        if in_conversation is not None:
+            for line in followup_table.conversation_lines(in_conversation, alone=run.metrics.status_accuracy,
+                                                          k=config.top_k):
+                self.stdout.write(line)
         if budget_answers is not None:
             self.stdout.write("\nContext budgets (RAG_CONTEXT_TOKENS):")
             for line in table_lines(budget_table(budget_answers)):

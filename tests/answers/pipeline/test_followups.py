@@ -96,7 +96,53 @@ def test_the_topic_is_looked_for_in_the_turn_before_the_last_too():
              ("Version history\nRetention\nThe Team plan keeps versions for 45 days.",)),
     )
 
-    assert resolve("how do I restore one?", *history) == "How do I restore one of the versions?"
+    assert resolve("how do I restore one?", *history) == "How do I restore one of the versions on the Team plan?"
+
+
+def test_a_verb_between_a_noun_and_an_article_is_not_part_of_the_topic():
+    history = (Turn("How many failed sign-in attempts lock an account?", ("An account is locked after 5 attempts.",),
+                    ("Passwords\nFailed sign-in attempts\nAn account is locked after 5 failed sign-in attempts.",)),)
+
+    assert resolve("how long until it unlocks?", *history) == "How long until an account unlocks?"
+
+
+def test_things_keep_the_place_the_previous_question_put_them_in():
+    history = (Turn("How long are deleted files kept in the trash?", ("Deleted files are kept for 30 days.",),
+                    ("Trash\nHow long files stay\nDeleted files are kept in the trash for 30 days.",)),)
+
+    assert resolve("do they count toward storage?", *history) == "Do deleted files in the trash count toward storage?"
+
+
+def test_it_after_a_which_question_with_no_singular_phrase_is_the_thing_asked_for():
+    history = (Turn("Which currencies are invoices issued in?"),)  # refused: no answer, no passages
+
+    assert resolve("can I change it later?", *history) == "Can I change the currency later?"
+
+
+def test_a_pronoun_takes_the_phrase_the_passages_put_next_to_its_verb_even_from_an_older_turn():
+    history = (
+        Turn("How long is the free trial?", ("The free trial lasts 14 days.",),
+             ("Free trial\nLength\nThe free trial lasts 14 days. The trial end date is shown in the console.",)),
+        Turn("Is a credit card needed?"),
+    )
+
+    assert resolve("what happens when it ends?", *history) == "What happens when the free trial ends?"
+    assert resolve("is it refundable?", *history) == "Is a credit card refundable?"  # no such evidence: the latest
+
+
+def test_how_many_with_no_noun_takes_the_topic_and_how_much_only_before_a_subject():
+    codes = Turn("What are backup codes for two-factor authentication?", ("Each user receives 10 backup codes.",),
+                 ("Two-factor authentication\nBackup codes\nEach user receives 10 backup codes.",))
+
+    assert resolve("how many do I get?", codes) == "How many backup codes do I get?"
+    assert resolve("how much do I get?", codes) == "How much backup codes do I get?"
+
+
+def test_a_definite_noun_takes_the_words_the_passages_put_before_it_from_the_previous_question():
+    history = (Turn("How do I reset a forgotten password?", ("Lumora sends a reset link.",),
+                    ("Passwords\nResetting\nLumora sends a reset link. Password reset links expire after one hour.",)),)
+
+    assert resolve("when does the link expire?", *history) == "When does the password reset link expire?"
 
 
 @pytest.mark.parametrize(
@@ -111,6 +157,10 @@ def test_the_topic_is_looked_for_in_the_turn_before_the_last_too():
         ((REFUNDS,), "Is there a limit on refunds?"),
         ((SHARE_LINK,), "Can more than one person edit a file?"),
         ((), "Is that the same on mobile?"),
+        ((SHARE_LINK,), "How much does annual billing save?"),  # "how much" is an amount on its own
+        ((CAMERA,), "How much is the Team plan per user each month?"),
+        ((Turn("How long is the free trial?", ("The free trial lasts 14 days.",),
+               ("Free trial\nThe free trial lasts 14 days.",)),), "How long is the trial period?"),
     ],
 )
 def test_a_standalone_question_comes_back_as_the_very_same_string(history, question):
