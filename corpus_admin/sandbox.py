@@ -30,7 +30,7 @@ import resource
 import signal
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -72,29 +72,23 @@ def chunk_file(*, file_name: str, content: bytes, max_bytes: int, max_tokens: in
     return ChunkedFile(media_type=document.media_type, title=document.title, drafts=drafts)
 
 
-def parse_and_chunk(
-    *,
-    file_name: str,
-    content: bytes,
-    max_bytes: int,
-    max_tokens: int,
-    overlap_tokens: int,
-    timeout_s: float,
-    memory_mb: int,
-    isolated: bool = True,
-    parser: str = DEFAULT_PARSER,
-) -> ChunkedFile:
-    """Parse and chunk a file in the worker process within the limits, or raise RejectedFile with the reason.
+@dataclass(frozen=True)
+class ParseOptions:
+    """How a file is parsed and chunked: the parser's caps, the worker's limits (none with `isolated` off: the parser
+    runs in the calling process) and the parser, "module:function", taking chunk_file's arguments."""
 
-    With `isolated` off the parser runs in this process and the limits do not apply. `parser` names the
-    function to run as "module:function"; it takes chunk_file's arguments and returns a ChunkedFile.
-    """
-    request = {"file_name": file_name, "content": content, "max_bytes": max_bytes,
-               "max_tokens": max_tokens, "overlap_tokens": overlap_tokens}
-    if not isolated:
-        return _resolve(parser)(**request)
-    with _lock:
-        return _slot.run(parser, request, timeout_s=timeout_s, memory_mb=memory_mb)
+    max_bytes: int
+    max_tokens: int
+    overlap_tokens: int
+    timeout_s: float
+    memory_mb: int
+    isolated: bool = True
+    parser: str = DEFAULT_PARSER
+
+
+def parse_and_chunk(*, file_name: str, content: bytes, options: ParseOptions) -> ChunkedFile:
+    """Parse and chunk a file in the worker process within the limits, or raise RejectedFile with the reason."""
+    return _parse(file_name, content, options, _locked_slot)
 
 
 def stop_worker() -> None:
@@ -125,27 +119,16 @@ class ParsePool:
     def __exit__(self, *_exc: object) -> None:
         self.close()
 
-    def parse_and_chunk(
-        self,
-        *,
-        file_name: str,
-        content: bytes,
-        max_bytes: int,
-        max_tokens: int,
-        overlap_tokens: int,
-        timeout_s: float,
-        memory_mb: int,
-        isolated: bool = True,
-        parser: str = DEFAULT_PARSER,
-    ) -> ChunkedFile:
+    def parse_and_chunk(self, *, file_name: str, content: bytes, options: ParseOptions) -> ChunkedFile:
         """parse_and_chunk in one of the pool's workers: the same arguments and outcomes."""
-        request = {"file_name": file_name, "content": content, "max_bytes": max_bytes,
-                   "max_tokens": max_tokens, "overlap_tokens": overlap_tokens}
-        if not isolated:
-            return _resolve(parser)(**request)
+        return _parse(file_name, content, options, self._free_slot)
+
+    @contextlib.contextmanager
+    def _free_slot(self) -> Iterator[_Slot]:
+        """A free worker's slot for one file, given back after it (waits while all are busy)."""
         slot = self._free.get()
         try:
-            return slot.run(parser, request, timeout_s=timeout_s, memory_mb=memory_mb)
+            yield slot
         finally:
             self._free.put(slot)
 
@@ -265,6 +248,28 @@ class _Slot:
 
 _lock = threading.Lock()
 _slot = _Slot()  # parse_and_chunk's worker
+
+
+@contextlib.contextmanager
+def _locked_slot() -> Iterator[_Slot]:
+    """parse_and_chunk's one worker, for one file at a time."""
+    with _lock:
+        yield _slot
+
+
+def _parse(
+    file_name: str,
+    content: bytes,
+    options: ParseOptions,
+    take_slot: Callable[[], contextlib.AbstractContextManager[_Slot]],
+) -> ChunkedFile:
+    """Run the parser on one file: in a worker of the slot taken, or in this process when not isolated."""
+    request = {"file_name": file_name, "content": content, "max_bytes": options.max_bytes,
+               "max_tokens": options.max_tokens, "overlap_tokens": options.overlap_tokens}
+    if not options.isolated:
+        return _resolve(options.parser)(**request)
+    with take_slot() as slot:
+        return slot.run(options.parser, request, timeout_s=options.timeout_s, memory_mb=options.memory_mb)
 
 
 atexit.register(stop_worker)

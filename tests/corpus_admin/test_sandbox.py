@@ -15,7 +15,14 @@ from pathlib import Path
 import pytest
 
 from corpus_admin.parsing import RejectedFile
-from corpus_admin.sandbox import ChunkedFile, ParsePool, ParserFailed, chunk_file, parse_and_chunk
+from corpus_admin.sandbox import (
+    ChunkedFile,
+    ParseOptions,
+    ParsePool,
+    ParserFailed,
+    chunk_file,
+    parse_and_chunk,
+)
 from corpus_admin.testing import docx_bytes, pdf_bytes, pptx_bytes, scanned_pdf_bytes, xlsx_bytes
 
 LIMITS = {"max_bytes": 20 * 1024 * 1024, "max_tokens": 300, "overlap_tokens": 40}
@@ -75,9 +82,11 @@ def meeting_parser(*, content: bytes, **_request) -> ChunkedFile:
 
 
 def parse(file_name: str, content: bytes, **options) -> ChunkedFile:
-    return parse_and_chunk(
-        file_name=file_name, content=content, **LIMITS, **{"timeout_s": 30, "memory_mb": MEMORY_MB, **options}
-    )
+    return parse_and_chunk(file_name=file_name, content=content, options=parse_options(**options))
+
+
+def parse_options(**options) -> ParseOptions:
+    return ParseOptions(**LIMITS, **{"timeout_s": 30, "memory_mb": MEMORY_MB, **options})
 
 
 def rejection(file_name: str, content: bytes, **options) -> RejectedFile:
@@ -231,9 +240,7 @@ def test_parser_bug_is_reported_as_a_failure_not_a_rejection():
 
 def pool_parse(pool: ParsePool, file_name: str, content: bytes, **options) -> ChunkedFile | RejectedFile:
     try:
-        return pool.parse_and_chunk(
-            file_name=file_name, content=content, **LIMITS, **{"timeout_s": 30, "memory_mb": MEMORY_MB, **options}
-        )
+        return pool.parse_and_chunk(file_name=file_name, content=content, options=parse_options(**options))
     except RejectedFile as error:
         return error
 
