@@ -98,9 +98,15 @@ def test_loopback_workers_drop_the_https_redirect_and_a_tls_proxy_keeps_it():
     assert {name: loopback[name] for name in LOOPBACK_OVERRIDES} == LOOPBACK_OVERRIDES
     assert proxied["DJANGO_BEHIND_TLS_PROXY"] == "true"
     assert not set(LOOPBACK_OVERRIDES) & set(proxied)
-    assert "--proxy-headers" in daphne_command(host=HOST, port=8001, behind_tls_proxy=True)
-    plain = daphne_command(host=HOST, port=8001, behind_tls_proxy=False)
-    assert plain[-3:] == ["-p", "8001", "rag_site.asgi:application"] and "--proxy-headers" not in plain
+
+
+def test_workers_take_the_address_from_x_forwarded_for_only_when_told_they_are_behind_a_proxy():
+    plain = daphne_options(daphne_command(host=HOST, port=8001))
+    proxied = daphne_options(daphne_command(host=HOST, port=8001, proxy_headers=True))
+
+    assert plain.proxy_headers is False  # a client's own X-Forwarded-For is ignored: REMOTE_ADDR is the peer
+    assert proxied.proxy_headers is True and proxied.port == 8001
+    assert (proxied.application, plain.application) == ("rag_site.asgi:application",) * 2
 
 
 def daphne_options(command: list[str]):
@@ -111,7 +117,7 @@ def daphne_options(command: list[str]):
 
 
 def test_workers_run_the_sites_daphne_with_timeouts_for_slow_responses_dead_sockets_and_stuck_handshakes():
-    options = daphne_options(daphne_command(host=HOST, port=8001, behind_tls_proxy=False))
+    options = daphne_options(daphne_command(host=HOST, port=8001))
 
     assert options.http_timeout == 300  # daphne's default: none, a response may take for ever
     assert (options.websocket_connect_timeout, options.ping_interval, options.ping_timeout) == (5, 20, 30)
@@ -123,7 +129,7 @@ def test_make_run_starts_the_sites_daphne_with_the_workers_timeouts():
     printed = subprocess.run(["make", "-n", "run", "run-fake-claude"], cwd=ROOT, capture_output=True, text=True,
                              timeout=60, check=True).stdout
     lines = [line for line in printed.splitlines() if "-m rag_site.serve " in line]
-    workers = daphne_options(daphne_command(host=HOST, port=8000, behind_tls_proxy=False))
+    workers = daphne_options(daphne_command(host=HOST, port=8000))
 
     assert len(lines) == 2
     for line in lines:
