@@ -8,6 +8,10 @@ leads a process group of its own, and the whole group is killed); one that outgr
 MemoryError or dies. Either way only that file is rejected, with a reason naming the limit, and the next file gets
 a fresh worker. Programs the worker runs inherit its memory limit.
 
+Each worker's temporary files go in a folder of its own (TMPDIR and tempfile's folder, made by the parent): a worker
+killed halfway through OCR cannot clean up pytesseract's files (the page image and tesseract's output), so the
+parent removes the folder whenever the worker ends, killed or not.
+
 The memory limit is RLIMIT_AS (address space), set by the worker on itself at start: its own virtual size once
 the parsers and tiktoken's ranks are loaded (about 110 MB on Linux; 135 MB under daphne, whose script every
 worker imports as its main module), plus the parse budget. The worker has one thread, so no per-thread malloc
@@ -27,7 +31,9 @@ import multiprocessing
 import os
 import queue
 import resource
+import shutil
 import signal
+import tempfile
 import threading
 import traceback
 from collections.abc import Callable, Iterator
@@ -149,11 +155,16 @@ class _Worker:
         context.set_forkserver_preload(_PRELOAD)  # takes effect when the forkserver first starts
         self.memory_mb = memory_mb
         self.owner_pid = os.getpid()
+        self.scratch = tempfile.mkdtemp(prefix="rag-parse-")  # the worker's temporary files, removed when it ends
         self.conn, child_conn = context.Pipe()
         self.process: BaseProcess = context.Process(
-            target=_serve, args=(child_conn, memory_mb), name="rag-parse-worker", daemon=True
+            target=_serve, args=(child_conn, memory_mb, self.scratch), name="rag-parse-worker", daemon=True
         )
-        self.process.start()
+        try:
+            self.process.start()
+        except BaseException:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            raise
         child_conn.close()  # only the worker holds its end, so its death reads as EOF here
         try:
             if not self.conn.poll(_START_TIMEOUT_S):
@@ -175,13 +186,16 @@ class _Worker:
         """Kill the worker at once and return its exit code."""
         if self.owner_pid != os.getpid():
             return None  # inherited through a fork: the worker belongs to the parent process
-        if self.process.pid is not None and self.process.exitcode is None:  # not reaped: its pid names its group
-            # The worker leads a process group of its own: the programs it runs (tesseract) die with it.
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.kill()
-        self.process.join(5)
-        self.conn.close()
+        try:
+            if self.process.pid is not None and self.process.exitcode is None:  # not reaped: its pid names its group
+                # The worker leads a process group of its own: the programs it runs (tesseract) die with it.
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.kill()
+            self.process.join(5)
+            self.conn.close()
+        finally:  # what a killed parse left (an OCR page image, tesseract's output) goes with its worker
+            shutil.rmtree(self.scratch, ignore_errors=True)
         return self.process.exitcode
 
     def stop(self) -> None:
@@ -278,10 +292,11 @@ atexit.register(stop_worker)
 # --- the worker's side ------------------------------------------------------------------------------------
 
 
-def _serve(conn: Connection, memory_mb: int) -> None:
+def _serve(conn: Connection, memory_mb: int, scratch: str) -> None:
     """Worker main: limit this process's memory, then parse files until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it kills us at exit
     os.setpgid(0, 0)  # a group of our own, so that killing it at the time limit kills our children too
+    os.environ["TMPDIR"] = tempfile.tempdir = scratch  # ours and our programs' temporary files: the parent removes it
     # The parsers' own warnings (pypdf: "EOF marker not found") go to stderr, marked as ours.
     logging.basicConfig(level=logging.WARNING, format="parse worker %(process)d: %(levelname)s %(name)s: %(message)s")
     tokens.count_tokens("load the encoding")  # its ranks belong in the baseline, not the budget

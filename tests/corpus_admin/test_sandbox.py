@@ -7,6 +7,7 @@ import os
 import select
 import signal
 import subprocess
+import tempfile
 import time
 import zlib
 from concurrent.futures import ThreadPoolExecutor
@@ -61,6 +62,16 @@ def child_hanging_parser(*, content: bytes, **_request) -> ChunkedFile:
     child = subprocess.Popen(["sleep", "3600"])
     Path(content.decode()).write_text(str(child.pid))
     child.wait()
+    raise AssertionError("unreachable")
+
+
+def temp_file_hanging_parser(*, content: bytes, **_request) -> ChunkedFile:
+    """Leaves a temporary file as pytesseract does for a page it reads (named in the file the content names), then
+    outlives the time limit, as tesseract does on a long scan."""
+    with tempfile.NamedTemporaryFile(prefix="tess_", suffix="_input.PNG", delete=False) as page:
+        page.write(b"a rendered page")
+    Path(content.decode()).write_text(page.name)
+    time.sleep(3600)
     raise AssertionError("unreachable")
 
 
@@ -198,6 +209,18 @@ def test_a_program_the_parse_started_dies_with_the_worker_at_the_time_limit(tmp_
 
     assert str(error) == f"scan.pdf: {TOO_SLOW_PDF}"
     assert has_exited(int(pid_file.read_text()), within_s=5)
+    assert_worker_still_parses()
+
+
+def test_temporary_files_of_a_parse_killed_at_the_time_limit_are_removed(tmp_path):
+    name_file = tmp_path / "temp.name"
+    parse("x.txt", b"x", parser=f"{__name__}:pid_parser")  # the worker imports this module before the clock starts
+
+    error = rejection("scan.pdf", str(name_file).encode(), parser=f"{__name__}:temp_file_hanging_parser", timeout_s=1)
+
+    assert str(error) == f"scan.pdf: {TOO_SLOW_PDF}"
+    left = Path(name_file.read_text())
+    assert not left.exists() and not left.parent.exists()  # the file and the worker's own temporary folder
     assert_worker_still_parses()
 
 
