@@ -4,6 +4,7 @@ import functools
 import json
 from contextlib import nullcontext
 from pathlib import Path
+from typing import TypeVar
 
 from django.core.management.base import CommandError, CommandParser
 
@@ -29,6 +30,18 @@ FLOOR_KEYS = {
     "min_status_accuracy", "min_status_accuracy_with_facts", "max_unverified_delivered", "max_forbidden_delivered",
     *followup_table.FLOOR_KEYS, *REPLAY_FLOOR_KEYS,
 }
+
+Case = TypeVar("Case", GoldenCase, ReplayCase)
+
+
+def _questions_accepted(path: str, cases: tuple[Case, ...]) -> tuple[Case, ...]:
+    """The cases, once every question passes the site's own question check; the first that fails names its line."""
+    for case in cases:
+        try:
+            clean_question(case.question)
+        except QuestionRejected as error:
+            raise CommandError(f"{path}, line {case.line}: {error}") from None
+    return cases
 
 
 class Command(AnsweringCommand):
@@ -139,12 +152,7 @@ class Command(AnsweringCommand):
             cases = load_golden(path)
         except GoldenError as error:
             raise CommandError(str(error)) from None
-        for case in cases:
-            try:
-                clean_question(case.question)
-            except QuestionRejected as error:
-                raise CommandError(f"{path}, line {case.line}: {error}") from None
-        return cases
+        return _questions_accepted(path, cases)
 
     def _followups(self, path: str, config) -> tuple[followup_table.FollowupResult, ...]:
         try:
@@ -152,6 +160,7 @@ class Command(AnsweringCommand):
         except followup_table.FollowupError as error:
             raise CommandError(str(error)) from None
         return followup_table.run_followups(cases, config=config, make_generator=self.make_generator)
+
     def _replay_cases(self, path: str | None, floor: dict[str, float]) -> tuple[ReplayCase, ...]:
         if path is None:
             named = sorted(set(floor) & REPLAY_FLOOR_KEYS)
@@ -162,12 +171,7 @@ class Command(AnsweringCommand):
             cases = load_replay(path)
         except ReplayError as error:
             raise CommandError(str(error)) from None
-        for case in cases:
-            try:
-                clean_question(case.question)
-            except QuestionRejected as error:
-                raise CommandError(f"{path}, line {case.line}: {error}") from None
-        return cases
+        return _questions_accepted(path, cases)
 
     def _floor(self, options: dict) -> dict[str, float]:
         floor: dict[str, float] = {}

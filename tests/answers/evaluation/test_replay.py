@@ -267,3 +267,14 @@ def test_replay_floor_without_a_replay_file_is_refused(tmp_path):
 
     with pytest.raises(CommandError, match="max_replay_negation_delivered, which need --replay FILE"):
         call_command("evaluate", "--golden", GOLDEN, "--floor", str(floor), stdout=StringIO())
+
+
+def test_replay_question_the_site_would_refuse_is_a_command_error_naming_the_line(tmp_path, settings):
+    settings.RAG_MAX_QUESTION_CHARS = 20
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text(json.dumps({"id": "g", "question": "Trash?", "audience": "public", "expect": "answered",
+                                  "sources": [], "facts": []}) + "\n")
+    path = replay_file(tmp_path, {**TRASH_CASE, "id": "short", "question": "Trash?"}, TRASH_CASE)
+
+    with pytest.raises(CommandError, match=rf"{path}, line 2: The question is 45 characters long; the limit is 20"):
+        call_command("evaluate", "--golden", str(golden), "--replay", path, stdout=StringIO())
