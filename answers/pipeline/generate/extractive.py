@@ -66,7 +66,7 @@ def answer_sentences(question: str, blocks: Sequence[Block], *, config: Pipeline
             return []
         return [(s.text, best.unit.block.number) for s in best.unit.sentences]
     chosen = _several(ranked, compared=_compared(question, config), config=config)
-    reached = set().union(*(c.signals.covered | c.signals.context_covered for c in chosen))
+    reached = set().union(*(c.signals.reached for c in chosen))
     if len(reached) / len(set(terms)) < config.min_sentence_coverage:
         return []
     return [(s.text, c.unit.block.number) for c in chosen for s in c.unit.sentences][: config.max_sentences]
@@ -126,22 +126,22 @@ def _several(ranked: Sequence[Candidate], *, compared: Sequence[str], config: Pi
                 chosen.append(min(about, key=lambda c: (term not in _heading(c, config), c.unit.position, c.key)))
         return chosen
     chosen = [ranked[0]]
-    reached = set(ranked[0].signals.covered | ranked[0].signals.context_covered)
+    reached = set(ranked[0].signals.reached)
     seen = {_normalise(s.text) for s in ranked[0].unit.sentences}
     while sum(len(c.unit.sentences) for c in chosen) < config.max_sentences:
         partners = [
             c for c in ranked
-            if (c.signals.covered | c.signals.context_covered) - reached
+            if (c.signals.reached) - reached
             and not any(_normalise(s.text) in seen for s in c.unit.sentences)
             and sum(len(x.unit.sentences) for x in chosen) + len(c.unit.sentences) <= config.max_sentences
         ]
         if not partners:
             break
         # The partner that adds most, then the one most about the question (a long sentence covers much by chance).
-        best = min(partners, key=lambda c: (-len((c.signals.covered | c.signals.context_covered) - reached),
+        best = min(partners, key=lambda c: (-len((c.signals.reached) - reached),
                                             -c.signals.precision, c.key))
         chosen.append(best)
-        reached |= best.signals.covered | best.signals.context_covered
+        reached |= best.signals.reached
         seen.update(_normalise(s.text) for s in best.unit.sentences)
     return chosen
 

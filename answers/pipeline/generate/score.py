@@ -13,12 +13,16 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from answers.pipeline.generate.fields import parameter_defaults
 from answers.pipeline.generate.units import Unit
 from answers.pipeline.text.questions import QuestionType, type_match
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 
 WEIGHTS = {"idf_coverage": 0.4, "coverage": 0.2, "type": 0.15, "margin": 0.1, "precision": 0.1, "heading": 0.05}
 LONE_STEP = 0.75
+ABBREVIATION = 3  # a parameter name's part this long or longer may shorten a question's word ("tol", "tolerance")
+DEFAULT = "default"  # the question's term a signature's `name=value` states
+UNSTATED_DEFAULT = 0.5  # the type fit of a unit that does not state the asked field's default
 HEADING_SHARE = 0.5  # a term only the heading covers counts half (the heading is context), a field's term in full
 
 
@@ -37,11 +41,18 @@ class Signals:
 
     asked: int = 0  # the question's distinct terms
     heading_share: float = HEADING_SHARE  # what a term only the heading covers counts (in full for a field)
+    named: frozenset[str] = frozenset()  # by the term it stands under only (a field's or signature's name)
+
+    @property
+    def reached(self) -> frozenset[str]:
+        """The question's terms the unit covers in any way."""
+        return self.covered | self.named | self.context_covered
 
     @property
     def reach(self) -> float:
-        """The share of the question's terms covered by the unit's words or its heading."""
-        return (len(self.covered) + self.heading_share * len(self.context_covered)) / self.asked if self.asked else 0.0
+        """The share of the question's terms covered by the unit's words, its term or (in part) its heading."""
+        held = len(self.covered) + len(self.named) + self.heading_share * len(self.context_covered)
+        return held / self.asked if self.asked else 0.0
 
     @property
     def score(self) -> float:
@@ -71,27 +82,62 @@ def unit_signals(
 ) -> Signals:
     """The signals of one unit for a question's terms and type."""
     wanted = set(terms)
-    own = set(significant_terms(unit.text, tokenizer))
+    implied = signature_terms(unit, wanted, tokenizer)
+    own = set(significant_terms(unit.text, tokenizer)) | implied
+    term_words = set(significant_terms(" ".join(unit.terms), tokenizer))
     heading = set(significant_terms(" ".join(unit.context), tokenizer))
     covered = frozenset(wanted & own)
-    context_covered = frozenset((wanted & heading) - covered)
+    named = frozenset((wanted & term_words) - covered)
+    context_covered = frozenset((wanted & heading) - covered - named)
     total = sum(weights.values()) or 1.0
     field = unit.kind == "field"
     share = 1.0 if field else HEADING_SHARE
-    weighted = sum(weights[t] for t in covered) + share * sum(weights[t] for t in context_covered)
+    weighted = (
+        sum(weights[t] for t in covered | named) + share * sum(weights[t] for t in context_covered)
+    )
     first = set(significant_terms(unit.sentences[0].text, tokenizer))
+    fit = _type(unit, kind)
+    if DEFAULT in wanted and not _states_default(unit, implied, own, wanted, tokenizer):
+        fit *= UNSTATED_DEFAULT
     return Signals(
         covered=covered,
+        named=named,
         context_covered=context_covered,
-        coverage=(len(covered) + (len(context_covered) if field else 0)) / len(wanted) if wanted else 0.0,
+        coverage=(len(covered) + len(named) + (len(context_covered) if field else 0)) / len(wanted) if wanted else 0.0,
         idf_coverage=weighted / total,
         heading=len(wanted & heading) / len(wanted) if wanted else 0.0,
-        type=_type(unit, kind),
+        type=fit,
         margin=unit.block.score / best_score if best_score > 0 else 0.0,
         precision=len(wanted & first) / len(first) if first else 0.0,
         asked=len(wanted),
         heading_share=share,
     )
+
+
+def signature_terms(unit: Unit, wanted: set[str], tokenizer: TokenizerConfig) -> set[str]:
+    """The asked terms a signature states beyond its words: a parameter named by the question, its name's parts
+    also as the words they shorten ("rel_tol" for "relative tolerance"), and "default" for one that has a default."""
+    signature = unit.sentences[0].signature
+    if not signature:
+        return set()
+    found: set[str] = set()
+    for name in parameter_defaults(signature):
+        parts = significant_terms(name, tokenizer)
+        by_part = [{t for t in wanted if t == p or (len(p) >= ABBREVIATION and t.startswith(p))} for p in parts]
+        if parts and all(by_part):  # every part of the name is asked for
+            found |= set().union(*by_part) | ({DEFAULT} & wanted)
+    return found
+
+
+def _states_default(
+    unit: Unit, implied: set[str], own: set[str], wanted: set[str], tokenizer: TokenizerConfig
+) -> bool:
+    """Whether the unit states the default of an asked field: a signature's parameter the question names, a
+    sentence saying "default" under the term of a field the question names, or a "Default: ..." field."""
+    if unit.sentences[0].signature:
+        return DEFAULT in implied
+    field = set(significant_terms(unit.sentences[0].field, tokenizer))
+    return DEFAULT in own and (bool(field & wanted) or unit.kind == "field")
 
 
 def _type(unit: Unit, kind: QuestionType) -> float:
