@@ -165,8 +165,8 @@ def _compared(question: str, config: PipelineConfig) -> list[str]:
 def _with_marker(sentence: str, number: int) -> str:
     """Put the marker before the closing punctuation: "... 30 days [2]."."""
     match = re.search(r"[.!?]+[\"')\]]*$", sentence)
-    if match is None:
-        return f"{sentence} [{number}]."
+    if match is None:  # a list item's "...;" or a lead's "...:" ends like a sentence once quoted
+        return f"{sentence.rstrip(';:, ')} [{number}]."
     return f"{sentence[: match.start()]} [{number}]{sentence[match.start():]}"
 
 

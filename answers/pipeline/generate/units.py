@@ -95,8 +95,8 @@ def _with_terms(text: str, sentences: Sequence[SentenceSpan], items: Sequence[bo
     """Each stored sentence with whether it is listed, the terms it stands under and the signature it starts with.
 
     A line that defines a term (fields.py) gives it to its sentences and to the lines after it until another term;
-    a signature's name stays above the fields that follow it; a sentence ending in ":" leads the list items right
-    after it."""
+    a signature's name stays above the fields that follow it; a line ending in ":" leads the list items, or the
+    lines of one sentence each, right after it."""
     found: list[Quoted] = []
     signature_name = field = lead = ""
     line_start = -1
@@ -113,12 +113,13 @@ def _with_terms(text: str, sentences: Sequence[SentenceSpan], items: Sequence[bo
                 signature_name, field, starts_signature = defined.term, "", defined.signature
             elif defined.term:
                 field = defined.term
-        if not listed:
+        whole_line = span.start == line_start and text[span.end : span.end + 1] in ("", "\n")
+        if not (listed or whole_line):
             lead = ""
         terms = tuple(t for t in (signature_name, field, lead) if t)
         signature = starts_signature if span.start == line_start else ""
         found.append(Quoted(sentence, i, listed, terms, signature, field))
-        if sentence.rstrip().endswith(":") and i + 1 < len(sentences) and items[i + 1]:
+        if sentence.rstrip().endswith(":") and whole_line:
             lead = " ".join(MARKER.sub("", sentence).split())
     return found
 
