@@ -22,7 +22,7 @@ WEIGHTS = {"idf_coverage": 0.4, "coverage": 0.2, "type": 0.15, "margin": 0.1, "p
 LONE_STEP = 0.75
 ABBREVIATION = 3  # a parameter name's part this long or longer may shorten a question's word ("tol", "tolerance")
 DEFAULT = "default"  # the question's term a signature's `name=value` states
-UNSTATED_DEFAULT = 0.5  # the type fit of a unit that does not state the asked field's default
+UNSTATED_DEFAULT = 0.75  # the type fit of a unit that does not state the asked field's default
 HEADING_SHARE = 0.5  # a term only the heading covers counts half (the heading is context), a field's term in full
 
 
@@ -134,8 +134,10 @@ def _states_default(
 ) -> bool:
     """Whether the unit states the default of an asked field: a signature's parameter the question names, a
     sentence saying "default" under the term of a field the question names, or a "Default: ..." field."""
-    if unit.sentences[0].signature:
-        return DEFAULT in implied
+    signature = unit.sentences[0].signature
+    if signature:  # a default of a parameter asked for, or of the function asked for
+        name = set(significant_terms(signature.split("(", 1)[0], tokenizer))
+        return DEFAULT in implied or (bool(parameter_defaults(signature)) and name <= wanted)
     field = set(significant_terms(unit.sentences[0].field, tokenizer))
     return DEFAULT in own and (bool(field & wanted) or unit.kind == "field")
 
