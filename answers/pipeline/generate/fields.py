@@ -29,6 +29,7 @@ _NOT_TERM = re.compile(
     re.I,
 )
 _LABEL_ONLY = re.compile(r"^[A-Z][a-z]+(?: [a-z]+)?$")
+_CLAUSE = re.compile(r"\b(?:is|are|was|were|be|been|has|have|had|can|could|will|would|must|should|may|might|does|do|did)\b")
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ def line_term(line: str) -> LineTerm:
         or _SENTENCE_END.search(term + " ")
         or _NOT_TERM.match(term)
         or _LABEL_ONLY.match(term)
+        or _CLAUSE.search(bare)
     ):
         return LineTerm("")
     return LineTerm(term)

@@ -9,6 +9,7 @@ fixed here; the threshold that turns the score into answer or refuse (`min_answe
 the verifier judges every shown sentence all the same.
 """
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -138,8 +139,10 @@ def _states_default(
     if signature:  # a default of a parameter asked for, or of the function asked for
         name = set(significant_terms(signature.split("(", 1)[0], tokenizer))
         return DEFAULT in implied or (bool(parameter_defaults(signature)) and name <= wanted)
-    field = set(significant_terms(unit.sentences[0].field, tokenizer))
-    return DEFAULT in own and (bool(field & wanted) or unit.kind == "field")
+    # The field's whole name is asked ("shared_buffers", not "wal_buffers" for a question on shared_buffers); the
+    # type in its parentheses is not part of it.
+    field = set(significant_terms(re.sub(r"\([^()]*\)", " ", unit.sentences[0].field), tokenizer))
+    return DEFAULT in own and ((bool(field) and field <= wanted) or unit.kind == "field")
 
 
 def _type(unit: Unit, kind: QuestionType) -> float:
