@@ -26,7 +26,9 @@ class ReaderCase:
 
 
 def reader_cases(
-    questions: Sequence[tuple[str, tuple[str, ...]]], *, search: Callable[[list[str], tuple[str, ...]], list[Retrieved]],
+    questions: Sequence[tuple[str, tuple[str, ...]]],
+    *,
+    search: Callable[[list[str], tuple[str, ...]], list[Retrieved]],
     config: PipelineConfig,
 ) -> list[ReaderCase]:
     """Each (question, audiences) with its assembled blocks; a question with no hit has none (the reader still runs)."""

@@ -51,5 +51,6 @@ class Command(BaseCommand):
         self.stdout.write(
             f"reader: {result['questions']} questions ({result['answered']} answered, {result['blocks_mean']} blocks "
             f"each on average): p50 {result['p50_ms']:.3f} ms, p95 {result['p95_ms']:.3f} ms, p99 "
-            f"{result['p99_ms']:.3f} ms, max {result['max_ms']:.3f} ms CPU per question (best p95 of {len(runs)} rounds)"
+            f"{result['p99_ms']:.3f} ms, max {result['max_ms']:.3f} ms CPU per question "
+            f"(best p95 of {len(runs)} rounds)"
         )

@@ -29,7 +29,9 @@ _NOT_TERM = re.compile(
     re.I,
 )
 _LABEL_ONLY = re.compile(r"^[A-Z][a-z]+(?: [a-z]+)?$")
-_CLAUSE = re.compile(r"\b(?:is|are|was|were|be|been|has|have|had|can|could|will|would|must|should|may|might|does|do|did)\b")
+_CLAUSE = re.compile(
+    r"\b(?:is|are|was|were|be|been|has|have|had|can|could|will|would|must|should|may|might|does|do|did)\b"
+)
 
 
 @dataclass(frozen=True)

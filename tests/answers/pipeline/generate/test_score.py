@@ -70,7 +70,8 @@ REFERENCE = """<html><body>
 <h1>Memory</h1>
 <dl>
 <dt>shared_buffers (integer)</dt>
-<dd><p>Sets the amount of memory the server uses for shared memory buffers. The default is typically 128 megabytes.</p></dd>
+<dd><p>Sets the amount of memory the server uses for shared memory buffers.
+The default is typically 128 megabytes.</p></dd>
 <dt>wal_buffers (integer)</dt>
 <dd><p>The amount of shared memory used for WAL data. The default setting of -1 selects a size equal to 1/32nd of
 shared_buffers.</p></dd>
