@@ -8,7 +8,14 @@ from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generate.base import GenerationRequest
 from answers.pipeline.generate.score import Signals, term_weights, unit_signals
 from answers.pipeline.generate.units import Unit, block_units, quoted_sentences
-from answers.pipeline.text.questions import ASKS_SEVERAL, QuestionType, holds_type, question_terms, question_type
+from answers.pipeline.text.questions import (
+    ASKS_SEVERAL,
+    QuestionType,
+    holds_type,
+    question_identifiers,
+    question_terms,
+    question_type,
+)
 from answers.pipeline.text.tokens import significant_terms
 from answers.pipeline.types import Block
 
@@ -43,7 +50,8 @@ def answer_sentences(question: str, blocks: Sequence[Block], *, config: Pipeline
 
     A unit qualifies when its words (and, at half weight, its heading) reach `min_sentence_coverage` of the question's
     terms, it holds the type of answer asked for (a duration for "how long", a time for "what time", a number for
-    "how many"); the best of them must score at least `min_answer_score`, else nothing is written. It answers; a
+    "how many") and it speaks of every part of each identifier the question names; the best of them must score at
+    least `min_answer_score`, else nothing is written. It answers; a
     question asking for several facts may instead be answered by up to `max_sentences` sentences of units that each
     reach part of it (`_PART_SLACK` less) and together reach that share; a comparison takes the best unit about each
     thing compared.
@@ -54,8 +62,12 @@ def answer_sentences(question: str, blocks: Sequence[Block], *, config: Pipeline
     kind = question_type(question)
     several = bool(ASKS_SEVERAL.search(question)) and kind is not QuestionType.PROCEDURE
     floor = max(config.min_sentence_coverage - _PART_SLACK, 0.0) if several else config.min_sentence_coverage
+    named = question_identifiers(question, config=config)
     ranked = sorted(
-        (c for c in _candidates(blocks, terms, kind, config=config) if _qualifies(c, floor, config)),
+        (
+            c for c in _candidates(blocks, terms, kind, config=config)
+            if _qualifies(c, floor, config) and all(parts <= c.signals.reached for parts in named)
+        ),
         key=lambda c: c.key,
     )
     if not ranked or ranked[0].signals.score < config.min_answer_score:

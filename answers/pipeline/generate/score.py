@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from answers.pipeline.generate.fields import parameter_defaults
-from answers.pipeline.generate.units import Unit
+from answers.pipeline.generate.units import STATES_DEFAULT, Unit
 from answers.pipeline.text.questions import QuestionType, type_match
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 
@@ -142,7 +142,8 @@ def _states_default(
     # The field's whole name is asked ("shared_buffers", not "wal_buffers" for a question on shared_buffers); the
     # type in its parentheses is not part of it.
     field = set(significant_terms(re.sub(r"\([^()]*\)", " ", unit.sentences[0].field), tokenizer))
-    return DEFAULT in own and ((bool(field) and field <= wanted) or unit.kind == "field")
+    states = any(STATES_DEFAULT.search(s.text) for s in unit.sentences)
+    return states and ((bool(field) and field <= wanted) or unit.kind == "field")
 
 
 def _type(unit: Unit, kind: QuestionType) -> float:

@@ -5,6 +5,8 @@ A unit quotes only stored sentences, whole; its context (the chunk's heading pat
 - a single sentence (a table row naming its headers, a defined term with its body), or a field ("Default: ...")
   whose term is its heading, so the heading's words count in full for it;
 - a sentence with the next one when the next depends on it ("This ...", "It ...");
+- a field's default with the sentence that says what the field is ("deadlock_timeout (integer): This is the amount
+  of time to wait on a lock ..." and "The default is one second (1s) ...");
 - the consecutive list items of one list, for a question asking how to do something;
 - a sentence with the sentences after it in its section, for such a question when no list holds the steps.
 """
@@ -26,6 +28,8 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
 # A field of a reference page as the text model stores it: "Default: 1209600 (2 weeks, in seconds)", its term the
 # heading it stands under.
 FIELD = re.compile(r"^[A-Z][\w ]{0,30}:\s+\S")
+# A sentence stating a default ("The default is 1s", "defaults to 'r'"), not one about other values ("non-default").
+STATES_DEFAULT = re.compile(r"(?<!non-)\bdefault(?:s|ed)?\b", re.I)
 _DEPENDS = re.compile(r"^(?:this|that|these|those|it|its|they|their|them|such|he|she|then|otherwise)\b", re.I)
 
 
@@ -41,6 +45,7 @@ class Quoted:
     terms: tuple[str, ...] = ()
     signature: str = ""  # the `name(...)` this very sentence starts with, when it is a signature
     field: str = ""  # of `terms`, the field's (a definition's term, a parameter), not a signature's name or a lead
+    definition: str = ""  # the first sentence of the field's line, which says what the field is
 
 
 @dataclass(frozen=True)
@@ -50,7 +55,7 @@ class Unit:
     block: Block
     sentences: tuple[Quoted, ...]
     context: tuple[str, ...]
-    kind: str  # "sentence", "field", "signature", "pair", "steps" or "section"
+    kind: str  # "sentence", "field", "signature", "pair", "described", "steps" or "section"
 
     @property
     def text(self) -> str:
@@ -98,7 +103,7 @@ def _with_terms(text: str, sentences: Sequence[SentenceSpan], items: Sequence[bo
     a signature's name stays above the fields that follow it; a line ending in ":" leads the list items, or the
     lines of one sentence each, right after it."""
     found: list[Quoted] = []
-    signature_name = field = lead = ""
+    signature_name = field = lead = definition = ""
     line_start = -1
     for i, span in enumerate(sentences):
         sentence = text[span.start : span.end]
@@ -110,15 +115,15 @@ def _with_terms(text: str, sentences: Sequence[SentenceSpan], items: Sequence[bo
             end = text.find("\n", start)
             defined = line_term(_LIST_MARK.sub("", text[start : end if end >= 0 else len(text)]))
             if defined.signature:
-                signature_name, field, starts_signature = defined.term, "", defined.signature
+                signature_name, field, starts_signature, definition = defined.term, "", defined.signature, ""
             elif defined.term:
-                field = defined.term
+                field, definition = defined.term, " ".join(MARKER.sub("", sentence).split())
         whole_line = span.start == line_start and text[span.end : span.end + 1] in ("", "\n")
         if not (listed or whole_line):
             lead = ""
         terms = tuple(t for t in (signature_name, field, lead) if t)
         signature = starts_signature if span.start == line_start else ""
-        found.append(Quoted(sentence, i, listed, terms, signature, field))
+        found.append(Quoted(sentence, i, listed, terms, signature, field, definition if field else ""))
         if sentence.rstrip().endswith(":") and whole_line:
             lead = " ".join(MARKER.sub("", sentence).split())
     return found
@@ -146,6 +151,11 @@ def block_units(block: Block, *, procedure: bool = False) -> list[Unit]:
     for first, second in zip(sentences, sentences[1:], strict=False):
         if _DEPENDS.match(second.text) and not second.listed:
             units.append(Unit(block, (first, second), context, "pair"))
+    by_text = {s.text: s for s in sentences}
+    for sentence in sentences:  # "The default is one second (1s)." with what the field is
+        described = by_text.get(sentence.definition)
+        if described is not None and described.position < sentence.position and STATES_DEFAULT.search(sentence.text):
+            units.append(Unit(block, (described, sentence), context, "described"))
     if procedure:
         units.extend(_steps(block, sentences, context))
     return units

@@ -15,9 +15,12 @@ ASKS_QUANTITY = re.compile(
 )
 # Light verbs of a question ("how long does it take") say nothing a sentence must repeat.
 _QUESTION_FILLER = re.compile(
-    r"\b(take|takes|taking|took|get|gets|tell|know|happen|happens|mean|means|difference|differences|use|uses|used)\b",
+    r"(?<![\w.])(take|takes|taking|took|get|gets|tell|know|happen|happens|mean|means|difference|differences|use|uses|"
+    r"used)(?![\w(]|\.\w)",
     re.I,
 )
+# An identifier the question names ("requests.get", "shared_buffers", "open()"): what it asks about.
+_IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*(?:[._][A-Za-z0-9_]\w*)+(?:\(\))?|\b[A-Za-z_]\w*\(\)")
 # Nouns that ask for an amount: "what discount", "what is the price".
 _ASKS_AMOUNT = re.compile(r"\b(discount|price|prices|cost|costs|fee|fees|percentage|quota|timeout|uptime)\b", re.I)
 ASKS_SEVERAL = re.compile(r"\b(and|both|each|all|list|compare|difference|differences|versus|vs)\b|,", re.I)
@@ -77,7 +80,8 @@ _PARAPHRASES = (
     (re.compile(
         r"\b(?:when|if|where)\s+(?:none|nothing|no\s+\w+|it|they|one)\s+(?:is|are)\s+(?:given|specified|set|passed|"
         r"provided|supplied)\b|\bunless\s+(?:it\s+is\s+|you\s+)?(?:configured|specified|set|told|changed)\s+otherwise\b|"
-        r"\b(?:when|if)\s+(?:not\s+(?:given|specified|set|passed)|omitted|left\s+out)\b", re.I), " default "),
+        r"\b(?:when|if)\s+(?:not\s+(?:given|specified|set|passed)|omitted|left\s+out)\b|"
+        r"\bdefault\s+(?:value|setting)s?\b", re.I), " default "),
 )
 
 _CLOCK = re.compile(
@@ -123,6 +127,13 @@ def question_terms(question: str, *, config: PipelineConfig) -> list[str]:
     for pattern, words in _PARAPHRASES:
         question = pattern.sub(words, question)
     return significant_terms(_QUESTION_FILLER.sub(" ", ASKS_QUANTITY.sub(" ", question)), config.tokenizer)
+
+
+def question_identifiers(question: str, *, config: PipelineConfig) -> list[frozenset[str]]:
+    """The terms of each identifier the question names: an answer must speak of all of one's parts ("requests.get"
+    is not answered about `test.support.INTERNET_TIMEOUT` for sharing "timeout")."""
+    found = [frozenset(significant_terms(m.group(), config.tokenizer)) for m in _IDENTIFIER.finditer(question)]
+    return [terms for terms in found if terms]
 
 
 def wants_quantity(question: str) -> bool:
