@@ -20,6 +20,7 @@ _QUESTION_FILLER = re.compile(
     re.I,
 )
 # An identifier the question names ("requests.get", "shared_buffers", "open()"): what it asks about.
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)")
 _IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*(?:[._][A-Za-z0-9_]\w*)+(?:\(\))?|\b[A-Za-z_]\w*\(\)")
 # Nouns that ask for an amount: "what discount", "what is the price".
 _ASKS_AMOUNT = re.compile(r"\b(discount|price|prices|cost|costs|fee|fees|percentage|quota|timeout|uptime)\b", re.I)
@@ -130,9 +131,11 @@ def question_terms(question: str, *, config: PipelineConfig) -> list[str]:
 
 
 def question_identifiers(question: str, *, config: PipelineConfig) -> list[frozenset[str]]:
-    """The terms of each identifier the question names: an answer must speak of all of one's parts ("requests.get"
-    is not answered about `test.support.INTERNET_TIMEOUT` for sharing "timeout")."""
-    found = [frozenset(significant_terms(m.group(), config.tokenizer)) for m in _IDENTIFIER.finditer(question)]
+    """The terms of each identifier and each number the question names: an answer must speak of all of one's parts
+    ("requests.get" is not answered about `test.support.INTERNET_TIMEOUT` for sharing "timeout", nor "Debian 13"
+    about another release)."""
+    named = [m.group() for m in _IDENTIFIER.finditer(question)] + _NUMBER.findall(_IDENTIFIER.sub(" ", question))
+    found = [frozenset(significant_terms(text, config.tokenizer)) for text in named]
     return [terms for terms in found if terms]
 
 

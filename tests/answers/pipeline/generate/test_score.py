@@ -99,3 +99,9 @@ def test_a_signature_states_the_default_of_the_parameter_a_question_names_in_ful
 
     assert answer == ["math.isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0): Return True if the values a and b are close "
                       "to each other [2]."]
+
+
+def test_a_unit_about_another_identifier_does_not_answer_for_sharing_a_word():
+    answer = reference_answer("What is the default value of temp_buffers?")
+
+    assert answer == []  # wal_buffers and shared_buffers have defaults here; temp_buffers has none
