@@ -8,6 +8,7 @@ fixed here; the threshold that turns the score into answer or refuse (`min_answe
 (`evaluate --sweep`). The span checks need no signal: a unit quotes stored sentences, so each is its own span, and
 the verifier judges every shown sentence all the same.
 """
+import functools
 import math
 import re
 from collections import Counter
@@ -61,6 +62,17 @@ class Signals:
         return sum(WEIGHTS[name] * float(getattr(self, name)) for name in WEIGHTS)
 
 
+@functools.lru_cache(maxsize=8192)
+def _terms(text: str, tokenizer: TokenizerConfig) -> frozenset[str]:
+    """A text's significant terms, read once: a block's sentences recur in many units and answers."""
+    return frozenset(significant_terms(text, tokenizer))
+
+
+def clear_caches() -> None:
+    """Forget the terms read so far (for a benchmark of cold answers)."""
+    _terms.cache_clear()
+
+
 def term_weights(texts: Iterable[str], terms: Sequence[str], tokenizer: TokenizerConfig) -> dict[str, float]:
     """An idf weight for each question term over the given sentences: log(1 + n / (1 + df))."""
     frequency: Counter[str] = Counter()
@@ -68,7 +80,7 @@ def term_weights(texts: Iterable[str], terms: Sequence[str], tokenizer: Tokenize
     wanted = set(terms)
     for text in texts:
         count += 1
-        frequency.update(wanted & set(significant_terms(text, tokenizer)))
+        frequency.update(wanted & _terms(text, tokenizer))
     return {term: math.log(1 + count / (1 + frequency[term])) for term in wanted}
 
 
@@ -84,9 +96,9 @@ def unit_signals(
     """The signals of one unit for a question's terms and type."""
     wanted = set(terms)
     implied = signature_terms(unit, wanted, tokenizer)
-    own = set(significant_terms(unit.text, tokenizer)) | implied
-    term_words = set(significant_terms(" ".join(unit.terms), tokenizer))
-    heading = set(significant_terms(" ".join(unit.context), tokenizer))
+    own = set().union(*(_terms(s.text, tokenizer) for s in unit.sentences)) | implied
+    term_words = _terms(" ".join(unit.terms), tokenizer)
+    heading = _terms(" ".join(unit.context), tokenizer)
     covered = frozenset(wanted & own)
     named = frozenset((wanted & term_words) - covered)
     context_covered = frozenset((wanted & heading) - covered - named)
@@ -96,7 +108,7 @@ def unit_signals(
     weighted = (
         sum(weights[t] for t in covered | named) + share * sum(weights[t] for t in context_covered)
     )
-    first = set(significant_terms(unit.sentences[0].text, tokenizer))
+    first = _terms(unit.sentences[0].text, tokenizer)
     fit = _type(unit, kind)
     if DEFAULT in wanted and not _states_default(unit, implied, own, wanted, tokenizer):
         fit *= UNSTATED_DEFAULT
