@@ -3,7 +3,9 @@
 A unit quotes only stored sentences, whole; its context (the chunk's heading path, which names a field such as
 `SESSION_COOKIE_AGE`, a table or a section) decides whether it is relevant and is never pasted into what is shown:
 - a single sentence (a table row naming its headers, a defined term with its body), or a field ("Default: ...")
-  whose term is its heading, so the heading's words count in full for it;
+  whose term is its heading, so the heading's words count in full for it, or an API signature;
+- each sentence standing under the term its line defines (fields.py: a definition's term, a parameter, a
+  signature's name) or under the line that leads its list ("... the following fields:"), whose words count for it;
 - a sentence with the next one when the next depends on it ("This ...", "It ...");
 - a field's default with the sentence that says what the field is ("deadlock_timeout (integer): This is the amount
   of time to wait on a lock ..." and "The default is one second (1s) ...");
@@ -144,7 +146,8 @@ def _listed(text: str, sentences: Sequence[SentenceSpan]) -> list[bool]:
 
 
 def block_units(block: Block, *, procedure: bool = False) -> list[Unit]:
-    """Every unit of a block: each sentence, each dependent pair and, for a procedure question, each run of steps."""
+    """Every unit of a block: each sentence, each dependent pair, each field's default with the sentence saying what
+    the field is and, for a procedure question, each run of steps."""
     sentences = quoted_sentences(block)
     context = block.record.heading_path
     units = [Unit(block, (s,), context, _kind(s)) for s in sentences]
