@@ -135,3 +135,17 @@ def test_written_sentences_are_true_and_false_by_number_name_and_negation():
         "Express delivery to Porto takes 2 business days [1].",
         "Express delivery not to Lisbon takes 2 business days [1].",
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_reader_times_the_reader_on_each_golden_question_in_a_throwaway_database():
+    here = Path(__file__).parents[1] / "evaluation"
+    result = json.loads(run(
+        "bench_reader", "--corpus", str(here / "corpus"), "--golden", str(here / "golden.jsonl"), "--rounds", "1",
+        "--json",
+    ))
+
+    assert {"questions", "answered", "blocks_mean", "p50_ms", "p95_ms", "p99_ms", "max_ms"} <= set(result)
+    assert result["questions"] > 0 and 0 < result["answered"] <= result["questions"]
+    assert 0 <= result["p50_ms"] <= result["p95_ms"] <= result["max_ms"]
+    assert not Chunk.objects.exists()  # the site's database was never written
