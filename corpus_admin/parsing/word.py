@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-from typing import Final
+from typing import Any, Final
 
 import docx
 from docx.document import Document
@@ -121,7 +121,7 @@ def _numbering(paragraph: Paragraph) -> tuple[str, str] | None:
         style = getattr(style, "base_style", None)
     for holder in holders:
         properties = holder.pPr
-        found = properties.numPr if properties is not None else None
+        found: Any = properties.numPr if properties is not None else None  # python-docx types it loosely
         if found is not None and found.numId is not None and found.numId.val != 0:  # numId 0: numbering turned off
             level = found.ilvl.val if found.ilvl is not None else 0
             return str(found.numId.val), str(level)
