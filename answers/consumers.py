@@ -30,6 +30,7 @@ from answers.pipeline.events import AnswerDone, SentenceVerified
 from answers.pipeline.followups import Turn
 from answers.present.fragments import render_event, render_notice, render_turn
 from answers.present.links import render_answer_links, render_conversation
+from answers.present.lists import ListPlacer
 from answers.present.rating import render_rating
 from answers.ratings import can_rate
 from answers.services import MAX_HISTORY, AnswerStream, Caller, GeneratorFactory, QuestionRejected, ask, turn_from
@@ -226,10 +227,13 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 outbox.put(render_conversation(stream.conversation, new=new_conversation))
             outbox.put(render_turn(turn, stream.summary.question), ends_frame=True)  # the question shows at once
             shown = 0  # sentences shown so far: each one's place keeps its quotes' ids apart
+            lists = ListPlacer()  # which of them stand in a list, and where
             async for event in stream:
+                placement = None
                 if is_sentence := isinstance(event, SentenceVerified):
                     shown += 1
-                outbox.put(render_event(turn, event, position=shown), ends_frame=is_sentence)
+                    placement = lists.place(event, shown)
+                outbox.put(render_event(turn, event, position=shown, placement=placement), ends_frame=is_sentence)
                 if isinstance(event, AnswerDone):
                     self.history.append(turn_from(stream.summary))
                     if event.status != "failed":  # in the end marker's frame: named by its answer key
