@@ -5,6 +5,7 @@ import json
 import pytest
 from django.test import Client
 
+from answers.testing.fake_anthropic import FakeAnthropic, Script, computed
 from tests.answers.present.test_fragments import Elements
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -68,3 +69,30 @@ def test_the_reopened_conversation_and_the_permalink_show_the_steps_as_an_ordere
         assert len(elements.find("li", **{"class": "answer-item"})) == 3
         assert not elements.find("b")  # the document's HTML is text, escaped
         assert "&lt;b&gt;security&lt;/b&gt;" in page
+
+
+MARKDOWN_ANSWER = (
+    "## Resetting your password\n"
+    "To reset it:\n"
+    "1. **Open** the account settings page [1].\n"
+    "2. Choose the `security` section of the account settings [1]\n"
+    "3. Click the [reset password](https://evil.example/x) button and confirm the reset [1].\n"
+)
+
+
+def test_a_model_answer_in_markdown_is_shown_without_its_markup_and_its_list_kept(how_to, settings):
+    with FakeAnthropic() as fake:
+        settings.ANTHROPIC_API_KEY, settings.ANTHROPIC_BASE_URL = "fake-key", fake.url
+        settings.RAG_FALLBACK = ""
+        fake.default = computed(lambda body: Script((MARKDOWN_ANSWER,)))
+        answer = asked(Client())
+
+    assert answer["generator"] == "claude"
+    assert [(s["text"], s["list"]["ordered"] if s["list"] else None) for s in answer["sentences"]] == [
+        ("Open the account settings page.", True),
+        ("Choose the security section of the account settings", True),
+        ("Click the reset password button and confirm the reset.", True),
+    ]
+    assert len({s["list"]["item"] for s in answer["sentences"]}) == 3
+    shown = json.dumps(answer["sentences"])
+    assert "**" not in shown and "`" not in shown and "evil.example" not in shown and "##" not in shown
