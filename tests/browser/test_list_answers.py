@@ -1,10 +1,12 @@
 """A list answer in Chromium: a document's numbered steps, quoted, are shown as one numbered list of escaped text
 (the document's own HTML stays text), kept so by the permalink, and copied as "1." items."""
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import BrowserContext, expect
 
+from answers.testing.fake_anthropic import FakeAnthropic, Script, computed
 from tests.browser.test_conversations import ask, open_chat
 
 DOCS_DIR = Path(__file__).resolve().parent / "screenshots"
@@ -52,3 +54,38 @@ def test_quoted_steps_are_a_numbered_list_in_the_chat_the_permalink_and_the_copy
     stranger.goto(f"{live_server_url}{permalink}")
     expect(stranger.locator(".answer > ol.answer-list > li.answer-item")).to_have_count(3)
     expect(stranger.locator(".answer b")).to_have_count(0)
+
+
+MARKDOWN = (
+    "## Resetting\n"
+    "1. To reset your password, open the **account settings** page [1]. "
+    "Then choose the `security` section of the account settings [1].\n"
+    "2. Click the reset password button and confirm the reset [1]\n"
+)
+
+
+@pytest.fixture
+def markdown_claude(settings) -> Iterator[FakeAnthropic]:
+    """The model path against the local fake API answering in Markdown; set up before the server forks."""
+    with FakeAnthropic(default=computed(lambda body: Script((MARKDOWN,)))) as server:
+        settings.ANTHROPIC_API_KEY, settings.ANTHROPIC_BASE_URL, settings.RAG_FALLBACK = "fake-key", server.url, ""
+        yield server
+
+
+def test_a_model_answer_in_markdown_is_a_numbered_list_without_markup(
+    markdown_claude: FakeAnthropic, ingest, new_context: Callable[..., BrowserContext], live_server_url: str
+) -> None:
+    ingest("account-recovery.md", HOW_TO)
+    page = new_context(viewport={"width": 1100, "height": 800}).new_page()
+    open_chat(page, f"{live_server_url}/")
+
+    turn = ask(page, QUESTION)
+
+    items = turn.locator(".answer > ol.answer-list > li.answer-item")
+    expect(items).to_have_count(2)
+    expect(items.nth(0).locator(".sentence")).to_have_count(2)  # one item's two sentences, appended as they came
+    expect(items.nth(0)).to_contain_text("open the account settings page.")
+    expect(items.nth(1)).to_contain_text("Click the reset password button and confirm the reset")
+    answer = turn.locator(".answer").inner_text()
+    assert "**" not in answer and "`" not in answer and "#" not in answer and "Resetting" not in answer
+    expect(turn.locator('[data-event="done"]')).to_have_attribute("data-generator", "claude")
