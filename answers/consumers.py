@@ -18,8 +18,11 @@ from answers.conversations import (
     NOT_FOUND,
     ConversationIdRejected,
     ConversationNotFound,
+    KeptTurn,
     can_keep,
     conversation_get,
+    history_seen_now,
+    kept_turn,
     parse_conversation_key,
 )
 from answers.limits.slots import QuestionRefused
@@ -30,8 +33,10 @@ from answers.pipeline.events import AnswerDone, SentenceVerified
 from answers.pipeline.followups import Turn
 from answers.present.fragments import render_event, render_notice, render_turn
 from answers.present.links import render_answer_links, render_conversation
+from answers.present.lists import ListPlacer
 from answers.present.rating import render_rating
 from answers.ratings import can_rate
+from answers.retrieval.caller import caller_audiences
 from answers.services import MAX_HISTORY, AnswerStream, Caller, GeneratorFactory, QuestionRejected, ask, turn_from
 
 logger = logging.getLogger(__name__)
@@ -144,10 +149,11 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.tasks: set[asyncio.Task] = set()
         self.busy = False  # from a question until its end marker is sent (the log is written after that)
         self.socket_slot: str | None = None
-        # This socket's last answered turns, what a follow-up is resolved against (§6a); they live as long as it, and
-        # only for the caller who asked them (a sign-in or sign-out on the socket starts afresh: the turns hold the
-        # passages that caller was cited).
-        self.history: deque[Turn] = deque(maxlen=MAX_HISTORY)
+        # This socket's last answered turns, what a follow-up outside a stored conversation is resolved against
+        # (§6a); they live as long as it, and only for the caller who asked them (a sign-in or sign-out on the socket
+        # starts afresh: the turns hold the passages that caller was cited), re-read with the caller's visibility at
+        # each question (a partner who left the group is no longer resolved against partner passages).
+        self.history: deque[KeptTurn] = deque(maxlen=MAX_HISTORY)
         self.history_of = ""
         try:
             self.socket_slot = await socket_opened(await self._caller_key())
@@ -187,8 +193,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 self.history_of = caller.key
             # A stored conversation gives the history (re-read now); a caller who can keep none has the socket's.
             conversation = None if conversation_key is None else await self._conversation(caller, conversation_key)
+            history = await self._history_now(caller) if conversation is None else ()
             stream = await ask(caller=caller, question=question, channel=QuestionLog.Channel.WEBSOCKET,
-                               make_generator=self.make_generator, history=tuple(self.history),
+                               make_generator=self.make_generator, history=history,
                                conversation=conversation, keep=can_keep(caller))
         except ConversationNotFound:
             await self.send(render_notice(NOT_FOUND))
@@ -210,6 +217,18 @@ class ChatConsumer(AsyncWebsocketConsumer):
         with database_available():
             return await sync_to_async(conversation_get)(caller=caller, key=key)
 
+    async def _history_now(self, caller: Caller) -> tuple[Turn, ...]:
+        """The socket's kept turns as the caller may see them now (none kept: no database read)."""
+        if not self.history:
+            return ()
+        kept = tuple(self.history)
+
+        def read() -> tuple[Turn, ...]:
+            with database_available():
+                return history_seen_now(kept, audiences=caller_audiences(caller.user))
+
+        return await sync_to_async(read)()
+
     async def _caller_key(self) -> str:
         user, session_key = await current_caller(self.scope)
         return Caller(user, session_key or "", self._address()).key
@@ -226,12 +245,15 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 outbox.put(render_conversation(stream.conversation, new=new_conversation))
             outbox.put(render_turn(turn, stream.summary.question), ends_frame=True)  # the question shows at once
             shown = 0  # sentences shown so far: each one's place keeps its quotes' ids apart
+            lists = ListPlacer()  # which of them stand in a list, and where
             async for event in stream:
+                placement = None
                 if is_sentence := isinstance(event, SentenceVerified):
                     shown += 1
-                outbox.put(render_event(turn, event, position=shown), ends_frame=is_sentence)
+                    placement = lists.place(event, shown)
+                outbox.put(render_event(turn, event, position=shown, placement=placement), ends_frame=is_sentence)
                 if isinstance(event, AnswerDone):
-                    self.history.append(turn_from(stream.summary))
+                    self.history.append(kept_turn(turn_from(stream.summary), stream.summary.sentences))
                     if event.status != "failed":  # in the end marker's frame: named by its answer key
                         outbox.put(render_answer_links(turn, stream.answer_key))
                         if rateable:

@@ -65,7 +65,8 @@ def chunk_records(*, source_ids: Collection[int] | None = None) -> Iterator[Chun
 def sentence_spans(stored: list[dict]) -> tuple[SentenceSpan, ...]:
     """A chunk's stored sentences as the pipeline's spans."""
     return tuple(
-        SentenceSpan(start=item["start"], end=item["end"], line=item["line"], instruction=bool(item.get("instruction")))
+        SentenceSpan(start=item["start"], end=item["end"], line=item["line"], instruction=bool(item.get("instruction")),
+                     list_item=item.get("list", ""), item=item.get("item", 0))
         for item in stored
     )
 

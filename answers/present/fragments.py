@@ -15,6 +15,7 @@ from answers.pipeline.events import (
     QuestionResolved,
     SentenceVerified,
 )
+from answers.present.lists import Placement
 from corpus_admin.highlights import cited_url
 from corpus_admin.models import chunk_url
 
@@ -43,12 +44,13 @@ def render_turn(turn_id: str, question: str) -> str:
     return render_to_string("answers/fragments/turn.html", {"turn": turn_id, "question": question})
 
 
-def render_event(turn_id: str, event: Event, *, position: int = 1) -> str:
+def render_event(turn_id: str, event: Event, *, position: int = 1, placement: Placement | None = None) -> str:
     """The fragment for one event of a turn; what is for staff only (dropped sentences, diagnostics) renders as
-    nothing. `position` is a sentence's place in its answer (1, 2, ...), which keeps its quotes' ids apart."""
+    nothing. `position` is a sentence's place in its answer (1, 2, ...), which keeps its quotes' ids apart;
+    `placement`, a list item sentence's place in its list (present/lists.py; None: a paragraph of its own)."""
     if isinstance(event, STAFF_ONLY):
         return ""
-    context: dict = {"turn": turn_id, "event": event, "position": position}
+    context: dict = {"turn": turn_id, "event": event, "position": position, "placement": placement}
     if isinstance(event, QuestionResolved):
         template = "resolved"
     elif isinstance(event, BlocksIssued):
