@@ -61,6 +61,7 @@ from answers.pipeline.topics import (
     QUESTION_WORDS,
     REFERRING,
     SUBJECTS,
+    Topic,
     Word,
     cited_title,
     is_content,
@@ -69,6 +70,7 @@ from answers.pipeline.topics import (
     key_term,
     modifiers_of,
     not_topic,
+    singular,
     stem_of,
     topics_of,
     words_of,
@@ -106,7 +108,8 @@ class FollowupRules:
 
 RULES = FollowupRules()
 
-PLURAL_PRONOUNS = frozenset({"they", "them", "their"})
+DISAGREES = 0.7  # the weight of a plural topic put in the singular for "it" ("invoices": an invoice)
+PLURAL_PRONOUNS = frozenset({"they", "them", "their", "ones"})
 _EXPLETIVE = re.compile(r"it\s+(?:possible|true|necessary|ok|okay|safe|required|allowed|worth|free)\b", re.I)
 _WHAT_ABOUT = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+(?P<rest>.+)$", re.I)
 _SAME = re.compile(
@@ -114,6 +117,24 @@ _SAME = re.compile(
     r"same\s+(?P<rest>(?:for|on|in|with|at|over)\b.+)$",
     re.I,
 )
+# "is that available on Android too?": a clause pronoun, one predicate word, and the new case.
+_CLAUSE = re.compile(
+    r"^\s*(?:and\s+)?(?:is|are|does|do|would|will|can)\s+(?:that|this)\s+(?:also\s+)?(?P<predicate>\S+)\s+"
+    r"(?P<rest>(?:for|on|in|with|at|over|through|via)\b.+)$",
+    re.I,
+)
+# Predicate words that say a clause holds ("is that *available* on ...", "does that *work* for ...").
+_PREDICATES = frozenset({"available", "possible", "supported", "true", "allowed", "included", "required", "offered",
+                         "work", "apply", "happen", "valid", "free", "enabled", "needed"})
+# "German too?", "and for guests as well?": a case added to the previous question.
+_TOO = re.compile(r"\s*(?:,\s*)?\b(?:too|as\s+well|either)\s*[?.!]*\s*$", re.I)
+# Closed-class words that can follow a pronoun "one" as an adverb, not as its noun ("use one *twice*").
+_ADVERBS = frozenset({"twice", "again", "later", "instead", "anymore", "first", "back", "up", "off", "out", "away",
+                      "now", "too", "more", "here", "there", "yet", "still", "once", "already"})
+# Words that open a clause: an antecedent in the question stands before one of them.
+_CLAUSE_OPENERS = frozenset({"if", "when", "after", "before", "once", "until", "unless", "because", "while", "and",
+                             "but", "so", "since", "whether"})
+_ELIDING = frozenset({"more", "another", "fewer"})  # a last word whose noun is left out ("can I get more?")
 _WHAT_IF = re.compile(r"^\s*(?:and\s+)?what\s+(?:if|happens\s+(?:if|when))\b", re.I)
 _END = re.compile(r"[?.!\s]+$")
 
@@ -155,6 +176,10 @@ def _rewrite(
     if same := _SAME.match(question):
         rest = _END.sub("", same.group("rest"))
         return _noted(_fragment(rest, previous, history, config=config), "sameness: the previous question, new case")
+    if (clause := _CLAUSE.match(question)) and clause.group("predicate").lower() in _PREDICATES:
+        rest = _END.sub("", _TOO.sub("", clause.group("rest")))
+        if len(_terms(rest, config)) <= rules.max_fragment_terms:
+            return _noted(_fragment(rest, previous, history, config=config), "sameness: the previous question, new case")
     if about := _WHAT_ABOUT.match(question):
         rest = _END.sub("", about.group("rest"))
         if len(_terms(rest, config)) > rules.max_fragment_terms:
@@ -163,18 +188,24 @@ def _rewrite(
     words = words_of(question)
     if not words:
         return None
+    opener = words[0].lower
+    if _TOO.search(question) and not (opener in QUESTION_WORDS or opener in AUXILIARIES or opener in SUBJECTS
+                                      or opener in CONJUNCTIONS or opener in PREPOSITIONS):
+        rest = _END.sub("", _TOO.sub("", question))  # "German too?": no verb of its own, a case of the previous one
+        if 0 < len(_terms(rest, config)) <= rules.max_fragment_terms:
+            return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a case with 'too'")
     if words[0].lower in CONJUNCTIONS and len(words) > 1:
         second = words[1]
         if second.lower in QUESTION_WORDS or second.lower in AUXILIARIES:
             question = question[second.start :]  # "And how do I ...?": a question of its own after the "and"
             words = words_of(question)
         else:
-            rest = _END.sub("", question[second.start :])
+            rest = _END.sub("", _TOO.sub("", question[second.start :]))
             if len(_terms(rest, config)) > rules.max_fragment_terms + 1:
                 return None
             return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a fragment after a conjunction")
     elif words[0].lower in PREPOSITIONS:
-        rest = _END.sub("", question)
+        rest = _END.sub("", _TOO.sub("", question))
         if len(_terms(rest, config)) > rules.max_fragment_terms:
             return None
         return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a fragment")
@@ -219,7 +250,8 @@ def _fragment(fragment: str, previous: str, history: Sequence[Turn], *, config: 
             and any(w.lower in PREPOSITIONS | DETERMINERS for w in words[1:])):
         return f"{_END.sub('', previous)} and {fragment}"  # a verb phrase: "... and download a report of them"
     replacing = fragment[core[0].start : core[-1].end]
-    span = _parallel(core, before, config=config)
+    preposition = words[0].lower if words[0].lower in PREPOSITIONS else ""
+    span = _parallel(core, before, preposition, config=config)
     if span is not None:
         return previous[: before[span[0]].start] + replacing + previous[before[span[1]].end :]
     if len(words) == 1 and not is_plural(fragment) and not is_name(words[0], 1):
@@ -230,10 +262,11 @@ def _fragment(fragment: str, previous: str, history: Sequence[Turn], *, config: 
     return _append(previous, fragment)
 
 
-def _parallel(core: list[Word], before: list[Word], *, config: PipelineConfig) -> tuple[int, int] | None:
+def _parallel(core: list[Word], before: list[Word], preposition: str, *, config: PipelineConfig
+              ) -> tuple[int, int] | None:
     """The span [first, last] of the previous question that the fragment stands for: the content words ending in
     the fragment's last word ("the Business plan" for "the Team plan"), else, for a name, the first name ("iOS" for
-    "Android")."""
+    "Android") that no other preposition governs ("on Android" does not stand for "with Face ID")."""
     skipped = not_topic(before)
     head = stem_of(core[-1], config)
     for i, word in enumerate(before):
@@ -245,7 +278,8 @@ def _parallel(core: list[Word], before: list[Word], *, config: PipelineConfig) -
     if not all(is_name(w, 1) for w in core):
         return None
     # A name right after "which" is what the question is about ("which iOS version"), not the asked-for noun.
-    names = [i for i, w in enumerate(before) if is_name(w, i) and (i not in skipped or before[i - 1].lower == "which")]
+    names = [i for i, w in enumerate(before) if is_name(w, i) and (i not in skipped or before[i - 1].lower == "which")
+             and not _governed_otherwise(before, i, preposition)]
     if not names:
         return None
     end = names[0]
@@ -254,16 +288,36 @@ def _parallel(core: list[Word], before: list[Word], *, config: PipelineConfig) -
     return names[0], end
 
 
-def _own_antecedent(words: list[Word], index: int, skipped: set[int], *, plural: bool) -> bool:
+def _clause_start(question: str, words: list[Word], index: int) -> int:
+    """The index of the first word of the clause the word at `index` stands in: after the last comma or
+    subordinating word before it ("if I delete a file, *can* I restore it")."""
+    for i in range(index - 1, 0, -1):
+        if words[i].lower in _CLAUSE_OPENERS or "," in question[words[i - 1].end : words[i].start]:
+            return i
+    return 0
+
+
+def _governed_otherwise(words: list[Word], index: int, preposition: str) -> bool:
+    """Whether the name at `index` follows a preposition (within its phrase) other than the fragment's."""
+    for i in range(index - 1, max(index - 4, -1), -1):
+        if words[i].lower in PREPOSITIONS:
+            return bool(preposition) and words[i].lower != preposition
+        if not (is_content(words[i]) or words[i].lower in DETERMINERS):
+            return False
+    return False
+
+
+def _own_antecedent(question: str, words: list[Word], index: int, skipped: set[int], *, plural: bool) -> bool:
     """Whether a content word before the pronoun can be what it refers to: the question holds its own antecedent.
 
-    For "they/them/one" it is a plural word, the asked-for noun included ("which files ... delete them"); for "it"
-    any other content word ("if I delete a file, can I restore it?"), but not the asked-for noun ("how many members
-    can it have?" asks about something else).
+    It stands in an earlier clause: within its own clause a pronoun does not name a noun of that clause ("can I put
+    a password on it?": not the password; that would be "itself"). For "they/them" it is a plural word, the
+    asked-for noun included ("which files ... after I delete them"); for "it" any other content word ("if I delete
+    a file, can I restore it?"), but not the asked-for noun ("how many members can it have?").
     """
-    for i in range(index):
+    for i in range(_clause_start(question, words, index)):
         word = words[i]
-        if not is_content(word) or word.lower in PREPOSITIONS:
+        if not is_content(word) or word.lower in PREPOSITIONS or word.lower in LIGHT_VERBS:
             continue
         asked = i > 0 and words[i - 1].lower in ("which", "what", "many", "much")
         if plural and is_plural(word.text) and (i not in skipped or asked):
@@ -285,11 +339,13 @@ def _pointing(words: list[Word], question: str) -> list[int]:
             continue  # "is it possible to ...?"
         if w == "there" and (following in AUXILIARIES or preceding in AUXILIARIES):
             continue  # "is there a limit?"
-        if w == "one" and (following and is_content(words[i + 1]) or preceding in ("than", "least", "only", "no")):
-            continue  # "one file", "more than one"
-        if w in ("that", "this") and i > 0 and i - 1 not in skipped and is_content(words[i - 1]):
-            continue  # "a file that ...": a relative, its antecedent right before it
-        if w != "there" and _own_antecedent(words, i, skipped, plural=w in PLURAL_PRONOUNS or w == "one"):
+        if w == "one" and ((following and following not in _ADVERBS and is_content(words[i + 1]))
+                           or preceding in ("than", "least", "only", "no")):
+            continue  # "one file", "more than one"; not "use one twice"
+        if w in ("that", "this") and following and i - 1 not in skipped and i > 0 and is_content(words[i - 1]):
+            continue  # "a file that ...": a relative, its antecedent right before it and its clause after it
+        if w not in ("there", "that", "this") and _own_antecedent(question, words, i, skipped,
+                                                                   plural=w in PLURAL_PRONOUNS):
             continue
         found.append(i)
     return found
@@ -300,9 +356,23 @@ def _topic(history: Sequence[Turn], *, plural: bool | None, config: PipelineConf
     """The best topic phrase of the last turns, of the number asked for when one has it."""
     topics = topics_of(history, config=config, turns=RULES.history_turns, max_words=RULES.max_topic_words,
                        verbs=verbs)
-    if plural is not None:
-        topics = [t for t in topics if t.plural == plural] or topics
+    if plural is False:  # "it" for "personal access tokens": a personal access token
+        topics = [t if not t.plural else Topic(_singular_phrase(t.phrase), t.score * DISAGREES, False) for t in topics]
+        topics.sort(key=lambda t: -t.score)
+    elif plural:
+        topics = [t for t in topics if t.plural] or topics
     return topics[0].phrase if topics else ""
+
+
+def _singular_phrase(phrase: str) -> str:
+    """A plural phrase in the singular, with an article when it has none ("share links" -> "a share link")."""
+    words = phrase.split()
+    words[_head(words)] = singular(words[_head(words)])
+    if len(words) == 1 or words[0].lower() not in DETERMINERS:
+        words.insert(0, "an" if words[0][:1].lower() in "aeiou" else "a")
+    elif words[0].lower() in ("these", "those"):
+        words[0] = "the"
+    return " ".join(words)
 
 
 def _verbs_around(words: list[Word], index: int, config: PipelineConfig) -> frozenset[str]:
@@ -318,6 +388,21 @@ def _verbs_around(words: list[Word], index: int, config: PipelineConfig) -> froz
                 stems.add(stem_of(word, config))
                 break
     return frozenset(stem for stem in stems if stem)
+
+
+def _head(words: list[str]) -> int:
+    """The index of a phrase's head noun: its last word before a preposition ("versions on the Team plan")."""
+    for i, word in enumerate(words[1:], start=1):
+        if word.lower() in PREPOSITIONS:
+            return i - 1
+    return len(words) - 1
+
+
+def _indefinite(phrase: str) -> str:
+    """The phrase in the singular with "a"/"an" for its determiner ("the versions" -> "a version")."""
+    words = _bare(phrase).split()
+    words[_head(words)] = singular(words[_head(words)])
+    return f"{'an' if words[0][:1].lower() in 'aeiou' else 'a'} {' '.join(words)}"
 
 
 def _bare(phrase: str) -> str:
@@ -342,12 +427,19 @@ def _substitute_pronouns(
             term = key_term(texts, exclude, config=config)
             replacement = f"in the {term}" if term else ""
         else:
+            # "one" is one of several ("restore one" after "versions"), or one more of a kind ("buy one")
             plural = word.lower in (*PLURAL_PRONOUNS, "one") or (False if word.lower in ("it", "its") else None)
+            if word.lower == "ones":  # "new ones": the noun itself, bare
+                replacement = _bare(_topic(history, plural=True, config=config))
+                if not replacement:
+                    return None
+                text = text[: word.start] + replacement + text[word.end :]
+                continue
             replacement = _topic(history, plural=plural, config=config, verbs=_verbs_around(words, i, config))
             if replacement and word.lower in ("its", "their"):
                 replacement += "'" if replacement.endswith("s") else "'s"
-            elif replacement and word.lower == "one":
-                replacement = f"one of the {_bare(replacement)}"
+            elif replacement and word.lower == "one":  # "restore one": a version
+                replacement = _indefinite(replacement)
         if not replacement:
             return None
         text = text[: word.start] + replacement + text[word.end :]
@@ -375,6 +467,13 @@ def _refer(
             topic = _bare(_topic(history, plural=True if word.lower == "many" else None, config=config))
             if topic:
                 return question[: word.end] + f" {topic}" + question[word.end :], "ellipsis: how many of the topic"
+    if words[-1].lower in _ELIDING and len(words) > 1 and (is_content(words[-2]) or words[-2].lower in SUBJECTS) \
+            and not any(is_content(w) and i not in not_topic(words) for i, w in enumerate(words[:-2])):
+        # "can I get more?": more of the topic ("another" and "one more": one of them)
+        topic = _topic(history, plural=True, config=config)
+        if topic:
+            noun = _bare(topic) if words[-1].lower != "another" else _indefinite(topic).split(" ", 1)[1]
+            return question[: words[-1].end] + f" {noun}" + question[words[-1].end :], "ellipsis: more of the topic"
     terms = question_terms(question, config=config)
     if len(terms) > rules.max_thin_terms:
         return None
