@@ -45,6 +45,7 @@ imperative fragment with no conjunction ("list them") is not detected; a pronoun
 change that?" after "when do links expire?") becomes a noun phrase; the rewrite is not always grammatical English
 (verb agreement is not fixed): it is a search question.
 """
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -109,6 +110,7 @@ class FollowupRules:
 RULES = FollowupRules()
 
 DISAGREES = 0.7  # the weight of a plural topic put in the singular for "it" ("invoices": an invoice)
+UNATTESTED = 0.5  # the weight of a plural topic for "it" whose singular the texts never write
 PLURAL_PRONOUNS = frozenset({"they", "them", "their", "ones"})
 _EXPLETIVE = re.compile(r"it\s+(?:possible|true|necessary|ok|okay|safe|required|allowed|worth|free)\b", re.I)
 _WHAT_ABOUT = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+(?P<rest>.+)$", re.I)
@@ -236,6 +238,7 @@ def _append(previous: str, fragment: str) -> str:
 def _fragment(fragment: str, previous: str, history: Sequence[Turn], *, config: PipelineConfig) -> str | None:
     """The previous question rewritten for an elliptical fragment ("the Team plan", "for macOS", "downgrade"); None
     for a fragment that names nothing ("for?")."""
+    fragment = _one_as_head(fragment, previous)
     fragment = _substitute_pronouns(fragment, words_of(fragment), history, config=config) or fragment
     words = words_of(fragment)
     if not any(is_content(w) for w in words):
@@ -253,13 +256,34 @@ def _fragment(fragment: str, previous: str, history: Sequence[Turn], *, config: 
     preposition = words[0].lower if words[0].lower in PREPOSITIONS else ""
     span = _parallel(core, before, preposition, config=config)
     if span is not None:
-        return previous[: before[span[0]].start] + replacing + previous[before[span[1]].end :]
+        head = previous[: before[span[0]].start]
+        if span[0] > 0 and before[span[0] - 1].lower in ("a", "an") and before[span[0] - 1].end == len(head) - 1:
+            article = "an" if replacing[:1].lower() in "aeiou" else "a"  # "a monthly plan" -> "an annual plan"
+            head = head[: before[span[0] - 1].start] + article + " "
+        return head + replacing + previous[before[span[1]].end :]
     if len(words) == 1 and not is_plural(fragment) and not is_name(words[0], 1):
         for i, word in enumerate(before[:-1]):
             if word.lower in SUBJECTS:  # "and downgrade?" after "Can I upgrade ...": the verb is what changes
                 verb = before[i + 1]
                 return previous[: verb.start] + fragment + previous[verb.end :]
     return _append(previous, fragment)
+
+
+def _one_as_head(fragment: str, previous: str) -> str:
+    """The fragment with a closing "one(s)" after a modifier put as the head noun it stands for: the last noun of
+    the previous question's phrase after the same preposition ("on an annual one" after "... on a monthly plan"),
+    else its last noun."""
+    words, before = words_of(fragment), words_of(previous)
+    if len(words) < 2 or words[-1].lower not in ("one", "ones") or not is_content(words[-2]):
+        return fragment
+    start = next((i + 1 for i, w in enumerate(before) if w.lower == words[0].lower), 0)
+    heads = [w for w in before[start:] if is_content(w)]
+    nouns = list(itertools.takewhile(lambda w: is_content(w) or w.lower in DETERMINERS, before[start:]))
+    head = ([w for w in nouns if is_content(w)] or heads or [None])[-1]
+    if head is None:
+        return fragment
+    noun = head.lower if words[-1].lower == "one" else head.lower + "s"
+    return fragment[: words[-1].start] + noun + fragment[words[-1].end :]
 
 
 def _parallel(core: list[Word], before: list[Word], preposition: str, *, config: PipelineConfig
@@ -356,12 +380,23 @@ def _topic(history: Sequence[Turn], *, plural: bool | None, config: PipelineConf
     """The best topic phrase of the last turns, of the number asked for when one has it."""
     topics = topics_of(history, config=config, turns=RULES.history_turns, max_words=RULES.max_topic_words,
                        verbs=verbs)
-    if plural is False:  # "it" for "personal access tokens": a personal access token
-        topics = [t if not t.plural else Topic(_singular_phrase(t.phrase), t.score * DISAGREES, False) for t in topics]
+    if plural is False:  # "it" for "personal access tokens": a personal access token, if the texts write one
+        written = {w.lower for turn in history[-RULES.history_turns :]
+                   for text in (turn.question, *turn.answer_sentences, *turn.cited_texts) for w in words_of(text)}
+        topics = [t if not t.plural else _in_singular(t, written) for t in topics]
         topics.sort(key=lambda t: -t.score)
     elif plural:
         topics = [t for t in topics if t.plural] or topics
     return topics[0].phrase if topics else ""
+
+
+def _in_singular(topic: Topic, written: set[str]) -> Topic:
+    """A plural topic for a singular pronoun: in the singular when the texts write its head so ("a token"), at a
+    discount; else as it is, at a larger one ("support hours" for "it" is rather "support")."""
+    words = topic.phrase.split()
+    if singular(words[_head(words)].lower()) in written:
+        return Topic(_singular_phrase(topic.phrase), topic.score * DISAGREES, False)
+    return Topic(topic.phrase, topic.score * UNATTESTED, True)
 
 
 def _singular_phrase(phrase: str) -> str:

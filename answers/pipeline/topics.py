@@ -46,7 +46,8 @@ IRREGULAR_PARTICIPLES = frozenset({
     "left", "found", "done", "set",
 })
 _PLACE_PREPOSITIONS = frozenset({"in", "on", "at"})
-UNREPEATED = 0.6  # the weight of each word of a phrase the passages do not repeat
+UNREPEATED = 0.6  # the weight of each word of a phrase the passages do not repeat, in a run they write part of
+WRITTEN_OUT = 0.8  # the same in a run they write no part of: the question's own noun phrase ("a deleted file")
 PERSISTS = 0.5  # the bonus of a phrase that another recent question holds too
 ACTS = 0.6  # the bonus of a phrase the passages put next to the pronoun's verb
 CUT_HEAD = 0.3  # the cost of a phrase that stops before its run's last word, the head noun ("the personal access")
@@ -223,6 +224,11 @@ def topics_of(
         skipped = topic_skips(words)
         for start, end in _runs(words, skipped):
             place = _place_phrase(turn.question, words, end)
+            # A run the passages write part of, two words or more, but not whole holds a verb ("the Business plan
+            # *cost*"); only then is a phrase the passages do not repeat taken for a noun and a verb.
+            split = any(_count([stem_of(w, config) for w in words[i:j]], corpus)
+                        for i in range(start, end) for j in range(i + 2, end + 1) if j - i < end - start)
+            unrepeated = UNREPEATED if split else WRITTEN_OUT
             for i in range(start, end):
                 for j in range(i + 1, min(end, i + max_words) + 1):
                     stems = [stem_of(w, config) for w in words[i:j]]
@@ -231,7 +237,7 @@ def topics_of(
                     repeated = _count(stems, corpus)
                     # Length first (a phrase the question wrote out), then how often the passages repeat it; a
                     # phrase the passages never write word for word is likely a noun and a verb ("the plan cost").
-                    score = (len(stems) * (1.0 if repeated else UNREPEATED) + 0.1 * min(repeated, 5)
+                    score = (len(stems) * (1.0 if repeated else unrepeated) + 0.1 * min(repeated, 5)
                              + (0.05 if j == end else -CUT_HEAD) + (PERSISTS if _count(stems, others[order]) else 0)
                              ) / (1 + age)
                     if i == start and (extended := _extension(stems, headings, config)):
