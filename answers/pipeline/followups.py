@@ -115,8 +115,8 @@ PLURAL_PRONOUNS = frozenset({"they", "them", "their", "ones"})
 _EXPLETIVE = re.compile(r"it\s+(?:possible|true|necessary|ok|okay|safe|required|allowed|worth|free)\b", re.I)
 _WHAT_ABOUT = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+(?P<rest>.+)$", re.I)
 _SAME = re.compile(
-    r"^\s*(?:and\s+)?(?:is|are|does|do|would|will)\s+(?:that|it|this|they|those)\s+(?:also\s+)?(?:be\s+)?the\s+"
-    r"same\s+(?P<rest>(?:for|on|in|with|at|over)\b.+)$",
+    r"^\s*(?:and\s+)?(?:(?:is|are|does|do|would|will)\s+(?:that|it|this|they|those)\s+(?:also\s+)?(?:be\s+)?)?"
+    r"(?:the\s+)?same\s+(?P<rest>(?:for|on|in|with|at|over|through|via)\b.+)$",
     re.I,
 )
 # "is that available on Android too?": a clause pronoun, one predicate word, and the new case.
@@ -136,6 +136,7 @@ _ADVERBS = frozenset({"twice", "again", "later", "instead", "anymore", "first", 
 # Words that open a clause: an antecedent in the question stands before one of them.
 _CLAUSE_OPENERS = frozenset({"if", "when", "after", "before", "once", "until", "unless", "because", "while", "and",
                              "but", "so", "since", "whether"})
+_POSSESSIVES = {"mine": "my", "yours": "your", "theirs": "their", "ours": "our"}
 _ELIDING = frozenset({"more", "another", "fewer"})  # a last word whose noun is left out ("can I get more?")
 _WHAT_IF = re.compile(r"^\s*(?:and\s+)?what\s+(?:if|happens\s+(?:if|when))\b", re.I)
 _END = re.compile(r"[?.!\s]+$")
@@ -196,6 +197,9 @@ def _rewrite(
         rest = _END.sub("", _TOO.sub("", question))  # "German too?": no verb of its own, a case of the previous one
         if 0 < len(_terms(rest, config)) <= rules.max_fragment_terms:
             return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a case with 'too'")
+    if all(is_content(w) or w.lower in DETERMINERS for w in words) and 0 < len(_terms(question, config)) <= 2:
+        # "Windows?": a noun phrase and nothing else, no question of its own
+        return _noted(_fragment(_END.sub("", question), previous, history, config=config), "ellipsis: a bare phrase")
     if words[0].lower in CONJUNCTIONS and len(words) > 1:
         second = words[1]
         if second.lower in QUESTION_WORDS or second.lower in AUXILIARIES:
@@ -321,6 +325,12 @@ def _clause_start(question: str, words: list[Word], index: int) -> int:
     return 0
 
 
+def _is_predicate(word: str) -> bool:
+    """Whether a word closing the question after "that" says what it is made ("make that *mandatory*"): a predicate
+    word or an adjective by its ending, not the verb of a relative clause."""
+    return word in _PREDICATES or word.endswith(("ory", "able", "ible", "ive", "ful", "less", "ic", "al"))
+
+
 def _governed_otherwise(words: list[Word], index: int, preposition: str) -> bool:
     """Whether the name at `index` follows a preposition (within its phrase) other than the fragment's."""
     for i in range(index - 1, max(index - 4, -1), -1):
@@ -366,7 +376,8 @@ def _pointing(words: list[Word], question: str) -> list[int]:
         if w == "one" and ((following and following not in _ADVERBS and is_content(words[i + 1]))
                            or preceding in ("than", "least", "only", "no")):
             continue  # "one file", "more than one"; not "use one twice"
-        if w in ("that", "this") and following and i - 1 not in skipped and i > 0 and is_content(words[i - 1]):
+        if (w in ("that", "this") and following and i - 1 not in skipped and i > 0 and is_content(words[i - 1])
+                and not (i + 2 == len(words) and _is_predicate(words[i + 1].lower))):
             continue  # "a file that ...": a relative, its antecedent right before it and its clause after it
         if w not in ("there", "that", "this") and _own_antecedent(question, words, i, skipped,
                                                                    plural=w in PLURAL_PRONOUNS):
@@ -456,6 +467,12 @@ def _substitute_pronouns(
     text = question
     for i in reversed(pointing):
         word = words[i]
+        if word.lower in _POSSESSIVES:  # "see theirs": their storage usage
+            topic = _bare(_topic(history, plural=None, config=config))
+            if not topic:
+                return None
+            text = text[: word.start] + f"{_POSSESSIVES[word.lower]} {topic}" + text[word.end :]
+            continue
         if word.lower == "there":
             exclude = set(_terms(question, config)) | set(_terms(history[-1].question, config))
             texts = (*history[-1].cited_texts, *history[-1].answer_sentences)

@@ -33,7 +33,8 @@ DETERMINERS = frozenset({
     "some",
 })
 SUBJECTS = frozenset({"i", "we", "you"})
-REFERRING = frozenset({"it", "its", "that", "this", "they", "them", "their", "one", "ones", "there"})
+REFERRING = frozenset({"it", "its", "that", "this", "they", "them", "their", "one", "ones", "there", "mine", "yours",
+                       "theirs", "ours"})
 # Auxiliaries after which "who" is the subject and the next word its verb ("who *can* raise it").
 MODALS = frozenset({"can", "could", "will", "would", "should", "may", "might", "must", "do", "does", "did"})
 # Verbs a question asks with that carry no topic ("how long does it take", "what happens").
@@ -148,7 +149,26 @@ def topic_skips(words: list[Word]) -> set[int]:
         closing = is_participle(words[i]) and (following is None or not is_content(following))
         if before_article or closing:
             skipped.add(i)
+    if (verb := _fronted_object_verb(words)) is not None:
+        skipped.add(verb)
     return skipped
+
+
+def _fronted_object_verb(words: list[Word]) -> int | None:
+    """The verb closing a question whose object the question word took to the front, after do and its subject
+    ("what does the Business plan *cost*?", "which browsers does the web app *support*?"): the last word of the run
+    of content words after the auxiliary, when it ends the question or a non-content word follows."""
+    if len(words) < 4 or not (words[0].lower in ("what", "which") or (words[0].lower == "how" and words[1].lower in (
+            "much", "many"))):
+        return None
+    aux = next((i for i, w in enumerate(words) if w.lower in ("do", "does", "did")), None)
+    if aux is None or aux + 1 >= len(words) or words[aux + 1].lower in SUBJECTS:
+        return None
+    start = aux + 2 if words[aux + 1].lower in DETERMINERS else aux + 1
+    end = start
+    while end < len(words) and is_content(words[end]):
+        end += 1
+    return end - 1 if end - start >= 2 else None
 
 
 def asked_noun(words: list[Word]) -> tuple[int, int] | None:
