@@ -182,7 +182,8 @@ def _rewrite(
     if (clause := _CLAUSE.match(question)) and clause.group("predicate").lower() in _PREDICATES:
         rest = _END.sub("", _TOO.sub("", clause.group("rest")))
         if len(_terms(rest, config)) <= rules.max_fragment_terms:
-            return _noted(_fragment(rest, previous, history, config=config), "sameness: the previous question, new case")
+            return _noted(_fragment(rest, previous, history, config=config),
+                          "sameness: the previous question, new case")
     if about := _WHAT_ABOUT.match(question):
         rest = _END.sub("", about.group("rest"))
         if len(_terms(rest, config)) > rules.max_fragment_terms:
@@ -283,9 +284,10 @@ def _one_as_head(fragment: str, previous: str) -> str:
     start = next((i + 1 for i, w in enumerate(before) if w.lower == words[0].lower), 0)
     heads = [w for w in before[start:] if is_content(w)]
     nouns = list(itertools.takewhile(lambda w: is_content(w) or w.lower in DETERMINERS, before[start:]))
-    head = ([w for w in nouns if is_content(w)] or heads or [None])[-1]
-    if head is None:
+    candidates = [w for w in nouns if is_content(w)] or heads
+    if not candidates:
         return fragment
+    head = candidates[-1]
     noun = head.lower if words[-1].lower == "one" else head.lower + "s"
     return fragment[: words[-1].start] + noun + fragment[words[-1].end :]
 
@@ -376,7 +378,8 @@ def _pointing(words: list[Word], question: str) -> list[int]:
         if w == "one" and ((following and following not in _ADVERBS and is_content(words[i + 1]))
                            or preceding in ("than", "least", "only", "no")):
             continue  # "one file", "more than one"; not "use one twice"
-        if (w in ("that", "this") and following and i - 1 not in skipped and i > 0 and is_content(words[i - 1])
+        if (w in ("that", "this") and following and i > 0 and is_content(words[i - 1])
+                and (i - 1 not in skipped or following in AUXILIARIES)  # "which files that are shared"
                 and not (i + 2 == len(words) and _is_predicate(words[i + 1].lower))):
             continue  # "a file that ...": a relative, its antecedent right before it and its clause after it
         if w not in ("there", "that", "this") and _own_antecedent(question, words, i, skipped,
@@ -524,8 +527,8 @@ def _refer(
         # "can I get more?": more of the topic ("another" and "one more": one of them)
         topic = _topic(history, plural=True, config=config)
         if topic:
-            noun = _bare(topic) if words[-1].lower != "another" else _indefinite(topic).split(" ", 1)[1]
-            return question[: words[-1].end] + f" {noun}" + question[words[-1].end :], "ellipsis: more of the topic"
+            left_out = _bare(topic) if words[-1].lower != "another" else _indefinite(topic).split(" ", 1)[1]
+            return question[: words[-1].end] + f" {left_out}" + question[words[-1].end :], "ellipsis: more of the topic"
     terms = question_terms(question, config=config)
     if len(terms) > rules.max_thin_terms:
         return None
