@@ -73,6 +73,7 @@ from answers.pipeline.topics import (
     not_topic,
     singular,
     stem_of,
+    topic_skips,
     topics_of,
     words_of,
 )
@@ -136,6 +137,7 @@ _ADVERBS = frozenset({"twice", "again", "later", "instead", "anymore", "first", 
 # Words that open a clause: an antecedent in the question stands before one of them.
 _CLAUSE_OPENERS = frozenset({"if", "when", "after", "before", "once", "until", "unless", "because", "while", "and",
                              "but", "so", "since", "whether"})
+_TEMPORAL = frozenset({"after", "before", "since", "until", "like"})  # "after that", "like this"
 _POSSESSIVES = {"mine": "my", "yours": "your", "theirs": "their", "ours": "our"}
 _ELIDING = frozenset({"more", "another", "fewer"})  # a last word whose noun is left out ("can I get more?")
 _WHAT_IF = re.compile(r"^\s*(?:and\s+)?what\s+(?:if|happens\s+(?:if|when))\b", re.I)
@@ -198,7 +200,9 @@ def _rewrite(
         rest = _END.sub("", _TOO.sub("", question))  # "German too?": no verb of its own, a case of the previous one
         if 0 < len(_terms(rest, config)) <= rules.max_fragment_terms:
             return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a case with 'too'")
-    if all(is_content(w) or w.lower in DETERMINERS for w in words) and 0 < len(_terms(question, config)) <= 2:
+    closing_one = len(words) > 1 and words[-1].lower in ("one", "ones") and is_content(words[-2])  # "the Oregon one"
+    if (all(is_content(w) or w.lower in DETERMINERS for w in (words[:-1] if closing_one else words))
+            and 0 < len(_terms(question, config)) <= 2):
         # "Windows?": a noun phrase and nothing else, no question of its own
         return _noted(_fragment(_END.sub("", question), previous, history, config=config), "ellipsis: a bare phrase")
     if words[0].lower in CONJUNCTIONS and len(words) > 1:
@@ -283,7 +287,9 @@ def _one_as_head(fragment: str, previous: str) -> str:
         return fragment
     start = next((i + 1 for i, w in enumerate(before) if w.lower == words[0].lower), 0)
     heads = [w for w in before[start:] if is_content(w)]
-    nouns = list(itertools.takewhile(lambda w: is_content(w) or w.lower in DETERMINERS, before[start:]))
+    verbs = topic_skips(before)
+    nouns = [w for i, w in itertools.takewhile(lambda p: (is_content(p[1]) and p[0] not in verbs)
+                                               or p[1].lower in DETERMINERS, enumerate(before[start:], start=start))]
     candidates = [w for w in nouns if is_content(w)] or heads
     if not candidates:
         return fragment
@@ -373,6 +379,8 @@ def _pointing(words: list[Word], question: str) -> list[int]:
         preceding = words[i - 1].lower if i > 0 else ""
         if w not in REFERRING or (w == "it" and _EXPLETIVE.match(question, word.start)):
             continue  # "is it possible to ...?"
+        if w in ("that", "this") and preceding in _TEMPORAL and not following:
+            continue  # "after that": a time, not a thing
         if w == "there" and (following in AUXILIARIES or preceding in AUXILIARIES):
             continue  # "is there a limit?"
         if w == "one" and ((following and following not in _ADVERBS and is_content(words[i + 1]))
@@ -539,7 +547,7 @@ def _refer(
     mentioned = {t for text in (*latest.cited_texts, *latest.answer_sentences) for t in _terms(text, config)}
     for i, word in enumerate(words[:-1]):
         noun = words[i + 1]
-        if word.lower == "the" and is_content(noun) and stem_of(noun, config) in mentioned:
+        if word.lower in ("the", "each", "every") and is_content(noun) and stem_of(noun, config) in mentioned:
             asked = {stem_of(w, config) for w in words_of(latest.question)} - set(terms) - {""}
             texts = (*latest.answer_sentences, *latest.cited_texts)
             # A noun the previous question used already names what that question was about ("the trial period").

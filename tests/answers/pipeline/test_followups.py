@@ -337,3 +337,18 @@ def test_the_topic_another_recent_question_holds_wins_over_a_passing_object():
                ("Share links\nProtecting a link\nShare links can be protected with a password.",))
 
     assert resolve("and how long does it last?", SHARE_LINK, put) == "How long does a share link last?"
+
+
+def test_the_x_one_names_the_head_noun_each_takes_the_passages_modifiers_and_after_that_is_a_time():
+    frankfurt = turn("Does the Frankfurt data centre have backup generators?", "Data centres\nPhysical security",
+                     "Both data centres have backup power generators.")
+    scopes = turn("What does the files.read scope allow?", "API authentication\nScopes",
+                  "The files.read scope allows reading files and folders.")
+    webhooks = turn("Where are webhooks configured?", "API authentication\nWebhooks",
+                    "Webhooks are configured on the Developer page.",
+                    "Each webhook request is signed with HMAC-SHA256.")
+
+    assert resolve("the Oregon one?", frankfurt) == "Does the Oregon centre have backup generators?"
+    assert resolve("and the files.write one?", scopes) == "What does the files.write scope allow?"
+    assert resolve("how is each request signed?", webhooks) == "How is each webhook request signed?"
+    assert resolve("can support recover them after that?", TRASH).endswith("after that?")
