@@ -7,43 +7,62 @@ cited passages. The rule, word by word and without part-of-speech tagging:
    is the point: rewriting a standalone question is worse than missing a follow-up.
 2. A question is a follow-up when it is
    - a *fragment*: it opens with "and", "or", "but", "also" not followed by a question word or an auxiliary ("and
-     for macOS?", "and downgrade?"), opens with a preposition ("on which plan?"), or is "what/how about X" with a
-     short X (at most `max_fragment_terms` significant terms: "what about the Team plan?", not "what about the
-     storage included in a trial workspace?");
-   - a *sameness* question: "is that the same on mobile?";
-   - *referring*: it holds "it", "that", "this", "they", "them", "their", "its", "one" or "there" with no antecedent
-     in the question itself (a content word before the pronoun that is not the verb after "I/we/you"; for "it" not
-     the asked-for noun of "which X" / "how many X" either, for "they/them/one" a plural one, which may be it:
-     "which files can I restore after I delete them?"), leaving out the expletive "is it possible/true/..." and the
-     existential "is there";
-   - *elided*: "how many/much" followed by no noun ("how many do I get?");
-   - *definite and thin*: at most two significant terms, one of them a single noun after "the" that the previous
-     answer or its cited passages mention ("how long are the codes valid?");
+     for macOS?", "and downgrade?"), opens with a preposition ("on which plan?", "through the desktop app?"), is
+     "what/how about X" with a short X (at most `max_fragment_terms` significant terms: "what about the Team plan?",
+     not "what about the storage included in a trial workspace?"), is a bare noun phrase of at most two terms
+     ("Windows?", "the Oregon one?"), or a phrase with "too/as well/either" and no verb ("German too?"; not "are
+     taxes refunded too?", which opens with an auxiliary);
+   - a *sameness* question: "is that the same on mobile?", "same for bulk endpoints?", or a clause "that" with one
+     predicate word and a new case ("is that available on Android too?");
+   - *referring*: it holds "it", "that", "this", "they", "them", "their", "its", "one(s)", "there" or "mine/theirs/
+     yours/ours" with no antecedent in the question itself. An antecedent stands in an earlier clause (after a comma
+     or "if/when/after/and ..."): a pronoun does not name a noun of its own clause ("can I put a password on *it*?",
+     the share link; "if I delete a file, can I restore it?" keeps its own). For "it" it is any content word but the
+     asked-for noun of "which/how many X"; for "they/them" a plural one, which may be it ("which files can I restore
+     after I delete them?"); never the word right before the pronoun (its verb: "who manages them") nor a light verb.
+     Left out: the expletive "is it possible/true/...", the existential "is there", "one" before a noun ("one file",
+     not "use one twice"), a relative "that" (after a noun, with a clause after it: not "make that mandatory",
+     where a closing adjective follows), and "after that";
+   - *elided*: "how many/much" followed by no noun ("how many do I get?"), or "more/another" closing the question
+     ("can I get more?");
+   - *definite and thin*: at most two significant terms, one of them a single noun after "the/each/every" that the
+     previous answer or its cited passages mention ("how long are the codes valid?", "how is each request signed?");
    - *conditional*: "what if ..." or "what happens if/when ..." with at most two significant terms.
 3. The rewrite carries the previous question's topic. A fragment replaces the phrase of the previous question it
-   parallels (same last word: "the Business plan" -> "the Team plan"; a name for a name: "iOS" -> "Android"; a lone
-   verb for the verb after "I": "and downgrade?"), replaces the same-preposition phrase a previous rewrite appended,
-   or is appended with its preposition ("How long do refunds take for digital goods?"); a wh-fragment goes in front
-   of an auxiliary-first question ("on which plan does Lumora support single sign-on?"). A pronoun is replaced by the
-   topic phrase (topics.py: the longest phrase of the last two questions that the previous answer and its cited
-   passages repeat, of the pronoun's number), "there" by "in the <word the cited passages repeat most>", and a
-   conditional question takes the first cited passage's title ("... with two-factor authentication").
+   parallels (same last word: "the Business plan" -> "the Team plan"; "an annual one" -> the head noun of the phrase
+   after the same preposition, "an annual plan"; a name for a name that no other preposition governs: "iOS" ->
+   "Android", but "on Android" is no case of "with Face ID"; a lone verb for the verb after "I": "and downgrade?"),
+   replaces the same-preposition phrase a previous rewrite appended, or is appended with its preposition ("How long
+   do refunds take for digital goods?"); a wh-fragment goes in front of an auxiliary-first question ("on which plan
+   does Lumora support single sign-on?"). A pronoun is replaced by the topic phrase of its number (topics.py);
+   "it" takes a plural topic in the singular, at a discount, only when the texts write that singular ("a personal
+   access token", never "a support hour"); "one" the topic in the singular with "a/an" ("restore a version");
+   "ones" and "more" the bare plural; "mine" "my" + the topic; "there" becomes "in the <word the cited passages
+   repeat most>", and a conditional question takes the first cited passage's title ("... with two-factor
+   authentication").
 4. Choosing the topic (topics.py). A verb that word order gives away is no part of a phrase: a word between a noun
-   and an article ("attempts *lock* an account") or a participle closing a run ("is a credit card *needed*"). A
-   phrase the previous question puts in a place keeps it ("deleted files [kept] in the trash"). The noun a "which X"
-   question asks for is a candidate too, in the singular for "it" ("which currencies ...?", "can I change it?" ->
-   "the currency"). A phrase whose last word the cited passages of the last two turns put right next to the word
-   around the pronoun ranks first ("when it *ends*" after "the trial end date": the trial, not the credit card of
-   the refused turn in between). A definite noun takes the words the passages write before it when they are words
-   of the previous question ("the link" after "How do I reset ...?" -> "the password reset link").
+   and an article ("attempts *lock* an account"), a participle closing a run ("is a credit card *needed*"), the word
+   after "who" and an auxiliary ("who can *see* invoices"), and the verb closing a question whose object was fronted
+   ("what does the Business plan *cost*?"). A phrase the previous question puts in a place keeps it ("deleted files
+   [kept] in the trash"). The noun a "which/how many X" question asks for is a candidate too, two words before an
+   auxiliary ("which data centres does"), in the singular for "it". Phrases are ranked by length, how often the
+   cited passages and answers of the recent turns repeat them (a phrase they do not repeat, in a run they write
+   part of, is likely a noun and a verb; one that stops before its run's head noun counts less), whether another
+   recent question holds them too (the conversation's topic, not a passing object: "a share link" after "create a
+   share link" and "put a password on a share link"), and age; a turn the documents did not answer does not age
+   the turns before it. A phrase whose last word the passages put right next to the word around the pronoun gets a
+   bonus ("when it *ends*" after "the trial end date"). A definite noun takes the words the passages write before
+   it when they are words of the previous question ("the link" after "How do I reset ...?" -> "the password reset
+   link").
 
 Known misses (the measured shares are in the README's evaluation section): the topic is still chosen by length,
-repetition and that next-to-the-verb evidence, so when the previous question holds several noun phrases and the
-passages do not tell them apart, the pronoun can take the wrong one; a standalone question that only *looks* thin
-("what are the support hours?" right after an answer that mentions hours) can be taken for a follow-up; an
-imperative fragment with no conjunction ("list them") is not detected; a pronoun standing for a whole clause ("can I
-change that?" after "when do links expire?") becomes a noun phrase; the rewrite is not always grammatical English
-(verb agreement is not fixed): it is a search question.
+repetition and those evidence bonuses, so after a turn the documents refused, an older, longer phrase can win over
+the refused question's own noun ("apply for it" after "is there a discount for nonprofits?" -> the Business plan);
+a clause pronoun ("can admins make that mandatory?" after "lock the apps with a passcode") becomes a noun phrase,
+not the clause; a thin question with no pronoun or definite determiner ("which copy gets renamed?") is taken for
+a standalone one; a standalone question that only *looks* thin can be taken for a follow-up; an imperative fragment
+with no conjunction ("list them") is not detected; the rewrite is not always grammatical English (verb agreement
+is not fixed; an appended case can read oddly: "... open the Trash view for admins"): it is a search question.
 """
 import itertools
 import re
