@@ -132,22 +132,32 @@ RULES = FollowupRules()
 DISAGREES = 0.7  # the weight of a plural topic put in the singular for "it" ("invoices": an invoice)
 UNATTESTED = 0.5  # the weight of a plural topic for "it" whose singular the texts never write
 PLURAL_PRONOUNS = frozenset({"they", "them", "their", "ones"})
-_EXPLETIVE = re.compile(r"it\s+(?:possible|true|necessary|ok|okay|safe|required|allowed|worth|free)\b", re.I)
+# "is it possible to ...?", "is it true that ...?"; not "is it free?", where "it" is the thing
+_EXPLETIVE = re.compile(
+    r"it\s+(?:possible|true|necessary|ok|okay|safe|required|allowed|worth|free)\s+(?:to|that|for|if|whether)\b", re.I
+)
 _WHAT_ABOUT = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+(?P<rest>.+)$", re.I)
 _SAME = re.compile(
-    r"^\s*(?:and\s+)?(?:(?:is|are|does|do|would|will)\s+(?:that|it|this|they|those)\s+(?:also\s+)?(?:be\s+)?)?"
-    r"(?:the\s+)?same\s+(?P<rest>(?:for|on|in|with|at|over|through|via)\b.+)$",
+    r"^\s*(?:and\s+)?(?:(?:is|are|does|do|would|will)\s+(?:(?:that|it|this|they|those)\s+(?:also\s+)?(?:be\s+)?)?)?"
+    r"(?:the\s+)?same\s+(?:(?:apply|applies|go|goes|hold|holds|true)\s+)?"
+    r"(?P<rest>(?:for|on|in|with|at|over|through|via|to)\b.+)$",
     re.I,
 )
 # "is that available on Android too?": a clause pronoun, one predicate word, and the new case.
 _CLAUSE = re.compile(
     r"^\s*(?:and\s+)?(?:is|are|does|do|would|will|can)\s+(?:that|this)\s+(?:also\s+)?(?P<predicate>\S+)\s+"
-    r"(?P<rest>(?:for|on|in|with|at|over|through|via)\b.+)$",
+    r"(?P<rest>(?:for|on|in|with|at|over|through|via|to)\b.+)$",
     re.I,
 )
 # Predicate words that say a clause holds ("is that *available* on ...", "does that *work* for ...").
 _PREDICATES = frozenset({"available", "possible", "supported", "true", "allowed", "included", "required", "offered",
-                         "work", "apply", "happen", "valid", "free", "enabled", "needed"})
+                         "work", "works", "apply", "applies", "happen", "valid", "free", "enabled", "needed", "hold"})
+# "if I'm on the Team plan": a condition on the speaker that only names the new case
+_IF_I = re.compile(
+    r"^\s*(?:(?:and|but|so)\s+)?(?:what\s+)?(?:if|when)\s+(?:i|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+use)?"
+    r"(?:\s+using)?\s+(?P<rest>(?:on|in|with|at|for|using)\b.+)$",
+    re.I,
+)
 # "German too?", "and for guests as well?": a case added to the previous question.
 _TOO = re.compile(r"\s*(?:,\s*)?\b(?:too|as\s+well|either)\s*[?.!]*\s*$", re.I)
 # Closed-class words that can follow a pronoun "one" as an adverb, not as its noun ("use one *twice*").
@@ -156,6 +166,7 @@ _ADVERBS = frozenset({"twice", "again", "later", "instead", "anymore", "first", 
 # Words that open a clause: an antecedent in the question stands before one of them.
 _CLAUSE_OPENERS = frozenset({"if", "when", "after", "before", "once", "until", "unless", "because", "while", "and",
                              "but", "so", "since", "whether"})
+_PRO_VERBS = frozenset({"do", "does", "did", "doing"})  # "do that": the previous question's verb phrase
 _TEMPORAL = frozenset({"after", "before", "since", "until", "like"})  # "after that", "like this"
 _POSSESSIVES = {"mine": "my", "yours": "your", "theirs": "their", "ours": "our"}
 _ELIDING = frozenset({"more", "another", "fewer"})  # a last word whose noun is left out ("can I get more?")
@@ -198,10 +209,14 @@ def _rewrite(
     if not words_of(previous):
         return None
     if same := _SAME.match(question):
-        rest = _END.sub("", same.group("rest"))
+        rest = _to_for(_END.sub("", _TOO.sub("", same.group("rest"))))
         return _noted(_fragment(rest, previous, history, config=config), "sameness: the previous question, new case")
+    if if_i := _IF_I.match(question):
+        rest = _to_for(_END.sub("", _TOO.sub("", if_i.group("rest"))))
+        if len(_terms(rest, config)) <= rules.max_fragment_terms:
+            return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a condition naming a case")
     if (clause := _CLAUSE.match(question)) and clause.group("predicate").lower() in _PREDICATES:
-        rest = _END.sub("", _TOO.sub("", clause.group("rest")))
+        rest = _to_for(_END.sub("", _TOO.sub("", clause.group("rest"))))
         if len(_terms(rest, config)) <= rules.max_fragment_terms:
             return _noted(_fragment(rest, previous, history, config=config),
                           "sameness: the previous question, new case")
@@ -240,6 +255,17 @@ def _rewrite(
             return None
         return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a fragment")
     return _refer(question, words, history, config=config, rules=rules)
+
+
+def _to_for(case: str) -> str:
+    """A case opening with "to" or "using" as one opening with a preposition the rewrite appends ("to guests" ->
+    "for guests")."""
+    first, _, rest = case.partition(" ")
+    if first.lower() == "to":
+        return f"for {rest}"
+    if first.lower() == "using":
+        return f"with {rest}"
+    return case
 
 
 def _noted(rewrite: str | None, note: str) -> tuple[str, str] | None:
@@ -481,6 +507,19 @@ def _indefinite(phrase: str) -> str:
     return f"{'an' if words[0][:1].lower() in 'aeiou' else 'a'} {' '.join(words)}"
 
 
+def _predicate(previous: str, *, gerund: bool) -> str:
+    """The verb phrase of a question asked as "I/we" ("Can I *pause syncing*?"), its verb as a gerund if asked
+    ("emptying the trash"); "" when the question has no such subject."""
+    words = words_of(previous)
+    for i, word in enumerate(words[:-1]):
+        if word.lower in SUBJECTS and i > 0 and words[i - 1].lower in AUXILIARIES and is_content(words[i + 1]):
+            verb = words[i + 1].text
+            if gerund:
+                verb = (verb[:-1] if verb.endswith("e") and not verb.endswith("ee") else verb) + "ing"
+            return verb + _END.sub("", previous[words[i + 1].end :])
+    return ""
+
+
 def _bare(phrase: str) -> str:
     """The phrase without its determiner ("a share link" -> "share link")."""
     first, _, rest = phrase.partition(" ")
@@ -502,6 +541,12 @@ def _substitute_pronouns(
             if not topic:
                 return None
             text = text[: word.start] + f"{_POSSESSIVES[word.lower]} {topic}" + text[word.end :]
+            continue
+        if (word.lower in ("it", "that", "this") and i > 0 and words[i - 1].lower in _PRO_VERBS
+                and all(w.lower in _ADVERBS for w in words[i + 1 :])  # "do that (too)", not "does that take"
+                and (predicate := _predicate(history[-1].question, gerund=words[i - 1].lower == "doing"))):
+            # "who can do this?" after "Can I restore a deleted file?": who can restore a deleted file
+            text = text[: words[i - 1].start] + predicate + text[word.end :]
             continue
         if word.lower == "there":
             exclude = set(_terms(question, config)) | set(_terms(history[-1].question, config))
