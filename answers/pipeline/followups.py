@@ -12,15 +12,17 @@ cited passages. The rule, word by word and without part-of-speech tagging:
      not "what about the storage included in a trial workspace?"), is a bare noun phrase of at most two terms
      ("Windows?", "the Oregon one?"), or a phrase with "too/as well/either" and no verb ("German too?"; not "are
      taxes refunded too?", which opens with an auxiliary);
-   - a *sameness* question: "is that the same on mobile?", "same for bulk endpoints?", or a clause "that" with one
-     predicate word and a new case ("is that available on Android too?");
+   - a *sameness* question: "is that the same on mobile?", "same for bulk endpoints?", "does the same apply to
+     guests?", a clause "that" with one predicate word and a new case ("is that available on Android too?", "does
+     that apply to guests?"), or a condition on the speaker that only names the case ("and if I'm on the Team
+     plan?"); "to X" is read as "for X";
    - *referring*: it holds "it", "that", "this", "they", "them", "their", "its", "one(s)", "there" or "mine/theirs/
      yours/ours" with no antecedent in the question itself. An antecedent stands in an earlier clause (after a comma
      or "if/when/after/and ..."): a pronoun does not name a noun of its own clause ("can I put a password on *it*?",
      the share link; "if I delete a file, can I restore it?" keeps its own). For "it" it is any content word but the
      asked-for noun of "which/how many X"; for "they/them" a plural one, which may be it ("which files can I restore
      after I delete them?"); never the word right before the pronoun (its verb: "who manages them") nor a light verb.
-     Left out: the expletive "is it possible/true/...", the existential "is there", "one" before a noun ("one file",
+     Left out: the expletive "is it possible/true/... to/that" (but "is it free?" refers), the existential "is there", "one" before a noun ("one file",
      not "use one twice"), a relative "that" (after a noun, with a clause after it: not "make that mandatory",
      where a closing adjective follows), and "after that";
    - *elided*: "how many/much" followed by no noun ("how many do I get?"), or "more/another" closing the question
@@ -37,7 +39,9 @@ cited passages. The rule, word by word and without part-of-speech tagging:
    does Lumora support single sign-on?"). A pronoun is replaced by the topic phrase of its number (topics.py);
    "it" takes a plural topic in the singular, at a discount, only when the texts write that singular ("a personal
    access token", never "a support hour"); "one" the topic in the singular with "a/an" ("restore a version");
-   "ones" and "more" the bare plural; "mine" "my" + the topic; "there" becomes "in the <word the cited passages
+   "ones" and "more" the bare plural; "mine" "my" + the topic; "do that/this/it" with nothing but adverbs after it
+   the previous question's verb phrase when it was asked as "I/we" ("who can do this?" after "Can I restore a
+   deleted file?" -> "who can restore a deleted file?"; "doing that" -> "emptying the trash"); "there" becomes "in the <word the cited passages
    repeat most>", and a conditional question takes the first cited passage's title ("... with two-factor
    authentication").
 4. Choosing the topic (topics.py). A verb that word order gives away is no part of a phrase: a word between a noun
