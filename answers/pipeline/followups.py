@@ -22,9 +22,9 @@ cited passages. The rule, word by word and without part-of-speech tagging:
      the share link; "if I delete a file, can I restore it?" keeps its own). For "it" it is any content word but the
      asked-for noun of "which/how many X"; for "they/them" a plural one, which may be it ("which files can I restore
      after I delete them?"); never the word right before the pronoun (its verb: "who manages them") nor a light verb.
-     Left out: the expletive "is it possible/true/... to/that" (but "is it free?" refers), the existential "is there", "one" before a noun ("one file",
-     not "use one twice"), a relative "that" (after a noun, with a clause after it: not "make that mandatory",
-     where a closing adjective follows), and "after that";
+     Left out: the expletive "is it possible/true/... to/that" (but "is it free?" refers), the existential "is
+     there", "one" before a noun ("one file", not "use one twice"), a relative "that" (after a noun, with a clause
+     after it: not "make that mandatory", where a closing adjective follows), and "after that";
    - *elided*: "how many/much" followed by no noun ("how many do I get?"), or "more/another" closing the question
      ("can I get more?");
    - *definite and thin*: at most two significant terms, one of them a single noun after "the/each/every" that the
@@ -41,9 +41,9 @@ cited passages. The rule, word by word and without part-of-speech tagging:
    access token", never "a support hour"); "one" the topic in the singular with "a/an" ("restore a version");
    "ones" and "more" the bare plural; "mine" "my" + the topic; "do that/this/it" with nothing but adverbs after it
    the previous question's verb phrase when it was asked as "I/we" ("who can do this?" after "Can I restore a
-   deleted file?" -> "who can restore a deleted file?"; "doing that" -> "emptying the trash"); "there" becomes "in the <word the cited passages
-   repeat most>", and a conditional question takes the first cited passage's title ("... with two-factor
-   authentication").
+   deleted file?" -> "who can restore a deleted file?"; "doing that" -> "emptying the trash"); "there" becomes "in
+   the <word the cited passages repeat most>", and a conditional question takes the first cited passage's title
+   ("... with two-factor authentication").
 4. Choosing the topic (topics.py). A verb that word order gives away is no part of a phrase: a word between a noun
    and an article ("attempts *lock* an account"), a participle closing a run ("is a credit card *needed*"), the word
    after "who" and an auxiliary ("who can *see* invoices"), and the verb closing a question whose object was fronted
