@@ -39,6 +39,17 @@ def test_the_demo_table_has_forty_dev_conversations_and_a_fresh_held_out_part_of
     assert not any(row.get("was_held_out") and row["held_out"] for row in rows)
 
 
+def test_the_later_dev_batches_are_dev_rows_of_every_kind_with_their_own_ids():
+    rows = [json.loads(line) for line in DEMO_TABLE.read_text().splitlines() if line.strip()]
+
+    for key, prefix, size in (("second_dev_batch", "b2-", 62), ("third_dev_batch", "b3-", 44),
+                              ("fourth_dev_batch", "b4-", 20)):
+        batch = [row for row in rows if row.get(key)]
+        assert len(batch) == size and all(row["id"].startswith(prefix) and not row["held_out"] for row in batch)
+        assert {row["kind"] for row in batch} == {"ellipsis", "reference", "standalone"}
+    assert len({row["id"] for row in rows}) == len(rows)
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [

@@ -34,7 +34,8 @@ def test_an_adjective_before_its_noun_is_kept():
 def test_the_asked_for_noun_and_its_singular():
     words = words_of("Which currencies are invoices issued in?")
 
-    assert words[asked_noun(words)].text == "currencies"
+    first, last = asked_noun(words)
+    assert (words[first].text, last) == ("currencies", first)
     assert asked_noun(words_of("How long do refunds take?")) is None
     assert [singular(w) for w in ("currencies", "links", "class", "status")] == ["currency", "link", "class", "status"]
 
@@ -60,8 +61,47 @@ def test_a_phrase_the_passages_put_next_to_the_verb_comes_first():
     history = (
         Turn("How long is the free trial?", ("The free trial lasts 14 days.",),
              ("Free trial\nThe trial end date is shown in the console.",)),
-        Turn("Is a credit card needed?"),
+        Turn("Is a credit card needed?", ("No card is needed.",), ("Payment details\nNo card is needed.",)),
     )
 
     assert topics_of(history, config=CONFIG)[0].phrase == "a credit card"
     assert topics_of(history, config=CONFIG, verbs=frozenset({"end"}))[0].phrase == "the free trial"
+
+
+@pytest.mark.parametrize(
+    ("question", "verb"),
+    [
+        ("What does the Business plan cost?", "cost"),
+        ("Which browsers does the web app support?", "support"),
+        ("How many requests per minute does the API allow?", "allow"),
+    ],
+)
+def test_the_verb_closing_a_question_whose_object_was_fronted_is_no_topic(question, verb):
+    assert verb in skipped_words(question)
+    assert "history" not in skipped_words("How long does the Business plan keep version history?")
+
+
+def test_the_asked_for_noun_spans_two_words_before_an_auxiliary():
+    words = words_of("Which data centres does Lumora use?")
+
+    assert asked_noun(words) == (1, 2)
+    assert asked_noun(words_of("Which plan includes phone support?")) == (1, 1)
+
+
+def test_a_phrase_cut_before_its_head_noun_ranks_below_the_whole_and_a_written_out_phrase_stays_whole():
+    tokens = Turn("What are personal access tokens?", ("Personal access tokens expire after 120 days.",),
+                  ("API authentication\nPersonal access tokens expire after 120 days.",))
+    restore = Turn("How do I restore a deleted file?", ("Every member can restore the files they deleted.",),
+                   ("Trash\nEvery member can restore the files they deleted.",))
+
+    phrases = [t.phrase for t in topics_of((tokens,), config=CONFIG)]
+    assert phrases.index("personal access tokens") < phrases.index("personal access")
+    assert topics_of((restore,), config=CONFIG)[0].phrase == "a deleted file"
+
+
+def test_a_phrase_two_recent_questions_hold_ranks_first():
+    history = (Turn("How do I create a share link?", ("Click Create link.",), ("Share links\nClick Create link.",)),
+               Turn("Can I put a password on a share link?", ("Links can have a password.",),
+                    ("Share links\nLinks can have a password.",)))
+
+    assert topics_of(history, config=CONFIG)[0].phrase == "a share link"
