@@ -14,6 +14,7 @@ from answers.pipeline.text.claims import (
     NumberClaim,
     compatible_units,
     read_claims,
+    read_names,
     same_value,
 )
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig
@@ -48,7 +49,7 @@ def bound_problems(
         or _name_problems(n, names, stated, record, tokenizer)
         or _polarity_problems(n, claims, stated, held)
         or (_antonym_problems(n, sentence, span, record, claims, stated, tokenizer) if sentence else [])
-        or (_swap_problems(n, sentence, span.quote, elsewhere, tokenizer) if sentence else [])
+        or (_swap_problems(n, sentence, span.quote, elsewhere, tokenizer, names) if sentence else [])
     )
 
 
@@ -220,7 +221,8 @@ _MAX_SWAPPED = 3  # words on each side of a substitution; a longer one is a rewo
 
 
 def _swap_problems(
-    n: int, sentence: str, quote: str, elsewhere: Callable[[], Sequence[str]], tokenizer: TokenizerConfig
+    n: int, sentence: str, quote: str, elsewhere: Callable[[], Sequence[str]], tokenizer: TokenizerConfig,
+    names: Sequence[Name] = (),
 ) -> list[str]:
     """Words the sentence puts where the span has others, when the sentence's words come from elsewhere in the issued
     evidence: "reviewed by the support team" against a span's "reviewed by the billing team", with a support team
@@ -246,12 +248,17 @@ def _swap_problems(
         if tag != "replace" or not (i2 - i1 <= _MAX_SWAPPED and j2 - j1 <= _MAX_SWAPPED):
             continue
         swapped_in = said_terms[i1:i2]
-        if any(term[:1].isdigit() for term in swapped_in + span_terms[j1:j2]) or set(swapped_in) <= in_span:
+        if any(term[:1].isdigit() for term in swapped_in + span_terms[j1:j2]):
             continue
         # A shared number or number word next to the words tells nothing of what they are ("used one time").
         before = k > 0 and opcodes[k - 1][0] == "equal" and not _numeric(said_terms[i1 - 1])
         after = k + 1 < len(opcodes) and opcodes[k + 1][0] == "equal" and not _numeric(said_terms[i2])
         if not (before or after):
+            continue
+        if _names_swapped(swapped_in, span_terms[j1:j2], names, quote, tokenizer):
+            problems.append(f"[{n}] says {_written(span[j1:j2])}, not {_written(said[i1:i2])}")
+            continue
+        if set(swapped_in) <= in_span:
             continue
         if any(word.term == word.written.lower() and word.term in ENGLISH_STOP_WORDS for word in said[i1:i2]):
             continue  # "before" for "early": an antonym's word, which the antonym check reads
@@ -267,6 +274,16 @@ def _swap_problems(
         flank_said, flank_span = _flank(said, i1, i2, before, after), _flank(span, j1, j2, before, after)
         problems.append(f"[{n}] says {_written(flank_span)}, not {_written(flank_said)}")
     return problems
+
+
+def _names_swapped(
+    said: Sequence[str], span: Sequence[str], names: Sequence[Name], quote: str, tokenizer: TokenizerConfig
+) -> bool:
+    """Whether a name of the sentence stands where the span has another name: "a folder called Photos" against "a
+    folder called Camera Uploads", though the span says "photos" elsewhere in lower case."""
+    said_names = {term for name in names for term in name.terms}
+    span_names = {term for name in read_names(quote, tokenizer) for term in name.terms}
+    return set(said) <= said_names and set(span) <= span_names and not set(said) & set(span)
 
 
 def _roles_differ(said: Sequence[str], span: Sequence[str], tokenizer: TokenizerConfig) -> bool:

@@ -12,9 +12,12 @@ Rules callers rely on:
 - A number qualifies the words of its clause (clauses end at , ; : ( ) and at "and", "but", "while", "whereas",
   "or", "except", "unlike"); a word in a clause with no number qualifies the nearest number of its sentence; a word
   equally near two numbers qualifies both.
-- A name is a code literal (in backticks, or with "_", "()", or a dot inside), an acronym (two to five capitals), or
-  a capitalised word that does not start the sentence; never a stop word ("IT", "AN" of a heading in capitals) nor
-  a unit ("MB").
+- A name is a code literal (in backticks, or with "_", "()", or a dot inside), an e-mail address, a key combination
+  ("Ctrl+K") or a single capital letter naming a key ("press S"; never "A" or "I"), an acronym (two to five
+  capitals), or a capitalised word that does not start the sentence; never a stop word ("IT", "AN" of a heading in
+  capitals) nor a unit ("MB"). A letter is held only by the same letter in the same case.
+- A period said without a number ("every year", "each month", "weekly", "annual") is one of that unit ("1 year"),
+  unless it follows an amount, whose rate it is ("$8 each month").
 - A negation ("no", "not", "never", "without", "cannot", "none", "nothing", "nobody", "neither", "nor", "non-", any
   "n't") negates up to three content words after it in its clause, or the number it reaches, never past a number;
   "no more than", "not later than" and "not only" are no negations.
@@ -66,13 +69,16 @@ class Claims:
     written: Mapping[str, str]
     terms: frozenset[str]
     lowered: str  # the normalised text, lower-cased: where a literal is looked up
+    text: str  # the normalised text: where a letter named as a key is looked up ("press S")
     initials: str  # the first letter of each word, lower-cased: where an acronym's expansion is looked up
 
     def holds_name(self, name: "Name") -> bool:
         """Whether this text names `name`: the literal, every term of it, or an acronym's words."""
+        if name.literal and len(name.text) == 1:  # a letter by its case, never the "s" of "Lumora's"
+            return re.search(rf"(?<![\w'’+]){re.escape(name.text)}(?![\w'’+])", self.text) is not None
         if name.literal:
             literal = re.escape(_literal(name.text).lower())
-            return re.search(rf"(?<![\w]){literal}(?!\w)", self.lowered) is not None
+            return re.search(rf"(?<![\w+]){literal}(?![\w+])", self.lowered) is not None
         if name.terms and set(name.terms) <= self.terms:
             return True
         return name.acronym and name.text.lower() in self.initials
@@ -94,8 +100,11 @@ _TIME = re.compile(
     r"(?<![\w:.])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?(?(minute)(?:\s?(?P<half>[ap])\.?m\b)?|\s?(?P<half2>[ap])\.?m\b)",
     re.I,
 )
+_KEYS = r"(?:[A-Za-z]+\+)+[A-Za-z0-9]\w*"  # a key combination ("Ctrl+K", "Shift+N"): one identifier
+_EMAIL = r"[A-Za-z0-9_.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"  # an address is one identifier, its user part too
 _ITEM = re.compile(
-    r"(?P<word>[^\W\d_][\w'’]*(?:\.[A-Za-z_]\w+)*(?:\(\))?|`[^`\n]+`)|(?P<sep>[,;:()\[\]]|[.!?](?=\s|$)|\n)"
+    rf"(?P<word>{_EMAIL}|{_KEYS}|[^\W\d_][\w'’]*(?:\.[A-Za-z_]\w+)*(?:\(\))?|`[^`\n]+`)"
+    r"|(?P<sep>[,;:()\[\]]|[.!?](?=\s|$)|\n)"
 )
 _CLAUSE_WORDS = frozenset("and but while whereas or except unlike although though however".split())  # noqa: SIM905
 _SENTENCE_END = frozenset(".!?\n")
@@ -106,6 +115,17 @@ _NOT_NEGATING = re.compile(
 _SCOPE = 3
 _ACRONYM_LETTERS = 5  # a longer word in capitals is shouted ("UPDATES DURING AN INCIDENT"), not an acronym
 _IDENTIFIER_TAIL = re.compile(r"[A-Z]{2,}")
+# A period said without a number is one of it: "rotated every year" and "yearly" state 1 year, so that "every month"
+# against it is a unit swap as "12 months" against "12 years" is.
+_PERIOD_UNITS = {
+    "hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annually": "year",
+    "annual": "year",
+}
+_PERIOD = re.compile(
+    r"\b(?:every|each)\s+(?P<unit>second|minute|hour|day|business\s+day|week|month|year)\b"
+    r"|\b(?P<adverb>hourly|daily|weekly|monthly|yearly|annually|annual)\b",
+    re.I,
+)
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w+)*(?:\(\))?")
 
 
@@ -132,6 +152,7 @@ def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
         written=written,
         terms=frozenset(polarity),
         lowered=text.replace("`", "").lower(),
+        text=text.replace("`", ""),
         initials="".join(part[0] for word in words for part in re.split(r"[-'’.]", word) if part).lower(),
     )
 
@@ -197,6 +218,14 @@ def _numbers(text: str) -> tuple[list[tuple[str, str, int, int]], list[tuple[int
             continue
         found.append((value, "", start, end))
         taken.append((start, end))
+    ends = {end for _, end in taken}
+    for match in _PERIOD.finditer(_blank(text, taken)):
+        # "$8 each month" is the $8's rate, said another way: the period belongs to the amount before it.
+        if text[: match.start()].rstrip() and len(text[: match.start()].rstrip()) in ends:
+            continue
+        word = " ".join((match.group("unit") or match.group("adverb")).lower().split())
+        found.append(("1", _PERIOD_UNITS.get(word, word), match.start(), match.end()))
+        taken.append((match.start(), match.end()))
     found.sort(key=lambda number: number[2])
     return found, sorted(taken)
 
@@ -315,6 +344,8 @@ def _name(word: str, *, first: bool, tokenizer: TokenizerConfig) -> Name | None:
         return None
     if _IDENTIFIER.fullmatch(word) and ("_" in word or word.endswith("()") or "." in word.rstrip(".")):
         return Name(word, _terms(word, tokenizer), literal=True)
+    if "@" in word or "+" in word or (len(bare) == 1 and bare.isupper() and bare not in "AI" and not first):
+        return Name(bare, _terms(bare, tokenizer), literal=True)  # "Ctrl+K"; a key or a letter named: "press S"
     if re.search(r"[a-z][A-Z]", bare):  # camelCase or QuerySet: an identifier
         return Name(bare, _terms(bare, tokenizer), literal=True)
     if bare.lower() in ENGLISH_STOP_WORDS or _unit(bare):  # "IT", "AN" of a heading in capitals; "MB"

@@ -421,6 +421,58 @@ def test_a_word_swapped_in_for_the_spans_entity_or_role_is_dropped_with_both_nam
     assert verdict.reasons == (reason,)
 
 
+def test_a_name_put_where_the_span_has_another_name_is_a_swap_though_the_span_uses_the_word_elsewhere():
+    blocks = {1: block(1, "Scanned receipts go to a folder called Expense Claims in your personal space.")}
+
+    verdict = verify_sentence(
+        "Scanned receipts are saved to a folder called Receipts in your personal space [1].", blocks=blocks,
+        config=CONFIG,
+    )
+
+    assert not verdict.shown
+    assert verdict.reasons == ("[1] says Expense Claims, not Receipts",)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "reason"),
+    [
+        # A unit of its own: business hours are no business days.
+        ("Tickets are answered within 6 business days [1].", "[1] does not state 6 business days"),
+        # A period said without a number is compared as one: every month is not every year.
+        ("Signing keys are rotated every month [1].", "[1] does not state every month"),
+        ("Signing keys are rotated monthly [1].", "[1] does not state monthly"),
+        # A calendar year is a year: a calendar month is not.
+        ("Silver status needs 50 seats in one calendar month [1].", "[1] does not state 1 calendar month"),
+    ],
+)
+def test_a_unit_said_another_way_than_the_span_is_dropped(sentence, reason):
+    blocks = {
+        1: block(
+            1, "Tickets are answered within 6 business hours. Signing keys are rotated every year. Silver status "
+            "needs 50 seats in one calendar year.",
+        )
+    }
+
+    verdict = verify_sentence(sentence, blocks=blocks, config=CONFIG)
+
+    assert not verdict.shown
+    assert verdict.reasons == (reason,)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Signing keys are rotated yearly [1].",
+        "Signing keys are rotated once a year [1].",
+        "Silver status needs 50 seats in a single year [1].",
+    ],
+)
+def test_the_same_period_said_another_way_is_shown(sentence):
+    blocks = {1: block(1, "Signing keys are rotated every year. Silver status needs 50 seats in one calendar year.")}
+
+    assert verify_sentence(sentence, blocks=blocks, config=CONFIG).shown
+
+
 def test_words_swapped_in_from_another_block_are_a_swap():
     verdict = verify_sentence("Damaged parcels are inspected by the courier desk [1].", blocks=SHOP, config=CONFIG)
 

@@ -35,6 +35,16 @@ def negated(text: str) -> set[str]:
         ("The Team plan costs $12 per user.", [("12", "$/user")]),
         ("SESSION_COOKIE_AGE defaults to 1209600.", [("1209600", "")]),
         ("It defaults to 1,209,600 seconds.", [("1209600", "second")]),
+        ("Replies come within 8 business hours.", [("8", "business hour")]),
+        ("Gold status needs 200 seats in one calendar year.", [("200", "seat"), ("1", "year")]),
+        # A period said without a number is one of it.
+        ("Keys are rotated every year.", [("1", "year")]),
+        ("Keys are rotated each month.", [("1", "month")]),
+        ("Reports are sent weekly.", [("1", "week")]),
+        ("The annual fee is waived.", [("1", "year")]),
+        ("Backups run every 6 hours.", [("6", "hour")]),
+        # ... but after an amount it is the amount's rate, said another way.
+        ("A block costs $8 each month.", [("8", "$")]),
     ],
 )
 def test_numbers_are_read_with_their_units(text, expected):
@@ -67,6 +77,10 @@ def test_words_of_a_clause_without_a_number_qualify_the_nearest_number():
         ("Load the widget from cdn.example.com first.", ["cdn.example.com"]),
         ("UPDATES DURING AN INCIDENT", ["INCIDENT"]),  # a heading in capitals: its stop words are no acronyms
         ("It is written for IT managers.", []),
+        ("Press Ctrl+K to search, then Shift+Enter.", ["Ctrl+K", "Shift+Enter"]),  # a key combination
+        ("Select a file and press S to share it.", ["S"]),  # a key named by its letter
+        ("Write to help.desk@example.org today.", ["help.desk@example.org"]),  # an address, whole
+        ("A file opens in a panel. I press nothing.", []),  # "A" and "I" are words, not keys
     ],
 )
 def test_names_identifiers_and_code_literals_are_found(text, expected):
@@ -78,6 +92,27 @@ def test_an_acronym_is_held_by_the_initials_of_its_words():
     (sso,) = read_names("Admins can turn on SSO.", DEFAULT)
 
     assert span.holds_name(sso)
+
+
+def test_a_key_combination_is_held_only_by_the_same_keys():
+    (keys,) = read_names("Use Shift+N for a new folder.", DEFAULT)
+
+    assert read_claims("Press Shift+N to create a new folder.", DEFAULT).holds_name(keys)
+    assert not read_claims("Press Shift+U to upload a folder; N is unused.", DEFAULT).holds_name(keys)
+
+
+def test_a_key_letter_is_held_by_that_letter_in_its_case_only():
+    (letter,) = read_names("Then press S to share.", DEFAULT)
+
+    assert read_claims("Press S to open the Share dialog.", DEFAULT).holds_name(letter)
+    assert not read_claims("Press U to open the dialog of the team's files.", DEFAULT).holds_name(letter)
+
+
+def test_an_address_is_held_only_by_the_same_address():
+    (address,) = read_names("Mail abuse@example.org about it.", DEFAULT)
+
+    assert read_claims("Reports go to abuse@example.org.", DEFAULT).holds_name(address)
+    assert not read_claims("Reports go to help@example.org, not to abuse.", DEFAULT).holds_name(address)
 
 
 def test_a_literal_is_held_only_by_its_own_text():
