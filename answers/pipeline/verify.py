@@ -9,7 +9,7 @@ from answers.pipeline.bounds import ONLY_IN_INSTRUCTIONS, bound_problems
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.evidence import evidence_text, instruction_text
 from answers.pipeline.spans import support_span
-from answers.pipeline.text.claims import read_claims, read_names
+from answers.pipeline.text.claims import negation_terms, read_claims, read_names
 from answers.pipeline.text.sentences import parse_markers
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 from answers.pipeline.text.wording import antonym_terms, say_quantities
@@ -62,7 +62,8 @@ def verify_sentence(
     marked = parse_markers(sentence)
     if not marked.cited:
         return Verdict(marked.text, (), ("no citation",))
-    terms = set(significant_terms(say_quantities(marked.text), config.tokenizer))
+    # "without a credit card" and "no credit card" make one claim: the polarity check compares how they say it.
+    terms = set(significant_terms(say_quantities(marked.text), config.tokenizer)) - negation_terms(config.tokenizer)
     distinctive = (terms - common) or terms
     claims = read_claims(marked.text, config.tokenizer)
     names = read_names(marked.text, config.tokenizer)

@@ -174,6 +174,13 @@ def _read(
     return text, tuple(numbers), tuple(_items(text, taken, numbers, tokenizer))
 
 
+@functools.lru_cache(maxsize=8)
+def negation_terms(tokenizer: TokenizerConfig) -> frozenset[str]:
+    """The terms of the negation words ("without", "never", "cannot"): what a sentence says of its terms, which the
+    polarity check reads, not terms of its claim."""
+    return frozenset(term for word in _NEGATIONS for term in _terms(word, tokenizer))
+
+
 def same_value(a: str, b: str) -> bool:
     """Whether two values state the same amount: "2.50" and "2.5", "4-6" and "4-6.0"; a time by its text."""
     try:

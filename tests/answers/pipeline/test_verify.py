@@ -108,6 +108,24 @@ def test_overlap_ignores_terms_common_to_most_blocks():
     assert not without_common.shown
 
 
+def test_a_negation_word_is_no_term_of_the_claim_the_polarity_check_reads_it():
+    blocks = {
+        1: block(1, "No credit card is needed to start the trial."),
+        2: block(2, "The trial can start with a credit card on file."),
+        3: block(3, "A credit card starts the paid plan when the trial ends."),
+    }
+    common = common_terms(list(blocks.values()), config=CONFIG)
+
+    paraphrase = "You can start the trial without a credit card [1]."
+    negated = "You need a credit card to start the trial [1]."
+
+    assert {"credit", "card", "start", "trial"} <= common  # "without" was the one term left, and no span holds it
+    assert verify_sentence(paraphrase, blocks=blocks, config=CONFIG, common=common).shown
+    dropped = verify_sentence(negated, blocks=blocks, config=CONFIG, common=common)
+    assert not dropped.shown
+    assert dropped.reasons == ('[1] negates "credit card needed"; the sentence affirms it',)
+
+
 @pytest.mark.parametrize(
     ("sentence", "shown"),
     [
