@@ -62,8 +62,12 @@ def verify_sentence(
     marked = parse_markers(sentence)
     if not marked.cited:
         return Verdict(marked.text, (), ("no citation",))
-    # "without a credit card" and "no credit card" make one claim: the polarity check compares how they say it.
-    terms = set(significant_terms(say_quantities(marked.text), config.tokenizer)) - negation_terms(config.tokenizer)
+    # "without a credit card" and "no credit card" make one claim: the polarity check compares how they say it. A
+    # negation word still helps find the span ("cannot restore" is said where "cannot" is), never counting towards
+    # the share.
+    said = set(significant_terms(say_quantities(marked.text), config.tokenizer))
+    negations = said & negation_terms(config.tokenizer)
+    terms = said - negations
     distinctive = (terms - common) or terms
     claims = read_claims(marked.text, config.tokenizer)
     names = read_names(marked.text, config.tokenizer)
@@ -82,7 +86,8 @@ def verify_sentence(
             reasons.append(f"cited [{n}], which was not issued")
             continue
         supported = support_span(
-            distinctive | name_terms | opposites, block.record, tokenizer=config.tokenizer, names=name_terms
+            distinctive | name_terms | opposites | negations, block.record, tokenizer=config.tokenizer,
+            names=name_terms,
         )
         held = supported[1] & distinctive if supported else frozenset()
         share = len(held) / len(distinctive) if distinctive else 0.0

@@ -254,6 +254,7 @@ class _Item:
     sentence_end: bool = False
     negated: bool = False
     first: bool = False  # the sentence's first word
+    joined: bool = False  # written against a digit or hyphen ("the X of 9X4"): part of a code, not a word
 
 
 def _items(
@@ -286,7 +287,10 @@ def _items(
             yield _Item(word=word, first=first)
             continue
         terms = _terms(word, tokenizer)
-        yield _Item(word=word, terms=terms, negated=scope > 0 and bool(terms), first=first)
+        joined = len(word) == 1 and any(
+            0 <= i < len(text) and (text[i].isalnum() or text[i] == "-") for i in (match.start() - 1, match.end())
+        )
+        yield _Item(word=word, terms=terms, negated=scope > 0 and bool(terms), first=first, joined=joined)
         if terms and scope:
             scope -= 1
     for start in pending:
@@ -337,13 +341,13 @@ def _names(items: Sequence[_Item], tokenizer: TokenizerConfig) -> Iterator[Name]
         word = item.word
         if not word or word in seen:
             continue
-        name = _name(word, first=item.first, tokenizer=tokenizer)
+        name = _name(word, first=item.first, joined=item.joined, tokenizer=tokenizer)
         if name is not None:
             seen.add(word)
             yield name
 
 
-def _name(word: str, *, first: bool, tokenizer: TokenizerConfig) -> Name | None:
+def _name(word: str, *, first: bool, tokenizer: TokenizerConfig, joined: bool = False) -> Name | None:
     if word.startswith("`"):
         return Name(word, _terms(word, tokenizer), literal=True)
     bare = word.strip("()'’-.")
@@ -351,7 +355,7 @@ def _name(word: str, *, first: bool, tokenizer: TokenizerConfig) -> Name | None:
         return None
     if _IDENTIFIER.fullmatch(word) and ("_" in word or word.endswith("()") or "." in word.rstrip(".")):
         return Name(word, _terms(word, tokenizer), literal=True)
-    if "@" in word or "+" in word or (len(bare) == 1 and bare.isupper() and bare not in "AI" and not first):
+    if "@" in word or "+" in word or (len(bare) == 1 and bare.isupper() and bare not in "AI" and not (first or joined)):
         return Name(bare, _terms(bare, tokenizer), literal=True)  # "Ctrl+K"; a key or a letter named: "press S"
     if re.search(r"[a-z][A-Z]", bare):  # camelCase or QuerySet: an identifier
         return Name(bare, _terms(bare, tokenizer), literal=True)

@@ -108,6 +108,13 @@ def test_a_key_letter_is_held_by_that_letter_in_its_case_only():
     assert not read_claims("Press U to open the dialog of the team's files.", DEFAULT).holds_name(letter)
 
 
+def test_a_letter_inside_a_code_is_no_key_and_the_code_holds_it():
+    sentence = read_names("The tracking code is CANARY-9X4.", DEFAULT)
+
+    assert not any(name.literal for name in sentence)
+    assert all(read_claims("Tracking code: CANARY-9X4.", DEFAULT).holds_name(name) for name in sentence)
+
+
 def test_an_address_is_held_only_by_the_same_address():
     (address,) = read_names("Mail abuse@example.org about it.", DEFAULT)
 
