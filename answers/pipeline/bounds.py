@@ -1,6 +1,7 @@
 """The bound checks of §5.6 within one citation's support span: numbers with their units and the words they
 qualify, names, and negation. Each failure reads as a reason a person can follow ("[1] states 2 business days,
 not 4")."""
+import re
 from collections.abc import Callable, Iterable, Sequence
 from difflib import SequenceMatcher
 
@@ -179,6 +180,8 @@ def _antonym_problems(
     "not closed" bears out "open", and so does "open on weekdays and closed on Sundays")."""
     words = content_words(sentence, tokenizer)
     said = {word.written.lower(): word for word in words if word.written.lower() in ANTONYMS}
+    # A sentence that states both sides ("a free trial before a paid plan") sets them apart itself.
+    said = {lowered: word for lowered, word in said.items() if not ANTONYMS[lowered] & said.keys()}
     if not said:
         return []
     claim = frozenset(word.term for word in words if word.written.lower() not in ANTONYMS)
@@ -264,7 +267,7 @@ def _swap_problems(
             continue  # "before" for "early": an antonym's word, which the antonym check reads
         # One word written as a verb is ("keeps" for "stores", "used" for "works"): a rewording, unless it names
         # another role.
-        verb = i2 - i1 == 1 and _inflected(said[i1].written)
+        verb = i2 - i1 == 1 and (_inflected(said[i1].written) or _after_modal(sentence, said[i1].written))
         if not (
             _roles_differ(swapped_in, span_terms[j1:j2], tokenizer)
             or (not verb and after and role_of(said_terms[i2], tokenizer) is not None)
@@ -305,6 +308,14 @@ def _found_elsewhere(
     if after:
         runs.append(tuple(terms[i1 : i2 + 1]))
     return any(run in phrases(text, tokenizer) for text in elsewhere() for run in runs)
+
+
+def _after_modal(sentence: str, word: str) -> bool:
+    """Whether the word stands as a verb after a modal or "to" ("can restrict", "to restrict")."""
+    return re.search(rf"\b(?:{_MODALS})\s+{re.escape(word)}\b", sentence, re.I) is not None
+
+
+_MODALS = "can|cannot|could|may|might|must|shall|should|will|would|to"
 
 
 def _inflected(word: str) -> bool:

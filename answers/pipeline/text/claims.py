@@ -19,8 +19,10 @@ Rules callers rely on:
 - A period said without a number ("every year", "each month", "weekly", "annual") is one of that unit ("1 year"),
   unless it follows an amount, whose rate it is ("$8 each month").
 - A negation ("no", "not", "never", "without", "cannot", "none", "nothing", "nobody", "neither", "nor", "non-", any
-  "n't") negates up to three content words after it in its clause, or the number it reaches, never past a number;
-  "no more than", "not later than" and "not only" are no negations.
+  "n't") negates up to three content words after it in its clause, or a number right after it ("takes not 4
+  days"), never past a number nor a content word it negated ("not resolved after 30 minutes" states 30 minutes);
+  "no more than", "not later than" and "not only" are no negations; "rather than" and "instead of" are ("credited
+  rather than paid in cash" negates the paying).
 """
 import functools
 import re
@@ -101,9 +103,10 @@ _TIME = re.compile(
     re.I,
 )
 _KEYS = r"(?:[A-Za-z]+\+)+[A-Za-z0-9]\w*"  # a key combination ("Ctrl+K", "Shift+N"): one identifier
+_LABEL = r"[A-Za-z]+-\d+\w*"  # a label with a number ("Sev-1", "Tier-2"): an identifier, no amount
 _EMAIL = r"[A-Za-z0-9_.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"  # an address is one identifier, its user part too
 _ITEM = re.compile(
-    rf"(?P<word>{_EMAIL}|{_KEYS}|[^\W\d_][\w'’]*(?:\.[A-Za-z_]\w+)*(?:\(\))?|`[^`\n]+`)"
+    rf"(?P<word>{_EMAIL}|{_KEYS}|{_LABEL}|[^\W\d_][\w'’]*(?:\.[A-Za-z_]\w+)*(?:\(\))?|`[^`\n]+`)"
     r"|(?P<sep>[,;:()\[\]]|[.!?](?=\s|$)|\n)"
 )
 _CLAUSE_WORDS = frozenset("and but while whereas or except unlike although though however".split())  # noqa: SIM905
@@ -113,6 +116,7 @@ _NOT_NEGATING = re.compile(
     r"\s+(?:(?:more|less|fewer|later|earlier|sooner|longer|greater|higher|lower)\s+than|only)\b", re.I
 )
 _SCOPE = 3
+_RATHER = re.compile(r"\s*,?\s*\b(?:rather\s+than|instead\s+of)\b", re.I)  # "credited rather than paid": not paid
 _ACRONYM_LETTERS = 5  # a longer word in capitals is shouted ("UPDATES DURING AN INCIDENT"), not an acronym
 _IDENTIFIER_TAIL = re.compile(r"[A-Z]{2,}")
 # A period said without a number is one of it: "rotated every year" and "yearly" state 1 year, so that "every month"
@@ -196,6 +200,7 @@ def compatible_units(a: str, b: str) -> bool:
 
 def _normalise(text: str) -> str:
     text = say_quantities(unicodedata.normalize("NFC", text))
+    text = _RATHER.sub(", not", text)
     text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     text = _RANGE_BETWEEN.sub(r"\1-\2", text)
     return _RANGE_TO.sub(r"\1-\2", text)
@@ -220,8 +225,11 @@ def _numbers(text: str) -> tuple[list[tuple[str, str, int, int]], list[tuple[int
         found.append((quantity.value, quantity.unit, quantity.start, quantity.end))
         taken.append((quantity.start, quantity.end))
     blanked = _blank(text, taken)
+    labels = [match.span() for match in re.finditer(rf"(?<![\w-]){_LABEL}", text)]
     for value, start, end in number_spans(blanked):
         if _IDENTIFIER_TAIL.match(text, end):  # digits run into capitals are an identifier ("2FA"), no number
+            continue
+        if any(a <= start < b for a, b in labels):  # "Sev-1", "CANARY-9X4": a label, read as a name
             continue
         found.append((value, "", start, end))
         taken.append((start, end))
@@ -263,11 +271,13 @@ def _items(
     starts = {start: i for i, (_, _, start, _) in enumerate(numbers)}
     pending = sorted(starts)
     scope = 0  # content words a negation still covers
+    reach = False  # no content word yet between the negation and here
     at_start = True
     for match in _ITEM.finditer(_blank(text, taken)):
         while pending and pending[0] < match.start():
-            # A negation reaches a number right after it ("takes not 4 days"), never past it.
-            yield _Item(number=starts[pending.pop(0)], negated=scope > 0)
+            # A negation reaches a number right after it ("takes not 4 days"), never past it nor past a word it
+            # negates ("not resolved after 30 minutes" negates the resolving, not the 30 minutes).
+            yield _Item(number=starts[pending.pop(0)], negated=scope > 0 and reach)
             scope = 0
         if match.group("sep"):
             ends = match.group() in _SENTENCE_END
@@ -284,6 +294,7 @@ def _items(
         first, at_start = at_start, False
         if _negates(lowered, text, match.end()):
             scope = 1 if lowered == "non" else _SCOPE
+            reach = True
             yield _Item(word=word, first=first)
             continue
         terms = _terms(word, tokenizer)
@@ -293,6 +304,7 @@ def _items(
         yield _Item(word=word, terms=terms, negated=scope > 0 and bool(terms), first=first, joined=joined)
         if terms and scope:
             scope -= 1
+            reach = False
     for start in pending:
         yield _Item(number=starts[start])
 
@@ -354,6 +366,8 @@ def _name(word: str, *, first: bool, tokenizer: TokenizerConfig, joined: bool = 
     if not bare:
         return None
     if _IDENTIFIER.fullmatch(word) and ("_" in word or word.endswith("()") or "." in word.rstrip(".")):
+        return Name(word, _terms(word, tokenizer), literal=True)
+    if re.fullmatch(_LABEL, word):
         return Name(word, _terms(word, tokenizer), literal=True)
     if "@" in word or "+" in word or (len(bare) == 1 and bare.isupper() and bare not in "AI" and not (first or joined)):
         return Name(bare, _terms(bare, tokenizer), literal=True)  # "Ctrl+K"; a key or a letter named: "press S"

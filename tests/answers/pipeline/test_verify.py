@@ -541,6 +541,25 @@ def test_a_span_that_states_both_sides_of_an_antonym_bears_out_either():
     assert verify_sentence("The café is open on weekdays [1].", blocks=blocks, config=CONFIG).shown
 
 
+def test_a_sentence_stating_both_sides_of_an_antonym_is_not_read_against_one_side():
+    blocks = {1: block(1, "Every new workspace starts with a free trial.")}
+
+    verdict = verify_sentence(
+        "Every new workspace starts with a free trial before a paid plan is chosen [1].", blocks=blocks, config=CONFIG
+    )
+
+    assert verdict.shown
+
+
+def test_a_verb_after_a_modal_is_a_rewording_though_another_block_uses_it():
+    blocks = {
+        1: block(1, "Admins can limit uploads to specific folders."),
+        2: block(2, "Admin restrictions on uploads also apply to the mobile apps."),
+    }
+
+    assert verify_sentence("Admins can restrict uploads to specific folders [1].", blocks=blocks, config=CONFIG).shown
+
+
 def test_before_and_after_are_opposites_though_both_are_stop_words():
     blocks = {1: block(1, "Invoices are sent after the order ships.")}
 

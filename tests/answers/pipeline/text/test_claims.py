@@ -80,6 +80,7 @@ def test_words_of_a_clause_without_a_number_qualify_the_nearest_number():
         ("Press Ctrl+K to search, then Shift+Enter.", ["Ctrl+K", "Shift+Enter"]),  # a key combination
         ("Select a file and press S to share it.", ["S"]),  # a key named by its letter
         ("Write to help.desk@example.org today.", ["help.desk@example.org"]),  # an address, whole
+        ("Page the team on a Sev-1 incident.", ["Sev-1"]),  # a label with its number
         ("A file opens in a panel. I press nothing.", []),  # "A" and "I" are words, not keys
     ],
 )
@@ -108,11 +109,13 @@ def test_a_key_letter_is_held_by_that_letter_in_its_case_only():
     assert not read_claims("Press U to open the dialog of the team's files.", DEFAULT).holds_name(letter)
 
 
-def test_a_letter_inside_a_code_is_no_key_and_the_code_holds_it():
-    sentence = read_names("The tracking code is CANARY-9X4.", DEFAULT)
+def test_a_label_with_a_number_is_one_identifier_held_only_by_itself():
+    assert names("The tracking code is CANARY-9X4.") == ["CANARY-9X4"]
+    assert numbers("Every Sev-1 and Sev-2 incident needs a post-mortem.") == []
+    (label,) = read_names("A Sev-2 incident is a partial outage.", DEFAULT)
 
-    assert not any(name.literal for name in sentence)
-    assert all(read_claims("Tracking code: CANARY-9X4.", DEFAULT).holds_name(name) for name in sentence)
+    assert read_claims("For every Sev-1 and Sev-2 incident a post-mortem is written.", DEFAULT).holds_name(label)
+    assert not read_claims("For every Sev-1 incident a post-mortem is written.", DEFAULT).holds_name(label)
 
 
 def test_an_address_is_held_only_by_the_same_address():
@@ -140,10 +143,20 @@ def test_a_literal_is_held_only_by_its_own_text():
         ("Orders placed no later than 14:00 ship today.", set()),  # a bound, not a negation
         ("Not only files but folders sync.", set()),
         ("Guests cannot edit files, but they can view them.", {"edit", "file"}),  # the negation ends with its clause
+        ("Credits go to the next invoice rather than paid in cash.", {"paid", "cash"}),
+        ("Credits go to the next invoice instead of a cash payout.", {"cash", "payout"}),
     ],
 )
 def test_negated_words(text, expected):
     assert negated(text) == expected
+
+
+def test_a_negation_reaches_a_number_right_after_it_never_past_a_word_it_negates():
+    (direct,) = read_claims("Express takes not 4 days.", DEFAULT).numbers
+    (past_word,) = read_claims("A case not resolved after 30 minutes is escalated.", DEFAULT).numbers
+
+    assert direct.negated
+    assert not past_word.negated
 
 
 def test_values_and_units_compare_as_amounts():
