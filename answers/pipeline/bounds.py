@@ -268,9 +268,11 @@ def _swap_problems(
         # One word written as a verb is ("keeps" for "stores", "used" for "works"): a rewording, unless it names
         # another role.
         verb = i2 - i1 == 1 and (_inflected(said[i1].written) or _after_modal(sentence, said[i1].written))
+        one = i2 - i1 == 1 and j2 - j1 == 1
         if not (
             _roles_differ(swapped_in, span_terms[j1:j2], tokenizer)
-            or (not verb and after and role_of(said_terms[i2], tokenizer) is not None)
+            or (one and before and _role_for_thing(said[i1], span[j1], tokenizer))
+            or (one and not verb and after and role_of(said_terms[i2], tokenizer) is not None)
             or (not verb and _found_elsewhere(said_terms, i1, i2, before, after, elsewhere, tokenizer))
         ):
             continue
@@ -287,6 +289,13 @@ def _names_swapped(
     said_names = {term for name in names for term in name.terms}
     span_names = {term for name in read_names(quote, tokenizer) for term in name.terms}
     return set(said) <= said_names and set(span) <= span_names and not set(said) & set(span)
+
+
+def _role_for_thing(said: Word, span: Word, tokenizer: TokenizerConfig) -> bool:
+    """Whether a role noun stands where the span has a word of no role, both plural or both singular: "limited to
+    specific members" against "limited to specific folders"."""
+    same_number = said.written.lower().endswith("s") == span.written.lower().endswith("s")
+    return same_number and role_of(said.term, tokenizer) is not None and role_of(span.term, tokenizer) is None
 
 
 def _roles_differ(said: Sequence[str], span: Sequence[str], tokenizer: TokenizerConfig) -> bool:

@@ -491,6 +491,21 @@ def test_the_same_period_said_another_way_is_shown(sentence):
     assert verify_sentence(sentence, blocks=blocks, config=CONFIG).shown
 
 
+def test_a_role_noun_put_where_the_span_has_a_thing_is_a_swap():
+    blocks = {1: block(1, "Managers can limit exports to specific folders.")}
+
+    verdict = verify_sentence("Managers can limit exports to specific guests [1].", blocks=blocks, config=CONFIG)
+
+    assert not verdict.shown
+    assert verdict.reasons == ("[1] says folders, not guests",)
+
+
+def test_a_reworded_phrase_before_a_shared_role_noun_is_no_swap():
+    blocks = {1: block(1, "Guests are free and are not charged as users.")}
+
+    assert verify_sentence("Guests are free and do not count as paid users [1].", blocks=blocks, config=CONFIG).shown
+
+
 def test_words_swapped_in_from_another_block_are_a_swap():
     verdict = verify_sentence("Damaged parcels are inspected by the courier desk [1].", blocks=SHOP, config=CONFIG)
 
