@@ -78,8 +78,9 @@ def _number_problem(number: NumberClaim, stated: Claims) -> str | None:
 
     A number with a unit needs the same value with the same unit (a bare one in a span that states no amount of that
     unit will do); a bare number needs the value; a negated one ("not 4 days") a negated one. And the sentence's words
-    about the number must not be words the span says about another value of that unit: "express" next to the 4 in
-    the sentence, but next to the 2 in a span that gives 4 for standard delivery and 2 for express.
+    about the number must not be words the span says about another value of that unit (or, for a duration, of any
+    duration): "express" next to the 4 in the sentence, but next to the 2 in a span that gives 4 for standard
+    delivery and 2 for express.
     """
     same = _matching(number, stated.numbers)
     # A bare number takes the unit the span states it with: "1209600" against "1209600 seconds (two weeks)" has no
@@ -100,11 +101,31 @@ def _number_problem(number: NumberClaim, stated: Claims) -> str | None:
         span_says, sentence_says = ("affirms", "negates") if number.negated else ("negates", "affirms")
         return f'{span_says} "{same[0].text}"; the sentence {sentence_says} it'
     near = frozenset().union(*(other.about for other in same))
+    # Words the sentence puts next to its number may belong to any other amount of that kind in the span: "the VP"
+    # next to 30 minutes, where the span gives the VP two hours and the manager 30 minutes.
+    rivals = [
+        other
+        for other in stated.numbers
+        if not same_value(number.value, other.value)
+        and (not units or any(_same_kind(unit, other.unit, number.unit) for unit in units))
+    ]
     astray = number.about & frozenset().union(*(other.about for other in rivals)) - near
     if not astray:
         return None
     rival = max(rivals, key=lambda other: len(astray & other.about))
     return f"states {rival.text} of {_words(astray & rival.about, stated)}, not {_value(number, rival)}"
+
+
+# Durations are one kind of amount: "30 minutes" of the manager's escalation is the rival of "two hours" of the VP's.
+_DURATIONS = frozenset(
+    ("second", "minute", "hour", "business hour", "day", "business day", "week", "month", "year", "ms")
+)
+
+
+def _same_kind(a: str, b: str, written: str) -> bool:
+    """Whether two units state amounts that can stand for each other's value: compatible, or both durations when the
+    sentence wrote its unit (a bare "1209600" is the span's 1209600 seconds, whatever two weeks it also says)."""
+    return compatible_units(a, b) or bool(written and a in _DURATIONS and b in _DURATIONS)
 
 
 def _matching(number: NumberClaim, numbers: Sequence[NumberClaim]) -> list[NumberClaim]:

@@ -451,6 +451,26 @@ def test_a_name_put_where_the_span_has_another_name_is_a_swap_though_the_span_us
     assert verdict.reasons == ("[1] says Expense Claims, not Receipts",)
 
 
+def test_words_about_another_duration_of_the_span_make_a_number_swap_across_units():
+    blocks = {
+        1: block(
+            1, "A ticket still open after 30 minutes goes to the shift lead. A ticket still open after two hours goes "
+            "to the duty director.",
+        )
+    }
+
+    swapped = verify_sentence(
+        "A ticket still open after 30 minutes goes to the duty director [1].", blocks=blocks, config=CONFIG
+    )
+    right = verify_sentence(
+        "A ticket still open after 30 minutes goes to the shift lead [1].", blocks=blocks, config=CONFIG
+    )
+
+    assert not swapped.shown
+    assert swapped.reasons == ("[1] states 2 hours of duty director, not 30 minutes",)
+    assert right.shown
+
+
 @pytest.mark.parametrize(
     ("sentence", "reason"),
     [
