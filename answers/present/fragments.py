@@ -15,6 +15,7 @@ from answers.pipeline.events import (
     QuestionResolved,
     SentenceVerified,
 )
+from answers.present.shell import done_html, notice_html, sources_html, turn_html
 from corpus_admin.highlights import cited_url
 from corpus_admin.models import chunk_url
 
@@ -40,7 +41,7 @@ GENERATOR_TEXT = {
 
 def render_turn(turn_id: str, question: str) -> str:
     """The empty turn a question starts, appended to the conversation."""
-    return render_to_string("answers/fragments/turn.html", {"turn": turn_id, "question": question})
+    return turn_html(turn_id, question)
 
 
 def render_event(turn_id: str, event: Event, *, position: int = 1) -> str:
@@ -52,8 +53,8 @@ def render_event(turn_id: str, event: Event, *, position: int = 1) -> str:
     if isinstance(event, QuestionResolved):
         template = "resolved"
     elif isinstance(event, BlocksIssued):
-        template = "meta"
-        context["documents"] = source_documents(event.blocks)
+        documents = source_documents(event.blocks)
+        return sources_html(turn_id, ((d["title"], d["updated_on"], d["blocks"]) for d in documents))
     elif isinstance(event, SentenceVerified):
         template = "sentence"
         context["citations"] = [(citation, chunk_url(citation.chunk_id), span_url(citation))
@@ -63,14 +64,19 @@ def render_event(turn_id: str, event: Event, *, position: int = 1) -> str:
         context["title"] = REFUSAL_TITLES[event.reason]
         context["sides"] = [(side, span_url(side.ref)) for side in event.sides]
     elif isinstance(event, AnswerDone):
-        template = "done"
-        context["text"] = STATUS_TEXT.get(event.status, event.status)
-        context["by"] = GENERATOR_TEXT.get(event.generator, "")
+        return done_html(turn_id, event.status, event.generator, done_text(event))
     elif isinstance(event, AnswerFailed):
         template = "error"
     else:
         raise TypeError(f"no fragment for {type(event).__name__}")
     return render_to_string(f"answers/fragments/{template}.html", context)
+
+
+def done_text(event: AnswerDone) -> str:
+    """How the answer ended, in words, and who wrote it (unless nothing was answered)."""
+    by = GENERATOR_TEXT.get(event.generator, "")
+    text = STATUS_TEXT.get(event.status, event.status)
+    return f"{text} {by}" if by and event.status != "refused" else text
 
 
 def source_documents(blocks: tuple[ChunkRef, ...]) -> list[dict]:
@@ -93,9 +99,9 @@ def render_notice(message: str) -> str:
     """A message not tied to a turn (busy, too long, malformed, rate limited), replacing the last one."""
     if not message:
         return _cleared_notice()  # every question starts with it
-    return render_to_string("answers/fragments/notice.html", {"message": message})
+    return notice_html(message)
 
 
 @functools.cache
 def _cleared_notice() -> str:
-    return render_to_string("answers/fragments/notice.html", {"message": ""})
+    return notice_html("")
