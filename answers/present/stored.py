@@ -1,5 +1,5 @@
 """A logged answer shown again (a reopened conversation, a permalink): its row read back into the events it showed,
-with the cited passages' sources as they are now, rendered with the live answer's fragments."""
+with the cited passages' sources as they are now, rendered with the live answer's fragment templates."""
 from collections.abc import Mapping, Sequence
 
 from answers.models import QuestionLog
