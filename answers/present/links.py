@@ -4,12 +4,12 @@ import uuid
 
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import format_html
 
 from answers.models import Conversation
 from answers.present.fragments import render_turn
+from answers.present.shell import format_fragment
 
-# Written with format_html (every argument escaped), not templates: each answer sends them (answers/present/shell.py).
+# Written with format_fragment (every argument escaped), not templates: each answer sends them (present/shell.py).
 _LINKS = (
     '<div hx-swap-oob="beforeend:#turn-{0}"><p class="answer-links" id="links-{0}" hx-disable><a class="permalink" '
     'href="{1}">Link to this answer</a> <button type="button" class="copy-answer" data-turn="{0}">Copy answer and '
@@ -26,14 +26,14 @@ _NEW_CONVERSATION = (
 
 def render_answer_links(turn_id: str, answer_key: uuid.UUID) -> str:
     """The permalink of a turn's answer and its copy button (static/js/chat.js), appended to the turn."""
-    return format_html(_LINKS, turn_id, reverse("answer-permalink", args=[answer_key]))
+    return format_fragment(_LINKS, turn_id, reverse("answer-permalink", args=[answer_key]))
 
 
 def render_conversation(conversation: Conversation, *, new: bool) -> str:
     """The conversation the next question is asked in (the form's hidden field) and, when it has just been
     started, its entry at the top of the side panel."""
-    entry = format_html(_NEW_CONVERSATION, conversation.key, reverse("home"), conversation.title) if new else ""
-    return format_html(_CONVERSATION_KEY, conversation.key, entry)
+    entry = format_fragment(_NEW_CONVERSATION, conversation.key, reverse("home"), conversation.title) if new else ""
+    return format_fragment(_CONVERSATION_KEY, conversation.key, entry)
 
 
 def render_hidden(turn_id: str, question: str, message: str) -> str:

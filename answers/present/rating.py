@@ -3,9 +3,10 @@ import uuid
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils.html import format_html
 
-# Written with format_html (every argument escaped), not a template: each answer sends it (answers/present/shell.py).
+from answers.present.shell import format_fragment
+
+# Written with format_fragment (every argument escaped), not a template: each answer sends it (present/shell.py).
 _FORM = """<div hx-swap-oob="beforeend:#turn-{0}">
 <form class="rating" id="rating-{0}" data-url="{1}" hx-disable>
   <fieldset class="rating-choice">
@@ -27,4 +28,4 @@ _FORM = """<div hx-swap-oob="beforeend:#turn-{0}">
 def render_rating(turn_id: str, answer_key: uuid.UUID) -> str:
     """The rating form of a turn's answer, appended to the turn; it posts to the answer's rating endpoint."""
     url = reverse("api-answer-rating", args=[answer_key])
-    return format_html(_FORM, turn_id, url, settings.RAG_RATING_COMMENT_CHARS)
+    return format_fragment(_FORM, turn_id, url, settings.RAG_RATING_COMMENT_CHARS)
