@@ -168,7 +168,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         for task in self.tasks:
-            task.cancel()
+            if self.busy:  # an answer still being written stops; a delivered one only finishes its log row (awaited)
+                task.cancel()
         for task in list(self.tasks):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
