@@ -7,11 +7,11 @@ import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable
 from importlib import import_module
+from types import SimpleNamespace
 
-from asgiref.sync import sync_to_async
-from channels.auth import get_user
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.contrib import auth
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from answers.conversations import (
@@ -25,6 +25,7 @@ from answers.conversations import (
     kept_turn,
     parse_conversation_key,
 )
+from answers.dbcalls import db_call
 from answers.limits.slots import QuestionRefused
 from answers.limits.sockets import TooManySockets, socket_closed, socket_opened
 from answers.models import Conversation, QuestionLog
@@ -78,10 +79,15 @@ async def current_caller(scope: dict) -> tuple[AbstractBaseUser | AnonymousUser,
     session_key = scope["session"].session_key if "session" in scope else None
     if session_key is None:  # no session, so nobody signed in: nothing to read (a thread hop saved per question)
         return AnonymousUser(), None
-    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
     with database_available():  # a locked or unreachable database: ServiceUnavailable, as over HTTP
-        user = await get_user({"session": session})
-    return user, session.session_key
+        return await db_call(_session_user)(session_key)
+
+
+def _session_user(session_key: str) -> tuple[AbstractBaseUser | AnonymousUser, str | None]:
+    """The user of the stored session with that key, checked as Django's own `auth.get_user` checks a request's,
+    and the session's key after the check (None when it was flushed)."""
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    return auth.get_user(SimpleNamespace(session=session)), session.session_key  # type: ignore[arg-type]
 
 
 class Outbox:
@@ -168,7 +174,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         for task in self.tasks:
-            task.cancel()
+            if self.busy:  # an answer still being written stops; a delivered one only finishes its log row (awaited)
+                task.cancel()
         for task in list(self.tasks):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
@@ -215,7 +222,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
     async def _conversation(self, caller: Caller, key: uuid.UUID) -> Conversation:
         """The caller's stored conversation with that key, or ConversationNotFound (missing or not theirs)."""
         with database_available():
-            return await sync_to_async(conversation_get)(caller=caller, key=key)
+            return await db_call(conversation_get)(caller=caller, key=key)
 
     async def _history_now(self, caller: Caller) -> tuple[Turn, ...]:
         """The socket's kept turns as the caller may see them now (none kept: no database read)."""

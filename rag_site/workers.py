@@ -39,7 +39,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/rag_site"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_ALLOWED_HOSTS = "127.0.0.1,localhost"
-DEFAULT_DB_POOL_MAX = "8"  # connections per worker; asgiref runs a worker's database calls on one thread anyway
+DEFAULT_DB_POOL_MAX = "8"  # connections per worker: answers/dbcalls.py's 4 threads, asgiref's one, HTTP views
 # daphne's limits on slow and dead peers (the Makefile's DAPHNE_FLAGS are the same). --http-timeout: a response not
 # finished after 300 s is cut off (daphne's default is never; an answer ends within RAG_ANSWER_TIMEOUT_S plus the
 # queue waits); a handshake the site has not accepted within 5 s is refused; an idle socket is pinged every 20 s and
