@@ -234,7 +234,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
             with database_available():
                 return history_seen_now(kept, audiences=caller_audiences(caller.user))
 
-        return await sync_to_async(read)()
+        return await db_call(read)()
 
     async def _caller_key(self) -> str:
         user, session_key = await current_caller(self.scope)
