@@ -4,9 +4,10 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rank_bm25 import BM25Okapi
 
 from answers.pipeline.retrieve.bm25 import Bm25Index
-from answers.pipeline.retrieve.update import updated_index
+from answers.pipeline.retrieve.update import merged, updated_index
 from tests.answers.pipeline.retrieve.helpers import (
     AUDIENCES,
     CORPUS,
@@ -105,3 +106,75 @@ def test_insert_sorted_equals_numpy_insert(array, inserts):
     positions = np.array([position for position, _ in inserts], dtype=np.int64)
     new = np.array([value for _, value in inserts], dtype=np.int32)
     assert _insert_sorted(values, positions, new).tolist() == np.insert(values, positions, new).tolist()
+
+
+step = st.tuples(
+    st.lists(st.booleans(), max_size=25),  # which of the current chunks (in id order) the step removes
+    st.lists(st.tuples(st.sampled_from(AUDIENCES), st.lists(words, min_size=0, max_size=10)), max_size=6),
+    st.booleans(),  # whether the added chunks take the removed chunks' ids (a source read again) or new ones
+)
+
+
+def _floored(docs: list[list[str]], query: list[str]) -> bool:
+    """Whether a query term is in more than half of these documents (rank-bm25's epsilon floor applies)."""
+    return any(2 * sum(term in doc for doc in docs) > len(docs) for term in query)
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    before=tiered_docs,
+    steps=st.lists(step, min_size=1, max_size=4),
+    merge_from=st.sampled_from([1, 6, 4096]),  # merge at every step, now and then, or never
+    query=queries,
+)
+def test_after_a_sequence_of_updates_hits_and_scores_are_a_fresh_builds_and_rank_bm25s(
+    before, steps, merge_from, query
+):
+    current = {f"c{i:03d}": doc for i, doc in enumerate(before)}
+    index = Bm25Index.build((c, a, t) for c, (a, t) in current.items())
+    for number, (drop, added, reuse) in enumerate(steps):
+        removed = [chunk_id for chunk_id, gone in zip(sorted(current), drop, strict=False) if gone]
+        ids = removed + [f"s{number}-{j:02d}" for j in range(len(added))] if reuse else None
+        new = {(ids[j] if ids else f"s{number}-{j:02d}"): doc for j, doc in enumerate(added)}
+        index = updated_index(
+            index, removed=removed, added=[(c, a, t) for c, (a, t) in new.items()], merge_from=merge_from
+        )
+        current = {**{c: d for c, d in current.items() if c not in removed}, **new}
+    fresh = Bm25Index.build((c, a, t) for c, (a, t) in current.items())
+
+    assert len(index) == len(current)
+    for max_rank in (PUBLIC, PARTNER, INTERNAL):
+        seen = sorted((AUDIENCES.index(a), c) for c, (a, _) in current.items() if AUDIENCES.index(a) <= max_rank)
+        docs = [current[c][1] for _, c in seen]
+        assert index.doc_count(max_rank=max_rank) == fresh.doc_count(max_rank=max_rank) == len(docs)
+        ours, theirs = index.scores(query, max_rank=max_rank), fresh.scores(query, max_rank=max_rank)
+        if not _floored(docs, query):  # idf and tf parts from the same N, avgdl and df: the same bits
+            assert ours == theirs
+        assert ours.keys() == theirs.keys() or _floored(docs, query)
+        reference = BM25Okapi(docs).get_scores(query) if docs and any(docs) else [0.0] * len(docs)
+        for (_, chunk_id), expected in zip(seen, list(reference), strict=True):
+            # abs_tol: the epsilon floor's average idf is summed in term-number order, which an update keeps
+            assert math.isclose(ours.get(chunk_id, 0.0), expected, rel_tol=1e-9, abs_tol=1e-12)
+        for term in query:
+            assert index.has_term(term, max_rank=max_rank) == fresh.has_term(term, max_rank=max_rank)
+        for prune_from in (0, 20_000):
+            hits = index.search(query, max_rank=max_rank, k=5, prune_from=prune_from)
+            expected_hits = fresh.search(query, max_rank=max_rank, k=5, prune_from=prune_from)
+            if _floored(docs, query):
+                hits = [hit for hit in hits if abs(hit.score) > 1e-9]
+                expected_hits = [hit for hit in expected_hits if abs(hit.score) > 1e-9]
+                assert [h.chunk_id for h in hits] == [h.chunk_id for h in expected_hits]
+            else:
+                assert hits == expected_hits
+
+
+def test_an_update_keeps_the_main_segment_and_a_merge_folds_the_delta_in():
+    index, chunk_ids = public_index(CORPUS)
+    changed = updated_index(index, removed=[chunk_ids[0]], added=[(chunk_ids[0], "public", ["refund", "again"])])
+    assert changed.post_docs is index.post_docs  # shared, not copied
+    assert changed.removed.tolist() == [0] and [row[0] for row in changed.delta_rows] == [chunk_ids[0]]
+    folded = merged(changed)
+    assert folded.removed.size == 0 and folded.delta_rows == ()
+    assert folded.scores(["refund", "again"], max_rank=PUBLIC) == changed.scores(["refund", "again"], max_rank=PUBLIC)
+    again = updated_index(changed, removed=[chunk_ids[1]], added=[("x-c01", "public", ["day"])], merge_from=3)
+    assert again.removed.size == 0 and again.delta_rows == () and len(again) == len(CORPUS)
