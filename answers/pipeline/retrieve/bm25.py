@@ -119,19 +119,47 @@ class Bm25Index:
         self.term_max_tf = term_max_tf  # per term: bounds for pruning, valid (if looser) after chunks are removed
         self.term_min_length = term_min_length
         self._check_shape()
-        self.removed = np.unique(np.asarray(removed if removed is not None else (), dtype=np.int64))
-        if self.removed.size and (self.removed[0] < 0 or self.removed[-1] >= len(chunk_ids)):
-            raise ValueError("removed documents out of range")
-        self._removed_mask: np.ndarray | None = None
-        if self.removed.size:
-            self._removed_mask = np.zeros(len(chunk_ids), dtype=bool)
-            self._removed_mask[self.removed] = True
-        self.delta_rows = tuple(delta_rows)  # (chunk id, rank, tokens) in (rank, chunk id) order
-        self._delta = Bm25Index.build(self.delta_rows, k1=k1, b=b, epsilon=epsilon) if self.delta_rows else None
         self._rank_starts = np.searchsorted(ranks, np.arange(TIERS + 1), side="left").tolist()
         self._columns = self._dense_columns()
+        self._set_change(removed, delta_rows, previous=None)
+
+    def with_change(
+        self, *, removed: np.ndarray, delta_rows: Sequence[tuple[str, int, list[str]]]
+    ) -> "Bm25Index":
+        """This index's main segment (arrays and look-up tables shared, not copied) with other removed documents
+        and another delta; what an update makes. The removed documents' df are counted again only for those not
+        removed here already."""
+        changed = object.__new__(Bm25Index)
+        changed.__dict__.update({name: self.__dict__[name] for name in _MAIN_FIELDS})
+        changed._set_change(removed, delta_rows, previous=self)
+        return changed
+
+    def _set_change(
+        self,
+        removed: np.ndarray | None,
+        delta_rows: Sequence[tuple[str, int, list[str]]],
+        previous: "Bm25Index | None",
+    ) -> None:
+        n_docs = len(self.chunk_ids)
+        self.removed = np.unique(np.asarray(removed if removed is not None else (), dtype=np.int64))
+        if self.removed.size and (self.removed[0] < 0 or self.removed[-1] >= n_docs):
+            raise ValueError("removed documents out of range")
+        self._removed_mask: np.ndarray | None = None
+        self._gone_df = np.zeros((TIERS, len(self.terms)), dtype=np.int64)  # removed docs' df per term by rank
+        if self.removed.size:
+            self._removed_mask = np.zeros(n_docs, dtype=bool)
+            self._removed_mask[self.removed] = True
+            fresh = self.removed
+            if previous is not None and previous.removed.size and previous._removed_mask is not None:
+                if np.all(self._removed_mask[previous.removed]):  # still removed: keep their counts
+                    self._gone_df = previous._gone_df.copy()
+                    fresh = self.removed[~previous._removed_mask[self.removed]]
+            self._gone_df += self._term_counts(fresh)
+        self.delta_rows = tuple(delta_rows)  # (chunk id, rank, tokens) in (rank, chunk id) order
+        self._delta = (
+            Bm25Index.build(self.delta_rows, k1=self.k1, b=self.b, epsilon=self.epsilon) if self.delta_rows else None
+        )
         self._delta_terms = self._delta_term_numbers()
-        self._removed_postings = self._removed_dfs()
         stats = [self._tier_stats(rank) for rank in range(TIERS)]
         self._tiers = tuple(main for main, _ in stats)
         self._delta_tiers = tuple(delta for _, delta in stats)
@@ -232,17 +260,36 @@ class Bm25Index:
             numbers[i] = main_id
         return numbers
 
-    def _removed_dfs(self) -> tuple[np.ndarray, np.ndarray]:
-        """The removed documents' postings as (term id, document) pairs, found by one pass over the postings."""
-        if self._removed_mask is None:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        found = []
-        step = 1 << 23  # in slices, so the pass needs no temporary the size of all postings
-        for first in range(0, self.post_docs.size, step):
-            found.append(np.flatnonzero(self._removed_mask[self.post_docs[first : first + step]]) + first)
-        positions = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
-        term_starts = self.offsets[0::TIERS]
-        return np.searchsorted(term_starts, positions, side="right") - 1, self.post_docs[positions].astype(np.int64)
+    def _term_counts(self, docs: np.ndarray) -> np.ndarray:
+        """How many of these documents (ascending) hold each term, by rank: a (TIERS, terms) array.
+
+        Documents come in runs of consecutive numbers (a source's chunks are neighbours in chunk-id order), and a
+        term's postings ascend, so a run's count for every term is the difference of two binary searches made for
+        all terms at once; scattered documents are counted by one pass over the postings instead.
+        """
+        counts = np.zeros((TIERS, len(self.terms)), dtype=np.int64)
+        if not docs.size:
+            return counts
+        ranks = self.ranks[docs]
+        breaks = np.flatnonzero((np.diff(docs) != 1) | (np.diff(ranks) != 0)) + 1
+        firsts, lasts = docs[np.concatenate(([0], breaks))], docs[np.concatenate((breaks - 1, [docs.size - 1]))]
+        starts, ends = self.offsets[0:-1:TIERS], self.offsets[TIERS::TIERS]
+        if firsts.size * starts.size * 4 > self.post_docs.size:
+            mask = np.zeros(len(self.chunk_ids), dtype=bool)
+            mask[docs] = True
+            step = 1 << 23  # in slices: no temporary the size of all postings
+            positions = np.concatenate([
+                np.flatnonzero(mask[self.post_docs[first : first + step]]) + first
+                for first in range(0, self.post_docs.size, step)
+            ])
+            terms = np.searchsorted(starts, positions, side="right") - 1
+            np.add.at(counts, (self.ranks[self.post_docs[positions]].astype(np.int64), terms), 1)
+            return counts
+        targets = np.concatenate((firsts, lasts + 1))
+        at = _first_at_least(self.post_docs, starts, ends, targets)
+        for run, rank in enumerate(self.ranks[firsts].tolist()):
+            counts[rank] += at[firsts.size + run] - at[run]
+        return counts
 
     def _tier_stats(self, max_rank: int) -> tuple[_Tier, _Tier | None]:
         """The tier's statistics over the whole index, for the main segment and for the delta."""
@@ -254,8 +301,7 @@ class Bm25Index:
         total_length = int(self.lengths[:extent].sum()) - int(self.lengths[gone].sum())
         df = np.zeros(n_terms, dtype=np.int64)
         df[:n_main_terms] = self.offsets[max_rank + 1 :: TIERS] - self.offsets[0 : n_main_terms * TIERS : TIERS]
-        gone_terms, gone_docs = self._removed_postings
-        df[:n_main_terms] -= np.bincount(gone_terms[gone_docs < extent], minlength=n_main_terms)
+        df[:n_main_terms] -= self._gone_df[: max_rank + 1].sum(axis=0)
         delta, delta_extent = self._delta, 0
         if delta is not None:
             delta_extent = delta._rank_starts[max_rank + 1]
@@ -271,12 +317,15 @@ class Bm25Index:
             # reproduces operation for operation (np.sum would sum pairwise and differ in the last bits).
             present = np.flatnonzero(df)
             if present.size:
-                present_df = df[present].astype(np.float64)
+                # math.log (not np.log, which may differ in the last bit) once per distinct df: they are few
+                distinct, inverse = np.unique(df[present], return_inverse=True)
+                distinct_df = distinct.astype(np.float64)
                 log = math.log
-                values = np.fromiter(
-                    map(log, (doc_count - present_df + 0.5).tolist()), dtype=np.float64, count=present.size
+                rare = np.fromiter(
+                    map(log, (doc_count - distinct_df + 0.5).tolist()), dtype=np.float64, count=distinct.size
                 )
-                values -= np.fromiter(map(log, (present_df + 0.5).tolist()), dtype=np.float64, count=present.size)
+                rare -= np.fromiter(map(log, (distinct_df + 0.5).tolist()), dtype=np.float64, count=distinct.size)
+                values = rare[inverse]
                 idf[present] = values
                 floor = self.epsilon * (float(np.cumsum(values)[-1]) / present.size)
                 idf[idf < 0] = floor  # absent terms hold 0.0, never negative, so only real terms get the floor
@@ -516,6 +565,31 @@ class Bm25Index:
             or (n_docs and bool(np.any(np.diff(self.ranks) < 0)))
         ):
             raise ValueError("index arrays are inconsistent")
+
+
+_MAIN_FIELDS = (
+    "k1", "b", "epsilon", "chunk_ids", "ranks", "lengths", "chunk_order", "terms", "term_ids", "offsets",
+    "post_docs", "post_codes", "pair_tf", "pair_length", "term_max_tf", "term_min_length", "_rank_starts", "_columns",
+)
+
+
+def _first_at_least(values: np.ndarray, starts: np.ndarray, ends: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """For each target and each ascending run values[starts[i]:ends[i]]: the first position holding at least the
+    target (ends[i] if none); a (targets, runs) array, by one binary search over every run at once."""
+    low = np.broadcast_to(starts, (targets.size, starts.size)).astype(np.int64)
+    high = np.broadcast_to(ends, (targets.size, starts.size)).astype(np.int64)
+    wanted = targets.astype(values.dtype)[:, None]
+    active = np.flatnonzero(low < high)
+    low_flat, high_flat = low.reshape(-1), high.reshape(-1)
+    wanted_flat = np.broadcast_to(wanted, low.shape).reshape(-1)
+    while active.size:
+        lo, hi = low_flat[active], high_flat[active]
+        middle = (lo + hi) >> 1
+        below = values[middle] < wanted_flat[active]
+        low_flat[active] = np.where(below, middle + 1, lo)
+        high_flat[active] = np.where(below, hi, middle)
+        active = active[low_flat[active] < high_flat[active]]
+    return low_flat.reshape(low.shape)
 
 
 def _checked_rank(max_rank: int) -> int:

@@ -52,7 +52,7 @@ def updated_index(
     removed_docs = np.array(sorted(gone), dtype=np.int64)
     if removed_docs.size + len(delta) >= merge_from:
         return merged(index, removed_docs=removed_docs, delta=delta)
-    return Bm25Index(**index.main_arrays(), removed=removed_docs, delta_rows=delta)  # type: ignore[arg-type]
+    return index.with_change(removed=removed_docs, delta_rows=delta)
 
 
 def merged(
