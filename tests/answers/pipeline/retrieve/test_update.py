@@ -178,3 +178,41 @@ def test_an_update_keeps_the_main_segment_and_a_merge_folds_the_delta_in():
     assert folded.scores(["refund", "again"], max_rank=PUBLIC) == changed.scores(["refund", "again"], max_rank=PUBLIC)
     again = updated_index(changed, removed=[chunk_ids[1]], added=[("x-c01", "public", ["day"])], merge_from=3)
     assert again.removed.size == 0 and again.delta_rows == () and len(again) == len(CORPUS)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    runs=st.lists(st.lists(st.integers(min_value=0, max_value=40), max_size=12), min_size=1, max_size=6),
+    targets=st.lists(st.integers(min_value=0, max_value=45), min_size=1, max_size=5),
+)
+def test_binary_search_over_every_run_at_once_equals_searchsorted_per_run(runs, targets):
+    import numpy as np
+
+    from answers.pipeline.retrieve.bm25 import _first_at_least
+
+    values = np.array([v for run in runs for v in sorted(run)], dtype=np.int32)
+    sizes = np.array([len(run) for run in runs], dtype=np.int64)
+    ends = np.cumsum(sizes)
+    starts = ends - sizes
+    found = _first_at_least(values, starts, ends, np.array(targets, dtype=np.int64))
+    for row, target in enumerate(targets):
+        for run, (start, end) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
+            assert found[row, run] == start + np.searchsorted(values[start:end], target)
+
+
+@pytest.mark.parametrize("pick", [range(40, 90), range(0, 300, 7)])  # a source's run; scattered: a pass
+def test_removed_chunks_df_by_runs_or_by_a_pass_over_postings_agree_with_a_fresh_build(pick):
+    import random
+
+    rng = random.Random(7)
+    docs = {
+        f"d{i:04d}": (AUDIENCES[i % 3 if i % 5 == 0 else 0], [f"t{rng.randrange(40)}" for _ in range(rng.randrange(1, 15))])
+        for i in range(300)
+    }
+    index = Bm25Index.build((c, a, t) for c, (a, t) in docs.items())
+    removed = [index.chunk_ids[i] for i in pick]
+    changed = updated_index(index, removed=removed, added=[])
+    fresh = Bm25Index.build((c, a, t) for c, (a, t) in docs.items() if c not in removed)
+    for max_rank in (PUBLIC, PARTNER, INTERNAL):
+        for query in (["t1", "t2", "t39"], ["t0"], [f"t{i}" for i in range(40)]):
+            assert changed.scores(query, max_rank=max_rank) == fresh.scores(query, max_rank=max_rank)
