@@ -20,7 +20,7 @@ negative when the average idf is (tiny corpora, such as a single document).
 """
 import bisect
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -419,7 +419,7 @@ class Bm25Index:
                 return self._exact_scores(scoring, tier, docs)
 
             eager = {"seed_postings": 0, "lookup_cost": 0} if prune_from == 0 else {}
-            candidates = candidate_docs(terms, k=k, exact_scores=exact, **eager)
+            candidates = candidate_docs(terms, k=k, exact_scores=exact, doc_count=tier.extent, **eager)
             if candidates is not None:
                 values = exact(candidates)
                 scored = values != 0
@@ -471,11 +471,28 @@ class Bm25Index:
         if len(repeats) < 2:
             return None
         distinct = {term.term_id: term for term in scoring}
+
+        def weights(term: _Scoring) -> Callable[[], np.ndarray]:
+            return lambda: repeats[term.term_id] * (term.idf * tier.tf_part[self.post_codes[term.start : term.end]])
+
+        def weights_of(term: _Scoring) -> Callable[[np.ndarray], np.ndarray]:
+            def of(docs: np.ndarray) -> np.ndarray:
+                if term.column is not None:
+                    return repeats[term.term_id] * (term.idf * tier.tf_part[term.column[docs]])
+                values = np.zeros(docs.size, dtype=np.float64)
+                found, at = lookup_postings(self.post_docs[term.start : term.end], docs)
+                values[found] = term.idf * tier.tf_part[self.post_codes[term.start : term.end][at]]
+                return repeats[term.term_id] * values
+
+            return of
+
         return [
             QueryTerm(
                 docs=self.post_docs[term.start : term.end],
                 bound=repeats[term_id] * float(tier.bound[term_id]),
                 dense=term.column is not None,
+                weights=weights(term),
+                weights_of=weights_of(term),
             )
             for term_id, term in distinct.items()
         ]

@@ -1,12 +1,14 @@
 """Exact top-k by MaxScore pruning: the documents that can reach the top k, found without reading every posting.
 
 Each query term has an upper bound on what it adds to any document's score (its idf times the largest tf part
-its postings can have). First a seed: the documents of the rarest terms, scored exactly; the k-th best of them is
-a lower bound of the k-th best score overall. Then the longest postings are set aside while their bounds sum to
-less than that: a document found in none of the other terms' postings scores at most that sum, below the k-th
-best, so the top k lies among the documents of the terms kept. Those candidates are scored exactly, every term
-looked up by binary search in its document-ordered postings, in query order, so scores are bit for bit those of
-the exhaustive path (and of rank-bm25).
+its postings can have). First a seed: the documents of the rarest terms; the few with the largest sums of those
+terms' contributions are scored exactly, and the k-th best of them is a lower bound of the k-th best score
+overall. Then the longest postings are set aside while their bounds sum to less than that: a document found in
+none of the other terms' postings scores at most that sum, below the k-th best, so the top k lies among the
+documents of the terms kept. Each of those gets an upper bound, the kept terms' contributions plus the set-aside
+bounds, read from the kept postings alone; only the documents whose bound reaches the k-th best are scored
+exactly, every term looked up in its document-ordered postings in query order, so scores are bit for bit those
+of the exhaustive path (and of rank-bm25).
 
 It applies only when every idf is positive (a term only adds), and a bound is used only with a margin far larger
 than any rounding, so nothing tied with the k-th best is lost (ties are broken by chunk id afterwards).
@@ -17,7 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 _MARGIN = 1e-9  # relative: rounding in a sum of a few dozen float64 terms is below 1e-14
-SEED_POSTINGS = 4096  # postings of the rarest terms scored first to learn a lower bound of the k-th best
+SEED_POSTINGS = 4096  # postings of the rarest terms read first to learn a lower bound of the k-th best
+SEED_EXACT = 8  # times k: the seed documents with the largest partial sums that are scored exactly
 # A posting looked up by binary search costs about this many scattered ones: prune only when that is cheaper.
 LOOKUP_COST = 6
 
@@ -29,6 +32,8 @@ class QueryTerm:
     docs: np.ndarray
     bound: float  # upper bound of what it adds to a score: idf * largest tf part, times the query's repeats
     dense: bool = False  # looked up by indexing a per-document column rather than by binary search
+    weights: Callable[[], np.ndarray] | None = None  # what it adds to each of its documents (None: its bound)
+    weights_of: Callable[[np.ndarray], np.ndarray] | None = None  # what it adds to these documents (0 if absent)
 
 
 def candidate_docs(
@@ -38,10 +43,12 @@ def candidate_docs(
     exact_scores: Callable[[np.ndarray], np.ndarray],
     seed_postings: int = SEED_POSTINGS,
     lookup_cost: float = LOOKUP_COST,
+    doc_count: int = 0,
 ) -> np.ndarray | None:
     """Document numbers (ascending) that hold every document of the exact top k; None when pruning cannot pay.
 
-    exact_scores gives the true scores of some documents. With seed_postings and lookup_cost 0 it prunes whenever
+    exact_scores gives the true scores of some documents; doc_count, the documents' number range, lets a large
+    union be taken on a dense array instead of by sorting. With seed_postings and lookup_cost 0 it prunes whenever
     it soundly can (the tests compare that with the exhaustive path).
     """
     by_size = sorted(terms, key=lambda term: term.docs.size)
@@ -55,20 +62,60 @@ def candidate_docs(
         seeded += term.docs.size
     if len(seed_terms) == len(by_size):
         return None  # every term is short: the exhaustive path is as cheap
-    seed = _union([term.docs for term in seed_terms])
+    seed, partial = _partial_sums(seed_terms, doc_count)
+    exact_count = SEED_EXACT * k
+    if seed.size > exact_count:  # the exact k-th best of any of them is a lower bound: take the likeliest
+        seed = np.sort(seed[np.argpartition(partial, seed.size - exact_count)[seed.size - exact_count :]])
     threshold = _safe(_kth(exact_scores(seed), k))
     if threshold <= 0:
         return None
 
-    set_aside = 0.0
+    set_aside: list[QueryTerm] = []
     kept = list(by_size)
-    while kept and set_aside + kept[-1].bound < threshold:
-        set_aside += kept.pop().bound
+    while kept and sum(term.bound for term in set_aside) + kept[-1].bound < threshold:
+        set_aside.append(kept.pop())
     kept_postings = sum(term.docs.size for term in kept)
-    per_candidate = sum(min(1, lookup_cost) if term.dense else lookup_cost for term in by_size)
-    if kept_postings * per_candidate > total:
-        return None
-    return _union([term.docs for term in kept])
+    if (lookup_cost and not set_aside) or kept_postings * min(lookup_cost, KEPT_COST) > total:
+        return None  # nothing or too little set aside: the exhaustive path is as cheap
+    docs, partial = _partial_sums(kept, doc_count)
+    # Each set-aside term in turn (largest bound first): drop the documents whose bound cannot reach the k-th best,
+    # then replace the term's bound by what it really adds to those left.
+    for at, term in enumerate(set_aside):
+        rest = sum(other.bound for other in set_aside[at:])
+        keep = partial + rest >= threshold
+        docs, partial = docs[keep], partial[keep]
+        if term.weights_of is None or not docs.size:
+            return docs
+        partial += term.weights_of(docs) * (1 + _MARGIN)
+    return docs[partial >= threshold]
+
+
+KEPT_COST = 1  # a kept posting costs about one scattered one (dense union) or a binary search (sorted union)
+_DENSE_UNION = 16  # a union of more than 1/16 of the documents' postings is taken on a dense array
+
+
+def _partial_sums(terms: list[QueryTerm], doc_count: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The terms' documents (ascending, once each) and an upper bound of what the terms add to each of them.
+
+    Summed in any order: the result bounds the true partial sum within rounding, far inside the margin.
+    """
+    if doc_count and sum(term.docs.size for term in terms) * _DENSE_UNION > doc_count:
+        dense = np.zeros(doc_count, dtype=np.float64)
+        seen = np.zeros(doc_count, dtype=bool)
+        for term in terms:
+            dense[term.docs] += term.weights() * (1 + _MARGIN) if term.weights is not None else term.bound
+            seen[term.docs] = True
+        docs = np.flatnonzero(seen)
+        return docs, dense[docs]
+    docs = _union([term.docs for term in terms])
+    sums = np.zeros(docs.size, dtype=np.float64)
+    for term in terms:
+        weights = term.weights() * (1 + _MARGIN) if term.weights is not None else term.bound
+        if term.docs.size == docs.size:
+            sums += weights
+        else:
+            sums[np.searchsorted(docs, term.docs)] += weights
+    return docs, sums
 
 
 def lookup_postings(docs: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
