@@ -231,7 +231,7 @@ class Bm25Index:
         dense pair table, where a (0, length) code exists for every length.
         """
         n_docs = len(self.chunk_ids)
-        if not n_docs or not self.pair_tf.size:
+        if not n_docs or not self.pair_tf.size or self.k1 <= 0:  # k1 = 0 makes the tf 0 part 0 / 0
             return {}
         stride = int(self.pair_length[-1]) + 1
         if self.pair_tf.size != (int(self.pair_tf[-1]) + 1) * stride:
@@ -362,6 +362,14 @@ class Bm25Index:
             start, end = self.offsets[term_id * TIERS], self.offsets[term_id * TIERS + max_rank + 1]
             if start == end or idf == 0.0:
                 continue
+            column = self._columns.get(term_id)
+            if column is not None:  # a common term: every document's code, absent ones adding idf * 0.0 = 0.0
+                contribution = (idf * tier.tf_part)[column[: tier.extent]]  # the same products, one per document
+                if scores is None:
+                    scores = contribution
+                else:
+                    scores += contribution  # x + 0.0 is x: the absent documents keep their sums bit for bit
+                continue
             docs, codes = self.post_docs[start:end], self.post_codes[start:end]
             small_table = tier.tf_part.size <= codes.size  # then scale it once and look up (same products)
             contribution = (idf * tier.tf_part)[codes] if small_table else idf * tier.tf_part[codes]
@@ -473,7 +481,12 @@ class Bm25Index:
         distinct = {term.term_id: term for term in scoring}
 
         def weights(term: _Scoring) -> Callable[[], np.ndarray]:
-            return lambda: repeats[term.term_id] * (term.idf * tier.tf_part[self.post_codes[term.start : term.end]])
+            def all_of() -> np.ndarray:  # for bounds only: the float operations need not be the exact path's
+                codes = self.post_codes[term.start : term.end]
+                factor = repeats[term.term_id] * term.idf
+                return (factor * tier.tf_part)[codes] if tier.tf_part.size <= codes.size else factor * tier.tf_part[codes]
+
+            return all_of
 
         def weights_of(term: _Scoring) -> Callable[[np.ndarray], np.ndarray]:
             def of(docs: np.ndarray) -> np.ndarray:

@@ -60,8 +60,8 @@ def candidate_docs(
             break
         seed_terms.append(term)
         seeded += term.docs.size
-    if len(seed_terms) == len(by_size):
-        return None  # every term is short: the exhaustive path is as cheap
+    if len(seed_terms) == len(by_size) or (lookup_cost and seeded * KEPT_COST > total):
+        return None  # every term is short, or every one long: the exhaustive path is as cheap
     seed, partial = _partial_sums(seed_terms, doc_count)
     exact_count = SEED_EXACT * k
     if seed.size > exact_count:  # the exact k-th best of any of them is a lower bound: take the likeliest
@@ -86,36 +86,39 @@ def candidate_docs(
         docs, partial = docs[keep], partial[keep]
         if term.weights_of is None or not docs.size:
             return docs
-        partial += term.weights_of(docs) * (1 + _MARGIN)
+        partial += term.weights_of(docs) * (1 + _MARGIN)  # positive: raised to bound its rounding
     return docs[partial >= threshold]
 
 
-KEPT_COST = 1  # a kept posting costs about one scattered one (dense union) or a binary search (sorted union)
+KEPT_COST = 3  # a kept posting costs about this many scattered ones: its weight, a union and a sum
 _DENSE_UNION = 16  # a union of more than 1/16 of the documents' postings is taken on a dense array
 
 
 def _partial_sums(terms: list[QueryTerm], doc_count: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The terms' documents (ascending, once each) and an upper bound of what the terms add to each of them.
 
-    Summed in any order: the result bounds the true partial sum within rounding, far inside the margin.
+    Summed in any order, then raised by the margin: the result bounds the true partial sum, whose rounding is far
+    inside it (every weight is positive).
     """
+    if len(terms) == 1:
+        term = terms[0]
+        weights = term.weights() if term.weights is not None else np.full(term.docs.size, term.bound)
+        return term.docs, weights * (1 + _MARGIN)
     if doc_count and sum(term.docs.size for term in terms) * _DENSE_UNION > doc_count:
         dense = np.zeros(doc_count, dtype=np.float64)
-        seen = np.zeros(doc_count, dtype=bool)
         for term in terms:
-            dense[term.docs] += term.weights() * (1 + _MARGIN) if term.weights is not None else term.bound
-            seen[term.docs] = True
-        docs = np.flatnonzero(seen)
-        return docs, dense[docs]
+            dense[term.docs] += term.weights() if term.weights is not None else term.bound
+        docs = np.flatnonzero(dense)  # weights are positive: a document of these terms is never 0.0
+        return docs, dense[docs] * (1 + _MARGIN)
     docs = _union([term.docs for term in terms])
     sums = np.zeros(docs.size, dtype=np.float64)
     for term in terms:
-        weights = term.weights() * (1 + _MARGIN) if term.weights is not None else term.bound
+        weights = term.weights() if term.weights is not None else term.bound
         if term.docs.size == docs.size:
             sums += weights
         else:
             sums[np.searchsorted(docs, term.docs)] += weights
-    return docs, sums
+    return docs, sums * (1 + _MARGIN)
 
 
 def lookup_postings(docs: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
