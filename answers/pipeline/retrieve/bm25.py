@@ -30,6 +30,7 @@ from answers.pipeline.retrieve.postings import TIERS, _pair_codes, _postings, _r
 
 PRUNE_FROM = 20_000  # postings a query must read before pruning is worth its bookkeeping
 _DENSE_SHARE = 4  # a term in at least 1/4 of the documents also gets a code per document, for O(1) look-ups
+_DENSE_PASS = 0.25  # adding a column costs about this much a document, against 1 a posting scattered
 
 
 @dataclass(frozen=True)
@@ -427,7 +428,12 @@ class Bm25Index:
                 return self._exact_scores(scoring, tier, docs)
 
             eager = {"seed_postings": 0, "lookup_cost": 0} if prune_from == 0 else {}
-            candidates = candidate_docs(terms, k=k, exact_scores=exact, doc_count=tier.extent, **eager)
+            cost = sum(
+                tier.extent * _DENSE_PASS if term.column is not None else term.end - term.start for term in scoring
+            )
+            candidates = candidate_docs(
+                terms, k=k, exact_scores=exact, doc_count=tier.extent, exhaustive_cost=cost, **eager
+            )
             if candidates is not None:
                 values = exact(candidates)
                 scored = values != 0
@@ -481,10 +487,15 @@ class Bm25Index:
         distinct = {term.term_id: term for term in scoring}
 
         def weights(term: _Scoring) -> Callable[[], np.ndarray]:
+            found: list[np.ndarray] = []
+
             def all_of() -> np.ndarray:  # for bounds only: the float operations need not be the exact path's
-                codes = self.post_codes[term.start : term.end]
-                factor = repeats[term.term_id] * term.idf
-                return (factor * tier.tf_part)[codes] if tier.tf_part.size <= codes.size else factor * tier.tf_part[codes]
+                if not found:
+                    codes = self.post_codes[term.start : term.end]
+                    factor = repeats[term.term_id] * term.idf
+                    small_table = tier.tf_part.size <= codes.size
+                    found.append((factor * tier.tf_part)[codes] if small_table else factor * tier.tf_part[codes])
+                return found[0]
 
             return all_of
 

@@ -44,15 +44,17 @@ def candidate_docs(
     seed_postings: int = SEED_POSTINGS,
     lookup_cost: float = LOOKUP_COST,
     doc_count: int = 0,
+    exhaustive_cost: float | None = None,
 ) -> np.ndarray | None:
     """Document numbers (ascending) that hold every document of the exact top k; None when pruning cannot pay.
 
     exact_scores gives the true scores of some documents; doc_count, the documents' number range, lets a large
-    union be taken on a dense array instead of by sorting. With seed_postings and lookup_cost 0 it prunes whenever
+    union be taken on a dense array instead of by sorting; exhaustive_cost is what scoring every posting costs, in
+    scattered postings (their count by default). With seed_postings and lookup_cost 0 it prunes whenever
     it soundly can (the tests compare that with the exhaustive path).
     """
     by_size = sorted(terms, key=lambda term: term.docs.size)
-    total = sum(term.docs.size for term in by_size)
+    total = sum(term.docs.size for term in by_size) if exhaustive_cost is None else exhaustive_cost
     seed_terms: list[QueryTerm] = []
     seeded = 0
     for term in by_size:
@@ -62,10 +64,10 @@ def candidate_docs(
         seeded += term.docs.size
     if len(seed_terms) == len(by_size) or (lookup_cost and seeded * KEPT_COST > total):
         return None  # every term is short, or every one long: the exhaustive path is as cheap
-    seed, partial = _partial_sums(seed_terms, doc_count)
-    exact_count = SEED_EXACT * k
+    seed_docs, seed_partial = _partial_sums(seed_terms, doc_count)
+    seed, exact_count = seed_docs, SEED_EXACT * k
     if seed.size > exact_count:  # the exact k-th best of any of them is a lower bound: take the likeliest
-        seed = np.sort(seed[np.argpartition(partial, seed.size - exact_count)[seed.size - exact_count :]])
+        seed = np.sort(seed[np.argpartition(seed_partial, seed.size - exact_count)[seed.size - exact_count :]])
     threshold = _safe(_kth(exact_scores(seed), k))
     if threshold <= 0:
         return None
@@ -77,7 +79,8 @@ def candidate_docs(
     kept_postings = sum(term.docs.size for term in kept)
     if (lookup_cost and not set_aside) or kept_postings * min(lookup_cost, KEPT_COST) > total:
         return None  # nothing or too little set aside: the exhaustive path is as cheap
-    docs, partial = _partial_sums(kept, doc_count)
+    same = len(kept) == len(seed_terms)  # kept holds the seed terms (the shortest): then it is the seed
+    docs, partial = (seed_docs, seed_partial) if same else _partial_sums(kept, doc_count)
     # Each set-aside term in turn (largest bound first): drop the documents whose bound cannot reach the k-th best,
     # then replace the term's bound by what it really adds to those left.
     for at, term in enumerate(set_aside):
