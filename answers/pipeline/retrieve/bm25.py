@@ -25,11 +25,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from answers.pipeline.retrieve.maxscore import QueryTerm, candidate_docs, lookup_postings
+from answers.pipeline.retrieve.maxscore import QueryTerm, _union, candidate_docs, lookup_postings
 from answers.pipeline.retrieve.postings import TIERS, _pair_codes, _postings, _ranks, _term_bounds, _tier_offsets
 
 PRUNE_FROM = 20_000  # postings a query must read before pruning is worth its bookkeeping
 _DENSE_SHARE = 4  # a term in at least 1/4 of the documents also gets a code per document, for O(1) look-ups
+_SPARSE_SHARE = 16  # a query with fewer postings than 1/16 of the documents scores its documents alone
 _DENSE_PASS = 0.25  # adding a column costs about this much a document, against 1 a posting scattered
 
 
@@ -438,6 +439,12 @@ class Bm25Index:
                 values = exact(candidates)
                 scored = values != 0
                 return self._top(candidates[scored], values[scored], k)
+        if sum(term.end - term.start for term in scoring) * _SPARSE_SHARE < tier.extent:
+            # few postings: score their documents alone, not a score array of every document
+            docs = _union([self.post_docs[term.start : term.end] for term in scoring])
+            values = self._exact_scores(scoring, tier, docs)
+            scored = values != 0
+            return self._top(docs[scored], values[scored], k)
         scores = self._accumulate(query_tokens, max_rank, tier)
         if scores is None:
             return []

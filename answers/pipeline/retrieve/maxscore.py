@@ -87,13 +87,14 @@ def candidate_docs(
         rest = sum(other.bound for other in set_aside[at:])
         keep = partial + rest >= threshold
         docs, partial = docs[keep], partial[keep]
-        if term.weights_of is None or not docs.size:
-            return docs
+        if term.weights_of is None or docs.size <= _FEW:
+            return docs  # few enough to score exactly at once
         partial += term.weights_of(docs) * (1 + _MARGIN)  # positive: raised to bound its rounding
     return docs[partial >= threshold]
 
 
 KEPT_COST = 3  # a kept posting costs about this many scattered ones: its weight, a union and a sum
+_FEW = 256  # candidates scored exactly at once rather than narrowed further through the set-aside terms
 _DENSE_UNION = 16  # a union of more than 1/16 of the documents' postings is taken on a dense array
 
 
