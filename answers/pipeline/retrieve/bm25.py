@@ -439,6 +439,8 @@ class Bm25Index:
                 values = exact(candidates)
                 scored = values != 0
                 return self._top(candidates[scored], values[scored], k)
+        if not scoring:
+            return []
         if sum(term.end - term.start for term in scoring) * _SPARSE_SHARE < tier.extent:
             # few postings: score their documents alone, not a score array of every document
             docs = _union([self.post_docs[term.start : term.end] for term in scoring])
