@@ -69,7 +69,8 @@ def _text(result: dict) -> str:
         f"memory: index {result['ours_index_mb']} MB ({result['ours_bytes_per_chunk']} bytes/chunk by arrays, "
         f"{result['ours_rss_delta_bytes_per_chunk']} by RSS delta), peak RSS {result['peak_rss_mb']} MB",
         f"update: one source of {result['update_source_chunks']} chunks replaced in "
-        f"{result['update_one_source_s']:.3f} s",
+        f"{result['update_one_source_s']:.3f} s (a delta segment beside the main one; merging it in: "
+        f"{result['merge_delta_s']:.3f} s)",
         f"cold start: saved index {result['saved_index_mb']} MB read in {result['cold_start_s']:.3f} s "
         f"({result['cold_start_rss_delta_bytes_per_chunk']} bytes/chunk RSS)",
         f"top10_identical: {result['top10_identical']} ({result['top10_identical_count']} of "
