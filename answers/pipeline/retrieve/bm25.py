@@ -152,10 +152,10 @@ class Bm25Index:
             self._removed_mask = np.zeros(n_docs, dtype=bool)
             self._removed_mask[self.removed] = True
             fresh = self.removed
-            if previous is not None and previous.removed.size and previous._removed_mask is not None:
-                if np.all(self._removed_mask[previous.removed]):  # still removed: keep their counts
-                    self._gone_df = previous._gone_df.copy()
-                    fresh = self.removed[~previous._removed_mask[self.removed]]
+            earlier = previous._removed_mask if previous is not None else None
+            if previous is not None and earlier is not None and np.all(self._removed_mask[previous.removed]):
+                self._gone_df = previous._gone_df.copy()  # those still removed keep their counts
+                fresh = self.removed[~earlier[self.removed]]
             self._gone_df += self._term_counts(fresh)
         self.delta_rows = tuple(delta_rows)  # (chunk id, rank, tokens) in (rank, chunk id) order
         self._delta = (
@@ -419,7 +419,9 @@ class Bm25Index:
         hits += delta._segment_search(query_tokens, max_rank, k, prune_from, tier)
         return sorted(hits, key=lambda hit: (-hit.score, hit.chunk_id))[:k]
 
-    def _segment_search(self, query_tokens: list[str], max_rank: int, k: int, prune_from: int, tier: _Tier) -> list[Hit]:
+    def _segment_search(
+        self, query_tokens: list[str], max_rank: int, k: int, prune_from: int, tier: _Tier
+    ) -> list[Hit]:
         """This segment's exact top k under the tier's statistics."""
         scoring = self._scoring_terms(query_tokens, max_rank, tier)
         terms = self._pruning_terms(scoring, tier, prune_from)
@@ -511,7 +513,8 @@ class Bm25Index:
         def weights_of(term: _Scoring) -> Callable[[np.ndarray], np.ndarray]:
             def of(docs: np.ndarray) -> np.ndarray:
                 if term.column is not None:
-                    return repeats[term.term_id] * (term.idf * tier.tf_part[term.column[docs]])
+                    looked_up: np.ndarray = term.idf * tier.tf_part[term.column[docs]]
+                    return repeats[term.term_id] * looked_up
                 values = np.zeros(docs.size, dtype=np.float64)
                 found, at = lookup_postings(self.post_docs[term.start : term.end], docs)
                 values[found] = term.idf * tier.tf_part[self.post_codes[term.start : term.end][at]]

@@ -106,8 +106,8 @@ def _partial_sums(terms: list[QueryTerm], doc_count: int = 0) -> tuple[np.ndarra
     """
     if len(terms) == 1:
         term = terms[0]
-        weights = term.weights() if term.weights is not None else np.full(term.docs.size, term.bound)
-        return term.docs, weights * (1 + _MARGIN)
+        alone = term.weights() if term.weights is not None else np.full(term.docs.size, term.bound)
+        return term.docs, alone * (1 + _MARGIN)
     if doc_count and sum(term.docs.size for term in terms) * _DENSE_UNION > doc_count:
         dense = np.zeros(doc_count, dtype=np.float64)
         for term in terms:
@@ -117,7 +117,7 @@ def _partial_sums(terms: list[QueryTerm], doc_count: int = 0) -> tuple[np.ndarra
     docs = _union([term.docs for term in terms])
     sums = np.zeros(docs.size, dtype=np.float64)
     for term in terms:
-        weights = term.weights() if term.weights is not None else term.bound
+        weights: np.ndarray | float = term.weights() if term.weights is not None else term.bound
         if term.docs.size == docs.size:
             sums += weights
         else:

@@ -83,7 +83,9 @@ def _edited(
     new_ranks = _ranks(audience for _, audience, _ in rows)
     order = sorted(range(len(rows)), key=lambda i: (int(new_ranks[i]), rows[i][0]))  # internal order
     rows, new_ranks = [rows[i] for i in order], new_ranks[order]
-    kept = np.fromiter((chunk_id not in removed for chunk_id in index.chunk_ids), dtype=bool, count=len(index.chunk_ids))
+    kept = np.fromiter(
+        (chunk_id not in removed for chunk_id in index.chunk_ids), dtype=bool, count=len(index.chunk_ids)
+    )
     kept_docs = np.flatnonzero(kept)
     kept_ids = _without(index.chunk_ids, np.flatnonzero(~kept).tolist())
     new_ids = [chunk_id for chunk_id, _, _ in rows]

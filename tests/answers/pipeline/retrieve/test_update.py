@@ -206,7 +206,9 @@ def test_removed_chunks_df_by_runs_or_by_a_pass_over_postings_agree_with_a_fresh
 
     rng = random.Random(7)
     docs = {
-        f"d{i:04d}": (AUDIENCES[i % 3 if i % 5 == 0 else 0], [f"t{rng.randrange(40)}" for _ in range(rng.randrange(1, 15))])
+        f"d{i:04d}": (
+            AUDIENCES[i % 3 if i % 5 == 0 else 0], [f"t{rng.randrange(40)}" for _ in range(rng.randrange(1, 15))]
+        )
         for i in range(300)
     }
     index = Bm25Index.build((c, a, t) for c, (a, t) in docs.items())
