@@ -127,11 +127,10 @@ def _partial_sums(terms: list[QueryTerm], doc_count: int = 0) -> tuple[np.ndarra
 
 def lookup_postings(docs: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Which of the wanted documents (ascending) a term's postings hold: their indexes in wanted and in postings."""
-    at = np.searchsorted(docs, wanted)
-    inside = at < docs.size
-    hit = np.zeros(wanted.size, dtype=bool)
-    hit[inside] = docs[at[inside]] == wanted[inside]
-    found = np.flatnonzero(hit)
+    if not docs.size:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    at = np.minimum(np.searchsorted(docs, wanted), docs.size - 1)  # past the end: compared with the last one
+    found = np.flatnonzero(docs[at] == wanted)
     return found, at[found]
 
 
