@@ -435,7 +435,13 @@ class Bm25Index:
                 tier.extent * _DENSE_PASS if term.column is not None else term.end - term.start for term in scoring
             )
             candidates = candidate_docs(
-                terms, k=k, exact_scores=exact, doc_count=tier.extent, exhaustive_cost=cost, **eager
+                terms,
+                k=k,
+                exact_scores=exact,
+                doc_count=tier.extent,
+                exhaustive_cost=cost,
+                excluded=self._removed_mask,
+                **eager,
             )
             if candidates is not None:
                 values = exact(candidates)

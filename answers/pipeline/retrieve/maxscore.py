@@ -2,8 +2,8 @@
 
 Each query term has an upper bound on what it adds to any document's score (its idf times the largest tf part
 its postings can have). First a seed: the documents of the rarest terms; the few with the largest sums of those
-terms' contributions are scored exactly, and the k-th best of them is a lower bound of the k-th best score
-overall. Then the longest postings are set aside while their bounds sum to less than that: a document found in
+terms' contributions get a lower bound of their scores (those sums plus what the other terms add), and the k-th
+best of them is a lower bound of the k-th best score overall. Then the longest postings are set aside while their bounds sum to less than that: a document found in
 none of the other terms' postings scores at most that sum, below the k-th best, so the top k lies among the
 documents of the terms kept. Each of those gets an upper bound, the kept terms' contributions plus the set-aside
 bounds, read from the kept postings alone; only the documents whose bound reaches the k-th best are scored
@@ -45,13 +45,15 @@ def candidate_docs(
     lookup_cost: float = LOOKUP_COST,
     doc_count: int = 0,
     exhaustive_cost: float | None = None,
+    excluded: np.ndarray | None = None,
 ) -> np.ndarray | None:
     """Document numbers (ascending) that hold every document of the exact top k; None when pruning cannot pay.
 
     exact_scores gives the true scores of some documents; doc_count, the documents' number range, lets a large
     union be taken on a dense array instead of by sorting; exhaustive_cost is what scoring every posting costs, in
-    scattered postings (their count by default). With seed_postings and lookup_cost 0 it prunes whenever
-    it soundly can (the tests compare that with the exhaustive path).
+    scattered postings (their count by default); excluded marks documents (by number) that are not to be returned
+    (an update's removed ones), so they never lift the threshold. With seed_postings and lookup_cost 0 it prunes
+    whenever it soundly can (the tests compare that with the exhaustive path).
     """
     by_size = sorted(terms, key=lambda term: term.docs.size)
     total = sum(term.docs.size for term in by_size) if exhaustive_cost is None else exhaustive_cost
@@ -66,9 +68,14 @@ def candidate_docs(
         return None  # every term is short, or every one long: the exhaustive path is as cheap
     seed_docs, seed_partial = _partial_sums(seed_terms, doc_count)
     seed, exact_count = seed_docs, SEED_EXACT * k
-    if seed.size > exact_count:  # the exact k-th best of any of them is a lower bound: take the likeliest
-        seed = np.sort(seed[np.argpartition(seed_partial, seed.size - exact_count)[seed.size - exact_count :]])
-    threshold = _safe(_kth(exact_scores(seed), k))
+    picked = np.arange(seed.size)
+    if seed.size > exact_count:  # the k-th best of any of them is a lower bound: take the likeliest
+        picked = np.sort(np.argpartition(seed_partial, seed.size - exact_count)[seed.size - exact_count :])
+        seed = seed[picked]
+    seed_scores = _seed_scores(seed, seed_partial[picked], by_size, len(seed_terms), exact_scores)
+    if excluded is not None:
+        seed_scores[excluded[seed]] = 0.0
+    threshold = _safe(_kth(seed_scores, k))
     if threshold <= 0:
         return None
 
@@ -91,6 +98,23 @@ def candidate_docs(
             return docs  # few enough to score exactly at once
         partial += term.weights_of(docs) * (1 + _MARGIN)  # positive: raised to bound its rounding
     return docs[partial >= threshold]
+
+
+def _seed_scores(
+    seed: np.ndarray,
+    partial: np.ndarray,
+    by_size: list[QueryTerm],
+    seeds: int,
+    exact_scores: Callable[[np.ndarray], np.ndarray],
+) -> np.ndarray:
+    """Lower bounds of the seed documents' scores: the seed terms' sums already taken (the margin taken off
+    again, so within rounding below the true partial sums) plus what each other term adds."""
+    if any(term.weights is None or term.weights_of is None for term in by_size):
+        return exact_scores(seed)
+    scores = partial / (1 + _MARGIN) ** 2
+    for term in by_size[seeds:]:
+        scores += term.weights_of(seed)  # type: ignore[misc]  # checked above
+    return scores
 
 
 KEPT_COST = 3  # a kept posting costs about this many scattered ones: its weight, a union and a sum

@@ -218,3 +218,29 @@ def test_removed_chunks_df_by_runs_or_by_a_pass_over_postings_agree_with_a_fresh
     for max_rank in (PUBLIC, PARTNER, INTERNAL):
         for query in (["t1", "t2", "t39"], ["t0"], [f"t{i}" for i in range(40)]):
             assert changed.scores(query, max_rank=max_rank) == fresh.scores(query, max_rank=max_rank)
+
+
+def test_the_best_chunks_removed_no_longer_lift_the_pruning_threshold(monkeypatch):
+    import numpy as np
+
+    from answers.pipeline.retrieve import maxscore
+
+    monkeypatch.setattr(maxscore, "_FEW", 0)  # narrow the candidates through every set-aside term
+    rng = np.random.default_rng(5)
+    vocabulary = [f"w{i}" for i in range(300)]
+    pick = 1 / np.arange(1, 301) ** 1.1
+    docs = {
+        f"d{i:05d}": ("public", [vocabulary[j] for j in rng.choice(300, size=40, p=pick / pick.sum())])
+        for i in range(3000)
+    }
+    index = Bm25Index.build((c, a, t) for c, (a, t) in docs.items())
+    for query in (["w120", "w0", "w1", "w3"], ["w250", "w2", "w0"], ["w40", "w41", "w0", "w1", "w5"]):
+        best = [hit.chunk_id for hit in index.search(query, max_rank=PUBLIC, k=20)]
+        changed = updated_index(index, removed=best, added=[])
+        fresh = Bm25Index.build((c, a, t) for c, (a, t) in docs.items() if c not in best)
+        for prune_from in (0, 1000):
+            ours = changed.search(query, max_rank=PUBLIC, k=10, prune_from=prune_from)
+            theirs = fresh.search(query, max_rank=PUBLIC, k=10, prune_from=prune_from)
+            assert [hit.chunk_id for hit in ours] == [hit.chunk_id for hit in theirs]
+            # w0 is in most chunks: its floor's average idf is summed in another order (the last bit may differ)
+            assert all(math.isclose(a.score, b.score, rel_tol=1e-12) for a, b in zip(ours, theirs, strict=True))
