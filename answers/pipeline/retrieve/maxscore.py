@@ -3,12 +3,13 @@
 Each query term has an upper bound on what it adds to any document's score (its idf times the largest tf part
 its postings can have). First a seed: the documents of the rarest terms; the few with the largest sums of those
 terms' contributions get a lower bound of their scores (those sums plus what the other terms add), and the k-th
-best of them is a lower bound of the k-th best score overall. Then the longest postings are set aside while their
-bounds sum to less than that: a document found in none of the other terms' postings scores at most that sum,
-below the k-th best, so the top k lies among the documents of the terms kept. Each of those gets an upper bound, the kept terms' contributions plus the set-aside
-bounds, read from the kept postings alone; only the documents whose bound reaches the k-th best are scored
-exactly, every term looked up in its document-ordered postings in query order, so scores are bit for bit those
-of the exhaustive path (and of rank-bm25).
+best of them is a lower bound of the k-th best score overall. Then the longest postings are set aside while
+their bounds sum to less than that: a document found in none of the other terms' postings scores at most that
+sum, below the k-th best, so the top k lies among the documents of the terms kept. Each of those gets an upper
+bound, the kept terms' contributions plus the set-aside bounds, narrowed term by term through the set-aside
+ones; only the documents whose bound still reaches the k-th best are scored exactly, every term looked up in its
+document-ordered postings in query order, so scores are bit for bit those of the exhaustive path (and of
+rank-bm25).
 
 It applies only when every idf is positive (a term only adds), and a bound is used only with a margin far larger
 than any rounding, so nothing tied with the k-th best is lost (ties are broken by chunk id afterwards).
