@@ -15,7 +15,7 @@ BENCH_KEYS = {
     "chunks", "ours_build_s", "rank_bm25_build_s", "ours_p50_ms", "ours_p95_ms", "rank_bm25_p50_ms",
     "query_speedup", "peak_rss_mb", "top10_identical", "top10_identical_count", "bm25s_build_s", "bm25s_p50_ms",
     "bm25s_p95_ms", "bm25s_query_ratio", "bm25s_top10_overlap", "ours_bytes_per_chunk",
-    "ours_rss_delta_bytes_per_chunk", "update_one_source_s", "cold_start_s",
+    "ours_rss_delta_bytes_per_chunk", "update_one_source_s", "merge_delta_s", "cold_start_s",
 }
 
 
