@@ -106,10 +106,11 @@ eval-real-ci: setup
 # run: SQLite in var/bench/, and with BENCH_PG=1 also a PostgreSQL database rag_bench_ingest on BENCH_PG_HOST
 # (created, then dropped). The site's own database is never touched. bench-ingest: the docs/ folder of Django's source
 # release (666 files in nested folders, 33 of them index.txt; fetched once with pip into var/bench/).
-# bench-ingest-pgdoc: the PostgreSQL 15 manual (1,169 HTML pages; fetched once with apt-get download into var/bench/).
+# bench-ingest-pgdoc: the PostgreSQL 15 manual (1,169 HTML pages; fetched once as the postgresql real corpus, with
+# apt-get download into var/corpora/postgresql/ by answers/evaluation/corpora.py, the same fetch as make eval-real).
 BENCH := var/bench
 DJANGO_DOCS := $(BENCH)/django-docs
-PG_MANUAL := $(BENCH)/postgresql-doc-15/usr/share/doc/postgresql-doc-15/html
+PG_MANUAL := var/corpora/postgresql/docs
 BENCH_PG ?=
 BENCH_PG_HOST ?= 127.0.0.1
 BENCH_PG_USER ?= postgres
@@ -135,11 +136,8 @@ bench-ingest: setup $(DJANGO_DOCS)
 bench-ingest-pgdoc: setup $(PG_MANUAL)
 	$(call bench_ingest,$(PG_MANUAL))
 
-$(PG_MANUAL):
-	rm -rf $(BENCH)/download && mkdir -p $(BENCH)/download
-	cd $(BENCH)/download && apt-get download postgresql-doc-15
-	dpkg-deb -x $(BENCH)/download/postgresql-doc-15_*.deb $(BENCH)/postgresql-doc-15
-	rm -rf $(BENCH)/download
+$(PG_MANUAL): | setup
+	$(PY) -m answers.evaluation.corpora postgresql >/dev/null
 
 $(DJANGO_DOCS):
 	rm -rf $(BENCH)/download && mkdir -p $(BENCH)/download
@@ -161,6 +159,8 @@ bench: setup
 	mkdir -p $(BENCH)
 	$(PY) manage.py bench_retrieval --chunks 100000 --json > $(BENCH)/retrieval.json
 	$(PY) manage.py bench_beir $(SCIFACT) --json > $(BENCH)/beir.json
+	$(PY) manage.py bench_verify --json | tee $(BENCH)/verify.json
+	$(PY) manage.py bench_reader --json | tee $(BENCH)/reader.json
 	dropdb --if-exists -h $(BENCH_PG_HOST) -U $(BENCH_PG_USER) $(BENCH_LOAD_DB)
 	$(PY) -m answers.bench.load_bench --database-url $(BENCH_LOAD_URL) --runs $(LOAD_RUNS) --out $(BENCH)/load.json; \
 	  status=$$?; dropdb --if-exists -h $(BENCH_PG_HOST) -U $(BENCH_PG_USER) $(BENCH_LOAD_DB); exit $$status
