@@ -11,7 +11,15 @@ import numpy as np
 from django.conf import settings
 
 from answers.pipeline.embed.chunks import chunk_embedding_text, record_texts, sentence_texts
-from answers.pipeline.embed.model import DIMENSIONS, MODEL_ID, embed_texts, embeddings_available, text_key
+from answers.pipeline.embed.model import (
+    DIMENSIONS,
+    MODEL_ID,
+    embed_texts,
+    embeddings_available,
+    text_key,
+    unavailable_reason,
+)
+from answers.pipeline.embed.similarity import remember_vectors
 from answers.pipeline.records import ChunkRecord, SentenceSpan
 from corpus_admin.models import TextVector
 
@@ -24,6 +32,16 @@ _READ_BATCH = 500  # keys per query: well under SQLite's limit of bound paramete
 def embeddings_on() -> bool:
     """Whether chunk vectors are made and used: RAG_EMBEDDINGS is on and the model loads."""
     return bool(settings.RAG_EMBEDDINGS) and embeddings_available()
+
+
+def semantic_matching_status() -> str:
+    """Why semantic matching is off, in a sentence for staff; empty when it is on."""
+    if not settings.RAG_EMBEDDINGS:
+        return "Semantic matching is off (RAG_EMBEDDINGS=0): questions are matched by their words only (BM25)."
+    if not embeddings_available():
+        return (f"Semantic matching is off: {unavailable_reason()}. Questions are matched by their words only "
+                "(BM25).")
+    return ""
 
 
 def stored_vectors(keys: Iterable[str]) -> dict[str, np.ndarray]:
@@ -105,4 +123,8 @@ def chunk_vectors(records: Iterable[ChunkRecord], *, embed: Embed = embed_texts,
     for chunk_id, listed in keys.items():
         if listed[0] in found:  # a chunk is on the dense side once its whole text has a vector
             vectors[chunk_id] = np.stack([found[key] for key in listed if key in found])
+    remember_vectors(  # the reader's sentence similarities then cost no embedding at question time
+        (text, found[key]) for chunk_id, listed in texts.items()
+        for text, key in zip(listed[1:], keys[chunk_id][1:], strict=True) if key in found
+    )
     return vectors

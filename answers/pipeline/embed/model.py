@@ -77,12 +77,14 @@ def embed_texts(texts: list[str]) -> np.ndarray:
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1.0)
         out[rows] = pooled
     norms = np.linalg.norm(out, axis=1, keepdims=True)
-    return (out / np.maximum(norms, 1e-12)).astype(np.float32)
+    normalised: np.ndarray = (out / np.maximum(norms, 1e-12)).astype(np.float32)
+    return normalised
 
 
 def embed_text(text: str) -> np.ndarray:
     """One text's vector (shape (384,))."""
-    return embed_texts([text])[0]
+    vector: np.ndarray = embed_texts([text])[0]
+    return vector
 
 
 def text_key(text: str) -> str:

@@ -1,12 +1,14 @@
 """Semantic similarity of a question to texts, for retrieval and for the reader's signals.
 
 The question's vector is embedded once and remembered (the retriever and the reader of one question share it);
-texts' vectors are remembered too, up to a bound, so a block's sentences are embedded once per process. Every
+texts' vectors are remembered too, up to a bound, so a block's sentences are embedded once per process; the index
+build seeds that memory with every stored sentence vector (texts as `embed.chunks.sentence_texts` gives them,
+whitespace collapsed), so the reader embeds at question time only texts that are not stored sentences. Every
 function returns None when the model is not installed: the caller then stays lexical.
 """
 import functools
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from threading import Lock
 
 import numpy as np
@@ -50,6 +52,16 @@ def text_vectors(texts: Sequence[str]) -> np.ndarray | None:
     if not texts:
         return np.zeros((0, DIMENSIONS), dtype=np.float32)
     return np.stack([known[text] for text in texts])
+
+
+def remember_vectors(pairs: Iterable[tuple[str, np.ndarray]]) -> None:
+    """Seed the text cache with vectors already computed (the index build's stored sentence vectors)."""
+    with _texts_lock:
+        for text, vector in pairs:
+            _texts[text] = vector
+            _texts.move_to_end(text)
+        while len(_texts) > TEXT_CACHE:
+            _texts.popitem(last=False)
 
 
 def similarity_to_question(question: str, texts: Sequence[str]) -> np.ndarray | None:

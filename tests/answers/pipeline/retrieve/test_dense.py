@@ -46,7 +46,8 @@ def test_ties_break_by_chunk_id_and_k_cuts():
 
 
 def test_updated_drops_removed_chunks_and_adds_new_ones():
-    index = DenseIndex.build(CHUNKS, dimensions=3).updated(removed=["pub-a"], added=[("pub-c", "public", unit(0, 0, 1))])
+    added = [("pub-c", "public", unit(0, 0, 1))]
+    index = DenseIndex.build(CHUNKS, dimensions=3).updated(removed=["pub-a"], added=added)
     assert [hit.chunk_id for hit in index.search(unit(0, 0, 1), max_rank=0, k=1)] == ["pub-c"]
     assert "pub-a" not in index.chunk_ids
     assert len(index) == 4
