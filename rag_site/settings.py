@@ -224,7 +224,7 @@ RAG_RETRIEVER = env_str("RAG_RETRIEVER", "memory")  # answers.retrieval.backends
 if RAG_RETRIEVER not in ("memory",):
     raise ImproperlyConfigured(f"RAG_RETRIEVER must be 'memory' (the in-process index), not {RAG_RETRIEVER!r}")
 # Retrieval: BM25 alone, or BM25 fused with dense retrieval over the chunk vectors (answers.pipeline.retrieve.hybrid).
-RAG_RETRIEVAL = env_str("RAG_RETRIEVAL", "hybrid")
+RAG_RETRIEVAL = env_str("RAG_RETRIEVAL", "bm25")
 if RAG_RETRIEVAL not in ("bm25", "hybrid"):
     raise ImproperlyConfigured(f"RAG_RETRIEVAL must be 'bm25' or 'hybrid', not {RAG_RETRIEVAL!r}")
 # Chunk vectors at ingest and index build, and the question's at question time (answers.pipeline.embed). Off, or

@@ -103,3 +103,16 @@ def _records(ids):
     from corpus_admin.selectors import chunk_records
 
     return chunk_records(source_ids=ids)
+
+
+def test_the_setting_makes_the_callers_retriever_hybrid(ingest, settings):
+    from answers.retrieval.backends import retriever_for
+
+    ingest_docs(ingest)
+    ingest("security.md", BACKUPS)
+    settings.RAG_RETRIEVAL = "bm25"
+    assert not retriever_for(PUBLIC_ONLY).hybrid
+    settings.RAG_RETRIEVAL = "hybrid"
+    bound = bound_to_question(retriever_for(PUBLIC_ONLY), QUESTION)
+    assert bound.query_vector is not None
+    assert "Security" in [hit.record.source_title for hit in bound.search(tokenize(QUESTION), k=2)]
