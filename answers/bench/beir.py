@@ -12,6 +12,7 @@ from answers.pipeline.embed.model import MODEL_ID, embed_texts
 from answers.pipeline.retrieve.bm25 import Bm25Index, Hit
 from answers.pipeline.retrieve.dense import DenseIndex
 from answers.pipeline.retrieve.hybrid import FusionConfig, fuse_rankings
+from answers.pipeline.text.sentences import split_sentences
 from answers.pipeline.text.tokens import DEFAULT, TokenizerConfig, tokenize
 
 DEPTH = 100  # each side's candidates: Recall@100 needs a fused top 100
@@ -26,8 +27,13 @@ def bench_beir_methods(
     config: TokenizerConfig = DEFAULT,
     embed: Callable[[list[str]], np.ndarray] = embed_texts,
     split: str = "test",
+    sentences: bool = False,
 ) -> dict:
-    """Score the split's queries with each method; `weights` adds hybrid runs with those BM25 weights."""
+    """Score the split's queries with each method; `weights` adds hybrid runs with those BM25 weights.
+
+    With `sentences`, a document's dense score is the best of its whole text and each of its sentences, as the
+    site's chunks score; without, its whole text alone.
+    """
     start = time.perf_counter()
     data = load_beir(path, split=split)
     ids = list(data.corpus)
@@ -42,17 +48,25 @@ def bench_beir_methods(
         embedding = time.perf_counter()
         vectors = cached_embeddings([data.corpus[i] for i in ids], folder, embed=embed)
         questions = cached_embeddings([data.queries[q] for q in query_ids], folder / "queries", embed=embed)
+        rows: dict[str, np.ndarray] = {doc_id: vector[None, :] for doc_id, vector in zip(ids, vectors, strict=True)}
+        if sentences:
+            split = {doc_id: document_sentences(data.corpus[doc_id]) for doc_id in ids}
+            unique = sorted({sentence for listed in split.values() for sentence in listed})
+            found = dict(zip(unique, cached_embeddings(unique, folder / "sentences", embed=embed), strict=True))
+            rows = {doc_id: np.vstack([rows[doc_id], *(found[x][None, :] for x in split[doc_id])]) for doc_id in ids}
         embed_seconds = time.perf_counter() - embedding
-        index = DenseIndex.build((doc_id, "public", vector) for doc_id, vector in zip(ids, vectors, strict=True))
+        index = DenseIndex.build((doc_id, "public", matrix) for doc_id, matrix in rows.items())
         dense = {q: index.search(v, max_rank=PUBLIC, k=DEPTH) for q, v in zip(query_ids, questions, strict=True)}
     runs: dict[str, Callable[[str], list[Hit]]] = {"bm25": lexical.__getitem__, "dense": dense.__getitem__}
     runs["hybrid"] = lambda q: fuse_rankings(lexical[q], dense[q], k=DEPTH, config=FusionConfig(depth=DEPTH))
     results = {method: _score(runs[method], query_ids, data.qrels) for method in methods}
     for weight in weights:
         fusion = FusionConfig(bm25_weight=weight, depth=DEPTH)
-        results[f"hybrid_w{weight:g}"] = _score(
-            lambda q, fusion=fusion: fuse_rankings(lexical[q], dense[q], k=DEPTH, config=fusion), query_ids, data.qrels
-        )
+
+        def weighted(query_id: str, fusion: FusionConfig = fusion) -> list[Hit]:
+            return fuse_rankings(lexical[query_id], dense[query_id], k=DEPTH, config=fusion)
+
+        results[f"hybrid_w{weight:g}"] = _score(weighted, query_ids, data.qrels)
     first = results[methods[0]] if methods else {}
     return {
         "dataset": Path(path).name,
@@ -60,6 +74,7 @@ def bench_beir_methods(
         "documents": len(data.corpus),
         "queries": len(query_ids),
         "model": MODEL_ID,
+        "dense_rows": "document and sentences" if sentences else "document",
         **first,  # the first method's figures under the plain names, as before there were several
         **{f"{method}_{figure}": value for method, scores in results.items() for figure, value in scores.items()},
         "methods": results,
@@ -67,6 +82,11 @@ def bench_beir_methods(
         "embed_seconds": round(embed_seconds, 3),
         "seconds": round(time.perf_counter() - start, 3),
     }
+
+
+def document_sentences(text: str) -> list[str]:
+    """A BEIR document's sentences as the site's text model splits prose, whitespace collapsed."""
+    return [" ".join(sentence.split()) for sentence in split_sentences(text) if sentence.strip()]
 
 
 def _score(run: Callable[[str], list[Hit]], query_ids: list[str], qrels: dict[str, dict[str, int]]) -> dict:

@@ -29,6 +29,10 @@ class Command(BaseCommand):
             "--weights", default="",
             help="Also run hybrid with these BM25 weights (comma-separated, e.g. 0.3,0.5,0.7).",
         )
+        parser.add_argument(
+            "--sentences", action="store_true",
+            help="Score a document's dense side by the best of its whole text and its sentences, as the site's chunks.",
+        )
         parser.add_argument("--split", default="test", help="The qrels file to score: qrels/<split>.tsv.")
         parser.add_argument(
             "--cache-dir", default=None,
@@ -48,11 +52,17 @@ class Command(BaseCommand):
         if (weights or set(methods) - {"bm25"}) and not embeddings_available():
             raise CommandError(f"dense and hybrid need the embedding model: {unavailable_reason()}")
         cache = Path(options["cache_dir"]) if options["cache_dir"] else Path(settings.BASE_DIR) / "var" / "embeddings"
-        result = bench_beir_methods(folder, methods=methods, weights=weights, cache_dir=cache, split=options["split"])
+        result = bench_beir_methods(
+            folder, methods=methods, weights=weights, cache_dir=cache, split=options["split"],
+            sentences=options["sentences"],
+        )
         if options["json"]:
             self.stdout.write(json.dumps(result))
             return
-        lines = [f"{result['dataset']}: {result['documents']} documents, {result['queries']} {result['split']} queries"]
+        lines = [
+            f"{result['dataset']}: {result['documents']} documents, {result['queries']} {result['split']} queries, "
+            f"dense rows per document: {result['dense_rows']}"
+        ]
         for method, scores in result["methods"].items():
             lines.append(
                 f"{method:<12} nDCG@10 {scores['ndcg_at_10']:.4f}   Recall@100 {scores['recall_at_100']:.4f}"

@@ -11,7 +11,11 @@ PART = 256  # texts per cache file: a stopped run loses at most one part
 
 
 def cached_embeddings(
-    texts: Sequence[str], folder: Path, *, embed: Callable[[list[str]], np.ndarray], progress=None
+    texts: Sequence[str],
+    folder: Path,
+    *,
+    embed: Callable[[list[str]], np.ndarray],
+    progress: Callable[[int, int], object] | None = None,
 ) -> np.ndarray:
     """The texts' vectors in order, reading each part of PART texts from `folder` or embedding and saving it."""
     folder.mkdir(parents=True, exist_ok=True)

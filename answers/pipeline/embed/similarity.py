@@ -25,7 +25,7 @@ _texts_lock = Lock()
 def question_vector(question: str) -> np.ndarray | None:
     """The question's L2-normalised vector, or None without the model."""
     try:
-        vector = embed_texts([question])[0]
+        vector: np.ndarray = embed_texts([question])[0]
     except EmbeddingsUnavailable:
         return None
     vector.setflags(write=False)
@@ -72,7 +72,8 @@ def similarity_to_question(question: str, texts: Sequence[str]) -> np.ndarray | 
     vectors = text_vectors(texts)
     if vectors is None:
         return None
-    return vectors @ query
+    similarities: np.ndarray = vectors @ query
+    return similarities
 
 
 def similarity_to_vectors(question: str, vectors: np.ndarray) -> np.ndarray | None:

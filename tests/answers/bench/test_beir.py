@@ -73,3 +73,9 @@ def test_the_command_prints_every_method_with_the_real_model(beir, tmp_path):
     for method in ("bm25", "dense", "hybrid"):
         assert method in text
     assert "all-MiniLM-L6-v2-onnx-int8" in text
+
+
+def test_with_sentences_a_document_scores_its_best_sentence(beir, tmp_path):
+    result = bench_beir_methods(beir, methods=["dense"], cache_dir=tmp_path, embed=keyword_embed, sentences=True)
+    assert result["dense_rows"] == "document and sentences"
+    assert result["dense_ndcg_at_10"] == 1.0
