@@ -95,13 +95,14 @@ def embed_new_chunks(
                        len(texts), exc_info=True)
 
 
-def chunk_vectors(records: Iterable[ChunkRecord], *, embed: Embed = embed_texts, embed_at_most: int = 5000
-                  ) -> dict[str, np.ndarray]:
+def chunk_vectors(
+    records: Iterable[ChunkRecord], *, embed: Embed = embed_texts, embed_at_most: int = 2000
+) -> dict[str, np.ndarray]:
     """Each served chunk record's vectors (its whole text's row, then its sentences'), by chunk id; {} when off.
 
-    Texts ingested before vectors were made (or while embeddings were off) are embedded and stored here, up to
-    `embed_at_most` of them per build, so a small corpus catches up at once and a large one never stalls a build:
-    the rest stay lexical (re-ingest them to embed them).
+    Texts ingested before vectors were made (or while embeddings were off) are embedded and stored here when they
+    are at most `embed_at_most` (a small corpus catches up at once); more are left alone, so a large corpus never
+    stalls a build for minutes: its chunks without vectors stay lexical until re-ingested.
     """
     if not embeddings_on():
         return {}
@@ -110,12 +111,12 @@ def chunk_vectors(records: Iterable[ChunkRecord], *, embed: Embed = embed_texts,
     found = stored_vectors(key for listed in keys.values() for key in listed)
     missing = {text for chunk_id, listed in texts.items() for text, key in zip(listed, keys[chunk_id], strict=True)
                if key not in found}
-    if missing:
-        if len(missing) > embed_at_most:
-            logger.warning("%d texts have no vector; embedding %d now, the rest are found lexically only",
-                           len(missing), embed_at_most)
+    if len(missing) > embed_at_most:
+        logger.warning("%d texts of the corpus have no vector (more than %d to embed while building the index): "
+                       "their chunks are found lexically only until re-ingested", len(missing), embed_at_most)
+    elif missing:
         try:
-            found.update(ensure_vectors(sorted(missing)[:embed_at_most], embed=embed))
+            found.update(ensure_vectors(sorted(missing), embed=embed))
         except Exception:
             logger.warning("Embedding %d texts for the index failed; they are found lexically only", len(missing),
                            exc_info=True)

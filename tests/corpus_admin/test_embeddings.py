@@ -3,12 +3,20 @@ import numpy as np
 import pytest
 
 import corpus_admin.embeddings as embeddings
+from answers.pipeline.embed import similarity
 from answers.pipeline.embed.model import DIMENSIONS, embeddings_available
 from corpus_admin.models import Chunk, TextVector
 from corpus_admin.selectors import chunk_records
 
 pytestmark = pytest.mark.django_db
 DOC = "# Security\n\nBackups are taken every 6 hours. Backups are kept for 35 days.\n"
+
+
+@pytest.fixture(autouse=True)
+def _forget_fake_vectors():
+    """The index build seeds the process-wide sentence-vector cache: a stand-in model's vectors must not stay."""
+    yield
+    similarity.forget_for_tests()
 
 
 def fake_embed(texts: list[str]) -> np.ndarray:
