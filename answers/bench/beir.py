@@ -50,10 +50,13 @@ def bench_beir_methods(
         questions = cached_embeddings([data.queries[q] for q in query_ids], folder / "queries", embed=embed)
         rows: dict[str, np.ndarray] = {doc_id: vector[None, :] for doc_id, vector in zip(ids, vectors, strict=True)}
         if sentences:
-            split = {doc_id: document_sentences(data.corpus[doc_id]) for doc_id in ids}
-            unique = sorted({sentence for listed in split.values() for sentence in listed})
+            by_document = {doc_id: document_sentences(data.corpus[doc_id]) for doc_id in ids}
+            unique = sorted({sentence for listed in by_document.values() for sentence in listed})
             found = dict(zip(unique, cached_embeddings(unique, folder / "sentences", embed=embed), strict=True))
-            rows = {doc_id: np.vstack([rows[doc_id], *(found[x][None, :] for x in split[doc_id])]) for doc_id in ids}
+            rows = {
+                doc_id: np.vstack([rows[doc_id], *(found[sentence][None, :] for sentence in by_document[doc_id])])
+                for doc_id in ids
+            }
         embed_seconds = time.perf_counter() - embedding
         index = DenseIndex.build((doc_id, "public", matrix) for doc_id, matrix in rows.items())
         dense = {q: index.search(v, max_rank=PUBLIC, k=DEPTH) for q, v in zip(query_ids, questions, strict=True)}
