@@ -29,7 +29,7 @@ from answers.pipeline.records import indexed_text
 from answers.present.api import AnswerSummary
 from answers.present.log import log_row, row_status
 from answers.retrieval.backends import retriever_for
-from answers.retrieval.caller import caller_audiences
+from answers.retrieval.caller import bound_to_question, caller_audiences
 from answers.retrieval.holder import index_holder, tokenizer_from_settings
 
 logger = logging.getLogger(__name__)
@@ -340,8 +340,8 @@ async def _answer(
                     resolved = QuestionResolved(question, answered)
                     summary.add(resolved)
                     yield resolved
-            async for event in answer_events(answered, retriever=prepared.retriever, generator=generator,
-                                             config=config):
+            retriever = bound_to_question(prepared.retriever, answered)  # hybrid: the question's vector, once
+            async for event in answer_events(answered, retriever=retriever, generator=generator, config=config):
                 summary.add(event)
                 yield event
         finally:

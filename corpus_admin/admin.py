@@ -12,6 +12,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
+from corpus_admin.embeddings import semantic_matching_status
 from corpus_admin.folders import skipped_summary
 from corpus_admin.forms import UploadForm
 from corpus_admin.ingestion import (
@@ -142,7 +143,8 @@ class SourceAdmin(admin.ModelAdmin):
         """The sources, under a line per upload still being ingested (or finished within the hour)."""
         batches = ingest_batches(finished_since=timezone.now() - dt.timedelta(hours=1))
         progress = [(batch_summary(batch), _batch_url(batch)) for batch in batches]
-        return super().changelist_view(request, {**(extra_context or {}), "ingest_progress": progress})
+        context = {"ingest_progress": progress, "semantic_off": semantic_matching_status()}
+        return super().changelist_view(request, {**(extra_context or {}), **context})
 
     @admin.display(description="Chunks", ordering="_served_chunks")
     def served_chunks(self, source: Source) -> int:

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from corpus_admin.corpus_state import corpus_version_bump
+from corpus_admin.embeddings import embed_new_chunks
 from corpus_admin.models import Audience, Chunk, Source, SourceStatus
 from corpus_admin.parsing import RejectedFile, base_name
 from corpus_admin.paths import BadPath, normal_path
@@ -160,6 +161,12 @@ def store_parsed(files: Sequence[tuple[PreparedFile, ChunkedFile]]) -> list[Inge
             versions.append((position, _new_version(prepared, parsed)))
         else:
             results[position] = parse_failed(prepared, RejectedFile(prepared.name, "no text to index"))
+    # Before the switch and outside its transaction: the model's time never holds the database's write lock.
+    embed_new_chunks(
+        (version.title, draft.heading_path, draft.text, draft.sentences)
+        for _, version in versions
+        for draft in version.drafts
+    )
     stored: list[tuple[Source, int]] | None = None
     if len(versions) > 1:
         try:

@@ -137,6 +137,22 @@ class Chunk(models.Model):
         return " › ".join(self.heading_path)
 
 
+class TextVector(models.Model):
+    """The embedding of one text (a chunk's title, headings and text) under one model, found by the text's hash.
+
+    Keyed by content, not by chunk: a re-ingested source's unchanged chunks, and every test that ingests the same
+    documents, find their vectors already here. Rows are never edited.
+    """
+
+    key = models.CharField(max_length=64, unique=True, help_text="sha256 of the model id and the text.")
+    model = models.CharField(max_length=60)
+    vector = models.BinaryField(help_text="float32, little-endian, L2-normalised.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.model} {self.key[:12]}"
+
+
 @functools.lru_cache(maxsize=8192)
 def chunk_url(chunk_id: str) -> str:
     """The permanent page of a chunk, from its id alone (remembered: every answer links several)."""

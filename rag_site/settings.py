@@ -223,6 +223,13 @@ RAG_GC_FREEZE = env_bool("RAG_GC_FREEZE", True)
 RAG_RETRIEVER = env_str("RAG_RETRIEVER", "memory")  # answers.retrieval.backends.BACKENDS: where retrieval runs
 if RAG_RETRIEVER not in ("memory",):
     raise ImproperlyConfigured(f"RAG_RETRIEVER must be 'memory' (the in-process index), not {RAG_RETRIEVER!r}")
+# Retrieval: BM25 alone, or BM25 fused with dense retrieval over the chunk vectors (answers.pipeline.retrieve.hybrid).
+RAG_RETRIEVAL = env_str("RAG_RETRIEVAL", "bm25")
+if RAG_RETRIEVAL not in ("bm25", "hybrid"):
+    raise ImproperlyConfigured(f"RAG_RETRIEVAL must be 'bm25' or 'hybrid', not {RAG_RETRIEVAL!r}")
+# Chunk vectors at ingest and index build, and the question's at question time (answers.pipeline.embed). Off, or
+# without the model's packages, everything is lexical. The tests switch it off except where they test it.
+RAG_EMBEDDINGS = env_bool("RAG_EMBEDDINGS", True)
 RAG_MAX_QUESTION_CHARS = env_int("RAG_MAX_QUESTION_CHARS", 2000, minimum=10)
 RAG_RATE_LIMIT = env_int("RAG_RATE_LIMIT", 20, minimum=0)  # questions per caller per minute; 0 switches it off
 # Every anonymous question from one address (REMOTE_ADDR), whatever session it presents; 0 switches it off.

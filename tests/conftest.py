@@ -1,12 +1,28 @@
 """Shared fixtures: callers of each kind and documents ingested through the real service."""
 import datetime as dt
+import os
 
 import pytest
 from django.contrib.auth.models import Group, User
+from django.test import override_settings
 
 from corpus_admin.ingestion import IngestResult, ingest_file
 from corpus_admin.testing import IMMEDIATE_TASKS
 from corpus_admin.visibility import PARTNER_GROUP
+
+# Lexical unless a test asks for embeddings (@pytest.mark.embeddings): the suite ingests the demo corpus many times,
+# and embedding it each time would cost CI minutes. The environment variable reaches the servers tests start.
+os.environ["RAG_EMBEDDINGS"] = "0"
+
+
+@pytest.fixture(autouse=True)
+def _lexical_unless_marked(request):
+    if request.node.get_closest_marker("embeddings"):
+        with override_settings(RAG_EMBEDDINGS=True):
+            yield
+        return
+    with override_settings(RAG_EMBEDDINGS=False):
+        yield
 
 
 @pytest.fixture

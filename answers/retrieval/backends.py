@@ -29,7 +29,7 @@ class MemoryBackend:
 
     def retriever_for(self, audiences: tuple[str, ...]) -> CallerRetriever:
         """The current snapshot through the audiences' tier (the snapshot is kept for the whole question)."""
-        return CallerRetriever(current_index(), max_rank_for(audiences))
+        return CallerRetriever(current_index(), max_rank_for(audiences), hybrid=settings.RAG_RETRIEVAL == "hybrid")
 
 
 BACKENDS: dict[str, Callable[[], RetrieverBackend]] = {"memory": MemoryBackend}

@@ -1,10 +1,19 @@
-"""The caller's view of the index: one snapshot through one caller's audiences (§3), re-read for each question."""
+"""The caller's view of the index: one snapshot through one caller's audiences (§3), re-read for each question.
+
+With RAG_RETRIEVAL=hybrid and chunk vectors in the snapshot, a retriever bound to its question (`for_question`)
+fuses BM25 with dense retrieval over the same tier's chunks (`answers.pipeline.retrieve.hybrid`); unbound, or
+without vectors, it is BM25 alone.
+"""
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from django.contrib.auth import get_user_model
 
+from answers.pipeline.embed.similarity import question_vector
 from answers.pipeline.records import AUDIENCE_RANK
+from answers.pipeline.retrieve.hybrid import FusionConfig, fuse_rankings
 from answers.pipeline.types import Retrieved
 from answers.retrieval.holder import IndexSnapshot
 from corpus_admin.visibility import audiences_for
@@ -16,15 +25,38 @@ class CallerRetriever:
 
     snapshot: IndexSnapshot
     max_rank: int
+    hybrid: bool = False  # RAG_RETRIEVAL=hybrid
+    query_vector: np.ndarray | None = None  # the question's, once bound to it
+    fusion: FusionConfig = FusionConfig()
+
+    def for_question(self, question: str) -> "CallerRetriever":
+        """This retriever with the question's vector when hybrid retrieval can run, else itself (BM25 alone)."""
+        dense = self.snapshot.dense
+        if not self.hybrid or dense is None or dense.tier_ends[self.max_rank] == 0:
+            return self
+        vector = question_vector(question)
+        return self if vector is None else dataclasses.replace(self, query_vector=vector)
 
     def search(self, terms: Sequence[str], *, k: int) -> list[Retrieved]:
-        """Top k of the caller's chunks."""
-        hits = self.snapshot.bm25.search(list(terms), max_rank=self.max_rank, k=k)
+        """Top k of the caller's chunks: BM25's, or BM25 and dense fused when bound to a question."""
+        dense = self.snapshot.dense
+        if self.query_vector is None or dense is None:
+            hits = self.snapshot.bm25.search(list(terms), max_rank=self.max_rank, k=k)
+        else:
+            depth = max(k, self.fusion.depth)
+            lexical = self.snapshot.bm25.search(list(terms), max_rank=self.max_rank, k=depth)
+            semantic = dense.search(self.query_vector, max_rank=self.max_rank, k=depth)
+            hits = fuse_rankings(lexical, semantic, k=k, config=self.fusion)
         return [Retrieved(self.snapshot.records[hit.chunk_id], hit.score) for hit in hits]
 
     def has_term(self, term: str) -> bool:
         """Whether the caller's chunks contain the term."""
         return self.snapshot.bm25.has_term(term, max_rank=self.max_rank)
+
+
+def bound_to_question(retriever, question: str):
+    """The retriever a question searches with: bound to its text when it can use it (hybrid), else as it is."""
+    return retriever.for_question(question) if isinstance(retriever, CallerRetriever) else retriever
 
 
 def caller_audiences(user) -> tuple[str, ...]:

@@ -20,15 +20,18 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 from django.conf import settings
 from django.db import connections
 
 from answers.pipeline.records import ChunkRecord, indexed_text
 from answers.pipeline.retrieve.bm25 import Bm25Index
+from answers.pipeline.retrieve.dense import DenseIndex
 from answers.pipeline.retrieve.update import updated_index
 from answers.pipeline.text.tokens import TokenizerConfig, tokenize
 from answers.retrieval.store import default_store_dir, index_path, load_index, save_index
 from corpus_admin.corpus_state import Stamp, corpus_stamp
+from corpus_admin.embeddings import chunk_vectors
 from corpus_admin.selectors import chunk_records, served_sources
 
 logger = logging.getLogger(__name__)
@@ -43,6 +46,7 @@ class IndexSnapshot:
     tokenizer: TokenizerConfig = TokenizerConfig()
     stamp: Stamp = (0, "")
     sources: Mapping[int, Hashable] | None = None  # what each source's records depend on, for the next update
+    dense: DenseIndex | None = None  # the chunks that have a vector (None: embeddings off or not installed)
 
 
 def tokenizer_from_settings() -> TokenizerConfig:
@@ -62,6 +66,7 @@ class IndexHolder:
         read_records: Callable[[], Iterable[ChunkRecord]] = chunk_records,
         read_sources: Callable[[], Mapping[int, Hashable]] | None = None,
         read_source_records: Callable[[Collection[int]], Iterable[ChunkRecord]] | None = None,
+        read_vectors: Callable[[Iterable[ChunkRecord]], Mapping[str, np.ndarray]] = chunk_vectors,
         inline_below: int = 2000,
         max_update_share: float = 0.25,
         persist_from: int = 1000,
@@ -73,6 +78,7 @@ class IndexHolder:
         self._read_records = read_records
         self._read_sources = read_sources
         self._read_source_records = read_source_records
+        self._read_vectors = read_vectors
         self.inline_below = inline_below
         self.max_update_share = max_update_share  # more changed chunks than this share of the corpus: build afresh
         self.persist_from = persist_from
@@ -190,9 +196,10 @@ class IndexHolder:
             )
             if path is not None:
                 save_index(bm25, path)
+        dense = self._dense(records.values())
         self.builds += 1
         return IndexSnapshot(
-            version=stamp[0], bm25=bm25, records=records, tokenizer=config, stamp=stamp, sources=sources
+            version=stamp[0], bm25=bm25, records=records, tokenizer=config, stamp=stamp, sources=sources, dense=dense
         )
 
     def _update(
@@ -220,11 +227,29 @@ class IndexHolder:
         )
         kept = (item for item in previous.records.items() if item[1].source_id not in changed)
         records = dict(sorted((*kept, *added.items())))  # chunk-id order, as a full build reads them
+        dense = previous.dense
+        if dense is not None:
+            vectors = self._read_vectors(added.values()) if added else {}
+            dense = dense.updated(
+                removed=removed, added=[(i, added[i].audience, vector) for i, vector in vectors.items()]
+            )
+        elif added:
+            dense = self._dense(records.values())  # embeddings were off for the previous snapshot
         self.builds += 1
         self.updates += 1
         return IndexSnapshot(
-            version=stamp[0], bm25=bm25, records=records, tokenizer=previous.tokenizer, stamp=stamp, sources=sources
+            version=stamp[0], bm25=bm25, records=records, tokenizer=previous.tokenizer, stamp=stamp, sources=sources,
+            dense=dense,
         )
+
+    def _dense(self, records: Iterable[ChunkRecord]) -> DenseIndex | None:
+        """The dense index of the records that have a vector; None when none has (embeddings off)."""
+        listed = list(records)
+        vectors = self._read_vectors(listed)
+        if not vectors:
+            return None
+        by_id = {record.chunk_id: record for record in listed}
+        return DenseIndex.build((chunk_id, by_id[chunk_id].audience, vector) for chunk_id, vector in vectors.items())
 
     def _persist(self, snapshot: IndexSnapshot) -> None:
         """Save an updated snapshot, so a worker starting on this corpus version loads it instead of building."""

@@ -23,3 +23,19 @@ def test_the_check_is_registered(settings):
     settings.ANTHROPIC_API_KEY = ""
 
     assert "answers.W001" in [message.id for message in checks.run_checks()]
+
+
+def test_embeddings_on_without_the_model_is_warning_w002(settings):
+    from answers.checks import check_semantic_matching
+    from answers.pipeline.embed import model
+
+    settings.RAG_EMBEDDINGS = True
+    try:
+        model.reset_for_tests(missing="No module named 'onnxruntime'")
+        [warning] = check_semantic_matching()
+    finally:
+        model.reset_for_tests()
+    assert warning.id == "answers.W002"
+    assert warning.msg.startswith("Semantic matching is off: No module named 'onnxruntime'.")
+    settings.RAG_EMBEDDINGS = False
+    assert check_semantic_matching() == []

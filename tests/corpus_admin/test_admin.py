@@ -539,3 +539,20 @@ def test_only_a_source_that_was_never_served_can_be_deleted(client, admin_user, 
 
     assert refused.status_code == 403 and deleted.status_code == 302
     assert list(Source.objects.values_list("path", flat=True)) == ["trash.md"]
+
+
+def test_sources_page_says_plainly_when_semantic_matching_is_off(client, admin_user, settings):
+    client.force_login(admin_user)
+    settings.RAG_EMBEDDINGS = False
+    page = client.get("/admin/corpus_admin/source/").content.decode()
+    assert "Semantic matching is off (RAG_EMBEDDINGS=0): questions are matched by their words only (BM25)." in page
+
+
+@pytest.mark.embeddings
+def test_sources_page_says_nothing_of_semantic_matching_when_it_is_on(client, admin_user):
+    from answers.pipeline.embed.model import embeddings_available
+
+    if not embeddings_available():
+        pytest.skip("the embedding model is not installed")
+    client.force_login(admin_user)
+    assert 'id="semantic-off"' not in client.get("/admin/corpus_admin/source/").content.decode()
