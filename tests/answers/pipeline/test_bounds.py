@@ -59,3 +59,21 @@ def test_a_negation_counts_on_terms_common_to_most_blocks_too(make_record):
     assert bound_problems(1, claims, found[0], record, names=(), held=found[1], tokenizer=DEFAULT) == [
         '[1] affirms "token"; the sentence negates it'
     ]
+
+
+def test_a_span_pointing_back_states_the_number_of_the_sentence_before(make_record):
+    from answers.pipeline.config import PipelineConfig
+    from answers.pipeline.types import Block
+    from answers.pipeline.verify import verify_sentence
+
+    text = "Requests must be sent within 21 days of the charge.\nCharges older than that are not eligible for a refund."
+    record = make_record("refund-v1-c01", text=text, flagged=[])
+    blocks = {1: Block(1, record, 1.0, text)}
+
+    shown = verify_sentence("Charges older than 21 days are not eligible for a refund [1].", blocks=blocks,
+                            config=PipelineConfig())
+    wrong = verify_sentence("Charges older than 30 days are not eligible for a refund [1].", blocks=blocks,
+                            config=PipelineConfig())
+
+    assert shown.shown and shown.spans[0].sentences == (2,)
+    assert not wrong.shown
