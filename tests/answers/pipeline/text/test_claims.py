@@ -166,7 +166,7 @@ def test_values_and_units_compare_as_amounts():
 
 def test_none_in_the_middle_of_a_sentence_is_a_value_not_a_negation():
     assert negated("The default=None argument keeps the order.") == set()
-    assert negated("A function without a return statement returns None.") == set()
+    assert negated("A function that ends early returns None as its result.") == set()
     assert "order" in negated("None of the order is kept.")
 
 
