@@ -10,7 +10,7 @@ from answers.pipeline.text.wording import say_quantities
 from answers.pipeline.types import SupportSpan
 
 _MAX_SENTENCES = 2
-_LISTED_NAMES = 3  # a sentence holding this many of the claim's name terms states its list ("Visa, Mastercard and Amex")
+_LISTED_NAMES = 3  # a sentence holding this many of the claim's name terms states its list ("Visa, Mastercard, Amex")
 
 
 def chunk_sentences(record: ChunkRecord) -> tuple[SentenceSpan, ...]:
@@ -30,8 +30,9 @@ def support_span(
     of standard delivery, for a claim that express takes 4 days), so that the numbers check then reads the sentence
     the claim is about. A sentence that holds no more of the claim than names of it (`names`: "Lisbon" in "Returns go
     to the Lisbon office") adds nothing: it is not where the claim is stated, unless it lists three or more of its
-    name terms or, alone, holds every name of the claim. Of spans holding as many words, the one holding more of the names wins (a span without a name of
-    the claim fails the names check: "only on the Business plan" is stated where "Business" is); then the earlier.
+    name terms or, alone, holds every name of the claim. Of spans holding as many words, the one holding more of the
+    names wins (a span without a name of the claim fails the names check: "only on the Business plan" is stated
+    where "Business" is); then the earlier.
     A heading line ("AFTER THE INCIDENT") is no claim: never part of a span, so it never supplies a word.
     """
     wanted = frozenset(terms)

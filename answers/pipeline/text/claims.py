@@ -12,10 +12,10 @@ Rules callers rely on:
 - A number qualifies the words of its clause (clauses end at , ; : ( ) and at "and", "but", "while", "whereas",
   "or", "except", "unlike"); a word in a clause with no number qualifies the nearest number of its sentence; a word
   equally near two numbers qualifies both.
-- A name is a code literal (in backticks, or with "_", "()", or a dot inside; "__hash__()" with its underscores), an e-mail address, a key combination
-  ("Ctrl+K") or a single capital letter naming a key ("press S"; never "A" or "I"), an acronym (two to five
-  capitals), or a capitalised word that does not start the sentence; never a stop word ("IT", "AN" of a heading in
-  capitals) nor a unit ("MB"). A letter is held only by the same letter in the same case.
+- A name is a code literal (in backticks, or with "_", "()", or a dot inside; "__hash__()" with its underscores),
+  an e-mail address, a key combination ("Ctrl+K") or a single capital letter naming a key ("press S"; never "A" or
+  "I"), an acronym (two to five capitals), or a capitalised word that does not start the sentence; never a stop word
+  ("IT", "AN" of a heading in capitals) nor a unit ("MB"). A letter is held only by the same letter in the same case.
 - A period said without a number ("every year", "each month", "weekly", "annual") is one of that unit ("1 year"),
   unless it follows an amount, whose rate it is ("$8 each month").
 - A negation ("no", "not", "never", "without", "cannot", "none", "nothing", "nobody", "neither", "nor", "non-", any

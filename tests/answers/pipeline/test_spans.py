@@ -106,7 +106,8 @@ def test_of_spans_holding_as_many_words_the_one_with_the_claims_name_wins(make_r
 
 
 def test_a_sentence_listing_three_names_of_the_claim_states_it(make_record):
-    record = make_record("billing-v1-c01", text="Lumora accepts Visa, Mastercard and American Express cards.", flagged=[])
+    text = "Lumora accepts Visa, Mastercard and American Express cards."
+    record = make_record("billing-v1-c01", text=text, flagged=[])
     names = frozenset(significant_terms("Visa Mastercard American Express", DEFAULT))
 
     found = support_span(names | {"takes"}, record, tokenizer=DEFAULT, names=names)
