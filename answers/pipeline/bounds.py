@@ -22,6 +22,12 @@ from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig
 from answers.pipeline.text.wording import ANTONYMS, Word, antonym_side, content_words, phrases, role_of, word_terms
 from answers.pipeline.types import SupportSpan
 
+# A span that points back to an amount ("older than that", "after that period") states it in the sentence before.
+_BACK_REFERENCE = re.compile(
+    r"\b(?:than|after|before|until|within|beyond|past|over)\s+(?:that|this|then)\b"
+    r"|\b(?:that|this|the same)\s+(?:period|time|date|limit|window|number|amount)\b|\bby then\b",
+    re.I,
+)
 ONLY_IN_INSTRUCTIONS = " (only in text written as an instruction to an AI, which is never evidence)"
 
 
@@ -46,7 +52,7 @@ def bound_problems(
     """
     stated = read_claims(span.quote, tokenizer)
     return (
-        _number_problems(n, claims, stated, record, tokenizer)
+        _number_problems(n, claims, stated, record, tokenizer, span)
         or _name_problems(n, names, stated, record, tokenizer)
         or _polarity_problems(n, claims, stated, held)
         or (_antonym_problems(n, sentence, span, record, claims, stated, tokenizer) if sentence else [])
@@ -55,13 +61,17 @@ def bound_problems(
 
 
 def _number_problems(
-    n: int, claims: Claims, stated: Claims, record: ChunkRecord, tokenizer: TokenizerConfig
+    n: int, claims: Claims, stated: Claims, record: ChunkRecord, tokenizer: TokenizerConfig,
+    span: SupportSpan | None = None,
 ) -> list[str]:
     problems = []
+    referent = _referent(record, span, tokenizer) if span is not None else None
     for number in claims.numbers:
         problem = _number_problem(number, stated)
         if problem is None:
             continue
+        if problem.startswith("does not state") and referent and _number_problem(number, referent) is None:
+            continue  # "Charges older than that" after "within 21 days": the span says 21 days by pointing back
         pasted = instruction_text(record)
         if (
             pasted
@@ -71,6 +81,17 @@ def _number_problems(
             problem += ONLY_IN_INSTRUCTIONS
         problems.append(f"[{n}] {problem}")
     return problems
+
+
+def _referent(record: ChunkRecord, span: SupportSpan, tokenizer: TokenizerConfig) -> Claims | None:
+    """What the stored sentence before the span states, when the span points back to it ("older than that"); the
+    span's own amounts still come first: only a number the span does not state at all is looked up there."""
+    if not span.sentences or span.sentences[0] < 2 or not _BACK_REFERENCE.search(span.quote):
+        return None
+    before = chunk_sentences(record)[span.sentences[0] - 2]
+    if before.instruction:
+        return None
+    return read_claims(record.text[before.start : before.end], tokenizer)
 
 
 def _number_problem(number: NumberClaim, stated: Claims) -> str | None:

@@ -4,12 +4,13 @@ from collections.abc import Collection
 
 from answers.pipeline.evidence import instruction_ranges
 from answers.pipeline.records import ChunkRecord, SentenceSpan
-from answers.pipeline.text.sentences import MARKER, sentence_spans
+from answers.pipeline.text.sentences import MARKER, is_heading, sentence_spans
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 from answers.pipeline.text.wording import say_quantities
 from answers.pipeline.types import SupportSpan
 
 _MAX_SENTENCES = 2
+_LISTED_NAMES = 3  # a sentence holding this many of the claim's name terms states its list ("Visa, Mastercard, Amex")
 
 
 def chunk_sentences(record: ChunkRecord) -> tuple[SentenceSpan, ...]:
@@ -28,38 +29,46 @@ def support_span(
     number of the claim must not pull the span to a sentence about something else that happens to state it (the "4"
     of standard delivery, for a claim that express takes 4 days), so that the numbers check then reads the sentence
     the claim is about. A sentence that holds no more of the claim than names of it (`names`: "Lisbon" in "Returns go
-    to the Lisbon office") adds nothing: it is not where the claim is stated. Of spans equal in all of that, the
-    earlier wins.
+    to the Lisbon office") adds nothing: it is not where the claim is stated, unless it lists three or more of its
+    name terms or, alone, holds every name of the claim. Of spans holding as many words, the one holding more of the
+    names wins (a span without a name of the claim fails the names check: "only on the Business plan" is stated
+    where "Business" is); then the earlier.
+    A heading line ("AFTER THE INCIDENT") is no claim: never part of a span, so it never supplies a word.
     """
     wanted = frozenset(terms)
     numbers = frozenset(term for term in wanted if term[:1].isdigit())
     named = frozenset(names)
     sentences = chunk_sentences(record)
-    held = [_held(_terms_of(record.text[s.start : s.end], tokenizer), wanted, named) for s in sentences]
-    best: tuple[int, int, int, int] | None = None  # (words held, -sentence count, numbers held, -first sentence)
-    for first, span in enumerate(sentences):
-        if span.instruction:
+    own = [_terms_of(record.text[s.start : s.end], tokenizer) & wanted for s in sentences]
+    held = [_held(terms, wanted, named) for terms in own]
+    barred = [s.instruction or (not s.list_item and is_heading(record.text[s.start : s.end])) for s in sentences]
+    best: tuple[int, int, int, int, int] | None = None  # (words, names, -sentences, numbers, -first sentence)
+    for first in range(len(sentences)):
+        if barred[first]:
             continue
         for count in range(1, _MAX_SENTENCES + 1):
             last = first + count - 1
-            if last >= len(sentences) or sentences[last].instruction:
+            if last >= len(sentences) or barred[last]:
                 break
             union = frozenset().union(*held[first : last + 1])
-            key = (len(union - numbers), -count, len(union & numbers), -first)
+            if count == 1 and not union and named and named <= own[first]:
+                union = own[first]  # alone, a sentence naming every name of the claim states it: "only on Business"
+            key = (len(union - numbers), len(union & named), -count, len(union & numbers), -first)
             if union and (best is None or key > best):
                 best = key
     if best is None:
         return None
-    first, count = -best[3], -best[1]
+    first, count = -best[4], -best[2]
     chosen = sentences[first : first + count]
     start, end = chosen[0].start, chosen[-1].end
     numbered = tuple(range(first + 1, first + count + 1))
-    return SupportSpan(start, end, numbered, record.text[start:end]), frozenset().union(*held[first : first + count])
+    taken = frozenset().union(*held[first : first + count]) or own[first]
+    return SupportSpan(start, end, numbered, record.text[start:end]), taken
 
 
 def _held(own: frozenset[str], wanted: frozenset[str], named: frozenset[str]) -> frozenset[str]:
     held = own & wanted
-    return held if held - named or held == wanted else frozenset()
+    return held if held - named or held == wanted or len(held) >= _LISTED_NAMES else frozenset()
 
 
 # Every sentence of an answer is checked against the same few chunks: tokenize each chunk sentence once.

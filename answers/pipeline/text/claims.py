@@ -12,16 +12,17 @@ Rules callers rely on:
 - A number qualifies the words of its clause (clauses end at , ; : ( ) and at "and", "but", "while", "whereas",
   "or", "except", "unlike"); a word in a clause with no number qualifies the nearest number of its sentence; a word
   equally near two numbers qualifies both.
-- A name is a code literal (in backticks, or with "_", "()", or a dot inside), an e-mail address, a key combination
-  ("Ctrl+K") or a single capital letter naming a key ("press S"; never "A" or "I"), an acronym (two to five
-  capitals), or a capitalised word that does not start the sentence; never a stop word ("IT", "AN" of a heading in
-  capitals) nor a unit ("MB"). A letter is held only by the same letter in the same case.
+- A name is a code literal (in backticks, or with "_", "()", or a dot inside; "__hash__()" with its underscores),
+  an e-mail address, a key combination ("Ctrl+K") or a single capital letter naming a key ("press S"; never "A" or
+  "I"), an acronym (two to five capitals), or a capitalised word that does not start the sentence; never a stop word
+  ("IT", "AN" of a heading in capitals) nor a unit ("MB"). A letter is held only by the same letter in the same case.
 - A period said without a number ("every year", "each month", "weekly", "annual") is one of that unit ("1 year"),
   unless it follows an amount, whose rate it is ("$8 each month").
 - A negation ("no", "not", "never", "without", "cannot", "none", "nothing", "nobody", "neither", "nor", "non-", any
   "n't") negates up to three content words after it in its clause, or a number right after it ("takes not 4
   days"), never past a number nor a content word it negated ("not resolved after 30 minutes" states 30 minutes);
-  "no more than", "not later than" and "not only" are no negations; "rather than" and "instead of" are ("credited
+  "no more than", "not later than" and "not only" are no negations, nor is a negation word capitalised in the middle
+  of a sentence ("default=None", "returns None": a value's name); "rather than" and "instead of" are ("credited
   rather than paid in cash" negates the paying).
 """
 import functools
@@ -106,7 +107,7 @@ _KEYS = r"(?:[A-Za-z]+\+)+[A-Za-z0-9]\w*"  # a key combination ("Ctrl+K", "Shift
 _LABEL = r"[A-Za-z]+-\d+\w*"  # a label with a number ("Sev-1", "Tier-2"): an identifier, no amount
 _EMAIL = r"[A-Za-z0-9_.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"  # an address is one identifier, its user part too
 _ITEM = re.compile(
-    rf"(?P<word>{_EMAIL}|{_KEYS}|{_LABEL}|[^\W\d_][\w'’]*(?:\.[A-Za-z_]\w+)*(?:\(\))?|`[^`\n]+`)"
+    rf"(?P<word>{_EMAIL}|{_KEYS}|{_LABEL}|_+[^\W\d_]\w*(?:\(\))?|[^\W\d_][\w'’]*(?:\.[A-Za-z_]\w+)*(?:\(\))?|`[^`\n]+`)"
     r"|(?P<sep>[,;:()\[\]]|[.!?](?=\s|$)|\n)"
 )
 _CLAUSE_WORDS = frozenset("and but while whereas or except unlike although though however".split())  # noqa: SIM905
@@ -292,7 +293,7 @@ def _items(
             scope = scope if lowered == "or" else 0  # "cannot edit or delete" negates both
             continue
         first, at_start = at_start, False
-        if _negates(lowered, text, match.end()):
+        if _negates(word, text, match.end(), first=first):
             scope = 1 if lowered == "non" else _SCOPE
             reach = True
             yield _Item(word=word, first=first)
@@ -309,9 +310,12 @@ def _items(
         yield _Item(number=starts[start])
 
 
-def _negates(word: str, text: str, end: int) -> bool:
+def _negates(written: str, text: str, end: int, *, first: bool) -> bool:
+    word = written.lower()
     if not (word in _NEGATIONS or word.endswith(("n't", "n’t"))):
         return False
+    if not first and written[:1].isupper() and written[1:].islower():
+        return False  # "default=None", "returns None": a value's name in the middle of a sentence, no negation
     return word not in ("no", "not") or _NOT_NEGATING.match(text, end) is None
 
 

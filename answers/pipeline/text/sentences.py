@@ -192,6 +192,19 @@ def passage_sentences(text: str) -> list[str]:
     return [sentence for paragraph in paragraphs if paragraph for sentence in split_sentences(" ".join(paragraph))]
 
 
+def is_heading(sentence: str) -> bool:
+    """Whether a stored sentence is a heading line, not a claim: one line of at most six words, no digit, no end
+    punctuation ("AFTER THE INCIDENT", "Payment methods")."""
+    text = sentence.strip()
+    return (
+        bool(text)
+        and "\n" not in text
+        and text[-1] not in _TERMINATORS + _CLOSERS + ":;,"
+        and len(text.split()) <= _HEADING_WORDS
+        and not re.search(r"\d", text)
+    )
+
+
 def _has_words(sentence: str) -> bool:
     return bool(re.search(r"\w", MARKER.sub("", sentence)))
 

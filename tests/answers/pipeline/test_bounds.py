@@ -3,6 +3,7 @@ from answers.pipeline.bounds import bound_problems
 from answers.pipeline.spans import support_span
 from answers.pipeline.text.claims import read_claims, read_names
 from answers.pipeline.text.tokens import DEFAULT, significant_terms
+from answers.pipeline.types import SupportSpan
 
 TEXT = "Express delivery to Lisbon takes 2 business days.\nStandard delivery takes 4 to 6 business days."
 
@@ -59,3 +60,17 @@ def test_a_negation_counts_on_terms_common_to_most_blocks_too(make_record):
     assert bound_problems(1, claims, found[0], record, names=(), held=found[1], tokenizer=DEFAULT) == [
         '[1] affirms "token"; the sentence negates it'
     ]
+
+
+def test_a_span_pointing_back_states_the_number_of_the_sentence_before(make_record):
+    text = "Refunds must be asked for within 21 days.\nCharges older than that are not eligible for a refund."
+    plain = "Refunds must be asked for within 21 days.\nCharges older than a year are not eligible for a refund."
+
+    def reasons(sentence: str, chunk: str) -> list[str]:
+        record = make_record("refund-v1-c01", text=chunk, flagged=[])
+        second = SupportSpan(chunk.index("Charges"), len(chunk), (2,), chunk[chunk.index("Charges") :])
+        return bound_problems(1, read_claims(sentence, DEFAULT), second, record, names=(), held=(), tokenizer=DEFAULT)
+
+    assert reasons("Charges older than 21 days are not eligible for a refund.", text) == []
+    assert reasons("Charges older than 30 days are not eligible for a refund.", text) != []
+    assert reasons("Charges older than 21 days are not eligible for a refund.", plain) != []

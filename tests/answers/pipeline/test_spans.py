@@ -80,3 +80,44 @@ def test_a_chunk_stored_before_sentences_is_split_now_with_its_instructions_flag
 
     assert [s.instruction for s in sentences] == [False, True]
     assert span_of("Returns are free.", record).sentences == (1,)
+
+
+def test_a_heading_line_is_never_part_of_a_span_so_it_never_supplies_a_word(make_record):
+    text = "Every restore is logged in the restore register.\nAFTER THE INCIDENT\nA post-mortem is written."
+    record = make_record("runbook-v1-c02", text=text, flagged=[])
+
+    span = span_of("Every restore is logged in the incident register.", record)
+
+    assert span.quote == "Every restore is logged in the restore register."
+
+
+def test_of_spans_holding_as_many_words_the_one_with_the_claims_name_wins(make_record):
+    text = (
+        "Phone support is offered in English and German.\nThe number is on the Help page.\n"
+        "Phone support is available only on the Business plan."
+    )
+    record = make_record("support-v1-c01", text=text, flagged=[])
+
+    names = frozenset(significant_terms("Business", DEFAULT))
+    terms = frozenset(significant_terms("Phone offered", DEFAULT)) | names
+    found = support_span(terms, record, tokenizer=DEFAULT, names=names)
+
+    assert found is not None and found[0].sentences == (3,)
+
+
+def test_a_sentence_listing_three_names_of_the_claim_states_it(make_record):
+    text = "Lumora accepts Visa, Mastercard and American Express cards."
+    record = make_record("billing-v1-c01", text=text, flagged=[])
+    names = frozenset(significant_terms("Visa Mastercard American Express", DEFAULT))
+
+    found = support_span(names | {"takes"}, record, tokenizer=DEFAULT, names=names)
+
+    assert found is not None and found[1] == names
+
+
+def test_a_sentence_holding_only_one_of_two_names_still_adds_nothing(make_record):
+    record = make_record("warehouses-v1-c01", text=WAREHOUSES, flagged=[])
+
+    span = span_of("Our warehouses are in Rotterdam and Lisbon.", record, names=frozenset({"rotterdam", "lisbon"}))
+
+    assert span.sentences == (1,)

@@ -176,3 +176,34 @@ def test_a_stored_sentence_with_a_word_turned_into_its_antonym_is_never_shown_ci
     sentence = " ".join(OPPOSITES[w] if i in turned else w for i, w in enumerate(words))
 
     assert not verify_sentence(f"{sentence} [{n}].", blocks=BLOCKS, config=CONFIG).shown, sentence
+
+
+PROSE = ["the", "function", "returns", "a", "value", "when", "called", "with", "an", "argument", "file", "object",
+         "is", "opened", "for", "reading", "default", "and", "not", "never", "only", "of", "Python", "JSON"]
+CODE = ["None", "True", "False", "default=None", "sort_keys=False", "json.dumps(obj)", "__hash__()", "__eq__()",
+        "__init__", "_private", "os.path.join()", "buffering=-1", "`open()`", "self.items", "**kw", "*args", "2",
+        "30 seconds", "8 KB"]
+
+
+@st.composite
+def stored_sentences(draw: st.DrawFn) -> str:
+    """A stored sentence of a manual: prose with identifiers, None, dunder names and numbers, and words to match."""
+    words = draw(st.lists(st.sampled_from(PROSE + CODE), min_size=3, max_size=14))
+    words += draw(st.lists(st.sampled_from(["reads", "closes", "stream", "buffer", "encoder"]), min_size=2, max_size=3))
+    draw(st.randoms()).shuffle(words)
+    first = draw(st.sampled_from(["The", "A", "This", "If", "Open", "Return"]))
+    return f"{first} {' '.join(words)}."
+
+
+@PROPERTIES
+@given(stored_sentences())
+def test_a_stored_sentence_quoted_whole_always_verifies_against_itself(text):
+    record = ChunkRecord(
+        chunk_id="manual-v1-c01", source_id=1, source_title="Manual", original_name="manual.md", audience="public",
+        updated_on=None, heading_path=(), line_start=1, line_end=1, text=text, token_count=len(text.split()),
+        fingerprint="fp", sentences=(SentenceSpan(0, len(text), 1),),
+    )
+
+    verdict = verify_sentence(f"{text[:-1]} [1].", blocks={1: Block(1, record, 1.0, text)}, config=CONFIG)
+
+    assert verdict.shown, (text, verdict.reasons)

@@ -162,3 +162,17 @@ def test_a_negation_reaches_a_number_right_after_it_never_past_a_word_it_negates
 def test_values_and_units_compare_as_amounts():
     assert same_value("2.50", "2.5") and same_value("4-6", "4-6.0") and not same_value("4", "4-6")
     assert compatible_units("$/user", "$") and not compatible_units("day", "business day")
+
+
+def test_none_in_the_middle_of_a_sentence_is_a_value_not_a_negation():
+    assert negated("The default=None argument keeps the order.") == set()
+    assert negated("A function that ends early returns None as its result.") == set()
+    assert "order" in negated("None of the order is kept.")
+
+
+def test_a_dunder_literal_is_read_with_its_underscores_and_held_by_itself():
+    stated = read_claims("A class that defines __eq__() should define __hash__() too.", DEFAULT)
+
+    assert names("Define __hash__() as well.") == ["__hash__()"]
+    assert all(stated.holds_name(name) for name in read_names("Define __hash__() and __eq__().", DEFAULT))
+    assert not any(stated.holds_name(name) for name in read_names("Define __ne__() as well.", DEFAULT))
