@@ -4,6 +4,7 @@ from collections.abc import Collection
 
 from answers.pipeline.evidence import instruction_ranges
 from answers.pipeline.records import ChunkRecord, SentenceSpan
+from answers.pipeline.text.claims import holds_letter
 from answers.pipeline.text.sentences import MARKER, is_heading, sentence_spans
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 from answers.pipeline.text.wording import say_quantities
@@ -20,7 +21,12 @@ def chunk_sentences(record: ChunkRecord) -> tuple[SentenceSpan, ...]:
 
 
 def support_span(
-    terms: Collection[str], record: ChunkRecord, *, tokenizer: TokenizerConfig, names: Collection[str] = ()
+    terms: Collection[str],
+    record: ChunkRecord,
+    *,
+    tokenizer: TokenizerConfig,
+    names: Collection[str] = (),
+    letters: Collection[str] = (),
 ) -> tuple[SupportSpan, frozenset[str]] | None:
     """The span holding the most of `terms`, and the terms it holds; None when no sentence holds any.
 
@@ -32,7 +38,8 @@ def support_span(
     to the Lisbon office") adds nothing: it is not where the claim is stated, unless it lists three or more of its
     name terms or, alone, holds every name of the claim. Of spans holding as many words, the one holding more of the
     names wins (a span without a name of the claim fails the names check: "only on the Business plan" is stated
-    where "Business" is); then the earlier.
+    where "Business" is); then the one holding more of `letters`, the claim's letters named as keys or values, which
+    have no terms ("press S", "'Y'"); then the earlier.
     A heading line ("AFTER THE INCIDENT") is no claim: never part of a span, so it never supplies a word.
     """
     wanted = frozenset(terms)
@@ -41,8 +48,9 @@ def support_span(
     sentences = chunk_sentences(record)
     own = [_terms_of(record.text[s.start : s.end], tokenizer) & wanted for s in sentences]
     held = [_held(terms, wanted, named) for terms in own]
+    lettered = [sum(holds_letter(record.text[s.start : s.end], letter) for letter in letters) for s in sentences]
     barred = [s.instruction or (not s.list_item and is_heading(record.text[s.start : s.end])) for s in sentences]
-    best: tuple[int, int, int, int, int] | None = None  # (words, names, -sentences, numbers, -first sentence)
+    best: tuple[int, int, int, int, int, int] | None = None  # (words, names, letters, -sentences, numbers, -first)
     for first in range(len(sentences)):
         if barred[first]:
             continue
@@ -53,12 +61,13 @@ def support_span(
             union = frozenset().union(*held[first : last + 1])
             if count == 1 and not union and named and named <= own[first]:
                 union = own[first]  # alone, a sentence naming every name of the claim states it: "only on Business"
-            key = (len(union - numbers), len(union & named), -count, len(union & numbers), -first)
+            letters_held = sum(lettered[first : last + 1])
+            key = (len(union - numbers), len(union & named), letters_held, -count, len(union & numbers), -first)
             if union and (best is None or key > best):
                 best = key
     if best is None:
         return None
-    first, count = -best[4], -best[2]
+    first, count = -best[5], -best[3]
     chosen = sentences[first : first + count]
     start, end = chosen[0].start, chosen[-1].end
     numbered = tuple(range(first + 1, first + count + 1))

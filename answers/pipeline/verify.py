@@ -74,6 +74,7 @@ def verify_sentence(
     # A name picks the span even when most blocks use it: "Team" and "Business" tell apart the sentences of a pricing
     # page, whose blocks all say both. The share counts distinctive terms only.
     name_terms = frozenset(term for name in names for term in name.terms)
+    letters = frozenset(name.text for name in names if name.literal and len(name.text) == 1)
     # A span stating the opposite ("closed" for "open") is where the sentence's claim is made: find it, so that the
     # antonym check reads it (an antonym never counts towards the share).
     opposites = antonym_terms(frozenset(terms), config.tokenizer) - terms
@@ -87,7 +88,7 @@ def verify_sentence(
             continue
         supported = support_span(
             distinctive | name_terms | opposites | negations, block.record, tokenizer=config.tokenizer,
-            names=name_terms,
+            names=name_terms, letters=letters,
         )
         held = supported[1] & distinctive if supported else frozenset()
         share = len(held) / len(distinctive) if distinctive else 0.0

@@ -77,14 +77,21 @@ class Claims:
 
     def holds_name(self, name: "Name") -> bool:
         """Whether this text names `name`: the literal, every term of it, or an acronym's words."""
-        if name.literal and len(name.text) == 1:  # a letter by its case, never the "s" of "Lumora's"
-            return re.search(rf"(?<![\w'’+]){re.escape(name.text)}(?![\w'’+])", self.text) is not None
+        if name.literal and len(name.text) == 1:
+            return holds_letter(self.text, name.text)
         if name.literal:
             literal = re.escape(_literal(name.text).lower())
             return re.search(rf"(?<![\w+]){literal}(?![\w+])", self.lowered) is not None
         if name.terms and set(name.terms) <= self.terms:
             return True
         return name.acronym and name.text.lower() in self.initials
+
+
+def holds_letter(text: str, letter: str) -> bool:
+    """Whether the text names a letter by its case: alone or quoted ("press S", "'Y'"), never the "s" of "Lumora's"
+    or the "I" of "I'm"."""
+    escaped = re.escape(letter)
+    return re.search(rf"(?<![\w+])(?<!\w['’]){escaped}(?![\w+])(?!['’]\w)", text) is not None
 
 
 _AMOUNT = r"\d+(?:[.,]\d+)*"

@@ -121,3 +121,14 @@ def test_a_sentence_holding_only_one_of_two_names_still_adds_nothing(make_record
     span = span_of("Our warehouses are in Rotterdam and Lisbon.", record, names=frozenset({"rotterdam", "lisbon"}))
 
     assert span.sentences == (1,)
+
+
+def test_a_letter_the_claim_names_decides_between_sentences_holding_as_many_words(make_record):
+    text = ("Dates show as {{ day }} in the list, see the guide.\n"
+            "Dates show as {% now 'Y' %} in the list, see the guide.")
+    record = make_record("dates-v1-c01", text=text, flagged=[])
+    sentence = "Dates show as {% now 'Y' %} in the list, see the guide."
+
+    found = support_span(significant_terms(sentence, DEFAULT), record, tokenizer=DEFAULT, letters={"Y"})
+
+    assert found is not None and found[0].sentences == (2,)

@@ -2,7 +2,7 @@
 and in its support span."""
 import pytest
 
-from answers.pipeline.text.claims import compatible_units, read_claims, read_names, same_value
+from answers.pipeline.text.claims import compatible_units, holds_letter, read_claims, read_names, same_value
 from answers.pipeline.text.tokens import DEFAULT
 
 
@@ -176,3 +176,13 @@ def test_a_dunder_literal_is_read_with_its_underscores_and_held_by_itself():
     assert names("Define __hash__() as well.") == ["__hash__()"]
     assert all(stated.holds_name(name) for name in read_names("Define __hash__() and __eq__().", DEFAULT))
     assert not any(stated.holds_name(name) for name in read_names("Define __ne__() as well.", DEFAULT))
+
+
+@pytest.mark.parametrize(
+    ("text", "held"),
+    [("press S to save", True), ("the format {% now 'Y' %} prints the year", True), ("Lumora's plans", False),
+     ("I'm here", False), ("Ctrl+S saves", False), ("SSO", False)],
+)
+def test_a_letter_is_named_alone_or_quoted_never_inside_a_word_or_a_contraction(text, held):
+    letter = "I" if text.startswith("I'm") else "s" if "Lumora" in text else "S"
+    assert holds_letter(text, letter) is held
