@@ -43,10 +43,15 @@ def test_pruned_search_equals_exhaustive_search_and_rank_bm25_in_every_tier(docs
         if not visible:
             assert pruned == []
             continue
-        expected = brute_force_top([docs[i][1] for i in visible], [chunk_ids[i] for i in visible], query, k)
-        assert [hit.chunk_id for hit in pruned] == [chunk_id for chunk_id, _ in expected]
-        for hit, (_, score) in zip(pruned, expected, strict=True):
+        everyone = brute_force_top([docs[i][1] for i in visible], [chunk_ids[i] for i in visible], query, len(docs))
+        expected = everyone[:k]
+        assert len(pruned) == len(expected)
+        # rank-bm25's score of each hit, and at each rank the same score: hits tied with rank-bm25 may come in another
+        # order when the floor idf of a term in most chunks (a mean summed in another order) differs in its last bit.
+        theirs = dict(everyone)
+        for hit, (chunk_id, score) in zip(pruned, expected, strict=True):
             assert math.isclose(hit.score, score, rel_tol=1e-9, abs_tol=1e-12)
+            assert math.isclose(theirs[hit.chunk_id], score, rel_tol=1e-12, abs_tol=1e-15), (hit.chunk_id, chunk_id)
 
 
 def test_pruned_search_on_a_zipfian_corpus_equals_exhaustive_search_bit_for_bit():
