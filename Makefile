@@ -61,7 +61,9 @@ test-browser: setup
 
 # Production-style: WORKERS daphne processes on PORT..PORT+WORKERS-1, DEBUG off, against DATABASE_URL and REDIS_URL
 # (default: PostgreSQL and Redis on loopback), after `check --deploy`, collectstatic, migrate and load_demo.
-# Plain HTTP on loopback; behind a proxy that ends TLS, add WORKER_FLAGS=--behind-tls-proxy. See rag_site/workers.py.
+# Plain HTTP on loopback; behind a proxy that ends TLS, add WORKER_FLAGS=--behind-tls-proxy. Behind a proxy that
+# overwrites X-Forwarded-For, add --proxy-headers (visitors' addresses, for the rate limits, from that header; never
+# without such a proxy: clients could spoof it). See rag_site/workers.py.
 WORKERS ?= 2
 WORKER_FLAGS ?=
 run-workers: setup

@@ -1,16 +1,16 @@
-"""The conversation log and its ratings in the admin: read-only, for staff following up on what was said and
-dropped, and on what users thought of it (the gaps and activity pages are answers/admin_insight.py's)."""
+"""The conversation log, its conversations and its ratings in the admin: read-only, for staff following up on what
+was said and dropped, and on what users thought of it (the gaps and activity pages are answers/admin_insight.py's)."""
 import json
 
 from django.conf import settings
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from answers.insight.golden_cases import append_golden_cases
-from answers.models import QuestionLog, Rating
+from answers.models import Conversation, QuestionLog, Rating
 from corpus_admin.highlights import cited_url
 from corpus_admin.models import chunk_url
 from rag_site.admin_views import ReadOnlyAdminMixin
@@ -175,3 +175,45 @@ def logged_citation_url(cited: dict) -> str:
     """A logged citation's or conflict side's link, its span highlighted (rows logged before spans have none)."""
     span = cited.get("span") or {}
     return cited_url(cited["chunk_id"], [int(n) for n in span.get("sentences", ())])
+
+
+@admin.register(Conversation)
+class ConversationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Conversations as their owners had them: who, when started, the last question and how many answers; each
+    answer links to its log row. Nothing here edits a stored answer."""
+
+    list_display = ("title", "owner", "created_at", "last_question", "answer_count", "updated_at")
+    list_filter = (("user", admin.EmptyFieldListFilter),)
+    search_fields = ("title", "user__username", "turns__question")
+    date_hierarchy = "created_at"
+    fields = ("title", "key", "owner", "created_at", "updated_at", "answer_count", "answers")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Conversation]:
+        last = QuestionLog.objects.filter(conversation=OuterRef("pk")).order_by("-created_at", "-id")
+        return (
+            super().get_queryset(request).select_related("user")
+            .annotate(_answers=Count("turns"), _last_question=Subquery(last.values("question")[:1]))
+        )
+
+    @admin.display(description="Owner", ordering="user__username")
+    def owner(self, conversation: Conversation) -> str:
+        return caller_shown(conversation.user, conversation.session_key)
+
+    @admin.display(description="Last question", ordering="_last_question")
+    def last_question(self, conversation: Conversation) -> str:
+        question = getattr(conversation, "_last_question", None) or ""
+        return question if len(question) <= 80 else question[:79] + "…"
+
+    @admin.display(description="Answers", ordering="_answers")
+    def answer_count(self, conversation: Conversation) -> int:
+        return getattr(conversation, "_answers", 0)
+
+    @admin.display(description="Questions and answers")
+    def answers(self, conversation: Conversation) -> str:
+        """Each turn, oldest first: its question linking to its log row, its status and its shown sentences."""
+        turns = conversation.turns.order_by("created_at", "id")
+        return format_html_join("", '<p><a href="{}">{}</a> ({})</p>{}', (
+            (reverse("admin:answers_questionlog_change", args=[log.pk]), log.question, log.status,
+             shown_sentences_html(log)) for log in turns
+        )) or "—"

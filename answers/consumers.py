@@ -7,21 +7,25 @@ import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable
 from importlib import import_module
+from types import SimpleNamespace
 
-from asgiref.sync import sync_to_async
-from channels.auth import get_user
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.contrib import auth
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from answers.conversations import (
     NOT_FOUND,
     ConversationIdRejected,
     ConversationNotFound,
+    KeptTurn,
     can_keep,
     conversation_get,
+    history_seen_now,
+    kept_turn,
     parse_conversation_key,
 )
+from answers.dbcalls import db_call
 from answers.limits.slots import QuestionRefused
 from answers.limits.sockets import TooManySockets, socket_closed, socket_opened
 from answers.models import Conversation, QuestionLog
@@ -30,8 +34,10 @@ from answers.pipeline.events import AnswerDone, SentenceVerified
 from answers.pipeline.followups import Turn
 from answers.present.fragments import render_event, render_notice, render_turn
 from answers.present.links import render_answer_links, render_conversation
+from answers.present.lists import ListPlacer
 from answers.present.rating import render_rating
 from answers.ratings import can_rate
+from answers.retrieval.caller import caller_audiences
 from answers.services import MAX_HISTORY, AnswerStream, Caller, GeneratorFactory, QuestionRejected, ask, turn_from
 
 logger = logging.getLogger(__name__)
@@ -73,10 +79,15 @@ async def current_caller(scope: dict) -> tuple[AbstractBaseUser | AnonymousUser,
     session_key = scope["session"].session_key if "session" in scope else None
     if session_key is None:  # no session, so nobody signed in: nothing to read (a thread hop saved per question)
         return AnonymousUser(), None
-    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
     with database_available():  # a locked or unreachable database: ServiceUnavailable, as over HTTP
-        user = await get_user({"session": session})
-    return user, session.session_key
+        return await db_call(_session_user)(session_key)
+
+
+def _session_user(session_key: str) -> tuple[AbstractBaseUser | AnonymousUser, str | None]:
+    """The user of the stored session with that key, checked as Django's own `auth.get_user` checks a request's,
+    and the session's key after the check (None when it was flushed)."""
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    return auth.get_user(SimpleNamespace(session=session)), session.session_key  # type: ignore[arg-type]
 
 
 class Outbox:
@@ -144,10 +155,11 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.tasks: set[asyncio.Task] = set()
         self.busy = False  # from a question until its end marker is sent (the log is written after that)
         self.socket_slot: str | None = None
-        # This socket's last answered turns, what a follow-up is resolved against (§6a); they live as long as it, and
-        # only for the caller who asked them (a sign-in or sign-out on the socket starts afresh: the turns hold the
-        # passages that caller was cited).
-        self.history: deque[Turn] = deque(maxlen=MAX_HISTORY)
+        # This socket's last answered turns, what a follow-up outside a stored conversation is resolved against
+        # (§6a); they live as long as it, and only for the caller who asked them (a sign-in or sign-out on the socket
+        # starts afresh: the turns hold the passages that caller was cited), re-read with the caller's visibility at
+        # each question (a partner who left the group is no longer resolved against partner passages).
+        self.history: deque[KeptTurn] = deque(maxlen=MAX_HISTORY)
         self.history_of = ""
         try:
             self.socket_slot = await socket_opened(await self._caller_key())
@@ -162,7 +174,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         for task in self.tasks:
-            task.cancel()
+            if self.busy:  # an answer still being written stops; a delivered one only finishes its log row (awaited)
+                task.cancel()
         for task in list(self.tasks):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
@@ -187,8 +200,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 self.history_of = caller.key
             # A stored conversation gives the history (re-read now); a caller who can keep none has the socket's.
             conversation = None if conversation_key is None else await self._conversation(caller, conversation_key)
+            history = await self._history_now(caller) if conversation is None else ()
             stream = await ask(caller=caller, question=question, channel=QuestionLog.Channel.WEBSOCKET,
-                               make_generator=self.make_generator, history=tuple(self.history),
+                               make_generator=self.make_generator, history=history,
                                conversation=conversation, keep=can_keep(caller))
         except ConversationNotFound:
             await self.send(render_notice(NOT_FOUND))
@@ -208,7 +222,19 @@ class ChatConsumer(AsyncWebsocketConsumer):
     async def _conversation(self, caller: Caller, key: uuid.UUID) -> Conversation:
         """The caller's stored conversation with that key, or ConversationNotFound (missing or not theirs)."""
         with database_available():
-            return await sync_to_async(conversation_get)(caller=caller, key=key)
+            return await db_call(conversation_get)(caller=caller, key=key)
+
+    async def _history_now(self, caller: Caller) -> tuple[Turn, ...]:
+        """The socket's kept turns as the caller may see them now (none kept: no database read)."""
+        if not self.history:
+            return ()
+        kept = tuple(self.history)
+
+        def read() -> tuple[Turn, ...]:
+            with database_available():
+                return history_seen_now(kept, audiences=caller_audiences(caller.user))
+
+        return await db_call(read)()
 
     async def _caller_key(self) -> str:
         user, session_key = await current_caller(self.scope)
@@ -226,12 +252,15 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 outbox.put(render_conversation(stream.conversation, new=new_conversation))
             outbox.put(render_turn(turn, stream.summary.question), ends_frame=True)  # the question shows at once
             shown = 0  # sentences shown so far: each one's place keeps its quotes' ids apart
+            lists = ListPlacer()  # which of them stand in a list, and where
             async for event in stream:
+                placement = None
                 if is_sentence := isinstance(event, SentenceVerified):
                     shown += 1
-                outbox.put(render_event(turn, event, position=shown), ends_frame=is_sentence)
+                    placement = lists.place(event, shown)
+                outbox.put(render_event(turn, event, position=shown, placement=placement), ends_frame=is_sentence)
                 if isinstance(event, AnswerDone):
-                    self.history.append(turn_from(stream.summary))
+                    self.history.append(kept_turn(turn_from(stream.summary), stream.summary.sentences))
                     if event.status != "failed":  # in the end marker's frame: named by its answer key
                         outbox.put(render_answer_links(turn, stream.answer_key))
                         if rateable:

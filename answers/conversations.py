@@ -7,6 +7,7 @@ other people's conversations leaks.
 import datetime as dt
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -14,6 +15,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from answers.models import Conversation, QuestionLog
+from answers.pipeline.events import SentenceVerified
 from answers.pipeline.followups import Turn
 from corpus_admin.models import Chunk
 
@@ -154,6 +156,39 @@ def history_of(
                 cited.setdefault(cid, chunk_text(chunks[cid]))
         question = (row.diagnostics or {}).get("resolved_question") or row.question
         turns.append(Turn(question, tuple(sentences), tuple(cited.values())))
+    return tuple(turns)
+
+
+@dataclass(frozen=True)
+class KeptTurn:
+    """A socket's answered turn as it keeps it for follow-ups asked outside a stored conversation: the question (its
+    standalone form), each shown sentence with the chunks it cites, and the cited passages' text by chunk id, so
+    that the next question re-reads it with the caller's visibility then (`history_seen_now`)."""
+
+    question: str
+    sentences: tuple[tuple[str, tuple[str, ...]], ...]
+    passages: tuple[tuple[str, str], ...]
+
+
+def kept_turn(turn: Turn, sentences: Sequence[SentenceVerified]) -> KeptTurn:
+    """A turn (services.turn_from) with the chunks each of its shown sentences cites."""
+    ids = list(dict.fromkeys(c.chunk_id for s in sentences for c in s.citations))
+    cited = tuple(zip(ids, turn.cited_texts, strict=True))  # turn_from lists the passages in this order
+    return KeptTurn(turn.question, tuple((s.text, tuple(c.chunk_id for c in s.citations)) for s in sentences), cited)
+
+
+def history_seen_now(
+    kept: Sequence[KeptTurn], *, audiences: Sequence[str], visible: Callable[..., dict[str, Chunk]] = visible_chunks,
+) -> tuple[Turn, ...]:
+    """A socket's kept turns as a follow-up's history, re-read with the audiences now (as `history_of` reads a
+    stored conversation): a sentence citing a passage the caller may no longer see is left out with that passage."""
+    chunks = visible([cid for turn in kept for _, ids in turn.sentences for cid in ids], audiences=audiences)
+    turns = []
+    for turn in kept:
+        shown = [(text, ids) for text, ids in turn.sentences if ids and all(cid in chunks for cid in ids)]
+        seen = {cid for _, ids in shown for cid in ids}
+        turns.append(Turn(turn.question, tuple(text for text, _ in shown),
+                          tuple(text for cid, text in turn.passages if cid in seen)))
     return tuple(turns)
 
 

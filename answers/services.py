@@ -8,10 +8,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from answers.conversations import conversation_start, conversation_touch, history_of
+from answers.dbcalls import db_call
 from answers.generators.claude import ClaudeGenerator, ClaudeSettings
 from answers.generators.fallback import FallbackGenerator
 from answers.generators.rewrite import rewrite_question
@@ -189,7 +189,7 @@ def _prepare(user, audiences: tuple[str, ...] | None) -> PreparedCaller:
 
 async def prepare_caller(user, audiences: tuple[str, ...] | None = None) -> PreparedCaller:
     """Read the caller for one question; ServiceUnavailable when the database cannot be read now."""
-    return await sync_to_async(_prepare)(user, audiences)
+    return await db_call(_prepare)(user, audiences)
 
 
 @dataclass(frozen=True)
@@ -284,11 +284,8 @@ async def ask(
             raise QuestionRefused(decision.message, retry_after_s=decision.retry_after_s)
         await slot.enter_async_context(answering(caller.key))
     try:
-        prepared = await prepare_caller(caller.user, audiences)
-        if conversation is not None:
-            history = await _stored_history(conversation, prepared.audiences)
-        elif keep:
-            conversation = await _started(caller, text)
+        prepared, stored, conversation = await db_call(_admitted)(caller, text, audiences, conversation, keep)
+        history = history if stored is None else stored
     except BaseException:
         await slot.aclose()
         raise
@@ -303,23 +300,18 @@ async def ask(
 
 
 @database_available()
-def _history_now(conversation: Conversation, audiences: tuple[str, ...]) -> tuple[Turn, ...]:
-    return history_of(conversation, audiences=audiences, limit=MAX_HISTORY)
-
-
-async def _stored_history(conversation: Conversation, audiences: tuple[str, ...]) -> tuple[Turn, ...]:
-    """The stored conversation's last turns, with what the caller may see now."""
-    return await sync_to_async(_history_now)(conversation, audiences)
-
-
-@database_available()
-def _start(caller: "Caller", question: str) -> Conversation | None:
-    return conversation_start(caller=caller, question=question)
-
-
-async def _started(caller: "Caller", question: str) -> Conversation | None:
-    """A new conversation of the caller's for this question (None when they have neither user nor session)."""
-    return await sync_to_async(_start)(caller, question)
+def _admitted(
+    caller: "Caller", question: str, audiences: tuple[str, ...] | None, conversation: Conversation | None, keep: bool,
+) -> tuple[PreparedCaller, tuple[Turn, ...] | None, Conversation | None]:
+    """What a question reads and writes before it starts, in one database call: the caller's audiences and retriever,
+    then the stored conversation's last turns with what the caller may see now, or a new conversation when `keep`
+    (None when the caller has neither user nor session)."""
+    prepared = _prepare(caller.user, audiences)
+    if conversation is not None:
+        return prepared, history_of(conversation, audiences=prepared.audiences, limit=MAX_HISTORY), conversation
+    if keep:
+        return prepared, None, conversation_start(caller=caller, question=question)
+    return prepared, None, None
 
 
 async def _answer(
@@ -381,7 +373,7 @@ async def _record(
 ) -> None:
     """Log the answer; if that fails, log the failure as an error and keep a row saying so (the answer stands)."""
     try:
-        await sync_to_async(log_answer)(
+        await db_call(log_answer)(
             summary, caller=caller, channel=channel, generator=generator, audiences=audiences, generation=generation,
             answer_key=answer_key, conversation=conversation,
         )
@@ -393,7 +385,7 @@ async def _record(
             _storable("".join(traceback.format_exception(error))),
         )
         try:
-            await sync_to_async(log_failure)(
+            await db_call(log_failure)(
                 summary, caller=caller, channel=channel, generator=generator,
                 error=f"The conversation log could not be written: {failure}", answer_key=answer_key,
                 conversation=conversation,

@@ -25,7 +25,13 @@ from corpus_admin.ingestion import (
     withdraw_source,
 )
 from corpus_admin.models import Chunk, IngestJob, JobStatus, Source, chunk_url
-from corpus_admin.selectors import BatchProgress, ingest_batch, ingest_batches, instruction_sentences
+from corpus_admin.selectors import (
+    BatchProgress,
+    FlaggedSentences,
+    ingest_batch,
+    ingest_batches,
+    instruction_sentences,
+)
 from corpus_admin.tasks import QUEUED, enqueue_reingest, job_results
 from corpus_admin.uploads import ArchiveOutcome, Incoming, queue_incoming
 from rag_site.admin_views import ReadOnlyAdminMixin
@@ -78,26 +84,37 @@ class SourceAdmin(admin.ModelAdmin):
     @admin.display(description="Written as instructions")
     def instructions(self, source: Source) -> str:
         """How many served sentences are flagged as instructions to an AI (§2.8), and the passages that hold them."""
-        flagged = instruction_sentences(source_ids=[source.pk]).get(source.pk, {})
-        if not flagged:
-            return "none"
-        links = format_html_join(", ", '<a href="{}">{}</a> ({})', ((chunk_url(c), c, n) for c, n in flagged.items()))
-        count = sum(flagged.values())
+        flagged = instruction_sentences(source_ids=[source.pk]).get(source.pk, FlaggedSentences({}))
+        unknown = (
+            format_html("not computed for {} passage{} stored before sentences were kept; ", flagged.not_computed,
+                        "" if flagged.not_computed == 1 else "s")
+            if flagged.not_computed else ""
+        )
+        if not flagged.chunks:
+            return format_html("{}none{}", unknown, " in the others" if unknown else "")
+        links = format_html_join(
+            ", ", '<a href="{}">{}</a> ({})', ((chunk_url(c), c, n) for c, n in flagged.chunks.items())
+        )
+        count = flagged.count
         return format_html(
-            "{} sentence{}, never used as evidence: {}", count, "" if count == 1 else "s", links
+            "{}{} sentence{}, never used as evidence: {}", unknown, count, "" if count == 1 else "s", links
         )
 
     @admin.display(description="Instructions")
-    def instruction_count(self, source: Source) -> int:
-        """Sentences of the served chunks flagged as instructions (counted for the page in get_changelist_instance)."""
-        return getattr(source, "_instruction_count", 0)
+    def instruction_count(self, source: Source) -> int | str:
+        """Sentences of the served chunks flagged as instructions (counted for the page in get_changelist_instance),
+        or "not computed" for a source with more passages stored before sentences were kept than are judged now."""
+        flagged = getattr(source, "_instructions", None)
+        if flagged is None:
+            return 0
+        return "not computed" if flagged.not_computed else flagged.count
 
     def get_changelist_instance(self, request: HttpRequest):
         changelist = super().get_changelist_instance(request)
         shown = list(changelist.result_list)
         flagged = instruction_sentences(source_ids=[source.pk for source in shown])
         for source in shown:
-            source._instruction_count = sum(flagged.get(source.pk, {}).values())
+            source._instructions = flagged.get(source.pk)
         return changelist
 
     def get_queryset(self, request: HttpRequest):

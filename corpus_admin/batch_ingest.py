@@ -18,10 +18,11 @@ from corpus_admin.ingestion import (
     FAILED,
     IngestResult,
     PreparedFile,
+    Upload,
     max_upload_bytes,
     over_the_cap,
     parse_failed,
-    parse_request,
+    parse_options,
     prepare_file,
     record_failure,
     source_key,
@@ -110,7 +111,7 @@ def _start(
         except BadPath as error:
             done(position, IngestResult(file.path or file.file_name, FAILED, error=str(error)))
     known = Source.objects.in_bulk(list(set(keys.values())), field_name="path")
-    cap = max_upload_bytes()
+    cap, options = max_upload_bytes(), parse_options()
     parses = []
     for position, file in enumerate(files, start=offset):
         if position not in keys:
@@ -119,13 +120,14 @@ def _start(
             done(position, record_failure(known.get(keys[position]), keys[position], over_the_cap(keys[position],
                                                                                                   file.size)))
             continue
-        prepared = prepare_file(file_name=file.file_name, content=file.read(), path=file.path, audience=file.audience,
-                                title=file.title, document_date=file.document_date, force=file.force, known=known)
+        upload = Upload(file.file_name, file.read(), path=file.path, audience=file.audience, title=file.title,
+                        document_date=file.document_date, force=file.force)
+        prepared = prepare_file(upload, known=known)
         if isinstance(prepared, IngestResult):
             done(position, prepared)
             continue
-        request = parse_request(prepared)
-        parses.append((position, prepared, threads.submit(pool.parse_and_chunk, **request)))
+        parse = threads.submit(pool.parse_and_chunk, file_name=prepared.name, content=prepared.content, options=options)
+        parses.append((position, prepared, parse))
     return _Batch(parses)
 
 

@@ -1,8 +1,10 @@
-"""A chunk's text as its page shows it: each line of prose a paragraph of the sentences it was split into, code as
-code, from the stored sentences (a chunk's blocks are joined by newlines; code is the text no sentence covers)."""
+"""A chunk's text as its page shows it: each line of prose a paragraph of the sentences it was split into (a list
+item's line an item of its list), code as code, from the stored sentences (a chunk's blocks are joined by newlines;
+code is the text no sentence covers)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -29,6 +31,14 @@ class Part:
     text: str = ""  # a code block's text
     sentences: tuple[ShownSentence, ...] = ()
     after: str = ""  # a paragraph's text after its last sentence
+    list_item: str = ""  # "ordered" or "unordered" for a list item's line (as stored at ingestion), else ""
+    opens_list: bool = False  # the first item of a run of list items of one kind
+    closes_list: bool = False  # the last one
+
+    @property
+    def list_tag(self) -> str:
+        """The list element a list item's line stands in: "ol" (numbered) or "ul"."""
+        return "ol" if self.list_item == "ordered" else "ul"
 
 
 def chunk_parts(text: str, sentences: Sequence[SentenceSpan]) -> list[Part]:
@@ -54,13 +64,24 @@ def chunk_parts(text: str, sentences: Sequence[SentenceSpan]) -> list[Part]:
             if code:
                 parts.append(Part(code=True, text="\n".join(code)))
                 code = []
-            parts.append(Part(code=False, sentences=tuple(shown), after=text[cursor:end]))
+            listed = ordered[index - 1][1].list_item  # the line's sentences are one block's: one item, or none
+            parts.append(Part(code=False, sentences=tuple(shown), after=text[cursor:end], list_item=listed))
         elif line.strip() or code:
             code.append(line)
         position = end + 1
     if code and "".join(code).strip():
         parts.append(Part(code=True, text="\n".join(code).rstrip("\n")))
-    return parts
+    return _listed(parts)
+
+
+def _listed(parts: list[Part]) -> list[Part]:
+    """Mark where each run of consecutive list item lines of one kind opens and closes its list."""
+    kinds = [part.list_item for part in parts]
+    return [
+        dataclasses.replace(part, opens_list=i == 0 or kinds[i - 1] != kind,
+                            closes_list=i == len(parts) - 1 or kinds[i + 1] != kind) if kind else part
+        for i, (part, kind) in enumerate(zip(parts, kinds, strict=True))
+    ]
 
 
 def marked_segments(text: str, ranges: Sequence[tuple[int, int]]) -> list[tuple[str, bool]]:

@@ -47,10 +47,11 @@ def fingerprint_text(text: str) -> str:
     return hashlib.sha256(normalise_text(text).encode("utf-8")).hexdigest()[:32]
 
 
-def stored_sentences(sentences: Sequence[SentenceSpan]) -> list[dict[str, int | bool]]:
+def stored_sentences(sentences: Sequence[SentenceSpan]) -> list[dict[str, int | bool | str]]:
     """A chunk's sentences as the Chunk row stores them (`selectors.sentence_spans` reads them back)."""
     return [
-        {"start": span.start, "end": span.end, "line": span.line, **({"instruction": True} if span.instruction else {})}
+        {"start": span.start, "end": span.end, "line": span.line, **({"instruction": True} if span.instruction else {}),
+         **({"list": span.list_item, "item": span.item} if span.list_item else {})}
         for span in sentences
     ]
 
@@ -285,7 +286,8 @@ def _unit_of(block: Block, piece: _Piece, spans: Sequence[tuple[int, int]]) -> _
     start, end = piece.start, piece.end
     marks = tuple((offset - start, line) for offset, line in block.line_marks if start < offset < end)
     part = Block(text=block.text[start:end], line_start=block.line_at(start), line_end=block.line_at(end - 1),
-                 code=block.code, page=block.page, instruction=block.instruction, line_marks=marks)
+                 code=block.code, page=block.page, instruction=block.instruction, line_marks=marks,
+                 list_item=block.list_item)
     inside = [(max(s, start), min(e, end)) for s, e in spans if s < end and e > start]
     return _Unit(part, piece.tokens, tuple((s - start, e - start, block.line_at(s)) for s, e in inside),
                  piece.continues_word)
@@ -296,8 +298,10 @@ def _sentences(group: Sequence[_Unit]) -> tuple[SentenceSpan, ...]:
     sentences: list[SentenceSpan] = []
     offset = 0
     for unit in group:
-        sentences.extend(SentenceSpan(start=offset + start, end=offset + end, line=line,
-                                      instruction=unit.block.instruction) for start, end, line in unit.spans)
+        block = unit.block
+        item = block.line_start if block.list_item else 0  # a list item's sentences share its first line
+        sentences.extend(SentenceSpan(start=offset + start, end=offset + end, line=line, instruction=block.instruction,
+                                      list_item=block.list_item, item=item) for start, end, line in unit.spans)
         offset += len(unit.block.text) + 1
     return tuple(sentences)
 

@@ -3,7 +3,7 @@ import datetime as dt
 import hashlib
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import PurePath
 
 from django.conf import settings
@@ -15,7 +15,7 @@ from corpus_admin.embeddings import embed_new_chunks
 from corpus_admin.models import Audience, Chunk, Source, SourceStatus
 from corpus_admin.parsing import RejectedFile, base_name
 from corpus_admin.paths import BadPath, normal_path
-from corpus_admin.sandbox import ChunkedFile, parse_and_chunk
+from corpus_admin.sandbox import ChunkedFile, ParseOptions, parse_and_chunk
 from corpus_admin.versions import NewSource, NewVersion, create_sources, past_chunks_tightened, switch_versions
 
 logger = logging.getLogger(__name__)
@@ -62,13 +62,14 @@ def ingest_file(
     failure records its reason on an existing source and leaves the served version untouched; a rejected new file
     stores nothing.
     """
-    prepared = prepare_file(file_name=file_name, content=content, path=path, audience=audience, title=title,
-                            document_date=document_date, force=force)
+    upload = Upload(file_name, content, path=path, audience=audience, title=title, document_date=document_date,
+                    force=force)
+    prepared = prepare_file(upload)
     if isinstance(prepared, IngestResult):
         return prepared
     try:
         # In a worker process with time and memory limits, so a hostile file fails alone (§2.5).
-        parsed = parse_and_chunk(**parse_request(prepared))
+        parsed = parse_and_chunk(file_name=prepared.name, content=prepared.content, options=parse_options())
     except Exception as error:
         return parse_failed(prepared, error)
     return store_parsed([(prepared, parsed)])[0]
@@ -89,17 +90,22 @@ class PreparedFile:
     document_date: dt.date | None
 
 
-def prepare_file(
-    *,
-    file_name: str,
-    content: bytes,
-    path: str | None = None,
-    audience: str | None = None,
-    title: str | None = None,
-    document_date: dt.date | None = None,
-    force: bool = False,
-    known: Mapping[str, Source] | None = None,
-) -> PreparedFile | IngestResult:
+@dataclass(frozen=True)
+class Upload:
+    """A file as it came: its name, bytes and path (None: a file on its own), what to set on its source (None keeps
+    what the source has), and whether to parse it again when its source already serves this content."""
+
+    file_name: str
+    content: bytes
+    _: KW_ONLY
+    path: str | None = None
+    audience: str | None = None
+    title: str | None = None
+    document_date: dt.date | None = None
+    force: bool = False
+
+
+def prepare_file(upload: Upload, *, known: Mapping[str, Source] | None = None) -> PreparedFile | IngestResult:
     """A file ready to parse, or its outcome when there is nothing to parse: a path that is no key or an unknown
     audience (failed), or the content its source serves (unchanged, unless `force`; its details are updated).
 
@@ -107,33 +113,31 @@ def prepare_file(
     source is looked up here.
     """
     try:
-        key, name = source_key(file_name=file_name, path=path)
+        key, name = source_key(file_name=upload.file_name, path=upload.path)
     except BadPath as error:
-        return IngestResult(path or file_name, FAILED, error=str(error))
-    if audience is not None and audience not in Audience.values:
-        return IngestResult(key, FAILED, error=f"{key}: unknown audience {audience!r}")
+        return IngestResult(upload.path or upload.file_name, FAILED, error=str(error))
+    if upload.audience is not None and upload.audience not in Audience.values:
+        return IngestResult(key, FAILED, error=f"{key}: unknown audience {upload.audience!r}")
     source = Source.objects.filter(path=key).first() if known is None else known.get(key)
-    sha256 = hashlib.sha256(content).hexdigest()
-    if source and not force and source.sha256 == sha256 and source.status == SourceStatus.READY:
-        _update_details(source, audience=audience, title=title, document_date=document_date)
+    sha256 = hashlib.sha256(upload.content).hexdigest()
+    if source and not upload.force and source.sha256 == sha256 and source.status == SourceStatus.READY:
+        _update_details(source, audience=upload.audience, title=upload.title, document_date=upload.document_date)
         if source.last_error:  # the served content was uploaded again: an earlier failed upload no longer matters
             Source.objects.filter(pk=source.pk).update(last_error="")
         return IngestResult(key, UNCHANGED, source.pk, source.version, source.chunks.current().count())
-    return PreparedFile(key, name, source, content, sha256, audience, title, document_date)
+    return PreparedFile(key, name, source, upload.content, sha256, upload.audience, upload.title, upload.document_date)
 
 
-def parse_request(prepared: PreparedFile) -> dict:
-    """The arguments of sandbox.parse_and_chunk for this file, its limits read from settings now."""
-    return {
-        "file_name": prepared.name,
-        "content": prepared.content,
-        "max_bytes": max_upload_bytes(),
-        "max_tokens": settings.RAG_CHUNK_TOKENS,
-        "overlap_tokens": settings.RAG_CHUNK_OVERLAP,
-        "timeout_s": settings.RAG_PARSE_TIMEOUT_S,
-        "memory_mb": settings.RAG_PARSE_MEMORY_MB,
-        "isolated": settings.RAG_PARSE_ISOLATION,
-    }
+def parse_options() -> ParseOptions:
+    """How sandbox.parse_and_chunk parses an upload, its limits read from settings now."""
+    return ParseOptions(
+        max_bytes=max_upload_bytes(),
+        max_tokens=settings.RAG_CHUNK_TOKENS,
+        overlap_tokens=settings.RAG_CHUNK_OVERLAP,
+        timeout_s=settings.RAG_PARSE_TIMEOUT_S,
+        memory_mb=settings.RAG_PARSE_MEMORY_MB,
+        isolated=settings.RAG_PARSE_ISOLATION,
+    )
 
 
 def parse_failed(prepared: PreparedFile, error: Exception) -> IngestResult:

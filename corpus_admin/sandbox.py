@@ -8,6 +8,10 @@ leads a process group of its own, and the whole group is killed); one that outgr
 MemoryError or dies. Either way only that file is rejected, with a reason naming the limit, and the next file gets
 a fresh worker. Programs the worker runs inherit its memory limit.
 
+Each worker's temporary files go in a folder of its own (TMPDIR and tempfile's folder, made by the parent): a worker
+killed halfway through OCR cannot clean up pytesseract's files (the page image and tesseract's output), so the
+parent removes the folder whenever the worker ends, killed or not.
+
 The memory limit is RLIMIT_AS (address space), set by the worker on itself at start: its own virtual size once
 the parsers and tiktoken's ranks are loaded (about 110 MB on Linux; 135 MB under daphne, whose script every
 worker imports as its main module), plus the parse budget. The worker has one thread, so no per-thread malloc
@@ -27,10 +31,12 @@ import multiprocessing
 import os
 import queue
 import resource
+import shutil
 import signal
+import tempfile
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -72,29 +78,23 @@ def chunk_file(*, file_name: str, content: bytes, max_bytes: int, max_tokens: in
     return ChunkedFile(media_type=document.media_type, title=document.title, drafts=drafts)
 
 
-def parse_and_chunk(
-    *,
-    file_name: str,
-    content: bytes,
-    max_bytes: int,
-    max_tokens: int,
-    overlap_tokens: int,
-    timeout_s: float,
-    memory_mb: int,
-    isolated: bool = True,
-    parser: str = DEFAULT_PARSER,
-) -> ChunkedFile:
-    """Parse and chunk a file in the worker process within the limits, or raise RejectedFile with the reason.
+@dataclass(frozen=True)
+class ParseOptions:
+    """How a file is parsed and chunked: the parser's caps, the worker's limits (none with `isolated` off: the parser
+    runs in the calling process) and the parser, "module:function", taking chunk_file's arguments."""
 
-    With `isolated` off the parser runs in this process and the limits do not apply. `parser` names the
-    function to run as "module:function"; it takes chunk_file's arguments and returns a ChunkedFile.
-    """
-    request = {"file_name": file_name, "content": content, "max_bytes": max_bytes,
-               "max_tokens": max_tokens, "overlap_tokens": overlap_tokens}
-    if not isolated:
-        return _resolve(parser)(**request)
-    with _lock:
-        return _slot.run(parser, request, timeout_s=timeout_s, memory_mb=memory_mb)
+    max_bytes: int
+    max_tokens: int
+    overlap_tokens: int
+    timeout_s: float
+    memory_mb: int
+    isolated: bool = True
+    parser: str = DEFAULT_PARSER
+
+
+def parse_and_chunk(*, file_name: str, content: bytes, options: ParseOptions) -> ChunkedFile:
+    """Parse and chunk a file in the worker process within the limits, or raise RejectedFile with the reason."""
+    return _parse(file_name, content, options, _locked_slot)
 
 
 def stop_worker() -> None:
@@ -125,27 +125,16 @@ class ParsePool:
     def __exit__(self, *_exc: object) -> None:
         self.close()
 
-    def parse_and_chunk(
-        self,
-        *,
-        file_name: str,
-        content: bytes,
-        max_bytes: int,
-        max_tokens: int,
-        overlap_tokens: int,
-        timeout_s: float,
-        memory_mb: int,
-        isolated: bool = True,
-        parser: str = DEFAULT_PARSER,
-    ) -> ChunkedFile:
+    def parse_and_chunk(self, *, file_name: str, content: bytes, options: ParseOptions) -> ChunkedFile:
         """parse_and_chunk in one of the pool's workers: the same arguments and outcomes."""
-        request = {"file_name": file_name, "content": content, "max_bytes": max_bytes,
-                   "max_tokens": max_tokens, "overlap_tokens": overlap_tokens}
-        if not isolated:
-            return _resolve(parser)(**request)
+        return _parse(file_name, content, options, self._free_slot)
+
+    @contextlib.contextmanager
+    def _free_slot(self) -> Iterator[_Slot]:
+        """A free worker's slot for one file, given back after it (waits while all are busy)."""
         slot = self._free.get()
         try:
-            return slot.run(parser, request, timeout_s=timeout_s, memory_mb=memory_mb)
+            yield slot
         finally:
             self._free.put(slot)
 
@@ -166,11 +155,16 @@ class _Worker:
         context.set_forkserver_preload(_PRELOAD)  # takes effect when the forkserver first starts
         self.memory_mb = memory_mb
         self.owner_pid = os.getpid()
+        self.scratch = tempfile.mkdtemp(prefix="rag-parse-")  # the worker's temporary files, removed when it ends
         self.conn, child_conn = context.Pipe()
         self.process: BaseProcess = context.Process(
-            target=_serve, args=(child_conn, memory_mb), name="rag-parse-worker", daemon=True
+            target=_serve, args=(child_conn, memory_mb, self.scratch), name="rag-parse-worker", daemon=True
         )
-        self.process.start()
+        try:
+            self.process.start()
+        except BaseException:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            raise
         child_conn.close()  # only the worker holds its end, so its death reads as EOF here
         try:
             if not self.conn.poll(_START_TIMEOUT_S):
@@ -192,13 +186,16 @@ class _Worker:
         """Kill the worker at once and return its exit code."""
         if self.owner_pid != os.getpid():
             return None  # inherited through a fork: the worker belongs to the parent process
-        if self.process.pid is not None and self.process.exitcode is None:  # not reaped: its pid names its group
-            # The worker leads a process group of its own: the programs it runs (tesseract) die with it.
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.kill()
-        self.process.join(5)
-        self.conn.close()
+        try:
+            if self.process.pid is not None and self.process.exitcode is None:  # not reaped: its pid names its group
+                # The worker leads a process group of its own: the programs it runs (tesseract) die with it.
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.kill()
+            self.process.join(5)
+            self.conn.close()
+        finally:  # what a killed parse left (an OCR page image, tesseract's output) goes with its worker
+            shutil.rmtree(self.scratch, ignore_errors=True)
         return self.process.exitcode
 
     def stop(self) -> None:
@@ -267,16 +264,39 @@ _lock = threading.Lock()
 _slot = _Slot()  # parse_and_chunk's worker
 
 
+@contextlib.contextmanager
+def _locked_slot() -> Iterator[_Slot]:
+    """parse_and_chunk's one worker, for one file at a time."""
+    with _lock:
+        yield _slot
+
+
+def _parse(
+    file_name: str,
+    content: bytes,
+    options: ParseOptions,
+    take_slot: Callable[[], contextlib.AbstractContextManager[_Slot]],
+) -> ChunkedFile:
+    """Run the parser on one file: in a worker of the slot taken, or in this process when not isolated."""
+    request = {"file_name": file_name, "content": content, "max_bytes": options.max_bytes,
+               "max_tokens": options.max_tokens, "overlap_tokens": options.overlap_tokens}
+    if not options.isolated:
+        return _resolve(options.parser)(**request)
+    with take_slot() as slot:
+        return slot.run(options.parser, request, timeout_s=options.timeout_s, memory_mb=options.memory_mb)
+
+
 atexit.register(stop_worker)
 
 
 # --- the worker's side ------------------------------------------------------------------------------------
 
 
-def _serve(conn: Connection, memory_mb: int) -> None:
+def _serve(conn: Connection, memory_mb: int, scratch: str) -> None:
     """Worker main: limit this process's memory, then parse files until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it kills us at exit
     os.setpgid(0, 0)  # a group of our own, so that killing it at the time limit kills our children too
+    os.environ["TMPDIR"] = tempfile.tempdir = scratch  # ours and our programs' temporary files: the parent removes it
     # The parsers' own warnings (pypdf: "EOF marker not found") go to stderr, marked as ours.
     logging.basicConfig(level=logging.WARNING, format="parse worker %(process)d: %(levelname)s %(name)s: %(message)s")
     tokens.count_tokens("load the encoding")  # its ranks belong in the baseline, not the budget

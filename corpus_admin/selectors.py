@@ -7,7 +7,9 @@ from typing import Any
 
 from django.db.models import Count, F, Max, Min, OuterRef, Q, QuerySet, Subquery, Sum
 
+from answers.pipeline.evidence import instruction_ranges
 from answers.pipeline.records import ChunkRecord, SentenceSpan
+from answers.pipeline.text.sentences import sentence_spans as split_spans
 from corpus_admin.models import Chunk, IngestJob, JobStatus, Source, SourceStatus
 
 
@@ -63,7 +65,8 @@ def chunk_records(*, source_ids: Collection[int] | None = None) -> Iterator[Chun
 def sentence_spans(stored: list[dict]) -> tuple[SentenceSpan, ...]:
     """A chunk's stored sentences as the pipeline's spans."""
     return tuple(
-        SentenceSpan(start=item["start"], end=item["end"], line=item["line"], instruction=bool(item.get("instruction")))
+        SentenceSpan(start=item["start"], end=item["end"], line=item["line"], instruction=bool(item.get("instruction")),
+                     list_item=item.get("list", ""), item=item.get("item", 0))
         for item in stored
     )
 
@@ -96,22 +99,57 @@ def source_paths() -> list[str]:
     return list(Source.objects.order_by("path").values_list("path", flat=True))
 
 
-def instruction_sentences(*, source_ids: Collection[int]) -> dict[int, dict[str, int]]:
-    """Per source, its served chunks that hold sentences flagged as instructions at ingestion (§2.8): chunk id ->
-    how many. Sources with none are left out."""
-    flagged: dict[int, dict[str, int]] = {}
+# How many served chunks stored before sentences were kept one read may judge now: the rule takes about 50 µs a
+# paragraph, so a page of sources with a synthetic 100k-chunk one in it would otherwise take over a minute.
+JUDGE_AT_MOST = 1000
+
+
+@dataclass(frozen=True)
+class FlaggedSentences:
+    """A source's served sentences flagged as instructions (§2.8): how many in each chunk that has any, and how many
+    of its served chunks, stored before sentences were kept, were too many to judge now (their count is unknown)."""
+
+    chunks: dict[str, int]
+    not_computed: int = 0
+
+    @property
+    def count(self) -> int:
+        return sum(self.chunks.values())
+
+
+def instruction_sentences(*, source_ids: Collection[int]) -> dict[int, FlaggedSentences]:
+    """Per source, its served chunks that hold sentences flagged as instructions: chunk id -> how many. Flags stored
+    at ingestion are counted; a chunk stored before sentences were kept is judged now from its text by the same rule
+    (as its page and the pipeline judge it), unless more than JUDGE_AT_MOST such chunks are asked about: those are
+    counted as not computed. Sources with nothing to say are left out."""
+    served = Chunk.objects.current().filter(source_id__in=list(source_ids)).order_by("source_id", "ordinal")
+    unstored = served.filter(sentences=[])
+    judge_now = unstored.count() <= JUDGE_AT_MOST
     # Only a flagged sentence stores the key, so the database hands over just the chunks that have one.
-    rows = (
-        Chunk.objects.current()
-        .filter(source_id__in=list(source_ids), sentences__icontains='"instruction"')
-        .order_by("source_id", "ordinal")
-        .values_list("source_id", "chunk_id", "sentences")
-    )
-    for source_id, chunk_id, sentences in rows.iterator(chunk_size=500):
-        count = sum(1 for item in sentences if item.get("instruction"))
+    flagged_rows = Q(sentences__icontains='"instruction"')
+    if judge_now:
+        flagged_rows |= Q(sentences=[])
+    found: dict[int, dict[str, int]] = {}
+    rows = served.filter(flagged_rows).values_list("source_id", "chunk_id", "sentences", "text")
+    for source_id, chunk_id, sentences, text in rows.iterator(chunk_size=500):
+        count = sum(1 for item in sentences if item.get("instruction")) if sentences else _flagged_now(text)
         if count:
-            flagged.setdefault(source_id, {})[chunk_id] = count
-    return flagged
+            found.setdefault(source_id, {})[chunk_id] = count
+    not_computed = {} if judge_now else dict(
+        unstored.order_by().values_list("source_id").annotate(n=Count("id")).values_list("source_id", "n")
+    )
+    return {
+        source_id: FlaggedSentences(found.get(source_id, {}), not_computed.get(source_id, 0))
+        for source_id in sorted(set(found) | set(not_computed))
+    }
+
+
+def _flagged_now(text: str) -> int:
+    """How many sentences of a text the instruction rule flags now: those overlapping a flagged paragraph."""
+    flagged = instruction_ranges(text, ())
+    if not flagged:
+        return 0
+    return sum(1 for start, end in split_spans(text) if any(a < end and start < b for a, b in flagged))
 
 
 def library_sources(*, audiences: tuple[str, ...]) -> list[Source]:

@@ -16,6 +16,12 @@ unless DJANGO_DB_CONN_MAX_AGE is set), DJANGO_ALLOWED_HOSTS (127.0.0.1, localhos
 DJANGO_SECRET_KEY (generated once into var/secret-key when unset). The workers speak plain HTTP on loopback, so by
 default they run without the HTTPS redirect and secure cookies; `--behind-tls-proxy` keeps both on and trusts the
 proxy's `X-Forwarded-Proto: https` (DJANGO_BEHIND_TLS_PROXY), which is how they run behind a proxy ending TLS.
+
+Each visitor's address (what the per-address rate limits count by) is the peer daphne sees: behind a reverse proxy,
+the proxy's, shared by every visitor. `--proxy-headers` (off by default) runs daphne with its `--proxy-headers`, so
+the address is the first one of `X-Forwarded-For` instead. Only behind a proxy that overwrites that header and with
+the workers reachable from nowhere else: without one, any client could send the header, name any address it likes,
+and so escape the per-address limits or spend another visitor's allowance.
 This module imports no Django settings: it prepares the environment the commands and workers then read.
 """
 import argparse
@@ -33,7 +39,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/rag_site"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_ALLOWED_HOSTS = "127.0.0.1,localhost"
-DEFAULT_DB_POOL_MAX = "8"  # connections per worker; asgiref runs a worker's database calls on one thread anyway
+DEFAULT_DB_POOL_MAX = "8"  # connections per worker: answers/dbcalls.py's 4 threads, asgiref's one, HTTP views
 # daphne's limits on slow and dead peers (the Makefile's DAPHNE_FLAGS are the same). --http-timeout: a response not
 # finished after 300 s is cut off (daphne's default is never; an answer ends within RAG_ANSWER_TIMEOUT_S plus the
 # queue waits); a handshake the site has not accepted within 5 s is refused; an idle socket is pinged every 20 s and
@@ -95,11 +101,11 @@ def worker_env(deployment: Mapping[str, str], *, behind_tls_proxy: bool) -> dict
     return env
 
 
-def daphne_command(*, host: str, port: int, behind_tls_proxy: bool) -> list[str]:
-    """One worker's command line."""
+def daphne_command(*, host: str, port: int, proxy_headers: bool = False) -> list[str]:
+    """One worker's command line; with proxy_headers, the client address is taken from X-Forwarded-For."""
     command = [sys.executable, "-m", "rag_site.serve", *DAPHNE_TIMEOUTS, "-b", host, "-p", str(port)]
-    if behind_tls_proxy:
-        command.append("--proxy-headers")  # client address from X-Forwarded-For, as rate limits need
+    if proxy_headers:  # trusted only behind a proxy that overwrites the header (see the module's docstring)
+        command.append("--proxy-headers")
     return [*command, "rag_site.asgi:application"]
 
 
@@ -186,7 +192,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1", help="Address to bind (127.0.0.1).")
     parser.add_argument("--port", type=int, default=8000, help="First port; worker i listens on PORT+i (8000).")
     parser.add_argument("--behind-tls-proxy", action="store_true", help="A proxy in front ends TLS: keep the HTTPS "
-                        "redirect and secure cookies on and trust its X-Forwarded-Proto/-For headers.")
+                        "redirect and secure cookies on and trust its X-Forwarded-Proto header.")
+    parser.add_argument("--proxy-headers", action="store_true", help="Take each visitor's address from "
+                        "X-Forwarded-For (rate limits per address). Only behind a proxy that overwrites the header: "
+                        "otherwise clients can spoof their address.")
     parser.add_argument("--no-demo", dest="demo", action="store_false", help="Do not load the demo corpus.")
     options = parser.parse_args(argv)
     if options.workers < 1:
@@ -200,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"Stopped before starting workers: {' '.join(error.cmd[1:])} failed.", file=sys.stderr)
         return error.returncode or 1
     ports = [options.port + i for i in range(options.workers)]
-    commands = [daphne_command(host=options.host, port=p, behind_tls_proxy=options.behind_tls_proxy) for p in ports]
+    commands = [daphne_command(host=options.host, port=p, proxy_headers=options.proxy_headers) for p in ports]
     ingest = ingest_worker_command(workers)
     if ingest is not None:
         commands.append(ingest)

@@ -487,3 +487,66 @@ def test_staff_who_read_the_log_read_every_gap_and_rating(corpus, callers):
     shown = via_insight_pages(staff, QUESTION["public"])
 
     assert shown.count(CANARY["internal"]) >= 3  # the refused question, the not-helpful one, the comment
+
+
+# --- answers shown again after the caller lost an audience (a partner removed from the group) ----------------
+
+
+def reopened_after(client: Client, answer: dict) -> str:
+    return client.get(f"/conversations/{answer['conversation']}/turns").content.decode()
+
+
+def permalinked_after(client: Client, answer: dict) -> str:
+    key = answer["answer_key"]
+    return client.get(f"/answers/{key}/").content.decode() + client.get(f"/answers/{key}/turns").content.decode()
+
+
+@pytest.mark.parametrize("again", [reopened_after, permalinked_after], ids=["reopened conversation", "permalink"])
+def test_a_partner_removed_from_the_group_no_longer_sees_their_partner_answer_again(corpus, callers, again):
+    partner = callers["partner"]
+    client = client_for(partner)
+    answer = client.post("/api/answer", {"question": QUESTION["partner"]}, content_type="application/json").json()
+    assert CANARY["partner"] in again(client, answer)
+
+    partner.groups.clear()
+
+    assert CANARY["partner"] not in again(client, answer)
+
+
+def test_a_partner_removed_from_the_group_is_no_longer_answered_against_the_sockets_partner_turn(
+    corpus, callers, monkeypatch
+):
+    from answers import consumers
+    from rag_site.asgi import application
+
+    partner = callers["partner"]
+    cookie = f"sessionid={client_for(partner).cookies['sessionid'].value}".encode()
+    histories, real_ask = [], consumers.ask
+
+    async def recording_ask(**kwargs):
+        histories.append(kwargs["history"])
+        return await real_ask(**kwargs)
+
+    monkeypatch.setattr(consumers, "ask", recording_ask)
+
+    async def ask_twice() -> str:
+        from asgiref.sync import sync_to_async
+
+        communicator = WebsocketCommunicator(application, "/ws/chat/", headers=[*SITE_HEADERS, (b"cookie", cookie)])
+        assert (await communicator.connect())[0]
+        shown = []
+        for question in (QUESTION["partner"], "and which hall does it stand in?"):
+            if shown:
+                await sync_to_async(partner.groups.clear)()
+            await communicator.send_to(text_data=json.dumps({"question": question}))
+            fragments = []
+            while not fragments or 'data-event="done"' not in fragments[-1]:
+                fragments.append(await communicator.receive_from(timeout=10))
+            shown.append("".join(fragments))
+        await communicator.disconnect()
+        return shown[0]
+
+    assert CANARY["partner"] in async_to_sync(ask_twice)()
+    (turn,) = histories[-1]
+    assert turn.question == QUESTION["partner"]
+    assert CANARY["partner"] not in " ".join((*turn.answer_sentences, *turn.cited_texts))

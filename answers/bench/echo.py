@@ -3,7 +3,7 @@
 Mounted at `ws/echo/` only when `RAG_LOADTEST_ECHO` is on (answers/routing.py), behind the same origin check,
 session middleware and (absent) channel layer as the chat. It does what the chat does with a frame, short of
 answering: it parses the JSON and pushes the fragments a one-sentence answer ends with (the turn, the sentence
-with its citation, the end marker), rendered once through the real templates. No database, no limits, no
+with its citation, the end marker), rendered once through the real fragment renderers. No database, no limits, no
 retrieval, no generation: what it sustains is what daphne, channels and the middleware allow, the bound any
 real answer is measured against (`manage.py loadtest` reports answers per second as a share of it).
 """

@@ -6,8 +6,8 @@ For each worker count: `python -m rag_site.workers` (deployment check, migrate, 
 RAG_LOADTEST_ECHO=1 so each worker also serves the ceiling, waits until every worker answers `/`, asks each one
 question (the first answer builds the index), then runs `manage.py loadtest --json` RUNS times, each from loopback
 addresses of its own (the per-address limit would refuse a second run within the minute), and stops the workers.
-Writes {"1": [run, ...], "2": [...]} for answers/bench/readme_tables.py. Imports no Django: the commands run as
-child processes.
+Writes {"1": [run, ...], "2": [...]} for answers/bench/readme_tables.py, each run with the machine's 1-minute load
+average at its start. Imports no Django: the commands run as child processes.
 """
 import argparse
 import json
@@ -48,10 +48,11 @@ def loadtest(urls: Sequence[str], *, clients: int, questions: int, source: str, 
         command += ["--url", url]
     if not ceiling:
         command.append("--no-ceiling")
+    load_average = os.getloadavg()[0]  # the machine's other work at the start: the figures move with it
     done = subprocess.run(command, cwd=BASE_DIR, capture_output=True, text=True, check=False)
     if done.returncode not in (0, 1):  # 1: some question failed, which the figures say
         raise RuntimeError(f"loadtest failed ({done.returncode}): {done.stderr.strip()[-500:]}")
-    return json.loads(done.stdout[done.stdout.index("{"):])
+    return {**json.loads(done.stdout[done.stdout.index("{"):]), "load_average": round(load_average, 2)}
 
 
 def measure(workers: int, *, env: dict[str, str], port: int, runs: int, clients: int, questions: int,

@@ -7,15 +7,19 @@ from pathlib import Path
 
 from asgiref.sync import async_to_sync
 
-from answers.evaluation.runner import CHANNEL
+from answers.evaluation.golden import GoldenCase
+from answers.evaluation.metrics import CaseResult, judge_case, summarise
+from answers.evaluation.runner import CHANNEL, chunk_facts, observation_from
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.followups import Resolution, Turn
-from answers.services import Caller, GeneratorFactory, Resolver, ask, resolve_followup, turn_from
+from answers.present.api import AnswerSummary
+from answers.services import MAX_HISTORY, Caller, GeneratorFactory, Resolver, ask, resolve_followup, turn_from
 from corpus_admin.visibility import PUBLIC_ONLY
 
 KINDS = ("ellipsis", "reference", "standalone")
-# The floor file's keys for this table: the dev share of follow-ups resolved as intended, standalone questions changed.
-FLOOR_KEYS = ("min_followups_resolved", "max_standalone_changed")
+# The floor file's keys for this table: the dev and the held-out share of follow-ups resolved as intended, standalone
+# questions changed (both parts).
+FLOOR_KEYS = ("min_followups_resolved", "min_followups_resolved_held_out", "max_standalone_changed")
 
 
 class FollowupError(ValueError):
@@ -170,13 +174,76 @@ def report_lines(results: Sequence[FollowupResult]) -> list[str]:
 
 
 def floor_failures(results: Sequence[FollowupResult], floor: dict[str, float]) -> list[str]:
-    """What falls under the floor: the dev share of follow-ups resolved (held-out rows are reported, not held to
-    it), and standalone questions changed in either part."""
-    dev = score_followups(results, held_out=False)
-    changed = dev.changed + score_followups(results, held_out=True).changed
+    """What falls under the floor: the dev share of follow-ups resolved, the held-out share (its own, lower floor,
+    set at a level the held-out part met when first run: a regression check, never a target to tune for), and
+    standalone questions changed in either part."""
+    dev, held_out = score_followups(results, held_out=False), score_followups(results, held_out=True)
+    changed = dev.changed + held_out.changed
     failures = []
     if "min_followups_resolved" in floor and dev.share < floor["min_followups_resolved"]:
         failures.append(f"follow-ups resolved {dev.share:.3f} is under the floor {floor['min_followups_resolved']}")
+    minimum = floor.get("min_followups_resolved_held_out")
+    if minimum is not None and held_out.followups and held_out.share < minimum:
+        failures.append(f"held-out follow-ups resolved {held_out.share:.3f} is under the floor {minimum}")
     if "max_standalone_changed" in floor and changed > floor["max_standalone_changed"]:
         failures.append(f"{changed} standalone questions were changed")
     return failures
+
+
+@dataclass(frozen=True)
+class GoldenConversation:
+    """The golden set asked as one conversation per audience, each question after the ones before it: the judged
+    answers, and the questions the resolver rewrote (case id, asked, answered)."""
+
+    results: tuple[CaseResult, ...]
+    rewritten: tuple[tuple[str, str, str], ...]
+
+
+def golden_in_conversation(
+    cases: Sequence[GoldenCase],
+    *,
+    config: PipelineConfig,
+    make_generator: GeneratorFactory,
+    resolve: Resolver = resolve_followup,
+) -> GoldenConversation:
+    """Ask the golden cases in file order as one conversation per audience (the last MAX_HISTORY turns as history),
+    so that a standalone question resolved into something else shows up as a changed answer."""
+    summaries = async_to_sync(_ask_in_conversation)(cases, config, make_generator, resolve)
+    observations = [observation_from(summary, latency_ms=0.0) for summary in summaries]
+    chunk_ids = {c for o in observations for c in o.retrieved} | {
+        c for o in observations for sentence in o.sentences for c in sentence.chunk_ids
+    }
+    chunks = chunk_facts(chunk_ids)
+    results = tuple(judge_case(case, seen, chunks=chunks) for case, seen in zip(cases, observations, strict=True))
+    rewritten = tuple((case.id, case.question, summary.resolved.resolved)
+                      for case, summary in zip(cases, summaries, strict=True) if summary.resolved)
+    return GoldenConversation(results, rewritten)
+
+
+async def _ask_in_conversation(
+    cases: Sequence[GoldenCase], config: PipelineConfig, make_generator: GeneratorFactory, resolve: Resolver
+) -> list[AnswerSummary]:
+    histories: dict[str, list[Turn]] = {}
+    summaries = []
+    for case in cases:
+        history = histories.setdefault(case.audience, [])
+        stream = await ask(caller=Caller(limited=False), question=case.question, channel=CHANNEL,
+                           audiences=case.audiences, config=config, make_generator=make_generator, record=False,
+                           history=history[-MAX_HISTORY:], resolve=resolve)
+        async for _event in stream:
+            pass
+        history.append(turn_from(stream.summary))
+        summaries.append(stream.summary)
+    return summaries
+
+
+def conversation_lines(conversation: GoldenConversation, *, alone: float, k: int) -> list[str]:
+    """The golden set in conversation as the evaluate command prints it: its status accuracy beside the one of the
+    questions asked alone, and each question the resolver rewrote."""
+    accuracy = summarise(conversation.results, k=k).status_accuracy
+    lines = ["", f"Golden set asked as one conversation per audience ({len(conversation.results)} questions): status "
+             f"accuracy {accuracy:.3f} (asked alone {alone:.3f}), questions rewritten "
+             f"{len(conversation.rewritten)}/{len(conversation.results)}"]
+    lines += [f"  rewritten {case_id}: {asked!r} -> {answered!r}" for case_id, asked, answered
+              in conversation.rewritten]
+    return lines

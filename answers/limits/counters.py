@@ -80,6 +80,7 @@ class Counters(Protocol):
 # retry ten times with backoff.
 CONNECT_TIMEOUT_S = 1.0
 REPLY_TIMEOUT_S = 2.0
+MAX_CONNECTIONS = 50  # per event loop; each script is one short round trip
 
 
 class RedisCounters:
@@ -127,10 +128,14 @@ class RedisCounters:
             from redis.asyncio.retry import Retry
             from redis.backoff import NoBackoff
 
-            client = redis.asyncio.Redis.from_url(
-                self.url, socket_connect_timeout=CONNECT_TIMEOUT_S, socket_timeout=REPLY_TIMEOUT_S,
+            # A question in flight per socket can mean more concurrent scripts than a pool has connections: wait
+            # for one (at most a reply's time), rather than failing at once as the plain pool does.
+            pool = redis.asyncio.BlockingConnectionPool.from_url(
+                self.url, max_connections=MAX_CONNECTIONS, timeout=REPLY_TIMEOUT_S,
+                socket_connect_timeout=CONNECT_TIMEOUT_S, socket_timeout=REPLY_TIMEOUT_S,
                 retry=Retry(NoBackoff(), 1, supported_errors=(redis.exceptions.ConnectionError,)),
             )
+            client = redis.asyncio.Redis.from_pool(pool)
             scripts = {name: client.register_script(source) for name, source in _SCRIPTS.items()}
             entry = self._clients[loop] = (client, scripts)
         return entry

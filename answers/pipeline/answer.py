@@ -27,7 +27,8 @@ from answers.pipeline.events import (
 )
 from answers.pipeline.gate import find_conflict, gate_no_material
 from answers.pipeline.generate.base import GenerationFailed, GenerationRequest, Generator
-from answers.pipeline.text.sentences import SentenceBuffer
+from answers.pipeline.lists import sentence_list_item
+from answers.pipeline.text.markup import MarkdownSentenceBuffer, PlainSentence
 from answers.pipeline.text.tokens import tokenize
 from answers.pipeline.types import Block, Conflict, Retrieved, SupportSpan
 from answers.pipeline.verify import common_terms, verify_sentence
@@ -106,7 +107,7 @@ async def answer_events(
     broke = ""  # what broke the generator, for staff
     feedback: tuple[str, ...] = ()
 
-    def judge(sentence: str, reasons: list[str]) -> SentenceVerified | SentenceDropped:
+    def judge(sentence: PlainSentence, reasons: list[str]) -> SentenceVerified | SentenceDropped:
         nonlocal shown, dropped
         event = _verified(sentence, by_number, config=config, common=common)
         if isinstance(event, SentenceVerified):
@@ -119,8 +120,8 @@ async def answer_events(
 
     for _attempt in range(2):
         reasons: list[str] = []
-        buffer = SentenceBuffer()
-        sentences: list[str] = []
+        buffer = MarkdownSentenceBuffer()  # the model's Markdown out, its list items kept (text/markup.py)
+        sentences: list[PlainSentence] = []
         try:
             async for delta in generator.stream(GenerationRequest(question, blocks, feedback)):
                 for sentence in buffer.feed(delta):
@@ -134,7 +135,7 @@ async def answer_events(
             failure, broke = GenerationFailed(GENERATOR_BROKE), traceback.format_exc()
         if failure is not None:
             # Sentences completed before the failure still count; only the unfinished tail is dropped.
-            sentences, tail = buffer.flush()
+            sentences, tail = buffer.flush(finished=False)
             unfinished = "unfinished when the generator stopped"
         for sentence in sentences:
             yield judge(sentence, reasons)
@@ -161,14 +162,13 @@ async def answer_events(
 
 
 def _verified(
-    sentence: str, blocks: dict[int, Block], *, config: PipelineConfig, common: frozenset[str]
+    sentence: PlainSentence, blocks: dict[int, Block], *, config: PipelineConfig, common: frozenset[str]
 ) -> SentenceVerified | SentenceDropped:
-    verdict = verify_sentence(sentence, blocks=blocks, config=config, common=common)
+    verdict = verify_sentence(sentence.text, blocks=blocks, config=config, common=common)
     if not verdict.shown:
         return SentenceDropped(verdict.text, verdict.reasons)
-    return SentenceVerified(
-        verdict.text, tuple(_ref(blocks[n], span) for n, span in zip(verdict.passing, verdict.spans, strict=True))
-    )
+    refs = tuple(_ref(blocks[n], span) for n, span in zip(verdict.passing, verdict.spans, strict=True))
+    return SentenceVerified(verdict.text, refs, sentence_list_item(sentence, verdict.text, refs, blocks))
 
 
 def _ref(block: Block, span: SupportSpan | None = None) -> ChunkRef:

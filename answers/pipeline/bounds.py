@@ -1,6 +1,7 @@
 """The bound checks of §5.6 within one citation's support span: numbers with their units and the words they
 qualify, names, and negation. Each failure reads as a reason a person can follow ("[1] states 2 business days,
 not 4")."""
+import re
 from collections.abc import Callable, Iterable, Sequence
 from difflib import SequenceMatcher
 
@@ -14,6 +15,7 @@ from answers.pipeline.text.claims import (
     NumberClaim,
     compatible_units,
     read_claims,
+    read_names,
     same_value,
 )
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig
@@ -48,7 +50,7 @@ def bound_problems(
         or _name_problems(n, names, stated, record, tokenizer)
         or _polarity_problems(n, claims, stated, held)
         or (_antonym_problems(n, sentence, span, record, claims, stated, tokenizer) if sentence else [])
-        or (_swap_problems(n, sentence, span.quote, elsewhere, tokenizer) if sentence else [])
+        or (_swap_problems(n, sentence, span.quote, elsewhere, tokenizer, names) if sentence else [])
     )
 
 
@@ -76,8 +78,9 @@ def _number_problem(number: NumberClaim, stated: Claims) -> str | None:
 
     A number with a unit needs the same value with the same unit (a bare one in a span that states no amount of that
     unit will do); a bare number needs the value; a negated one ("not 4 days") a negated one. And the sentence's words
-    about the number must not be words the span says about another value of that unit: "express" next to the 4 in
-    the sentence, but next to the 2 in a span that gives 4 for standard delivery and 2 for express.
+    about the number must not be words the span says about another value of that unit (or, for a duration, of any
+    duration): "express" next to the 4 in the sentence, but next to the 2 in a span that gives 4 for standard
+    delivery and 2 for express.
     """
     same = _matching(number, stated.numbers)
     # A bare number takes the unit the span states it with: "1209600" against "1209600 seconds (two weeks)" has no
@@ -98,11 +101,31 @@ def _number_problem(number: NumberClaim, stated: Claims) -> str | None:
         span_says, sentence_says = ("affirms", "negates") if number.negated else ("negates", "affirms")
         return f'{span_says} "{same[0].text}"; the sentence {sentence_says} it'
     near = frozenset().union(*(other.about for other in same))
+    # Words the sentence puts next to its number may belong to any other amount of that kind in the span: "the VP"
+    # next to 30 minutes, where the span gives the VP two hours and the manager 30 minutes.
+    rivals = [
+        other
+        for other in stated.numbers
+        if not same_value(number.value, other.value)
+        and (not units or any(_same_kind(unit, other.unit, number.unit) for unit in units))
+    ]
     astray = number.about & frozenset().union(*(other.about for other in rivals)) - near
     if not astray:
         return None
     rival = max(rivals, key=lambda other: len(astray & other.about))
     return f"states {rival.text} of {_words(astray & rival.about, stated)}, not {_value(number, rival)}"
+
+
+# Durations are one kind of amount: "30 minutes" of the manager's escalation is the rival of "two hours" of the VP's.
+_DURATIONS = frozenset(
+    ("second", "minute", "hour", "business hour", "day", "business day", "week", "month", "year", "ms")
+)
+
+
+def _same_kind(a: str, b: str, written: str) -> bool:
+    """Whether two units state amounts that can stand for each other's value: compatible, or both durations when the
+    sentence wrote its unit (a bare "1209600" is the span's 1209600 seconds, whatever two weeks it also says)."""
+    return compatible_units(a, b) or bool(written and a in _DURATIONS and b in _DURATIONS)
 
 
 def _matching(number: NumberClaim, numbers: Sequence[NumberClaim]) -> list[NumberClaim]:
@@ -178,6 +201,8 @@ def _antonym_problems(
     "not closed" bears out "open", and so does "open on weekdays and closed on Sundays")."""
     words = content_words(sentence, tokenizer)
     said = {word.written.lower(): word for word in words if word.written.lower() in ANTONYMS}
+    # A sentence that states both sides ("a free trial before a paid plan") sets them apart itself.
+    said = {lowered: word for lowered, word in said.items() if not ANTONYMS[lowered] & said.keys()}
     if not said:
         return []
     claim = frozenset(word.term for word in words if word.written.lower() not in ANTONYMS)
@@ -220,7 +245,8 @@ _MAX_SWAPPED = 3  # words on each side of a substitution; a longer one is a rewo
 
 
 def _swap_problems(
-    n: int, sentence: str, quote: str, elsewhere: Callable[[], Sequence[str]], tokenizer: TokenizerConfig
+    n: int, sentence: str, quote: str, elsewhere: Callable[[], Sequence[str]], tokenizer: TokenizerConfig,
+    names: Sequence[Name] = (),
 ) -> list[str]:
     """Words the sentence puts where the span has others, when the sentence's words come from elsewhere in the issued
     evidence: "reviewed by the support team" against a span's "reviewed by the billing team", with a support team
@@ -246,27 +272,51 @@ def _swap_problems(
         if tag != "replace" or not (i2 - i1 <= _MAX_SWAPPED and j2 - j1 <= _MAX_SWAPPED):
             continue
         swapped_in = said_terms[i1:i2]
-        if any(term[:1].isdigit() for term in swapped_in + span_terms[j1:j2]) or set(swapped_in) <= in_span:
+        if any(term[:1].isdigit() for term in swapped_in + span_terms[j1:j2]):
             continue
         # A shared number or number word next to the words tells nothing of what they are ("used one time").
         before = k > 0 and opcodes[k - 1][0] == "equal" and not _numeric(said_terms[i1 - 1])
         after = k + 1 < len(opcodes) and opcodes[k + 1][0] == "equal" and not _numeric(said_terms[i2])
         if not (before or after):
             continue
+        if _names_swapped(swapped_in, span_terms[j1:j2], names, quote, tokenizer):
+            problems.append(f"[{n}] says {_written(span[j1:j2])}, not {_written(said[i1:i2])}")
+            continue
+        if set(swapped_in) <= in_span:
+            continue
         if any(word.term == word.written.lower() and word.term in ENGLISH_STOP_WORDS for word in said[i1:i2]):
             continue  # "before" for "early": an antonym's word, which the antonym check reads
         # One word written as a verb is ("keeps" for "stores", "used" for "works"): a rewording, unless it names
         # another role.
-        verb = i2 - i1 == 1 and _inflected(said[i1].written)
+        verb = i2 - i1 == 1 and (_inflected(said[i1].written) or _after_modal(sentence, said[i1].written))
+        one = i2 - i1 == 1 and j2 - j1 == 1
         if not (
             _roles_differ(swapped_in, span_terms[j1:j2], tokenizer)
-            or (not verb and after and role_of(said_terms[i2], tokenizer) is not None)
+            or (one and before and _role_for_thing(said[i1], span[j1], tokenizer))
+            or (one and not verb and after and role_of(said_terms[i2], tokenizer) is not None)
             or (not verb and _found_elsewhere(said_terms, i1, i2, before, after, elsewhere, tokenizer))
         ):
             continue
         flank_said, flank_span = _flank(said, i1, i2, before, after), _flank(span, j1, j2, before, after)
         problems.append(f"[{n}] says {_written(flank_span)}, not {_written(flank_said)}")
     return problems
+
+
+def _names_swapped(
+    said: Sequence[str], span: Sequence[str], names: Sequence[Name], quote: str, tokenizer: TokenizerConfig
+) -> bool:
+    """Whether a name of the sentence stands where the span has another name: "a folder called Photos" against "a
+    folder called Camera Uploads", though the span says "photos" elsewhere in lower case."""
+    said_names = {term for name in names for term in name.terms}
+    span_names = {term for name in read_names(quote, tokenizer) for term in name.terms}
+    return set(said) <= said_names and set(span) <= span_names and not set(said) & set(span)
+
+
+def _role_for_thing(said: Word, span: Word, tokenizer: TokenizerConfig) -> bool:
+    """Whether a role noun stands where the span has a word of no role, both plural or both singular: "limited to
+    specific members" against "limited to specific folders"."""
+    same_number = said.written.lower().endswith("s") == span.written.lower().endswith("s")
+    return same_number and role_of(said.term, tokenizer) is not None and role_of(span.term, tokenizer) is None
 
 
 def _roles_differ(said: Sequence[str], span: Sequence[str], tokenizer: TokenizerConfig) -> bool:
@@ -288,6 +338,14 @@ def _found_elsewhere(
     if after:
         runs.append(tuple(terms[i1 : i2 + 1]))
     return any(run in phrases(text, tokenizer) for text in elsewhere() for run in runs)
+
+
+def _after_modal(sentence: str, word: str) -> bool:
+    """Whether the word stands as a verb after a modal or "to" ("can restrict", "to restrict")."""
+    return re.search(rf"\b(?:{_MODALS})\s+{re.escape(word)}\b", sentence, re.I) is not None
+
+
+_MODALS = "can|cannot|could|may|might|must|shall|should|will|would|to"
 
 
 def _inflected(word: str) -> bool:

@@ -52,11 +52,26 @@ class BlocksIssued:
 
 
 @dataclass(frozen=True)
+class ListItem:
+    """Where a shown sentence stands in a list: an item of an ordered (numbered) or unordered (bulleted) list.
+
+    `item` names the item: consecutive sentences with the same one are one item, consecutive list items of one kind
+    are one list. A sentence is a list item when the generator wrote it as one ("1. ", "- ") or when it is, word for
+    word, a sentence of a list item of the passage it cites (the text model marks those at ingestion).
+    """
+
+    ordered: bool
+    item: str
+
+
+@dataclass(frozen=True)
 class SentenceVerified:
-    """`sentence`: a sentence that passed every gate for at least one citation."""
+    """`sentence`: a sentence that passed every gate for at least one citation; `list_item` when it is (part of) an
+    item of a list, None otherwise (an additive field: consumers that ignore it show the sentences as before)."""
 
     text: str
     citations: tuple[ChunkRef, ...]
+    list_item: ListItem | None = None
     kind = "sentence"
 
 

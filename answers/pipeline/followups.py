@@ -7,36 +7,68 @@ cited passages. The rule, word by word and without part-of-speech tagging:
    is the point: rewriting a standalone question is worse than missing a follow-up.
 2. A question is a follow-up when it is
    - a *fragment*: it opens with "and", "or", "but", "also" not followed by a question word or an auxiliary ("and
-     for macOS?", "and downgrade?"), opens with a preposition ("on which plan?"), or is "what/how about X" with a
-     short X (at most `max_fragment_terms` significant terms: "what about the Team plan?", not "what about the
-     storage included in a trial workspace?");
-   - a *sameness* question: "is that the same on mobile?";
-   - *referring*: it holds "it", "that", "this", "they", "them", "their", "its", "one" or "there" with no antecedent
-     in the question itself (a content word before the pronoun that is not the verb after "I/we/you"; for "it" not
-     the asked-for noun of "which X" / "how many X" either, for "they/them/one" a plural one, which may be it:
-     "which files can I restore after I delete them?"), leaving out the expletive "is it possible/true/..." and the
-     existential "is there";
-   - *elided*: "how many/much" followed by no noun ("how many do I get?");
-   - *definite and thin*: at most two significant terms, one of them a single noun after "the" that the previous
-     answer or its cited passages mention ("how long are the codes valid?");
+     for macOS?", "and downgrade?"), opens with a preposition ("on which plan?", "through the desktop app?"), is
+     "what/how about X" with a short X (at most `max_fragment_terms` significant terms: "what about the Team plan?",
+     not "what about the storage included in a trial workspace?"), is a bare noun phrase of at most two terms
+     ("Windows?", "the Oregon one?"), or a phrase with "too/as well/either" and no verb ("German too?"; not "are
+     taxes refunded too?", which opens with an auxiliary);
+   - a *sameness* question: "is that the same on mobile?", "same for bulk endpoints?", "does the same apply to
+     guests?", a clause "that" with one predicate word and a new case ("is that available on Android too?", "does
+     that apply to guests?"), or a condition on the speaker that only names the case ("and if I'm on the Team
+     plan?"); "to X" is read as "for X";
+   - *referring*: it holds "it", "that", "this", "they", "them", "their", "its", "one(s)", "there" or "mine/theirs/
+     yours/ours" with no antecedent in the question itself. An antecedent stands in an earlier clause (after a comma
+     or "if/when/after/and ..."): a pronoun does not name a noun of its own clause ("can I put a password on *it*?",
+     the share link; "if I delete a file, can I restore it?" keeps its own). For "it" it is any content word but the
+     asked-for noun of "which/how many X"; for "they/them" a plural one, which may be it ("which files can I restore
+     after I delete them?"); never the word right before the pronoun (its verb: "who manages them") nor a light verb.
+     Left out: the expletive "is it possible/true/... to/that" (but "is it free?" refers), the existential "is
+     there", "one" before a noun ("one file", not "use one twice"), a relative "that" (after a noun, with a clause
+     after it: not "make that mandatory", where a closing adjective follows), and "after that";
+   - *elided*: "how many/much" followed by no noun ("how many do I get?"), or "more/another" closing the question
+     ("can I get more?");
+   - *definite and thin*: at most two significant terms, one of them a single noun after "the/each/every" that the
+     previous answer or its cited passages mention ("how long are the codes valid?", "how is each request signed?");
    - *conditional*: "what if ..." or "what happens if/when ..." with at most two significant terms.
 3. The rewrite carries the previous question's topic. A fragment replaces the phrase of the previous question it
-   parallels (same last word: "the Business plan" -> "the Team plan"; a name for a name: "iOS" -> "Android"; a lone
-   verb for the verb after "I": "and downgrade?"), replaces the same-preposition phrase a previous rewrite appended,
-   or is appended with its preposition ("How long do refunds take for digital goods?"); a wh-fragment goes in front
-   of an auxiliary-first question ("on which plan does Lumora support single sign-on?"). A pronoun is replaced by the
-   topic phrase (topics.py: the longest phrase of the last two questions that the previous answer and its cited
-   passages repeat, of the pronoun's number), "there" by "in the <word the cited passages repeat most>", and a
-   conditional question takes the first cited passage's title ("... with two-factor authentication").
+   parallels (same last word: "the Business plan" -> "the Team plan"; "an annual one" -> the head noun of the phrase
+   after the same preposition, "an annual plan"; a name for a name that no other preposition governs: "iOS" ->
+   "Android", but "on Android" is no case of "with Face ID"; a lone verb for the verb after "I": "and downgrade?"),
+   replaces the same-preposition phrase a previous rewrite appended, or is appended with its preposition ("How long
+   do refunds take for digital goods?"); a wh-fragment goes in front of an auxiliary-first question ("on which plan
+   does Lumora support single sign-on?"). A pronoun is replaced by the topic phrase of its number (topics.py);
+   "it" takes a plural topic in the singular, at a discount, only when the texts write that singular ("a personal
+   access token", never "a support hour"); "one" the topic in the singular with "a/an" ("restore a version");
+   "ones" and "more" the bare plural; "mine" "my" + the topic; "do that/this/it" with nothing but adverbs after it
+   the previous question's verb phrase when it was asked as "I/we" ("who can do this?" after "Can I restore a
+   deleted file?" -> "who can restore a deleted file?"; "doing that" -> "emptying the trash"); "there" becomes "in
+   the <word the cited passages repeat most>", and a conditional question takes the first cited passage's title
+   ("... with two-factor authentication").
+4. Choosing the topic (topics.py). A verb that word order gives away is no part of a phrase: a word between a noun
+   and an article ("attempts *lock* an account"), a participle closing a run ("is a credit card *needed*"), the word
+   after "who" and an auxiliary ("who can *see* invoices"), and the verb closing a question whose object was fronted
+   ("what does the Business plan *cost*?"). A phrase the previous question puts in a place keeps it ("deleted files
+   [kept] in the trash"). The noun a "which/how many X" question asks for is a candidate too, two words before an
+   auxiliary ("which data centres does"), in the singular for "it". Phrases are ranked by length, how often the
+   cited passages and answers of the recent turns repeat them (a phrase they do not repeat, in a run they write
+   part of, is likely a noun and a verb; one that stops before its run's head noun counts less), whether another
+   recent question holds them too (the conversation's topic, not a passing object: "a share link" after "create a
+   share link" and "put a password on a share link"), and age; a turn the documents did not answer does not age
+   the turns before it. A phrase whose last word the passages put right next to the word around the pronoun gets a
+   bonus ("when it *ends*" after "the trial end date"). A definite noun takes the words the passages write before
+   it when they are words of the previous question ("the link" after "How do I reset ...?" -> "the password reset
+   link").
 
-Known misses (the measured shares are in the README's evaluation section): the topic is chosen by length and
-repetition, so when the previous question holds several noun phrases the pronoun can take the wrong one (this is
-most of what the held-out rows miss); a standalone question that only *looks* thin ("what are the support hours?"
-right after an answer that mentions hours) can be taken for a follow-up; an imperative fragment with no conjunction
-("list them") is not detected; a pronoun standing for a whole clause ("can I change that?" after "when do links
-expire?") becomes a noun phrase; the rewrite is not always grammatical English (verb agreement is not fixed): it is
-a search question.
+Known misses (the measured shares are in the README's evaluation section): the topic is still chosen by length,
+repetition and those evidence bonuses, so after a turn the documents refused, an older, longer phrase can win over
+the refused question's own noun ("apply for it" after "is there a discount for nonprofits?" -> the Business plan);
+a clause pronoun ("can admins make that mandatory?" after "lock the apps with a passcode") becomes a noun phrase,
+not the clause; a thin question with no pronoun or definite determiner ("which copy gets renamed?") is taken for
+a standalone one; a standalone question that only *looks* thin can be taken for a follow-up; an imperative fragment
+with no conjunction ("list them") is not detected; the rewrite is not always grammatical English (verb agreement
+is not fixed; an appended case can read oddly: "... open the Trash view for admins"): it is a search question.
 """
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -48,18 +80,23 @@ from answers.pipeline.topics import (
     AUXILIARIES,
     CONJUNCTIONS,
     DETERMINERS,
+    LIGHT_VERBS,
     PREPOSITIONS,
     QUESTION_WORDS,
     REFERRING,
     SUBJECTS,
+    Topic,
     Word,
     cited_title,
     is_content,
     is_name,
     is_plural,
     key_term,
+    modifiers_of,
     not_topic,
+    singular,
     stem_of,
+    topic_skips,
     topics_of,
     words_of,
 )
@@ -96,14 +133,47 @@ class FollowupRules:
 
 RULES = FollowupRules()
 
-PLURAL_PRONOUNS = frozenset({"they", "them", "their"})
-_EXPLETIVE = re.compile(r"it\s+(?:possible|true|necessary|ok|okay|safe|required|allowed|worth|free)\b", re.I)
+DISAGREES = 0.7  # the weight of a plural topic put in the singular for "it" ("invoices": an invoice)
+UNATTESTED = 0.5  # the weight of a plural topic for "it" whose singular the texts never write
+PLURAL_PRONOUNS = frozenset({"they", "them", "their", "ones"})
+# "is it possible to ...?", "is it true that ...?"; not "is it free?", where "it" is the thing
+_EXPLETIVE = re.compile(
+    r"it\s+(?:possible|true|necessary|ok|okay|safe|required|allowed|worth|free)\s+(?:to|that|for|if|whether)\b", re.I
+)
 _WHAT_ABOUT = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+(?P<rest>.+)$", re.I)
 _SAME = re.compile(
-    r"^\s*(?:and\s+)?(?:is|are|does|do|would|will)\s+(?:that|it|this|they|those)\s+(?:also\s+)?(?:be\s+)?the\s+"
-    r"same\s+(?P<rest>(?:for|on|in|with|at|over)\b.+)$",
+    r"^\s*(?:and\s+)?(?:(?:is|are|does|do|would|will)\s+(?:(?:that|it|this|they|those)\s+(?:also\s+)?(?:be\s+)?)?)?"
+    r"(?:the\s+)?same\s+(?:(?:apply|applies|go|goes|hold|holds|true)\s+)?"
+    r"(?P<rest>(?:for|on|in|with|at|over|through|via|to)\b.+)$",
     re.I,
 )
+# "is that available on Android too?": a clause pronoun, one predicate word, and the new case.
+_CLAUSE = re.compile(
+    r"^\s*(?:and\s+)?(?:is|are|does|do|would|will|can)\s+(?:that|this)\s+(?:also\s+)?(?P<predicate>\S+)\s+"
+    r"(?P<rest>(?:for|on|in|with|at|over|through|via|to)\b.+)$",
+    re.I,
+)
+# Predicate words that say a clause holds ("is that *available* on ...", "does that *work* for ...").
+_PREDICATES = frozenset({"available", "possible", "supported", "true", "allowed", "included", "required", "offered",
+                         "work", "works", "apply", "applies", "happen", "valid", "free", "enabled", "needed", "hold"})
+# "if I'm on the Team plan": a condition on the speaker that only names the new case
+_IF_I = re.compile(
+    r"^\s*(?:(?:and|but|so)\s+)?(?:what\s+)?(?:if|when)\s+(?:i|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+use)?"
+    r"(?:\s+using)?\s+(?P<rest>(?:on|in|with|at|for|using)\b.+)$",
+    re.I,
+)
+# "German too?", "and for guests as well?": a case added to the previous question.
+_TOO = re.compile(r"\s*(?:,\s*)?\b(?:too|as\s+well|either)\s*[?.!]*\s*$", re.I)
+# Closed-class words that can follow a pronoun "one" as an adverb, not as its noun ("use one *twice*").
+_ADVERBS = frozenset({"twice", "again", "later", "instead", "anymore", "first", "back", "up", "off", "out", "away",
+                      "now", "too", "more", "here", "there", "yet", "still", "once", "already"})
+# Words that open a clause: an antecedent in the question stands before one of them.
+_CLAUSE_OPENERS = frozenset({"if", "when", "after", "before", "once", "until", "unless", "because", "while", "and",
+                             "but", "so", "since", "whether"})
+_PRO_VERBS = frozenset({"do", "does", "did", "doing"})  # "do that": the previous question's verb phrase
+_TEMPORAL = frozenset({"after", "before", "since", "until", "like"})  # "after that", "like this"
+_POSSESSIVES = {"mine": "my", "yours": "your", "theirs": "their", "ours": "our"}
+_ELIDING = frozenset({"more", "another", "fewer"})  # a last word whose noun is left out ("can I get more?")
 _WHAT_IF = re.compile(r"^\s*(?:and\s+)?what\s+(?:if|happens\s+(?:if|when))\b", re.I)
 _END = re.compile(r"[?.!\s]+$")
 
@@ -143,8 +213,17 @@ def _rewrite(
     if not words_of(previous):
         return None
     if same := _SAME.match(question):
-        rest = _END.sub("", same.group("rest"))
+        rest = _to_for(_END.sub("", _TOO.sub("", same.group("rest"))))
         return _noted(_fragment(rest, previous, history, config=config), "sameness: the previous question, new case")
+    if if_i := _IF_I.match(question):
+        rest = _to_for(_END.sub("", _TOO.sub("", if_i.group("rest"))))
+        if len(_terms(rest, config)) <= rules.max_fragment_terms:
+            return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a condition naming a case")
+    if (clause := _CLAUSE.match(question)) and clause.group("predicate").lower() in _PREDICATES:
+        rest = _to_for(_END.sub("", _TOO.sub("", clause.group("rest"))))
+        if len(_terms(rest, config)) <= rules.max_fragment_terms:
+            return _noted(_fragment(rest, previous, history, config=config),
+                          "sameness: the previous question, new case")
     if about := _WHAT_ABOUT.match(question):
         rest = _END.sub("", about.group("rest"))
         if len(_terms(rest, config)) > rules.max_fragment_terms:
@@ -153,22 +232,44 @@ def _rewrite(
     words = words_of(question)
     if not words:
         return None
+    opener = words[0].lower
+    if _TOO.search(question) and not (opener in QUESTION_WORDS or opener in AUXILIARIES or opener in SUBJECTS
+                                      or opener in CONJUNCTIONS or opener in PREPOSITIONS):
+        rest = _END.sub("", _TOO.sub("", question))  # "German too?": no verb of its own, a case of the previous one
+        if 0 < len(_terms(rest, config)) <= rules.max_fragment_terms:
+            return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a case with 'too'")
+    closing_one = len(words) > 1 and words[-1].lower in ("one", "ones") and is_content(words[-2])  # "the Oregon one"
+    if (all(is_content(w) or w.lower in DETERMINERS for w in (words[:-1] if closing_one else words))
+            and 0 < len(_terms(question, config)) <= 2):
+        # "Windows?": a noun phrase and nothing else, no question of its own
+        return _noted(_fragment(_END.sub("", question), previous, history, config=config), "ellipsis: a bare phrase")
     if words[0].lower in CONJUNCTIONS and len(words) > 1:
         second = words[1]
         if second.lower in QUESTION_WORDS or second.lower in AUXILIARIES:
             question = question[second.start :]  # "And how do I ...?": a question of its own after the "and"
             words = words_of(question)
         else:
-            rest = _END.sub("", question[second.start :])
+            rest = _END.sub("", _TOO.sub("", question[second.start :]))
             if len(_terms(rest, config)) > rules.max_fragment_terms + 1:
                 return None
             return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a fragment after a conjunction")
     elif words[0].lower in PREPOSITIONS:
-        rest = _END.sub("", question)
+        rest = _END.sub("", _TOO.sub("", question))
         if len(_terms(rest, config)) > rules.max_fragment_terms:
             return None
         return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a fragment")
     return _refer(question, words, history, config=config, rules=rules)
+
+
+def _to_for(case: str) -> str:
+    """A case opening with "to" or "using" as one opening with a preposition the rewrite appends ("to guests" ->
+    "for guests")."""
+    first, _, rest = case.partition(" ")
+    if first.lower() == "to":
+        return f"for {rest}"
+    if first.lower() == "using":
+        return f"with {rest}"
+    return case
 
 
 def _noted(rewrite: str | None, note: str) -> tuple[str, str] | None:
@@ -195,6 +296,7 @@ def _append(previous: str, fragment: str) -> str:
 def _fragment(fragment: str, previous: str, history: Sequence[Turn], *, config: PipelineConfig) -> str | None:
     """The previous question rewritten for an elliptical fragment ("the Team plan", "for macOS", "downgrade"); None
     for a fragment that names nothing ("for?")."""
+    fragment = _one_as_head(fragment, previous)
     fragment = _substitute_pronouns(fragment, words_of(fragment), history, config=config) or fragment
     words = words_of(fragment)
     if not any(is_content(w) for w in words):
@@ -209,9 +311,14 @@ def _fragment(fragment: str, previous: str, history: Sequence[Turn], *, config: 
             and any(w.lower in PREPOSITIONS | DETERMINERS for w in words[1:])):
         return f"{_END.sub('', previous)} and {fragment}"  # a verb phrase: "... and download a report of them"
     replacing = fragment[core[0].start : core[-1].end]
-    span = _parallel(core, before, config=config)
+    preposition = words[0].lower if words[0].lower in PREPOSITIONS else ""
+    span = _parallel(core, before, preposition, config=config)
     if span is not None:
-        return previous[: before[span[0]].start] + replacing + previous[before[span[1]].end :]
+        head = previous[: before[span[0]].start]
+        if span[0] > 0 and before[span[0] - 1].lower in ("a", "an") and before[span[0] - 1].end == len(head) - 1:
+            article = "an" if replacing[:1].lower() in "aeiou" else "a"  # "a monthly plan" -> "an annual plan"
+            head = head[: before[span[0] - 1].start] + article + " "
+        return head + replacing + previous[before[span[1]].end :]
     if len(words) == 1 and not is_plural(fragment) and not is_name(words[0], 1):
         for i, word in enumerate(before[:-1]):
             if word.lower in SUBJECTS:  # "and downgrade?" after "Can I upgrade ...": the verb is what changes
@@ -220,10 +327,31 @@ def _fragment(fragment: str, previous: str, history: Sequence[Turn], *, config: 
     return _append(previous, fragment)
 
 
-def _parallel(core: list[Word], before: list[Word], *, config: PipelineConfig) -> tuple[int, int] | None:
+def _one_as_head(fragment: str, previous: str) -> str:
+    """The fragment with a closing "one(s)" after a modifier put as the head noun it stands for: the last noun of
+    the previous question's phrase after the same preposition ("on an annual one" after "... on a monthly plan"),
+    else its last noun."""
+    words, before = words_of(fragment), words_of(previous)
+    if len(words) < 2 or words[-1].lower not in ("one", "ones") or not is_content(words[-2]):
+        return fragment
+    start = next((i + 1 for i, w in enumerate(before) if w.lower == words[0].lower), 0)
+    heads = [w for w in before[start:] if is_content(w)]
+    verbs = topic_skips(before)
+    nouns = [w for i, w in itertools.takewhile(lambda p: (is_content(p[1]) and p[0] not in verbs)
+                                               or p[1].lower in DETERMINERS, enumerate(before[start:], start=start))]
+    candidates = [w for w in nouns if is_content(w)] or heads
+    if not candidates:
+        return fragment
+    head = candidates[-1]
+    noun = head.lower if words[-1].lower == "one" else head.lower + "s"
+    return fragment[: words[-1].start] + noun + fragment[words[-1].end :]
+
+
+def _parallel(core: list[Word], before: list[Word], preposition: str, *, config: PipelineConfig
+              ) -> tuple[int, int] | None:
     """The span [first, last] of the previous question that the fragment stands for: the content words ending in
     the fragment's last word ("the Business plan" for "the Team plan"), else, for a name, the first name ("iOS" for
-    "Android")."""
+    "Android") that no other preposition governs ("on Android" does not stand for "with Face ID")."""
     skipped = not_topic(before)
     head = stem_of(core[-1], config)
     for i, word in enumerate(before):
@@ -235,7 +363,8 @@ def _parallel(core: list[Word], before: list[Word], *, config: PipelineConfig) -
     if not all(is_name(w, 1) for w in core):
         return None
     # A name right after "which" is what the question is about ("which iOS version"), not the asked-for noun.
-    names = [i for i, w in enumerate(before) if is_name(w, i) and (i not in skipped or before[i - 1].lower == "which")]
+    names = [i for i, w in enumerate(before) if is_name(w, i) and (i not in skipped or before[i - 1].lower == "which")
+             and not _governed_otherwise(before, i, preposition)]
     if not names:
         return None
     end = names[0]
@@ -244,16 +373,42 @@ def _parallel(core: list[Word], before: list[Word], *, config: PipelineConfig) -
     return names[0], end
 
 
-def _own_antecedent(words: list[Word], index: int, skipped: set[int], *, plural: bool) -> bool:
+def _clause_start(question: str, words: list[Word], index: int) -> int:
+    """The index of the first word of the clause the word at `index` stands in: after the last comma or
+    subordinating word before it ("if I delete a file, *can* I restore it")."""
+    for i in range(index - 1, 0, -1):
+        if words[i].lower in _CLAUSE_OPENERS or "," in question[words[i - 1].end : words[i].start]:
+            return i
+    return 0
+
+
+def _is_predicate(word: str) -> bool:
+    """Whether a word closing the question after "that" says what it is made ("make that *mandatory*"): a predicate
+    word or an adjective by its ending, not the verb of a relative clause."""
+    return word in _PREDICATES or word.endswith(("ory", "able", "ible", "ive", "ful", "less", "ic", "al"))
+
+
+def _governed_otherwise(words: list[Word], index: int, preposition: str) -> bool:
+    """Whether the name at `index` follows a preposition (within its phrase) other than the fragment's."""
+    for i in range(index - 1, max(index - 4, -1), -1):
+        if words[i].lower in PREPOSITIONS:
+            return bool(preposition) and words[i].lower != preposition
+        if not (is_content(words[i]) or words[i].lower in DETERMINERS):
+            return False
+    return False
+
+
+def _own_antecedent(question: str, words: list[Word], index: int, skipped: set[int], *, plural: bool) -> bool:
     """Whether a content word before the pronoun can be what it refers to: the question holds its own antecedent.
 
-    For "they/them/one" it is a plural word, the asked-for noun included ("which files ... delete them"); for "it"
-    any other content word ("if I delete a file, can I restore it?"), but not the asked-for noun ("how many members
-    can it have?" asks about something else).
+    It stands in an earlier clause: within its own clause a pronoun does not name a noun of that clause ("can I put
+    a password on it?": not the password; that would be "itself"). For "they/them" it is a plural word, the
+    asked-for noun included ("which files ... after I delete them"); for "it" any other content word ("if I delete
+    a file, can I restore it?"), but not the asked-for noun ("how many members can it have?").
     """
-    for i in range(index):
+    for i in range(_clause_start(question, words, index)):
         word = words[i]
-        if not is_content(word) or word.lower in PREPOSITIONS:
+        if not is_content(word) or word.lower in PREPOSITIONS or word.lower in LIGHT_VERBS:
             continue
         asked = i > 0 and words[i - 1].lower in ("which", "what", "many", "much")
         if plural and is_plural(word.text) and (i not in skipped or asked):
@@ -273,24 +428,100 @@ def _pointing(words: list[Word], question: str) -> list[int]:
         preceding = words[i - 1].lower if i > 0 else ""
         if w not in REFERRING or (w == "it" and _EXPLETIVE.match(question, word.start)):
             continue  # "is it possible to ...?"
+        if w in ("that", "this") and preceding in _TEMPORAL and not following:
+            continue  # "after that": a time, not a thing
         if w == "there" and (following in AUXILIARIES or preceding in AUXILIARIES):
             continue  # "is there a limit?"
-        if w == "one" and (following and is_content(words[i + 1]) or preceding in ("than", "least", "only", "no")):
-            continue  # "one file", "more than one"
-        if w in ("that", "this") and i > 0 and i - 1 not in skipped and is_content(words[i - 1]):
-            continue  # "a file that ...": a relative, its antecedent right before it
-        if w != "there" and _own_antecedent(words, i, skipped, plural=w in PLURAL_PRONOUNS or w == "one"):
+        if w == "one" and ((following and following not in _ADVERBS and is_content(words[i + 1]))
+                           or preceding in ("than", "least", "only", "no")):
+            continue  # "one file", "more than one"; not "use one twice"
+        if (w in ("that", "this") and following and i > 0 and is_content(words[i - 1])
+                and (i - 1 not in skipped or following in AUXILIARIES)  # "which files that are shared"
+                and not (i + 2 == len(words) and _is_predicate(words[i + 1].lower))):
+            continue  # "a file that ...": a relative, its antecedent right before it and its clause after it
+        if w not in ("there", "that", "this") and _own_antecedent(question, words, i, skipped,
+                                                                   plural=w in PLURAL_PRONOUNS):
             continue
         found.append(i)
     return found
 
 
-def _topic(history: Sequence[Turn], *, plural: bool | None, config: PipelineConfig) -> str:
+def _topic(history: Sequence[Turn], *, plural: bool | None, config: PipelineConfig,
+           verbs: frozenset[str] = frozenset()) -> str:
     """The best topic phrase of the last turns, of the number asked for when one has it."""
-    topics = topics_of(history, config=config, turns=RULES.history_turns, max_words=RULES.max_topic_words)
-    if plural is not None:
-        topics = [t for t in topics if t.plural == plural] or topics
+    topics = topics_of(history, config=config, turns=RULES.history_turns, max_words=RULES.max_topic_words,
+                       verbs=verbs)
+    if plural is False:  # "it" for "personal access tokens": a personal access token, if the texts write one
+        written = {w.lower for turn in history[-RULES.history_turns :]
+                   for text in (turn.question, *turn.answer_sentences, *turn.cited_texts) for w in words_of(text)}
+        topics = [t if not t.plural else _in_singular(t, written) for t in topics]
+        topics.sort(key=lambda t: -t.score)
+    elif plural:
+        topics = [t for t in topics if t.plural] or topics
     return topics[0].phrase if topics else ""
+
+
+def _in_singular(topic: Topic, written: set[str]) -> Topic:
+    """A plural topic for a singular pronoun: in the singular when the texts write its head so ("a token"), at a
+    discount; else as it is, at a larger one ("support hours" for "it" is rather "support")."""
+    words = topic.phrase.split()
+    if singular(words[_head(words)].lower()) in written:
+        return Topic(_singular_phrase(topic.phrase), topic.score * DISAGREES, False)
+    return Topic(topic.phrase, topic.score * UNATTESTED, True)
+
+
+def _singular_phrase(phrase: str) -> str:
+    """A plural phrase in the singular, with an article when it has none ("share links" -> "a share link")."""
+    words = phrase.split()
+    words[_head(words)] = singular(words[_head(words)])
+    if len(words) == 1 or words[0].lower() not in DETERMINERS:
+        words.insert(0, "an" if words[0][:1].lower() in "aeiou" else "a")
+    elif words[0].lower() in ("these", "those"):
+        words[0] = "the"
+    return " ".join(words)
+
+
+def _verbs_around(words: list[Word], index: int, config: PipelineConfig) -> frozenset[str]:
+    """The stems of the content words nearest the pronoun on each side, within two words ("when it *ends*",
+    "*change* it later"): what the pronoun's referent does or has done to it."""
+    stems = set()
+    for side in (range(index + 1, min(index + 3, len(words))), range(index - 1, max(index - 3, -1), -1)):
+        for i in side:
+            word = words[i]
+            if word.lower in SUBJECTS or word.lower in LIGHT_VERBS:
+                break
+            if is_content(word):
+                stems.add(stem_of(word, config))
+                break
+    return frozenset(stem for stem in stems if stem)
+
+
+def _head(words: list[str]) -> int:
+    """The index of a phrase's head noun: its last word before a preposition ("versions on the Team plan")."""
+    for i, word in enumerate(words[1:], start=1):
+        if word.lower() in PREPOSITIONS:
+            return i - 1
+    return len(words) - 1
+
+
+def _indefinite(phrase: str) -> str:
+    """The phrase in the singular with "a"/"an" for its determiner ("the versions" -> "a version")."""
+    words = _bare(phrase).split()
+    words[_head(words)] = singular(words[_head(words)])
+    return f"{'an' if words[0][:1].lower() in 'aeiou' else 'a'} {' '.join(words)}"
+
+
+def _predicate(previous: str, *, gerund: bool) -> str:
+    """The verb phrase of a question asked as "I/we" ("Can I *pause syncing*?"), its verb as a gerund if asked
+    ("emptying the trash"); "" when the question has no such subject."""
+    words = words_of(previous)
+    for i, word in enumerate(words[:-1]):
+        if word.lower in SUBJECTS and i > 0 and words[i - 1].lower in AUXILIARIES and is_content(words[i + 1]):
+            verb = words[i + 1].text
+            if gerund:
+                verb = (verb[:-1] if verb.endswith("e") and not verb.endswith("ee") else verb) + "ing"
+            return verb + _END.sub("", previous[words[i + 1].end :])
+    return ""
 
 
 def _bare(phrase: str) -> str:
@@ -309,22 +540,51 @@ def _substitute_pronouns(
     text = question
     for i in reversed(pointing):
         word = words[i]
+        if word.lower in _POSSESSIVES:  # "see theirs": their storage usage
+            topic = _bare(_topic(history, plural=None, config=config))
+            if not topic:
+                return None
+            text = text[: word.start] + f"{_POSSESSIVES[word.lower]} {topic}" + text[word.end :]
+            continue
+        if (word.lower in ("it", "that", "this") and i > 0 and words[i - 1].lower in _PRO_VERBS
+                and all(w.lower in _ADVERBS for w in words[i + 1 :])  # "do that (too)", not "does that take"
+                and (predicate := _predicate(history[-1].question, gerund=words[i - 1].lower == "doing"))):
+            # "who can do this?" after "Can I restore a deleted file?": who can restore a deleted file
+            text = text[: words[i - 1].start] + predicate + text[word.end :]
+            continue
         if word.lower == "there":
             exclude = set(_terms(question, config)) | set(_terms(history[-1].question, config))
             texts = (*history[-1].cited_texts, *history[-1].answer_sentences)
             term = key_term(texts, exclude, config=config)
             replacement = f"in the {term}" if term else ""
         else:
+            # "one" is one of several ("restore one" after "versions"), or one more of a kind ("buy one")
             plural = word.lower in (*PLURAL_PRONOUNS, "one") or (False if word.lower in ("it", "its") else None)
-            replacement = _topic(history, plural=plural, config=config)
+            if word.lower == "ones":  # "new ones": the noun itself, bare
+                replacement = _bare(_topic(history, plural=True, config=config))
+                if not replacement:
+                    return None
+                text = text[: word.start] + replacement + text[word.end :]
+                continue
+            replacement = _topic(history, plural=plural, config=config, verbs=_verbs_around(words, i, config))
             if replacement and word.lower in ("its", "their"):
                 replacement += "'" if replacement.endswith("s") else "'s"
-            elif replacement and word.lower == "one":
-                replacement = f"one of the {_bare(replacement)}"
+            elif replacement and word.lower == "one":  # "restore one": a version
+                replacement = _indefinite(replacement)
         if not replacement:
             return None
         text = text[: word.start] + replacement + text[word.end :]
     return text
+
+
+def _elided(quantifier: str, rest: list[Word]) -> bool:
+    """Whether "how many/much" lacks its noun: "how many" followed by an auxiliary or a subject ("how many do I
+    get?"); "how much", an amount on its own ("how much does annual billing save?"), only when a subject pronoun
+    follows its auxiliary ("how much do I get?")."""
+    following = rest[0].lower
+    if quantifier == "many":
+        return following in AUXILIARIES or following in SUBJECTS
+    return following in SUBJECTS or (following in AUXILIARIES and len(rest) > 1 and rest[1].lower in SUBJECTS)
 
 
 def _refer(
@@ -334,13 +594,17 @@ def _refer(
     if substituted := _substitute_pronouns(question, words, history, config=config):
         return substituted, "reference: a pronoun replaced by the previous topic"
     for i, word in enumerate(words[1:-1], start=1):
-        following = words[i + 1].lower
-        if word.lower in ("many", "much") and words[i - 1].lower == "how" and (
-            following in AUXILIARIES or following in SUBJECTS
-        ):
+        if word.lower in ("many", "much") and words[i - 1].lower == "how" and _elided(word.lower, words[i + 1 :]):
             topic = _bare(_topic(history, plural=True if word.lower == "many" else None, config=config))
             if topic:
                 return question[: word.end] + f" {topic}" + question[word.end :], "ellipsis: how many of the topic"
+    if words[-1].lower in _ELIDING and len(words) > 1 and (is_content(words[-2]) or words[-2].lower in SUBJECTS) \
+            and not any(is_content(w) and i not in not_topic(words) for i, w in enumerate(words[:-2])):
+        # "can I get more?": more of the topic ("another" and "one more": one of them)
+        topic = _topic(history, plural=True, config=config)
+        if topic:
+            left_out = _bare(topic) if words[-1].lower != "another" else _indefinite(topic).split(" ", 1)[1]
+            return question[: words[-1].end] + f" {left_out}" + question[words[-1].end :], "ellipsis: more of the topic"
     terms = question_terms(question, config=config)
     if len(terms) > rules.max_thin_terms:
         return None
@@ -351,7 +615,14 @@ def _refer(
     mentioned = {t for text in (*latest.cited_texts, *latest.answer_sentences) for t in _terms(text, config)}
     for i, word in enumerate(words[:-1]):
         noun = words[i + 1]
-        if word.lower == "the" and is_content(noun) and stem_of(noun, config) in mentioned:
+        if word.lower in ("the", "each", "every") and is_content(noun) and stem_of(noun, config) in mentioned:
+            asked = {stem_of(w, config) for w in words_of(latest.question)} - set(terms) - {""}
+            texts = (*latest.answer_sentences, *latest.cited_texts)
+            # A noun the previous question used already names what that question was about ("the trial period").
+            repeated = stem_of(noun, config) in asked | set(_terms(latest.question, config))
+            if not repeated and (modifiers := modifiers_of(stem_of(noun, config), texts, asked, config=config)):
+                # "the link" after "How do I reset ...?", where the passages write "password reset links"
+                return question[: noun.start] + f"{modifiers} " + question[noun.start :], "reference: a definite noun"
             topic = _bare(_topic(history, plural=None, config=config))
             if topic and not set(_terms(topic, config)) & set(terms):
                 return question[: noun.start] + f"{topic} " + question[noun.start :], "reference: a definite noun"

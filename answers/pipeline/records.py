@@ -8,12 +8,16 @@ AUDIENCE_RANK = {"public": 0, "partner": 1, "internal": 2}
 @dataclass(frozen=True)
 class SentenceSpan:
     """One sentence of a chunk's text as split at ingestion: character offsets into the text, its line in the
-    original file, and whether it is written as an instruction (§2.8: never evidence)."""
+    original file, whether it is written as an instruction (§2.8: never evidence), and for a sentence of a list item
+    the list's kind ("ordered" or "unordered"; "" for none, and for chunks stored before lists were marked) and the
+    item's first line, which the sentences of one item share."""
 
     start: int
     end: int
     line: int
     instruction: bool = False
+    list_item: str = ""
+    item: int = 0
 
 
 @dataclass(frozen=True)

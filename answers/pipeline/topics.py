@@ -15,6 +15,7 @@ from typing import Protocol
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, tokenize
 
+_END_PUNCTUATION = re.compile(r"[?.!\s]+$")
 _WORD = re.compile(r"[^\W_](?:[\w'’]*[^\W_])?(?:-[^\W_]+)*")
 QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how"})
 AUXILIARIES = frozenset({
@@ -25,18 +26,32 @@ AUXILIARIES = frozenset({
 CONJUNCTIONS = frozenset({"and", "or", "but", "also", "plus"})
 PREPOSITIONS = frozenset({
     "on", "for", "in", "with", "at", "from", "by", "over", "via", "under", "without", "within", "during", "after",
-    "before",
+    "before", "through", "across",
 })
 DETERMINERS = frozenset({
     "the", "a", "an", "any", "my", "our", "your", "their", "its", "this", "that", "these", "those", "each", "every",
     "some",
 })
 SUBJECTS = frozenset({"i", "we", "you"})
-REFERRING = frozenset({"it", "its", "that", "this", "they", "them", "their", "one", "there"})
+REFERRING = frozenset({"it", "its", "that", "this", "they", "them", "their", "one", "ones", "there", "mine", "yours",
+                       "theirs", "ours"})
+# Auxiliaries after which "who" is the subject and the next word its verb ("who *can* raise it").
+MODALS = frozenset({"can", "could", "will", "would", "should", "may", "might", "must", "do", "does", "did"})
 # Verbs a question asks with that carry no topic ("how long does it take", "what happens").
 LIGHT_VERBS = frozenset({"take", "takes", "get", "gets", "happen", "happens", "mean", "means", "need", "needs", "work",
                          "works"})
 _ARTICLES = frozenset({"the", "a", "an", "my", "our", "your"})
+# Past participles not ending in -ed ("how long are deleted files *kept* in the trash").
+IRREGULAR_PARTICIPLES = frozenset({
+    "kept", "held", "shown", "sent", "made", "paid", "built", "given", "taken", "seen", "known", "written", "chosen",
+    "left", "found", "done", "set",
+})
+_PLACE_PREPOSITIONS = frozenset({"in", "on", "at"})
+UNREPEATED = 0.6  # the weight of each word of a phrase the passages do not repeat, in a run they write part of
+WRITTEN_OUT = 0.8  # the same in a run they write no part of: the question's own noun phrase ("a deleted file")
+PERSISTS = 0.5  # the bonus of a phrase that another recent question holds too
+ACTS = 0.6  # the bonus of a phrase the passages put next to the pronoun's verb
+CUT_HEAD = 0.3  # the cost of a phrase that stops before its run's last word, the head noun ("the personal access")
 
 
 class TurnLike(Protocol):
@@ -107,11 +122,74 @@ def not_topic(words: list[Word]) -> set[int]:
             skipped.add(i)
         if has_next and (w in SUBJECTS or w == "how"):
             skipped.add(i + 1)
+        if w == "who" and i + 2 < len(words) and words[i + 1].lower in MODALS:
+            skipped.add(i + 2)  # "who can *see* invoices": "who" is the subject, the word after its auxiliary a verb
         if w in ("which", "what", "many", "much") and has_next and is_content(words[i + 1]):
             skipped.add(i + 1)
             if i + 2 < len(words) and words[i + 2].lower not in AUXILIARIES and is_content(words[i + 2]):
                 skipped.add(i + 2)
     return skipped
+
+
+def is_participle(word: Word) -> bool:
+    """Whether the word looks like a past participle ("issued", "kept")."""
+    return (len(word.lower) > 4 and word.lower.endswith("ed")) or word.lower in IRREGULAR_PARTICIPLES
+
+
+def topic_skips(words: list[Word]) -> set[int]:
+    """`not_topic`, and the verbs word order gives away inside a run of content words: a word between a noun and
+    an article ("attempts *lock* an account") and a participle closing the run after a noun ("are invoices
+    *issued* in", "is a credit card *needed*")."""
+    skipped = not_topic(words)
+    for i in range(1, len(words)):
+        if i in skipped or not is_content(words[i]) or not is_content(words[i - 1]):
+            continue
+        following = words[i + 1] if i + 1 < len(words) else None
+        before_article = following is not None and following.lower in ("a", "an", "the")
+        closing = is_participle(words[i]) and (following is None or not is_content(following))
+        if before_article or closing:
+            skipped.add(i)
+    if (verb := _fronted_object_verb(words)) is not None:
+        skipped.add(verb)
+    return skipped
+
+
+def _fronted_object_verb(words: list[Word]) -> int | None:
+    """The verb closing a question whose object the question word took to the front, after do and its subject
+    ("what does the Business plan *cost*?", "which browsers does the web app *support*?"): the last word of the run
+    of content words after the auxiliary, when it ends the question or a non-content word follows."""
+    if len(words) < 4 or not (words[0].lower in ("what", "which") or (words[0].lower == "how" and words[1].lower in (
+            "much", "many"))):
+        return None
+    aux = next((i for i, w in enumerate(words) if w.lower in ("do", "does", "did")), None)
+    if aux is None or aux + 1 >= len(words) or words[aux + 1].lower in SUBJECTS:
+        return None
+    start = aux + 2 if words[aux + 1].lower in DETERMINERS else aux + 1
+    end = start
+    while end < len(words) and is_content(words[end]):
+        end += 1
+    return end - 1 if end - start >= 2 else None
+
+
+def asked_noun(words: list[Word]) -> tuple[int, int] | None:
+    """The span [first, last] of the noun a "which/what/how many X" question asks for ("which *currencies*"; two
+    words when an auxiliary follows them: "which *data centres* does", "how many *backup codes* do"), or None."""
+    for i, word in enumerate(words[:-1]):
+        if word.lower in ("which", "what", "many") and is_content(words[i + 1]) and not is_name(words[i + 1], i + 1):
+            if (i + 3 < len(words) and is_content(words[i + 2]) and words[i + 2].lower not in AUXILIARIES
+                    and words[i + 3].lower in AUXILIARIES):
+                return i + 1, i + 2
+            return i + 1, i + 1
+    return None
+
+
+def singular(word: str) -> str:
+    """A plural noun's singular, by its ending ("currencies" -> "currency", "links" -> "link")."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
 
 
 def _runs(words: list[Word], skipped: set[int]) -> list[tuple[int, int]]:
@@ -135,37 +213,108 @@ def _count(phrase: list[str], corpus: list[list[str]]) -> int:
 
 
 def topics_of(
-    history: Sequence[TurnLike], *, config: PipelineConfig, turns: int = 2, max_words: int = 4
+    history: Sequence[TurnLike], *, config: PipelineConfig, turns: int = 2, max_words: int = 4,
+    verbs: frozenset[str] = frozenset(),
 ) -> list[Topic]:
     """Candidate topic phrases of the last `turns` turns, best first: the longest phrases of their questions that the
     previous answer and its cited passages repeat, each also as a cited title or heading extends it ("link" ->
-    "share links"); the latest turn's ahead of older ones."""
+    "share links"); the latest turn's ahead of older ones; and ahead of all, a phrase whose last word the passages
+    put right next to one of `verbs` (the stems around the pronoun: "it ends" after "the trial end date")."""
     recent = list(history)[-turns:]
     latest = recent[-1]
-    corpus = [[stem_of(w, config) for w in words_of(text)] for text in (*latest.cited_texts, *latest.answer_sentences)]
+    # For each turn (newest first), the stemmed words of the other recent questions: a phrase they share is what
+    # the conversation is about, not a passing object ("a share link", not "a password", after "create a share link"
+    # and "put a password on a share link").
+    questions = [[stem_of(w, config) for w in words_of(turn.question)] for turn in reversed(recent)]
+    others = [[q for k, q in enumerate(questions) if k != age] for age in range(len(questions))]
+    # The passages of the recent turns are the evidence; a turn the documents did not answer did not move the
+    # conversation on, so the turns before it count as recent as it ("Is a credit card needed?", refused, between
+    # the free trial and "when it ends").
+    corpus = [[stem_of(w, config) for w in words_of(text)] for turn in recent
+              for text in (*turn.cited_texts, *turn.answer_sentences)]
+    ages, answered = [], 0
+    for turn in reversed(recent):
+        ages.append(answered)
+        answered += bool(turn.answer_sentences)
     headings = _headings(latest.cited_texts)
     found: list[Topic] = []
-    for age, turn in enumerate(reversed(recent)):
+    for order, turn in enumerate(reversed(recent)):
+        age = ages[order]
         words = words_of(turn.question)
-        for start, end in _runs(words, not_topic(words)):
+        skipped = topic_skips(words)
+        for start, end in _runs(words, skipped):
+            place = _place_phrase(turn.question, words, end)
+            # A run the passages write part of, two words or more, but not whole holds a verb ("the Business plan
+            # *cost*"); only then is a phrase the passages do not repeat taken for a noun and a verb.
+            split = any(_count([stem_of(w, config) for w in words[i:j]], corpus)
+                        for i in range(start, end) for j in range(i + 2, end + 1) if j - i < end - start)
+            unrepeated = UNREPEATED if split else WRITTEN_OUT
             for i in range(start, end):
                 for j in range(i + 1, min(end, i + max_words) + 1):
                     stems = [stem_of(w, config) for w in words[i:j]]
                     if not all(stems):
                         continue
                     repeated = _count(stems, corpus)
-                    # Length first (a phrase the question wrote out), then how often the passages repeat it.
-                    score = (len(stems) * (1.0 if repeated else 0.8) + 0.1 * min(repeated, 5)
-                             + (0.05 if j == end else 0)) / (1 + age)
+                    # Length first (a phrase the question wrote out), then how often the passages repeat it; a
+                    # phrase the passages never write word for word is likely a noun and a verb ("the plan cost").
+                    score = (len(stems) * (1.0 if repeated else unrepeated) + 0.1 * min(repeated, 5)
+                             + (0.05 if j == end else -CUT_HEAD) + (PERSISTS if _count(stems, others[order]) else 0)
+                             ) / (1 + age)
                     if i == start and (extended := _extension(stems, headings, config)):
                         extended = as_in_text(extended, latest.cited_texts)
                         found.append(Topic(extended, score + 0.9 / (1 + age), is_plural(extended)))
                     phrase = turn.question[words[i].start : words[j - 1].end]
                     if i > 0 and words[i - 1].lower in _ARTICLES:
                         phrase = f"{words[i - 1].text} {phrase}"
+                    if place and j == end:  # "deleted files [kept] in the trash": the place stays with the things
+                        found.append(Topic(f"{phrase} {place}", score + 0.3 / (1 + age), is_plural(phrase)))
                     found.append(Topic(phrase, score, is_plural(phrase)))
+        if (asked := asked_noun(words)) is not None and stem_of(words[asked[1]], config):
+            # The thing a "which X" question asks for, which its answer names: "it" after "which currencies ...?".
+            noun = turn.question[words[asked[0]].start : words[asked[1]].end].lower()
+            found.append(Topic(f"the {noun}", 0.5 / (1 + age), is_plural(noun)))
+            if is_plural(noun):
+                found.append(Topic(f"the {singular(noun)}", 0.5 / (1 + age), False))
+    if verbs:
+        texts = [text for turn in recent for text in (*turn.cited_texts, *turn.answer_sentences)]
+        pairs = _neighbours(texts, config)
+        found = [Topic(t.phrase, t.score + ACTS, t.plural) if _acts(t.phrase, verbs, pairs, config) else t
+                 for t in found]
     found.sort(key=lambda t: -t.score)
     return found
+
+
+def _neighbours(texts: Sequence[str], config: PipelineConfig) -> set[tuple[str, str]]:
+    """The stems of content words standing next to each other in the texts (auxiliaries and stop words left out:
+    "the currency cannot be changed" gives currency-change), both ways round."""
+    pairs: set[tuple[str, str]] = set()
+    for text in texts:
+        stems = [stem_of(w, config) for w in words_of(text) if is_content(w)]
+        stems = [stem for stem in stems if stem]
+        for a, b in zip(stems, stems[1:], strict=False):
+            pairs.update({(a, b), (b, a)})
+    return pairs
+
+
+def _acts(phrase: str, verbs: frozenset[str], pairs: set[tuple[str, str]], config: PipelineConfig) -> bool:
+    """Whether the phrase's last word stands next to one of the verbs in the passages."""
+    words = words_of(phrase)
+    head = stem_of(words[-1], config) if words else ""
+    return bool(head) and any((head, verb) in pairs for verb in verbs)
+
+
+def _place_phrase(question: str, words: list[Word], end: int) -> str:
+    """The place phrase that follows a run, directly or after a participle, to the question's end ("in the trash"
+    after "deleted files kept"); else ""."""
+    at = end + 1 if end < len(words) and is_participle(words[end]) else end
+    if at >= len(words) - 1 or words[at].lower not in _PLACE_PREPOSITIONS:
+        return ""
+    rest = words[at + 1 :]
+    if rest[0].lower in DETERMINERS:
+        rest = rest[1:]
+    if not rest or not all(is_content(w) for w in rest):
+        return ""
+    return _END_PUNCTUATION.sub("", question[words[at].start :])
 
 
 def _is_heading(line: str) -> bool:
@@ -203,6 +352,30 @@ def as_in_text(phrase: str, texts: Sequence[str]) -> str:
                 for w in words_of(line):
                     lower[w.lower] += 1 if w.text.islower() else -1
     return " ".join(word.lower() if lower[word.lower()] > 0 else word for word in phrase.split())
+
+
+def modifiers_of(noun: str, texts: Sequence[str], allowed: set[str], *, config: PipelineConfig) -> str:
+    """The longest run of words the texts put right before the noun (a stem) that are all words of `allowed`
+    ("password reset" of "Password reset links", with the previous question's words allowed); else ""."""
+    best: list[str] = []
+    for text in texts:
+        words = words_of(text)
+        for i, word in enumerate(words):
+            if stem_of(word, config) != noun:
+                continue
+            start = i
+            while start > 0 and is_content(words[start - 1]) and stem_of(words[start - 1], config) in allowed:
+                start -= 1
+            if i - start > len(best):
+                best = [w.text for w in words[start:i]]
+                if _opens_sentence(text, words[start].start) and best[0][1:].islower():
+                    best[0] = best[0].lower()  # "Password reset links expire ...": capital only as the first word
+    return as_in_text(" ".join(best), texts) if best else ""
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    before = text[:at].rstrip(" ")
+    return not before or before[-1] in ".!?:\n"
 
 
 def cited_title(cited_texts: Sequence[str]) -> str:

@@ -9,7 +9,7 @@ from answers.pipeline.bounds import ONLY_IN_INSTRUCTIONS, bound_problems
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.evidence import evidence_text, instruction_text
 from answers.pipeline.spans import support_span
-from answers.pipeline.text.claims import read_claims, read_names
+from answers.pipeline.text.claims import negation_terms, read_claims, read_names
 from answers.pipeline.text.sentences import parse_markers
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 from answers.pipeline.text.wording import antonym_terms, say_quantities
@@ -62,7 +62,12 @@ def verify_sentence(
     marked = parse_markers(sentence)
     if not marked.cited:
         return Verdict(marked.text, (), ("no citation",))
-    terms = set(significant_terms(say_quantities(marked.text), config.tokenizer))
+    # "without a credit card" and "no credit card" make one claim: the polarity check compares how they say it. A
+    # negation word still helps find the span ("cannot restore" is said where "cannot" is), never counting towards
+    # the share.
+    said = set(significant_terms(say_quantities(marked.text), config.tokenizer))
+    negations = said & negation_terms(config.tokenizer)
+    terms = said - negations
     distinctive = (terms - common) or terms
     claims = read_claims(marked.text, config.tokenizer)
     names = read_names(marked.text, config.tokenizer)
@@ -81,7 +86,8 @@ def verify_sentence(
             reasons.append(f"cited [{n}], which was not issued")
             continue
         supported = support_span(
-            distinctive | name_terms | opposites, block.record, tokenizer=config.tokenizer, names=name_terms
+            distinctive | name_terms | opposites | negations, block.record, tokenizer=config.tokenizer,
+            names=name_terms,
         )
         held = supported[1] & distinctive if supported else frozenset()
         share = len(held) / len(distinctive) if distinctive else 0.0

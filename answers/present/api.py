@@ -11,6 +11,7 @@ from answers.pipeline.events import (
     BlocksIssued,
     ChunkRef,
     Event,
+    ListItem,
     QuestionResolved,
     SentenceDropped,
     SentenceVerified,
@@ -64,7 +65,8 @@ class AnswerSummary:
             "status": self.status,
             "answer": " ".join(s.text for s in self.sentences),
             "sentences": [
-                {"text": s.text, "citations": [citation_json(c, chunk_url) for c in s.citations]}
+                {"text": s.text, "citations": [citation_json(c, chunk_url) for c in s.citations],
+                 "list": list_json(s.list_item)}
                 for s in self.sentences
             ],
             "citations": citations,
@@ -92,7 +94,8 @@ def event_json(event: Event, chunk_url: Callable[[str], str]) -> dict[str, Any]:
             "context_tokens": event.context_tokens,
         }
     if isinstance(event, SentenceVerified):
-        return {"text": event.text, "citations": [citation_json(c, chunk_url) for c in event.citations]}
+        return {"text": event.text, "citations": [citation_json(c, chunk_url) for c in event.citations],
+                "list": list_json(event.list_item)}
     if isinstance(event, AnswerRefused):
         return refusal_json(event, chunk_url)
     if isinstance(event, AnswerDone):
@@ -128,6 +131,19 @@ def span_json(span: SupportSpan | None) -> dict[str, Any]:
     if span is None:
         return {"span": None, "quote": None}
     return {"span": {"start": span.start, "end": span.end, "sentences": list(span.sentences)}, "quote": span.quote}
+
+
+def list_json(item: ListItem | None) -> dict[str, Any] | None:
+    """A sentence's list item as JSON: {"ordered": bool, "item": name} (consecutive sentences naming the same item
+    are one item; consecutive items of one kind, one list), or null for a sentence that is not in a list."""
+    return None if item is None else {"ordered": item.ordered, "item": item.item}
+
+
+def list_item_from_json(stored: Any) -> ListItem | None:
+    """A list item read back from list_json's form (None for anything else, as in rows stored before lists)."""
+    if not isinstance(stored, dict) or not isinstance(stored.get("item"), str):
+        return None
+    return ListItem(bool(stored.get("ordered")), stored["item"])
 
 
 def refusal_json(refusal: AnswerRefused, chunk_url: Callable[[str], str]) -> dict[str, Any]:

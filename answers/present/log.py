@@ -2,7 +2,7 @@
 from typing import Any
 
 from answers.pipeline.events import AnswerDiagnosed
-from answers.present.api import AnswerSummary, span_json
+from answers.present.api import AnswerSummary, list_json, span_json
 
 
 def row_status(summary: AnswerSummary) -> str:
@@ -20,7 +20,8 @@ def log_row(summary: AnswerSummary) -> dict[str, Any]:
         "refusal_message": summary.refusal.message if summary.refusal else "",
         "sentences": [
             {"text": s.text, "citations": [{"n": c.n, "chunk_id": c.chunk_id, **span_json(c.span)}
-                                           for c in s.citations]}
+                                           for c in s.citations],
+             **({"list": list_json(s.list_item)} if s.list_item else {})}
             for s in summary.sentences
         ],
         "dropped": [{"text": d.text, "reasons": list(d.reasons)} for d in summary.dropped],

@@ -15,7 +15,9 @@ from answers.pipeline.events import (
     SentenceVerified,
 )
 from answers.pipeline.types import SupportSpan
+from answers.present.api import list_item_from_json
 from answers.present.fragments import render_event, render_turn
+from answers.present.lists import ListPlacer
 from corpus_admin.models import Chunk
 
 
@@ -46,7 +48,8 @@ def stored_events(row: QuestionLog, chunks: Mapping[str, Chunk]) -> list[Event]:
                                    row.context_tokens))
     for sentence in row.sentences:
         events.append(SentenceVerified(sentence["text"],
-                                       tuple(_ref(c["n"], c, chunks) for c in sentence.get("citations", ()))))
+                                       tuple(_ref(c["n"], c, chunks) for c in sentence.get("citations", ())),
+                                       list_item_from_json(sentence.get("list"))))
     if row.refusal_kind:
         sides = tuple(ConflictSide(side["statement"], _ref(0, side, chunks)) for side in row.conflict)
         events.append(AnswerRefused(row.refusal_kind, row.refusal_message, sides))
@@ -61,10 +64,13 @@ def render_stored(turn_id: str, row: QuestionLog, chunks: Mapping[str, Chunk]) -
     """A logged answer as the fragments a live one arrives as: its turn, then each event, in order."""
     parts = [render_turn(turn_id, row.question)]
     position = 0
+    lists = ListPlacer()
     for event in stored_events(row, chunks):
+        placement = None
         if isinstance(event, SentenceVerified):
             position += 1
-        parts.append(render_event(turn_id, event, position=position))
+            placement = lists.place(event, position)
+        parts.append(render_event(turn_id, event, position=position, placement=placement))
     return "".join(parts)
 
 

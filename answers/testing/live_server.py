@@ -1,8 +1,9 @@
 """Real daphne servers for tests, forked from the test process onto its test database (as channels' live server)."""
 import contextlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from asgiref.sync import SyncToAsync
 from channels.layers import channel_layers
@@ -59,14 +60,16 @@ def running_daphnes(
     setup: Callable[[], None] = fresh_server_state,
     daemon: bool = False,
     on_timeout: Callable[[str], None] | None = None,
+    server_options: Mapping[str, Any] | None = None,
 ) -> Iterator[list[str]]:
     """Start `count` daphne processes serving the site and yield their base URLs; stop them afterwards.
 
     Not daemons by default: a server parses uploads in a child process of its own, which a daemon may not start.
+    `server_options`: more of daphne's Server arguments (the proxy headers to trust, say).
     """
     get_default_application()  # import the site once: every fork inherits it
     connections.close_all()  # the forks must not share this process's database sockets
-    servers = [DaphneProcess(HOST, application, setup=setup) for _ in range(count)]
+    servers = [DaphneProcess(HOST, application, kwargs=dict(server_options or {}), setup=setup) for _ in range(count)]
     try:
         for server in servers:
             server.daemon = daemon

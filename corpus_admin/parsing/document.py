@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
 _NEWLINE: Final = re.compile(r"\r\n|\r|\n")
+ORDERED, UNORDERED = "ordered", "unordered"  # what kind of list a list item's block stands in
 
 
 @dataclass(frozen=True)
@@ -20,7 +22,8 @@ class Block:
     lines, such as DOCX or a sheet, the block's running number); `page` is the PDF page or slide number, if paged.
     `instruction` is set at ingestion when the text addresses an AI or tells the reader to ignore rules (§2.8).
     `line_marks` say where the text's later source lines begin: (character offset into text, 1-based line), in
-    order; text before the first mark is on line_start.
+    order; text before the first mark is on line_start. `list_item` is ORDERED or UNORDERED for an item of a
+    numbered or bulleted list (its text without the number or bullet), empty otherwise.
     """
 
     text: str
@@ -30,6 +33,7 @@ class Block:
     page: int | None = None
     instruction: bool = False
     line_marks: tuple[tuple[int, int], ...] = ()
+    list_item: str = ""
 
     def line_at(self, offset: int) -> int:
         """The source line of the character at `offset` in text (code: its lines follow one another)."""
@@ -67,6 +71,14 @@ class Heading:
 
 # What a format's parser yields in document order: headings, and the blocks between them.
 Event = Heading | Block
+
+
+def as_list_item(block: Block, kind: str) -> Block:
+    """The block marked as an item of a list of that kind (ORDERED, UNORDERED; "" leaves it as it is; code is never
+    a list item)."""
+    if not kind or block.code:
+        return block
+    return dataclasses.replace(block, list_item=kind)
 
 
 def split_lines(text: str) -> list[str]:

@@ -5,7 +5,8 @@ and the site's navigation, headers and footers: `nav`, `aside`, `header` and `fo
 or `main`, ARIA landmarks of site chrome (role=navigation, banner, contentinfo, search, complementary), and the
 usual classes of documentation generators' chrome (DocBook's `navheader`/`navfooter`, as in the PostgreSQL manual;
 Sphinx's `related` bar and sidebar; breadcrumbs and skip links). Tags are gone from the text and entities decoded;
-a paragraph wrapped over lines is one block; `pre` is code; a data table gives a block per row naming its headers
+a paragraph wrapped over lines is one block; the text of an `li` is marked as an item of an ordered (`ol`) or
+bulleted list (`Block.list_item`); `pre` is code; a data table gives a block per row naming its headers
 (`parsing.tables`); a `dt` term stays with its `dd`. A table whose cells hold headings or other tables is layout:
 its cells are read as ordinary blocks.
 
@@ -20,7 +21,16 @@ from typing import Final
 
 from lxml import etree
 
-from corpus_admin.parsing.document import Block, Event, Heading, heading_path, push_heading
+from corpus_admin.parsing.document import (
+    ORDERED,
+    UNORDERED,
+    Block,
+    Event,
+    Heading,
+    as_list_item,
+    heading_path,
+    push_heading,
+)
 from corpus_admin.parsing.flat_html import flat_html_events
 from corpus_admin.parsing.prose import Prose, TermedEvents
 from corpus_admin.parsing.tables import row_sentence
@@ -91,6 +101,7 @@ class _Walker(TermedEvents):
         self._stack: tuple[tuple[int, str], ...] = ()
         self._prose = Prose(line=1)
         self._term: Block | None = None
+        self._items: list[tuple[etree._Element, str]] = []  # the li elements being read, innermost last
 
     def walk(self, root: etree._Element) -> None:
         walker = etree.iterwalk(root, events=("start", "end", "comment"))
@@ -130,6 +141,9 @@ class _Walker(TermedEvents):
             return True
         if tag == "table" and self._table(element):
             return True
+        if tag == "li":
+            parent = element.getparent()
+            self._items.append((element, ORDERED if parent is not None and parent.tag == "ol" else UNORDERED))
         if element.text:
             self._prose.add(element.text)
         return False
@@ -138,6 +152,8 @@ class _Walker(TermedEvents):
         tag = element.tag
         if tag in _BLOCK_TAGS:
             self._flush()
+        if self._items and self._items[-1][0] is element:
+            self._items.pop()
         if tag == "dl":
             self._flush_term()
         if element.tail:
@@ -196,7 +212,7 @@ class _Walker(TermedEvents):
         block = self._prose.block()
         self._prose = Prose(line=self._prose.line)
         if block is not None:
-            self._emit(block)
+            self._emit(as_list_item(block, self._items[-1][1]) if self._items else block)
 
 
 def _prose_of(element: etree._Element) -> Prose:

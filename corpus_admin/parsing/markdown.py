@@ -1,11 +1,12 @@
-"""Markdown through markdown-it-py: CommonMark, with GFM tables and strikethrough, front matter, definition and
-field lists.
+"""Markdown through markdown-it-py: CommonMark, with GFM tables and strikethrough, front matter, definition and field
+lists.
 
 Display text has no markup: emphasis, strikethrough, link and inline-code markers go (a link keeps its text, an image
 its alt text); a paragraph, list item or quoted paragraph wrapped over several lines (`> ` lines too) is one block of
-whole sentences; a table row, a definition and a field keep their headers or term (`parsing.tables`,
-`prose.join_term`); fenced and indented code stays code. Raw HTML in a Markdown file is kept as written: it is
-the author's text (often the subject of the page), shown escaped and never rendered; HTML comments are dropped.
+whole sentences; a table row, a definition and a field keep their headers or term (`parsing.tables`, `prose.join_term`);
+a list item's paragraphs are marked as items of an ordered or bulleted list (`Block.list_item`, the innermost list's
+kind); fenced and indented code stays code. Raw HTML in a Markdown file is kept as written: it is the author's text
+(often the subject of the page), shown escaped and never rendered; HTML comments are dropped.
 """
 
 from __future__ import annotations
@@ -20,7 +21,16 @@ from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.field_list import fieldlist_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from corpus_admin.parsing.document import Block, Event, Heading, heading_path, push_heading
+from corpus_admin.parsing.document import (
+    ORDERED,
+    UNORDERED,
+    Block,
+    Event,
+    Heading,
+    as_list_item,
+    heading_path,
+    push_heading,
+)
 from corpus_admin.parsing.prose import Prose, TermedEvents
 from corpus_admin.parsing.tables import row_sentence
 
@@ -34,6 +44,7 @@ _MARKDOWN: Final = (
 _FRONT_MATTER_TITLE: Final = re.compile(r"^title:\s*(.+?)\s*$")
 _TERM_OPENERS: Final = frozenset({"dt_open", "fieldlist_name_open"})
 _TERM_CLOSERS: Final = frozenset({"dl_close", "field_list_close"})
+_LIST_OPENERS: Final = {"bullet_list_open": UNORDERED, "ordered_list_open": ORDERED}
 
 
 def markdown_events(*, text: str) -> tuple[str | None, list[Event]]:
@@ -59,6 +70,7 @@ class _Walker(TermedEvents):
         self._headers: list[str] = []
         self._in_head = False
         self._level = 1  # of the heading being read
+        self._lists: list[str] = []  # the kinds of the lists the walker is in, innermost last
 
     def feed(self, token: Token, *, opener: str) -> None:
         """Handle one token; `opener` is the type of the token before it (what an inline token belongs to)."""
@@ -69,6 +81,10 @@ class _Walker(TermedEvents):
             self._code(token)
         elif kind == "html_block":
             self._html_block(token)
+        elif kind in _LIST_OPENERS:
+            self._lists.append(_LIST_OPENERS[kind])
+        elif kind in ("bullet_list_close", "ordered_list_close"):
+            self._lists.pop()
         elif kind == "heading_open":
             self._level = int(token.tag[1:])
         elif kind == "front_matter":
@@ -98,7 +114,8 @@ class _Walker(TermedEvents):
         elif opener in _TERM_OPENERS:
             self._term = block
         elif block is not None:
-            self._emit(block)
+            listed = opener == "paragraph_open" and self._lists
+            self._emit(as_list_item(block, self._lists[-1]) if listed else block)
 
     def _heading(self, block: Block | None) -> None:
         if block is None:  # an empty heading such as a lone "#" changes nothing

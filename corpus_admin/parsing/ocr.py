@@ -6,7 +6,9 @@ tesseract. Tesseract finds the page's paragraphs: each comes back as one line, w
 
 Tesseract (Debian's `tesseract-ocr` with `tesseract-ocr-eng`) runs as a child of the parse worker: it inherits
 the worker's memory limit, and dies with it when a parse runs past its time limit (corpus_admin.sandbox kills the
-worker's whole process group). Without tesseract the site still runs: such pages are skipped, and a PDF with no
+worker's whole process group); the page image and output pytesseract writes are then in the worker's own
+temporary folder, which the sandbox removes when the worker ends (pytesseract removes them itself after a page
+that finishes). Without tesseract the site still runs: such pages are skipped, and a PDF with no
 other text is rejected saying that scanned pages need tesseract (system check corpus_admin.W001 says so too).
 """
 

@@ -14,10 +14,10 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from corpus_admin.parsing.document import Block
+from corpus_admin.parsing.document import ORDERED, UNORDERED, Block, as_list_item
 from corpus_admin.parsing.prose import Prose
 
-_LIST_ITEM: Final = re.compile(r"^\s*(?:[-*+•▪‣◦–]|\(?\d{1,3}[.)]|\(?[a-z]\))\s+(?=\S)")
+_LIST_ITEM: Final = re.compile(r"^\s*(?:(?P<bullet>[-*+•▪‣◦–])|\(?\d{1,3}[.)]|\(?[a-z]\))\s+(?=\S)")
 _QUOTE: Final = re.compile(r"^(?:>[ \t]?)+")
 _HEADING_WORDS: Final = 6
 _SENTENCE_END: Final = tuple(".!?:")
@@ -29,6 +29,7 @@ def paragraph_blocks(lines: Sequence[tuple[int, str]], *, page: int | None = Non
     longest = max((len(text.strip()) for _, text in lines), default=0)
     blocks: list[Block] = []
     prose: Prose | None = None
+    kind = ""  # the paragraph's list item mark
     previous = ""  # the paragraph's last line so far
     count = 0  # its lines so far
     quoted = False  # whether the paragraph is a quote ("> " lines)
@@ -39,20 +40,22 @@ def paragraph_blocks(lines: Sequence[tuple[int, str]], *, page: int | None = Non
             text = text[marks.end():].strip()
         if prose is not None and (not text or bool(marks) != quoted or _starts_paragraph(
                 text, previous=previous, count=count, longest=longest)):
-            _finish(prose, blocks, page=page)
+            _finish(prose, blocks, page=page, kind=kind)
             prose = None
         quoted = bool(marks)
         if not text:
             continue
         if prose is None:
             prose, count = Prose(line=number), 0
-            text = _LIST_ITEM.sub("", text, count=1)  # the item's text, not its bullet or number
+            item = _LIST_ITEM.match(text)
+            kind = "" if item is None else UNORDERED if item.group("bullet") else ORDERED
+            text = text[item.end():] if item else text  # the item's text, not its bullet or number
         prose.resync(number)
         prose.add_space()
         prose.add(text)
         previous, count = text, count + 1
     if prose is not None:
-        _finish(prose, blocks, page=page)
+        _finish(prose, blocks, page=page, kind=kind)
     return blocks
 
 
@@ -66,6 +69,6 @@ def _starts_paragraph(text: str, *, previous: str, count: int, longest: int) -> 
     return previous.endswith(_SENTENCE_END) and len(previous) < _SHORT_LINE * longest
 
 
-def _finish(prose: Prose, blocks: list[Block], *, page: int | None) -> None:
+def _finish(prose: Prose, blocks: list[Block], *, page: int | None, kind: str) -> None:
     if (block := prose.block(page=page)) is not None:
-        blocks.append(block)
+        blocks.append(as_list_item(block, kind))

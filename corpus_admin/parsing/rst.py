@@ -3,14 +3,14 @@
 docutils is the reference implementation of reST, maintained with Python's own docs tooling, and Sphinx's parser
 underneath; its doctree keeps each paragraph's, literal block's and list item's line, so every block keeps its line
 range. Only its parser runs (no transforms, no writer): the doctree is read as it comes. It never touches the file
-system (`include`, `raw` and file options are off), never prints (reports go nowhere) and never stops on an error:
-what it cannot read is left out, a line over its line-length limit or a crash inside it makes the file plain text.
+system (`include`, `raw` and file options are off), never prints (reports go nowhere) and never stops on an error: what
+it cannot read is left out, a line over its line-length limit or a crash inside it makes the file plain text.
 
-What a reader sees: section titles are the heading path; roles are their text; a definition, field or option keeps
-its term ("Default: 1209600 (2 weeks, in seconds)"); a table row names its headers (`parsing.tables`); literal
-blocks (``::``, code-block) are code; quotes and list items are prose; comments, targets and substitution
-definitions are dropped (a substitution reference shows its replacement); footnote markers are left out, since
-"[1]" would read as a citation.
+What a reader sees: section titles are the heading path; roles are their text; a definition, field or option keeps its
+term ("Default: 1209600 (2 weeks, in seconds)"); a table row names its headers (`parsing.tables`); literal blocks
+(``::``, code-block) are code; quotes and list items are prose (an item marked as one of an enumerated or bullet list,
+`Block.list_item`); comments, targets and substitution definitions are dropped (a substitution reference shows its
+replacement); footnote markers are left out, since "[1]" would read as a citation.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from docutils.parsers.rst import Parser, languages
 from docutils.utils import new_document
 
 from corpus_admin.parsing import rst_sphinx
-from corpus_admin.parsing.document import Block, Event, Heading
+from corpus_admin.parsing.document import ORDERED, UNORDERED, Block, Event, Heading, as_list_item
 from corpus_admin.parsing.paragraphs import paragraph_blocks
 from corpus_admin.parsing.prose import Prose, TermedEvents
 from corpus_admin.parsing.tables import row_sentence
@@ -199,7 +199,7 @@ class _Walker(TermedEvents):
             self._term = self._prose(node).block()
             return
         if (block := self._prose(node).block()) is not None:
-            self._emit(block)
+            self._emit(as_list_item(block, _list_kind(node)))
 
     def _code(self, node: nodes.Element) -> None:
         code = node.astext().strip("\n").rstrip()
@@ -299,3 +299,11 @@ def _directive_content(source: str, *, line: int) -> list[tuple[int, str]]:
 
 def _is_adornment(line: str) -> bool:
     return len(line) >= 2 and not line[0].isalnum() and line == line[0] * len(line)
+
+
+def _list_kind(node: nodes.Node) -> str:
+    """ORDERED or UNORDERED for a paragraph of an enumerated or bullet list's item (the innermost), else ""."""
+    parent = node.parent
+    if not isinstance(parent, nodes.list_item):
+        return ""
+    return ORDERED if isinstance(parent.parent, nodes.enumerated_list) else UNORDERED

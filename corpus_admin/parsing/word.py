@@ -1,17 +1,19 @@
 """DOCX through python-docx: headings by paragraph style, then paragraphs, list items and tables in body order.
 
-Headings are paragraphs styled Title (level 0) or Heading 1..9, or a style based on one of them. Every other
-non-blank paragraph (list items included) is a block of one line; a table gives one block per row after its first,
-which names the columns (corpus_admin.parsing.tables). A block's line numbers are its running number, since a
-Word document has no lines; it has no pages either (they depend on how Word lays it out). Headers, footers,
-footnotes, comments and text boxes are not read.
+Headings are paragraphs styled Title (level 0) or Heading 1..9, or a style based on one of them. Every other non-blank
+paragraph (list items included) is a block of one line, a numbered or bulleted paragraph (by its own numbering or its
+style's) marked as a list item of its numbering format's kind (`Block.list_item`); a table gives one block per row after
+its first, which names the columns (corpus_admin.parsing.tables). A block's line numbers are its running number, since a
+Word document has no lines; it has no pages either (they depend on how Word lays it out). Headers, footers, footnotes,
+comments and text boxes are not read.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
-from typing import Final
+from typing import Any, Final
 
 import docx
 from docx.document import Document
@@ -19,12 +21,13 @@ from docx.styles.style import BaseStyle
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 
-from corpus_admin.parsing.document import Block, Heading, heading_path, push_heading
+from corpus_admin.parsing.document import ORDERED, UNORDERED, Block, Heading, as_list_item, heading_path, push_heading
 from corpus_admin.parsing.ooxml import WORD, check_package, unreadable
 from corpus_admin.parsing.tables import row_sentences
 
 _HEADING_STYLE: Final = re.compile(r"^heading ([1-9])$", re.IGNORECASE)
 _TITLE_LEVEL: Final = 0
+_STYLE_DEPTH: Final = 10  # styles based on styles: read this many at most
 
 
 def docx_events(*, content: bytes, name: str) -> tuple[str | None, list[Heading | Block]]:
@@ -40,6 +43,7 @@ def _read(document: Document) -> tuple[str | None, list[Heading | Block]]:
     events: list[Heading | Block] = []
     stack: tuple[tuple[int, str], ...] = ()
     levels: dict[str | None, int | None] = {}
+    kinds: dict[tuple[str, str], str] = {}
     number = 0
     title = _clean(document.core_properties.title or "") or None
     for item in document.iter_inner_content():
@@ -54,7 +58,7 @@ def _read(document: Document) -> tuple[str | None, list[Heading | Block]]:
         level = _paragraph_level(item, levels)
         if level is None:
             number += 1
-            events.append(_block(text, number=number))
+            events.append(as_list_item(_block(text, number=number), _list_kind(document, item, kinds)))
             continue
         if level == _TITLE_LEVEL and title is None:
             title = text
@@ -86,6 +90,41 @@ def _style_level(style: BaseStyle) -> int | None:
         if match := _HEADING_STYLE.match(name):
             return int(match.group(1))
         current = getattr(current, "base_style", None)
+    return None
+
+
+def _list_kind(document: Document, paragraph: Paragraph, kinds: dict[tuple[str, str], str]) -> str:
+    """ORDERED or UNORDERED for a paragraph numbered by its own properties or its style's (a bullet's numbering
+    format is "bullet"), else ""; cached per numbering and level."""
+    numbering = _numbering(paragraph)
+    if numbering is None:
+        return ""
+    if numbering not in kinds:
+        num_id, level = numbering
+        formats: list[str] = []
+        with contextlib.suppress(KeyError, NotImplementedError):  # a document without a numbering part
+            root = document.part.numbering_part.element
+            abstract = root.xpath(f'./w:num[@w:numId="{num_id}"]/w:abstractNumId/@w:val')
+            if abstract:
+                formats = root.xpath(f'./w:abstractNum[@w:abstractNumId="{abstract[0]}"]/w:lvl[@w:ilvl="{level}"]'
+                                     "/w:numFmt/@w:val")
+        kinds[numbering] = UNORDERED if not formats or formats[0] in ("bullet", "none") else ORDERED
+    return kinds[numbering]
+
+
+def _numbering(paragraph: Paragraph) -> tuple[str, str] | None:
+    """The paragraph's numbering id and level, its own or its style's (nearest first); None when not numbered."""
+    holders = [paragraph._p]
+    style: BaseStyle | None = paragraph.style
+    while style is not None and len(holders) < _STYLE_DEPTH:
+        holders.append(style.element)
+        style = getattr(style, "base_style", None)
+    for holder in holders:
+        properties = holder.pPr
+        found: Any = properties.numPr if properties is not None else None  # python-docx types it loosely
+        if found is not None and found.numId is not None and found.numId.val != 0:  # numId 0: numbering turned off
+            level = found.ilvl.val if found.ilvl is not None else 0
+            return str(found.numId.val), str(level)
     return None
 
 

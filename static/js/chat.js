@@ -49,8 +49,20 @@
     var lines = [];
     var question = turn.querySelector(".question");
     if (question) lines.push(question.textContent.trim(), "");
-    turn.querySelectorAll(".answer .sentence").forEach(function (sentence) {
-      lines.push(ownText(sentence).replace(/\s+/g, " ").trim());
+    // A paragraph's sentence is a line; a list's item is a line of its own sentences after "1." (numbered) or "-".
+    var answer = turn.querySelector(".answer");
+    function sentenceText(sentence) { return ownText(sentence).replace(/\s+/g, " ").trim(); }
+    if (answer) answer.childNodes.forEach(function (child) {
+      if (!child.classList) return;
+      if (child.classList.contains("sentence")) lines.push(sentenceText(child));
+      else if (child.classList.contains("answer-list")) {
+        var number = 0;
+        child.querySelectorAll(":scope > .answer-item").forEach(function (item) {
+          number += 1;
+          var words = Array.prototype.map.call(item.querySelectorAll(".sentence"), sentenceText).join(" ");
+          lines.push((child.tagName === "OL" ? number + ". " : "- ") + words);
+        });
+      }
     });
     turn.querySelectorAll(".refusal p").forEach(function (p) { lines.push(p.textContent.trim()); });
     var documents = turn.querySelectorAll(".sources .source-document");

@@ -8,10 +8,11 @@ import pytest
 from django.contrib.auth.models import Permission, User
 from django.test import Client
 from django.utils import timezone
+from django.utils.html import escape
 
 from answers.admin import logged_citation_url
 from answers.evaluation.golden import load_golden
-from answers.models import QuestionLog, Rating
+from answers.models import Conversation, QuestionLog, Rating
 
 pytestmark = pytest.mark.django_db
 
@@ -164,3 +165,53 @@ def test_a_logged_citation_links_to_its_highlighted_span():
 def test_a_row_logged_before_spans_links_to_the_whole_passage():
     assert logged_citation_url({"n": 1, "chunk_id": "trash-v1-c02"}) == "/chunks/trash-v1-c02/"
     assert logged_citation_url({"statement": "x", "chunk_id": "trash-v1-c02", "span": None}) == "/chunks/trash-v1-c02/"
+
+
+@pytest.fixture
+def conversation_reader(db) -> User:
+    """Support staff who may read conversations and the log."""
+    user = User.objects.create_user("conversation-support", is_staff=True)
+    user.user_permissions.add(*Permission.objects.filter(codename__in=["view_conversation", "view_questionlog"]))
+    return user
+
+
+def conversation_with(owner: User | None, *questions: str) -> Conversation:
+    conversation = Conversation.objects.create(user=owner, session_key="" if owner else "anon-session-key-2",
+                                               title=questions[0])
+    for number, question in enumerate(questions):
+        log = logged(question, status="answered", kind="", sentences=[{"text": f"Answer {number}.", "citations": []}])
+        QuestionLog.objects.filter(pk=log.pk).update(conversation=conversation,
+                                                     created_at=timezone.now() + dt.timedelta(minutes=number))
+    return conversation
+
+
+def test_conversations_are_listed_with_owner_start_last_question_and_answer_count(conversation_reader, plain_user):
+    conversation_with(plain_user, "How long do refunds take?", f"and for {HOSTILE}?")
+    conversation_with(None, "What is the upload limit?")
+    page = client_for(conversation_reader).get("/admin/answers/conversation/").content.decode()
+    rows = page.split('id="result_list"')[1].split("</table>")[0].split("<tr")[2:]
+    users = next(row for row in rows if plain_user.username in row)
+    assert escape(f"and for {HOSTILE}?") in users and HOSTILE not in page
+    assert '<td class="field-answer_count">2</td>' in users
+    anonymous = next(row for row in rows if "anonymous session anon-ses" in row)
+    assert "What is the upload limit?" in anonymous and '<td class="field-answer_count">1</td>' in anonymous
+
+
+def test_a_conversation_page_shows_its_answers_and_edits_nothing(conversation_reader, plain_user):
+    conversation = conversation_with(plain_user, "How long do refunds take?", "and for digital goods?")
+    client = client_for(conversation_reader)
+    page = client.get(f"/admin/answers/conversation/{conversation.pk}/change/").content.decode()
+    assert page.index("How long do refunds take?") < page.index("and for digital goods?")
+    assert "Answer 0." in page and "Answer 1." in page
+    assert 'name="_save"' not in page and "deletelink" not in page
+    before = list(Conversation.objects.values_list("title", flat=True))
+    assert client.post(f"/admin/answers/conversation/{conversation.pk}/change/", {"title": "edited"}).status_code == 403
+    assert client.post(f"/admin/answers/conversation/{conversation.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert client.get("/admin/answers/conversation/add/").status_code == 403
+    assert list(Conversation.objects.values_list("title", flat=True)) == before
+
+
+def test_conversations_are_for_staff_who_may_read_them(plain_user, reader):
+    conversation_with(plain_user, "How long do refunds take?")
+    assert client_for(plain_user).get("/admin/answers/conversation/").status_code == 302  # to the admin's sign-in
+    assert client_for(reader).get("/admin/answers/conversation/").status_code == 403  # staff without the permission

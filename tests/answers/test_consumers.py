@@ -15,6 +15,7 @@ from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
 
+from answers import consumers
 from answers.consumers import Outbox
 from answers.models import Conversation, QuestionLog
 from answers.outages import ServiceUnavailable
@@ -530,3 +531,31 @@ async def test_a_frame_naming_someone_elses_conversation_gets_the_notice_of_a_mi
     assert theirs == missing and "No such conversation." in theirs[0]
     assert '"conversation" must be a conversation id' in html.unescape(malformed[0])
     assert await sync_to_async(QuestionLog.objects.count)() == 1
+
+
+async def test_a_partner_who_leaves_the_group_is_no_longer_resolved_against_the_partner_answer(
+    corpus, partner_user, monkeypatch
+):
+    histories = []
+    real_ask = consumers.ask
+
+    async def recording_ask(**kwargs):
+        histories.append(kwargs["history"])
+        return await real_ask(**kwargs)
+
+    monkeypatch.setattr(consumers, "ask", recording_ask)
+    communicator = await connect(await sync_to_async(session_cookie)(partner_user))
+    try:
+        assert "20% reseller discount" in "".join(await ask(communicator, PARTNER_Q))
+        await ask(communicator, "and for resellers abroad?")
+        (kept,) = histories[-1]
+        assert kept.answer_sentences and "CANARY-PARTNER-1" in " ".join(kept.cited_texts)  # still a partner: kept
+
+        await sync_to_async(partner_user.groups.remove)(await sync_to_async(Group.objects.get)(name="partners"))
+        after = "".join(await ask(communicator, "and what about it?"))
+    finally:
+        await communicator.disconnect()
+
+    first, second = histories[-1]
+    assert first.question == PARTNER_Q and first.answer_sentences == () and first.cited_texts == ()
+    assert "CANARY" not in " ".join((*second.answer_sentences, *second.cited_texts)) and "CANARY" not in after

@@ -11,8 +11,10 @@ from django.utils import timezone
 
 from answers.conversations import (
     ConversationIdRejected,
+    KeptTurn,
     conversation_title,
     history_of,
+    history_seen_now,
     parse_conversation_key,
     purge_expired,
 )
@@ -239,3 +241,46 @@ def test_a_permalink_citing_a_passage_the_opener_may_not_see_is_the_404_of_a_mis
     assert hidden.status_code == 404 and hidden.content == missing.content
     assert Client().get(f"/answers/{answer_key}/turns").status_code == 404
     assert visitor(staff_user).get(f"/answers/{answer_key}/").status_code == 200
+
+
+@pytest.fixture
+def partner_corpus(refund_corpus, ingest):
+    ingest("resellers.md", "# Resellers\n\nResellers receive a 20% discount, code CANARY-PARTNER-5.\n",
+           audience="partner")
+
+
+def test_a_partner_who_leaves_the_group_no_longer_sees_the_partner_answer_reopened_or_permalinked(
+    partner_corpus, partner_user
+):
+    client = visitor(partner_user)
+    asked = api(client, "What discount do resellers receive?").json()
+    key, answer_key = asked["conversation"], asked["answer_key"]
+    assert "CANARY-PARTNER-5" in client.get(f"/conversations/{key}/turns").content.decode()
+    partner_user.groups.clear()
+
+    turns = client.get(f"/conversations/{key}/turns").content.decode()
+
+    assert "What discount do resellers receive?" in turns
+    assert "CANARY-PARTNER-5" not in turns and "20%" not in turns and "cites passages you may no longer see" in turns
+    assert client.get(f"/answers/{answer_key}/").status_code == 404
+    conversation = Conversation.objects.get(key=key)
+    (turn,) = history_of(conversation, audiences=("public",), limit=5)
+    assert turn.answer_sentences == () and turn.cited_texts == ()
+
+
+def test_a_sockets_kept_turns_are_read_with_the_audiences_now():
+    kept = KeptTurn(
+        "What discount do resellers receive?",
+        (("Resellers receive a 20% discount.", ("resellers-v1-c01",)), ("Refunds take 5 days.", ("refunds-v1-c01",))),
+        (("resellers-v1-c01", "Resellers: 20% discount"), ("refunds-v1-c01", "Refunds: 5 days")),
+    )
+
+    def visible(ids, *, audiences):
+        return {cid: object() for cid in ids if "partner" in audiences or not cid.startswith("resellers")}
+
+    (as_partner,) = history_seen_now([kept], audiences=("public", "partner"), visible=visible)
+    (as_public,) = history_seen_now([kept], audiences=("public",), visible=visible)
+
+    assert as_partner.answer_sentences == ("Resellers receive a 20% discount.", "Refunds take 5 days.")
+    assert as_public.question == kept.question
+    assert as_public.answer_sentences == ("Refunds take 5 days.",) and as_public.cited_texts == ("Refunds: 5 days",)

@@ -11,6 +11,7 @@ from corpus_admin.ingestion import (
     UNCHANGED,
     UPDATED,
     PreparedFile,
+    Upload,
     ingest_file,
     ingest_upload,
     pending_sources,
@@ -346,7 +347,7 @@ def test_a_file_that_cannot_be_stored_with_its_batch_fails_alone_and_the_others_
     served = Chunk.objects.get().chunk_id
     # Read as new before another upload took its path: its insert fails, and with it the batch's transaction.
     late = PreparedFile("taken.md", "taken.md", None, REFUNDS_V2.encode(), "0" * 64, None, None, None)
-    fresh = prepare_file(file_name="fresh.md", content=b"# Fresh\n\nThe office opens at nine.")
+    fresh = prepare_file(Upload("fresh.md", b"# Fresh\n\nThe office opens at nine."))
     assert isinstance(fresh, PreparedFile)
 
     results = store_parsed([(late, chunk_file(file_name="taken.md", content=REFUNDS_V2.encode(), **LIMITS)),

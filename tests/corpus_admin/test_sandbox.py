@@ -7,6 +7,7 @@ import os
 import select
 import signal
 import subprocess
+import tempfile
 import time
 import zlib
 from concurrent.futures import ThreadPoolExecutor
@@ -15,7 +16,14 @@ from pathlib import Path
 import pytest
 
 from corpus_admin.parsing import RejectedFile
-from corpus_admin.sandbox import ChunkedFile, ParsePool, ParserFailed, chunk_file, parse_and_chunk
+from corpus_admin.sandbox import (
+    ChunkedFile,
+    ParseOptions,
+    ParsePool,
+    ParserFailed,
+    chunk_file,
+    parse_and_chunk,
+)
 from corpus_admin.testing import docx_bytes, pdf_bytes, pptx_bytes, scanned_pdf_bytes, xlsx_bytes
 
 LIMITS = {"max_bytes": 20 * 1024 * 1024, "max_tokens": 300, "overlap_tokens": 40}
@@ -57,6 +65,16 @@ def child_hanging_parser(*, content: bytes, **_request) -> ChunkedFile:
     raise AssertionError("unreachable")
 
 
+def temp_file_hanging_parser(*, content: bytes, **_request) -> ChunkedFile:
+    """Leaves a temporary file as pytesseract does for a page it reads (named in the file the content names), then
+    outlives the time limit, as tesseract does on a long scan."""
+    with tempfile.NamedTemporaryFile(prefix="tess_", suffix="_input.PNG", delete=False) as page:
+        page.write(b"a rendered page")
+    Path(content.decode()).write_text(page.name)
+    time.sleep(3600)
+    raise AssertionError("unreachable")
+
+
 def pid_parser(**_request) -> ChunkedFile:
     return ChunkedFile(media_type="text/plain", title=str(os.getpid()), drafts=())
 
@@ -75,9 +93,11 @@ def meeting_parser(*, content: bytes, **_request) -> ChunkedFile:
 
 
 def parse(file_name: str, content: bytes, **options) -> ChunkedFile:
-    return parse_and_chunk(
-        file_name=file_name, content=content, **LIMITS, **{"timeout_s": 30, "memory_mb": MEMORY_MB, **options}
-    )
+    return parse_and_chunk(file_name=file_name, content=content, options=parse_options(**options))
+
+
+def parse_options(**options) -> ParseOptions:
+    return ParseOptions(**LIMITS, **{"timeout_s": 30, "memory_mb": MEMORY_MB, **options})
 
 
 def rejection(file_name: str, content: bytes, **options) -> RejectedFile:
@@ -192,6 +212,18 @@ def test_a_program_the_parse_started_dies_with_the_worker_at_the_time_limit(tmp_
     assert_worker_still_parses()
 
 
+def test_temporary_files_of_a_parse_killed_at_the_time_limit_are_removed(tmp_path):
+    name_file = tmp_path / "temp.name"
+    parse("x.txt", b"x", parser=f"{__name__}:pid_parser")  # the worker imports this module before the clock starts
+
+    error = rejection("scan.pdf", str(name_file).encode(), parser=f"{__name__}:temp_file_hanging_parser", timeout_s=1)
+
+    assert str(error) == f"scan.pdf: {TOO_SLOW_PDF}"
+    left = Path(name_file.read_text())
+    assert not left.exists() and not left.parent.exists()  # the file and the worker's own temporary folder
+    assert_worker_still_parses()
+
+
 def has_exited(pid: int, *, within_s: float) -> bool:
     """Wait until a process that is not our child exits (a zombie has exited), at most within_s."""
     try:
@@ -231,9 +263,7 @@ def test_parser_bug_is_reported_as_a_failure_not_a_rejection():
 
 def pool_parse(pool: ParsePool, file_name: str, content: bytes, **options) -> ChunkedFile | RejectedFile:
     try:
-        return pool.parse_and_chunk(
-            file_name=file_name, content=content, **LIMITS, **{"timeout_s": 30, "memory_mb": MEMORY_MB, **options}
-        )
+        return pool.parse_and_chunk(file_name=file_name, content=content, options=parse_options(**options))
     except RejectedFile as error:
         return error
 

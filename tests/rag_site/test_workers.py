@@ -6,11 +6,13 @@ stops being cited there within two seconds of its withdrawal on A.
 """
 import json
 import os
+import random
 import re
 import stat
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from http.cookies import SimpleCookie
@@ -98,9 +100,15 @@ def test_loopback_workers_drop_the_https_redirect_and_a_tls_proxy_keeps_it():
     assert {name: loopback[name] for name in LOOPBACK_OVERRIDES} == LOOPBACK_OVERRIDES
     assert proxied["DJANGO_BEHIND_TLS_PROXY"] == "true"
     assert not set(LOOPBACK_OVERRIDES) & set(proxied)
-    assert "--proxy-headers" in daphne_command(host=HOST, port=8001, behind_tls_proxy=True)
-    plain = daphne_command(host=HOST, port=8001, behind_tls_proxy=False)
-    assert plain[-3:] == ["-p", "8001", "rag_site.asgi:application"] and "--proxy-headers" not in plain
+
+
+def test_workers_take_the_address_from_x_forwarded_for_only_when_told_they_are_behind_a_proxy():
+    plain = daphne_options(daphne_command(host=HOST, port=8001))
+    proxied = daphne_options(daphne_command(host=HOST, port=8001, proxy_headers=True))
+
+    assert plain.proxy_headers is False  # a client's own X-Forwarded-For is ignored: REMOTE_ADDR is the peer
+    assert proxied.proxy_headers is True and proxied.port == 8001
+    assert (proxied.application, plain.application) == ("rag_site.asgi:application",) * 2
 
 
 def daphne_options(command: list[str]):
@@ -110,8 +118,53 @@ def daphne_options(command: list[str]):
     return CommandLineInterface().parser.parse_args(command[command.index("rag_site.serve") + 1:])
 
 
+def server_options(command: list[str]) -> dict[str, str | None]:
+    """The proxy headers daphne's command line has its Server trust, for a daphne command's arguments."""
+    from daphne.cli import CommandLineInterface
+
+    cli = CommandLineInterface()
+    args = cli.parser.parse_args(command[command.index("rag_site.serve") + 1:])
+    return {  # as CommandLineInterface.run passes them
+        "proxy_forwarded_address_header": cli._get_forwarded_host(args=args),
+        "proxy_forwarded_port_header": cli._get_forwarded_port(args=args),
+        "proxy_forwarded_proto_header": "X-Forwarded-Proto" if args.proxy_headers else None,
+    }
+
+
+def ask_as(url: str, forwarded_for: str) -> int:
+    """POST a question to /api/answer with this X-Forwarded-For; the status code."""
+    request = urllib.request.Request(
+        f"{url}/api/answer", data=json.dumps({"question": FERRY_QUESTION}).encode(), method="POST",
+        headers={"Content-Type": "application/json", "X-Forwarded-For": forwarded_for},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+@pytest.mark.parametrize("proxy_headers", [True, False])
+def test_the_per_address_limit_counts_x_forwarded_for_only_with_proxy_headers(transactional_db, settings, monkeypatch,
+                                                                             ingest, proxy_headers):
+    ingest(FERRY_FILE, FERRY_TEXT)
+    settings.RAG_RATE_LIMIT = settings.RAG_ADDRESS_RATE_LIMIT = 1
+    # A window no other test or run counts in (the counters may be a Redis they share), held for the whole test.
+    window_middle = random.randrange(10**6) * 60 + 30
+    monkeypatch.setattr("answers.limits.rates.wall_clock", lambda: window_middle)  # the forked server inherits it
+    options = server_options(daphne_command(host=HOST, port=0, proxy_headers=proxy_headers))
+
+    with running_daphnes(1, server_options=options, on_timeout=pytest.fail) as (url,):
+        statuses = [ask_as(url, address) for address in ("203.0.113.7", "203.0.113.7", "198.51.100.9")]
+
+    if proxy_headers:  # each visitor is the address the proxy names
+        assert statuses == [200, 429, 200]
+    else:  # the header is the client's own word: every question is the peer's, 127.0.0.1
+        assert statuses == [200, 429, 429]
+
+
 def test_workers_run_the_sites_daphne_with_timeouts_for_slow_responses_dead_sockets_and_stuck_handshakes():
-    options = daphne_options(daphne_command(host=HOST, port=8001, behind_tls_proxy=False))
+    options = daphne_options(daphne_command(host=HOST, port=8001))
 
     assert options.http_timeout == 300  # daphne's default: none, a response may take for ever
     assert (options.websocket_connect_timeout, options.ping_interval, options.ping_timeout) == (5, 20, 30)
@@ -123,7 +176,7 @@ def test_make_run_starts_the_sites_daphne_with_the_workers_timeouts():
     printed = subprocess.run(["make", "-n", "run", "run-fake-claude"], cwd=ROOT, capture_output=True, text=True,
                              timeout=60, check=True).stdout
     lines = [line for line in printed.splitlines() if "-m rag_site.serve " in line]
-    workers = daphne_options(daphne_command(host=HOST, port=8000, behind_tls_proxy=False))
+    workers = daphne_options(daphne_command(host=HOST, port=8000))
 
     assert len(lines) == 2
     for line in lines:

@@ -4,6 +4,7 @@ import functools
 import json
 from contextlib import nullcontext
 from pathlib import Path
+from typing import TypeVar
 
 from django.core.management.base import CommandError, CommandParser
 
@@ -29,6 +30,18 @@ FLOOR_KEYS = {
     "min_status_accuracy", "min_status_accuracy_with_facts", "max_unverified_delivered", "max_forbidden_delivered",
     *followup_table.FLOOR_KEYS, *REPLAY_FLOOR_KEYS,
 }
+
+Case = TypeVar("Case", GoldenCase, ReplayCase)
+
+
+def _questions_accepted(path: str, cases: tuple[Case, ...]) -> tuple[Case, ...]:
+    """The cases, once every question passes the site's own question check; the first that fails names its line."""
+    for case in cases:
+        try:
+            clean_question(case.question)
+        except QuestionRejected as error:
+            raise CommandError(f"{path}, line {case.line}: {error}") from None
+    return cases
 
 
 class Command(AnsweringCommand):
@@ -57,7 +70,11 @@ class Command(AnsweringCommand):
         parser.add_argument(
             "--floor", help='JSON file like {"min_status_accuracy": 0.8, "max_unverified_delivered": 0}.'
         )
-        parser.add_argument("--followups", help="Also resolve the follow-up table (JSONL) and report it.")
+        parser.add_argument(
+            "--followups",
+            help="Also resolve the follow-up table (JSONL) and report it, and ask the golden set as one conversation "
+            "per audience (each question after the ones before it) to show what the resolver changes there.",
+        )
         parser.add_argument(
             "--replay",
             help="Also replay this file of scripted model answers (JSONL) through Claude's path against the local "
@@ -99,6 +116,9 @@ class Command(AnsweringCommand):
             if budgets:
                 budget_answers = observe_budgets(cases, budgets, config=config, make_generator=self.make_generator)
             followups = self._followups(options["followups"], config) if options["followups"] else None
+            in_conversation = (followup_table.golden_in_conversation(cases, config=config,
+                                                                     make_generator=self.make_generator)
+                               if options["followups"] else None)
         run = Run(
             golden=options["golden"], corpus=corpus or "the site's database", config=config,
             metrics=summarise(results, k=config.top_k), results=results, load=load, sweep=sweep, replay=replay,
@@ -106,6 +126,10 @@ class Command(AnsweringCommand):
         self._print_run(run)
         for line in followup_table.report_lines(followups) if followups is not None else ():
             self.stdout.write(line)
+        if in_conversation is not None:
+            for line in followup_table.conversation_lines(in_conversation, alone=run.metrics.status_accuracy,
+                                                          k=config.top_k):
+                self.stdout.write(line)
         if budget_answers is not None:
             self.stdout.write("\nContext budgets (RAG_CONTEXT_TOKENS):")
             for line in table_lines(budget_table(budget_answers)):
@@ -128,12 +152,7 @@ class Command(AnsweringCommand):
             cases = load_golden(path)
         except GoldenError as error:
             raise CommandError(str(error)) from None
-        for case in cases:
-            try:
-                clean_question(case.question)
-            except QuestionRejected as error:
-                raise CommandError(f"{path}, line {case.line}: {error}") from None
-        return cases
+        return _questions_accepted(path, cases)
 
     def _followups(self, path: str, config) -> tuple[followup_table.FollowupResult, ...]:
         try:
@@ -141,6 +160,7 @@ class Command(AnsweringCommand):
         except followup_table.FollowupError as error:
             raise CommandError(str(error)) from None
         return followup_table.run_followups(cases, config=config, make_generator=self.make_generator)
+
     def _replay_cases(self, path: str | None, floor: dict[str, float]) -> tuple[ReplayCase, ...]:
         if path is None:
             named = sorted(set(floor) & REPLAY_FLOOR_KEYS)
@@ -151,12 +171,7 @@ class Command(AnsweringCommand):
             cases = load_replay(path)
         except ReplayError as error:
             raise CommandError(str(error)) from None
-        for case in cases:
-            try:
-                clean_question(case.question)
-            except QuestionRejected as error:
-                raise CommandError(f"{path}, line {case.line}: {error}") from None
-        return cases
+        return _questions_accepted(path, cases)
 
     def _floor(self, options: dict) -> dict[str, float]:
         floor: dict[str, float] = {}

@@ -3,7 +3,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from answers.pipeline.generate.prompt import CLOSE, OPEN, Prompt, neutralise_delimiters
+from answers.pipeline.generate.prompt import CLOSE, OPEN, Prompt, block_text, neutralise_delimiters
 from answers.pipeline.text.sentences import passage_sentences
 from answers.pipeline.types import Block
 
@@ -27,8 +27,8 @@ class Compression:
 
 
 def compression_prompt(question: str, block: Block) -> Prompt:
-    """The small model's prompt for one block."""
-    text = neutralise_delimiters(block.record.text)
+    """The small model's prompt for one block (its instructions left out, as in the answer's prompt)."""
+    text = neutralise_delimiters(block_text(block))
     return Prompt(system=SYSTEM, user=f"Question: {neutralise_delimiters(question)}\n\n{OPEN}\n{text}\n{CLOSE}")
 
 

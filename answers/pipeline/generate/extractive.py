@@ -8,7 +8,14 @@ from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generate.base import GenerationRequest
 from answers.pipeline.generate.score import Signals, term_weights, unit_signals
 from answers.pipeline.generate.units import Unit, block_units, quoted_sentences
-from answers.pipeline.text.questions import ASKS_SEVERAL, QuestionType, holds_type, question_terms, question_type
+from answers.pipeline.text.questions import (
+    ASKS_SEVERAL,
+    QuestionType,
+    holds_type,
+    question_identifiers,
+    question_terms,
+    question_type,
+)
 from answers.pipeline.text.tokens import significant_terms
 from answers.pipeline.types import Block
 
@@ -43,7 +50,8 @@ def answer_sentences(question: str, blocks: Sequence[Block], *, config: Pipeline
 
     A unit qualifies when its words (and, at half weight, its heading) reach `min_sentence_coverage` of the question's
     terms, it holds the type of answer asked for (a duration for "how long", a time for "what time", a number for
-    "how many"); the best of them must score at least `min_answer_score`, else nothing is written. It answers; a
+    "how many") and it speaks of every part of each identifier the question names; the best of them must score at
+    least `min_answer_score`, else nothing is written. It answers; a
     question asking for several facts may instead be answered by up to `max_sentences` sentences of units that each
     reach part of it (`_PART_SLACK` less) and together reach that share; a comparison takes the best unit about each
     thing compared.
@@ -54,8 +62,12 @@ def answer_sentences(question: str, blocks: Sequence[Block], *, config: Pipeline
     kind = question_type(question)
     several = bool(ASKS_SEVERAL.search(question)) and kind is not QuestionType.PROCEDURE
     floor = max(config.min_sentence_coverage - _PART_SLACK, 0.0) if several else config.min_sentence_coverage
+    named = question_identifiers(question, config=config)
     ranked = sorted(
-        (c for c in _candidates(blocks, terms, kind, config=config) if _qualifies(c, floor, config)),
+        (
+            c for c in _candidates(blocks, terms, kind, config=config)
+            if _qualifies(c, floor, config) and all(parts <= c.signals.reached for parts in named)
+        ),
         key=lambda c: c.key,
     )
     if not ranked or ranked[0].signals.score < config.min_answer_score:
@@ -66,7 +78,7 @@ def answer_sentences(question: str, blocks: Sequence[Block], *, config: Pipeline
             return []
         return [(s.text, best.unit.block.number) for s in best.unit.sentences]
     chosen = _several(ranked, compared=_compared(question, config), config=config)
-    reached = set().union(*(c.signals.covered | c.signals.context_covered for c in chosen))
+    reached = set().union(*(c.signals.reached for c in chosen))
     if len(reached) / len(set(terms)) < config.min_sentence_coverage:
         return []
     return [(s.text, c.unit.block.number) for c in chosen for s in c.unit.sentences][: config.max_sentences]
@@ -126,22 +138,22 @@ def _several(ranked: Sequence[Candidate], *, compared: Sequence[str], config: Pi
                 chosen.append(min(about, key=lambda c: (term not in _heading(c, config), c.unit.position, c.key)))
         return chosen
     chosen = [ranked[0]]
-    reached = set(ranked[0].signals.covered | ranked[0].signals.context_covered)
+    reached = set(ranked[0].signals.reached)
     seen = {_normalise(s.text) for s in ranked[0].unit.sentences}
     while sum(len(c.unit.sentences) for c in chosen) < config.max_sentences:
         partners = [
             c for c in ranked
-            if (c.signals.covered | c.signals.context_covered) - reached
+            if (c.signals.reached) - reached
             and not any(_normalise(s.text) in seen for s in c.unit.sentences)
             and sum(len(x.unit.sentences) for x in chosen) + len(c.unit.sentences) <= config.max_sentences
         ]
         if not partners:
             break
         # The partner that adds most, then the one most about the question (a long sentence covers much by chance).
-        best = min(partners, key=lambda c: (-len((c.signals.covered | c.signals.context_covered) - reached),
+        best = min(partners, key=lambda c: (-len((c.signals.reached) - reached),
                                             -c.signals.precision, c.key))
         chosen.append(best)
-        reached |= best.signals.covered | best.signals.context_covered
+        reached |= best.signals.reached
         seen.update(_normalise(s.text) for s in best.unit.sentences)
     return chosen
 
@@ -165,8 +177,8 @@ def _compared(question: str, config: PipelineConfig) -> list[str]:
 def _with_marker(sentence: str, number: int) -> str:
     """Put the marker before the closing punctuation: "... 30 days [2]."."""
     match = re.search(r"[.!?]+[\"')\]]*$", sentence)
-    if match is None:
-        return f"{sentence} [{number}]."
+    if match is None:  # a list item's "...;" or a lead's "...:" ends like a sentence once quoted
+        return f"{sentence.rstrip(';:, ')} [{number}]."
     return f"{sentence[: match.start()]} [{number}]{sentence[match.start():]}"
 
 

@@ -8,17 +8,23 @@ fixed here; the threshold that turns the score into answer or refuse (`min_answe
 (`evaluate --sweep`). The span checks need no signal: a unit quotes stored sentences, so each is its own span, and
 the verifier judges every shown sentence all the same.
 """
+import functools
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from answers.pipeline.generate.units import Unit
+from answers.pipeline.generate.fields import parameter_defaults
+from answers.pipeline.generate.units import STATES_DEFAULT, Unit
 from answers.pipeline.text.questions import QuestionType, type_match
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 
 WEIGHTS = {"idf_coverage": 0.4, "coverage": 0.2, "type": 0.15, "margin": 0.1, "precision": 0.1, "heading": 0.05}
 LONE_STEP = 0.75
+ABBREVIATION = 3  # a parameter name's part this long or longer may shorten a question's word ("tol", "tolerance")
+DEFAULT = "default"  # the question's term a signature's `name=value` states
+UNSTATED_DEFAULT = 0.75  # the type fit of a unit that does not state the asked field's default
 HEADING_SHARE = 0.5  # a term only the heading covers counts half (the heading is context), a field's term in full
 
 
@@ -37,16 +43,34 @@ class Signals:
 
     asked: int = 0  # the question's distinct terms
     heading_share: float = HEADING_SHARE  # what a term only the heading covers counts (in full for a field)
+    named: frozenset[str] = frozenset()  # by the term it stands under only (a field's or signature's name)
+
+    @property
+    def reached(self) -> frozenset[str]:
+        """The question's terms the unit covers in any way."""
+        return self.covered | self.named | self.context_covered
 
     @property
     def reach(self) -> float:
-        """The share of the question's terms covered by the unit's words or its heading."""
-        return (len(self.covered) + self.heading_share * len(self.context_covered)) / self.asked if self.asked else 0.0
+        """The share of the question's terms covered by the unit's words, its term or (in part) its heading."""
+        held = len(self.covered) + len(self.named) + self.heading_share * len(self.context_covered)
+        return held / self.asked if self.asked else 0.0
 
     @property
     def score(self) -> float:
         """The weighted sum of the signals, 0..1."""
         return sum(WEIGHTS[name] * float(getattr(self, name)) for name in WEIGHTS)
+
+
+@functools.lru_cache(maxsize=8192)
+def _terms(text: str, tokenizer: TokenizerConfig) -> frozenset[str]:
+    """A text's significant terms, read once: a block's sentences recur in many units and answers."""
+    return frozenset(significant_terms(text, tokenizer))
+
+
+def clear_caches() -> None:
+    """Forget the terms read so far (for a benchmark of cold answers)."""
+    _terms.cache_clear()
 
 
 def term_weights(texts: Iterable[str], terms: Sequence[str], tokenizer: TokenizerConfig) -> dict[str, float]:
@@ -56,7 +80,7 @@ def term_weights(texts: Iterable[str], terms: Sequence[str], tokenizer: Tokenize
     wanted = set(terms)
     for text in texts:
         count += 1
-        frequency.update(wanted & set(significant_terms(text, tokenizer)))
+        frequency.update(wanted & _terms(text, tokenizer))
     return {term: math.log(1 + count / (1 + frequency[term])) for term in wanted}
 
 
@@ -71,27 +95,67 @@ def unit_signals(
 ) -> Signals:
     """The signals of one unit for a question's terms and type."""
     wanted = set(terms)
-    own = set(significant_terms(unit.text, tokenizer))
-    heading = set(significant_terms(" ".join(unit.context), tokenizer))
+    implied = signature_terms(unit, wanted, tokenizer)
+    own = set().union(*(_terms(s.text, tokenizer) for s in unit.sentences)) | implied
+    term_words = _terms(" ".join(unit.terms), tokenizer)
+    heading = _terms(" ".join(unit.context), tokenizer)
     covered = frozenset(wanted & own)
-    context_covered = frozenset((wanted & heading) - covered)
+    named = frozenset((wanted & term_words) - covered)
+    context_covered = frozenset((wanted & heading) - covered - named)
     total = sum(weights.values()) or 1.0
     field = unit.kind == "field"
     share = 1.0 if field else HEADING_SHARE
-    weighted = sum(weights[t] for t in covered) + share * sum(weights[t] for t in context_covered)
-    first = set(significant_terms(unit.sentences[0].text, tokenizer))
+    weighted = (
+        sum(weights[t] for t in covered | named) + share * sum(weights[t] for t in context_covered)
+    )
+    first = _terms(unit.sentences[0].text, tokenizer)
+    fit = _type(unit, kind)
+    if DEFAULT in wanted and not _states_default(unit, implied, own, wanted, tokenizer):
+        fit *= UNSTATED_DEFAULT
     return Signals(
         covered=covered,
+        named=named,
         context_covered=context_covered,
-        coverage=(len(covered) + (len(context_covered) if field else 0)) / len(wanted) if wanted else 0.0,
+        coverage=(len(covered) + len(named) + (len(context_covered) if field else 0)) / len(wanted) if wanted else 0.0,
         idf_coverage=weighted / total,
         heading=len(wanted & heading) / len(wanted) if wanted else 0.0,
-        type=_type(unit, kind),
+        type=fit,
         margin=unit.block.score / best_score if best_score > 0 else 0.0,
         precision=len(wanted & first) / len(first) if first else 0.0,
         asked=len(wanted),
         heading_share=share,
     )
+
+
+def signature_terms(unit: Unit, wanted: set[str], tokenizer: TokenizerConfig) -> set[str]:
+    """The asked terms a signature states beyond its words: a parameter named by the question, its name's parts
+    also as the words they shorten ("rel_tol" for "relative tolerance"), and "default" for one that has a default."""
+    signature = unit.sentences[0].signature
+    if not signature:
+        return set()
+    found: set[str] = set()
+    for name in parameter_defaults(signature):
+        parts = significant_terms(name, tokenizer)
+        by_part = [{t for t in wanted if t == p or (len(p) >= ABBREVIATION and t.startswith(p))} for p in parts]
+        if parts and all(by_part):  # every part of the name is asked for
+            found |= set().union(*by_part) | ({DEFAULT} & wanted)
+    return found
+
+
+def _states_default(
+    unit: Unit, implied: set[str], own: set[str], wanted: set[str], tokenizer: TokenizerConfig
+) -> bool:
+    """Whether the unit states the default of an asked field: a signature's parameter the question names, a
+    sentence saying "default" under the term of a field the question names, or a "Default: ..." field."""
+    signature = unit.sentences[0].signature
+    if signature:  # a default of a parameter asked for, or of the function asked for
+        name = set(significant_terms(signature.split("(", 1)[0], tokenizer))
+        return DEFAULT in implied or (bool(parameter_defaults(signature)) and name <= wanted)
+    # The field's whole name is asked ("shared_buffers", not "wal_buffers" for a question on shared_buffers); the
+    # type in its parentheses is not part of it.
+    field = set(significant_terms(re.sub(r"\([^()]*\)", " ", unit.sentences[0].field), tokenizer))
+    states = any(STATES_DEFAULT.search(s.text) for s in unit.sentences)
+    return states and ((bool(field) and field <= wanted) or unit.kind == "field")
 
 
 def _type(unit: Unit, kind: QuestionType) -> float:

@@ -3,16 +3,21 @@
 A unit quotes only stored sentences, whole; its context (the chunk's heading path, which names a field such as
 `SESSION_COOKIE_AGE`, a table or a section) decides whether it is relevant and is never pasted into what is shown:
 - a single sentence (a table row naming its headers, a defined term with its body), or a field ("Default: ...")
-  whose term is its heading, so the heading's words count in full for it;
+  whose term is its heading, so the heading's words count in full for it, or an API signature;
+- each sentence standing under the term its line defines (fields.py: a definition's term, a parameter, a
+  signature's name) or under the line that leads its list ("... the following fields:"), whose words count for it;
 - a sentence with the next one when the next depends on it ("This ...", "It ...");
+- a field's default with the sentence that says what the field is ("deadlock_timeout (integer): This is the amount
+  of time to wait on a lock ..." and "The default is one second (1s) ...");
 - the consecutive list items of one list, for a question asking how to do something;
 - a sentence with the sentences after it in its section, for such a question when no list holds the steps.
 """
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from answers.pipeline.evidence import block_evidence
+from answers.pipeline.generate.fields import line_term
 from answers.pipeline.records import SentenceSpan
 from answers.pipeline.text.instructions import instruction_reason
 from answers.pipeline.text.sentences import MARKER, passage_sentences
@@ -25,16 +30,24 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
 # A field of a reference page as the text model stores it: "Default: 1209600 (2 weeks, in seconds)", its term the
 # heading it stands under.
 FIELD = re.compile(r"^[A-Z][\w ]{0,30}:\s+\S")
+# A sentence stating a default ("The default is 1s", "defaults to 'r'"), not one about other values ("non-default").
+STATES_DEFAULT = re.compile(r"(?<!non-)\bdefault(?:s|ed)?\b", re.I)
 _DEPENDS = re.compile(r"^(?:this|that|these|those|it|its|they|their|them|such|he|she|then|otherwise)\b", re.I)
 
 
 @dataclass(frozen=True)
 class Quoted:
-    """A stored sentence of a block as the reader may quote it, its place in the block and whether it is a list item."""
+    """A stored sentence of a block as the reader may quote it, its place in the block, whether it is a list item, and
+    the terms it stands under: the signature and the field it describes (fields.py), or the sentence leading its
+    list ("... the following fields:")."""
 
     text: str
     position: int
     listed: bool
+    terms: tuple[str, ...] = ()
+    signature: str = ""  # the `name(...)` this very sentence starts with, when it is a signature
+    field: str = ""  # of `terms`, the field's (a definition's term, a parameter), not a signature's name or a lead
+    definition: str = ""  # the first sentence of the field's line, which says what the field is
 
 
 @dataclass(frozen=True)
@@ -44,12 +57,17 @@ class Unit:
     block: Block
     sentences: tuple[Quoted, ...]
     context: tuple[str, ...]
-    kind: str  # "sentence", "field", "pair", "steps" or "section"
+    kind: str  # "sentence", "field", "signature", "pair", "described", "steps" or "section"
 
     @property
     def text(self) -> str:
         """The unit's sentences joined (for matching; each is shown and verified apart)."""
         return " ".join(s.text for s in self.sentences)
+
+    @property
+    def terms(self) -> tuple[str, ...]:
+        """The terms its first sentence stands under (a field's name, a signature's, a list's lead)."""
+        return self.sentences[0].terms
 
     @property
     def position(self) -> int:
@@ -64,22 +82,53 @@ def quoted_sentences(block: Block) -> list[Quoted]:
     sentences were. A document's own "[1]" never becomes a citation; fragments and instructions are left out.
     """
     record = block.record
+    raw: list[Quoted]
     if block.text != record.text or not record.sentences:
-        raw = [(s, False) for s in passage_sentences(block_evidence(block))]
+        raw = [Quoted(s, 0, False) for s in passage_sentences(block_evidence(block))]
     else:
         items = _listed(record.text, record.sentences)
-        raw = [
-            (record.text[s.start : s.end], items[i] or bool(_LIST_MARK.match(record.text[s.start : s.end])))
-            for i, s in enumerate(record.sentences)
-            if not s.instruction
-        ]
+        placed = _with_terms(record.text, record.sentences, items)
+        raw = [q for q, span in zip(placed, record.sentences, strict=True) if not span.instruction]
     quoted: list[Quoted] = []
-    for text, listed in raw:
-        clean = " ".join(MARKER.sub("", _LIST_MARK.sub("", text)).split())
+    for sentence in raw:
+        clean = " ".join(MARKER.sub("", _LIST_MARK.sub("", sentence.text)).split())
         long_enough = len(clean.split()) >= MIN_WORDS or (FIELD.match(clean) is not None and len(clean.split()) >= 2)
         if long_enough and instruction_reason(clean) is None:
-            quoted.append(Quoted(clean, len(quoted), listed))
+            quoted.append(replace(sentence, text=clean, position=len(quoted)))
     return quoted
+
+
+def _with_terms(text: str, sentences: Sequence[SentenceSpan], items: Sequence[bool]) -> list[Quoted]:
+    """Each stored sentence with whether it is listed, the terms it stands under and the signature it starts with.
+
+    A line that defines a term (fields.py) gives it to its sentences and to the lines after it until another term;
+    a signature's name stays above the fields that follow it; a line ending in ":" leads the list items, or the
+    lines of one sentence each, right after it."""
+    found: list[Quoted] = []
+    signature_name = field = lead = definition = ""
+    line_start = -1
+    for i, span in enumerate(sentences):
+        sentence = text[span.start : span.end]
+        listed = items[i] or bool(_LIST_MARK.match(sentence))
+        start = text.rfind("\n", 0, span.start) + 1
+        starts_signature = ""
+        if start != line_start:
+            line_start = start
+            end = text.find("\n", start)
+            defined = line_term(_LIST_MARK.sub("", text[start : end if end >= 0 else len(text)]))
+            if defined.signature:
+                signature_name, field, starts_signature, definition = defined.term, "", defined.signature, ""
+            elif defined.term:
+                field, definition = defined.term, " ".join(MARKER.sub("", sentence).split())
+        whole_line = span.start == line_start and text[span.end : span.end + 1] in ("", "\n")
+        if not (listed or whole_line):
+            lead = ""
+        terms = tuple(t for t in (signature_name, field, lead) if t)
+        signature = starts_signature if span.start == line_start else ""
+        found.append(Quoted(sentence, i, listed, terms, signature, field, definition if field else ""))
+        if sentence.rstrip().endswith(":") and whole_line:
+            lead = " ".join(MARKER.sub("", sentence).split())
+    return found
 
 
 def _listed(text: str, sentences: Sequence[SentenceSpan]) -> list[bool]:
@@ -97,16 +146,28 @@ def _listed(text: str, sentences: Sequence[SentenceSpan]) -> list[bool]:
 
 
 def block_units(block: Block, *, procedure: bool = False) -> list[Unit]:
-    """Every unit of a block: each sentence, each dependent pair and, for a procedure question, each run of steps."""
+    """Every unit of a block: each sentence, each dependent pair, each field's default with the sentence saying what
+    the field is and, for a procedure question, each run of steps."""
     sentences = quoted_sentences(block)
     context = block.record.heading_path
-    units = [Unit(block, (s,), context, "field" if FIELD.match(s.text) else "sentence") for s in sentences]
+    units = [Unit(block, (s,), context, _kind(s)) for s in sentences]
     for first, second in zip(sentences, sentences[1:], strict=False):
         if _DEPENDS.match(second.text) and not second.listed:
             units.append(Unit(block, (first, second), context, "pair"))
+    by_text = {s.text: s for s in sentences}
+    for sentence in sentences:  # "The default is one second (1s)." with what the field is
+        described = by_text.get(sentence.definition)
+        if described is not None and described.position < sentence.position and STATES_DEFAULT.search(sentence.text):
+            units.append(Unit(block, (described, sentence), context, "described"))
     if procedure:
         units.extend(_steps(block, sentences, context))
     return units
+
+
+def _kind(sentence: Quoted) -> str:
+    if sentence.signature:
+        return "signature"
+    return "field" if FIELD.match(sentence.text) else "sentence"
 
 
 def _steps(block: Block, sentences: Sequence[Quoted], context: tuple[str, ...]) -> list[Unit]:

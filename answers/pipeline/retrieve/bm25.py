@@ -18,17 +18,20 @@ Hits are the documents with a non-zero score, best first, ties by chunk id. Scor
 rank-bm25, a term found in more than half of the documents gets the floor idf epsilon * average idf, which is
 negative when the average idf is (tiny corpora, such as a single document).
 """
+import bisect
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from answers.pipeline.retrieve.maxscore import QueryTerm, candidate_docs, lookup_postings
+from answers.pipeline.retrieve.maxscore import QueryTerm, _union, candidate_docs, lookup_postings
 from answers.pipeline.retrieve.postings import TIERS, _pair_codes, _postings, _ranks, _term_bounds, _tier_offsets
 
 PRUNE_FROM = 20_000  # postings a query must read before pruning is worth its bookkeeping
 _DENSE_SHARE = 4  # a term in at least 1/4 of the documents also gets a code per document, for O(1) look-ups
+_SPARSE_SHARE = 16  # a query with fewer postings than 1/16 of the documents scores its documents alone
+_DENSE_PASS = 0.25  # adding a column costs about this much a document, against 1 a posting scattered
 
 
 @dataclass(frozen=True)
@@ -41,7 +44,12 @@ class Hit:
 
 @dataclass(frozen=True)
 class _Tier:
-    doc_count: int
+    """One tier's statistics as one segment (the main one or the delta) scores with them: N, avgdl and df are the
+    whole index's, the arrays are indexed by the segment's own term ids and pair codes."""
+
+    extent: int  # the segment's documents the tier sees: a prefix of its numbering (removed ones included)
+    doc_count: int  # N: the documents the whole index shows the tier
+    df: np.ndarray  # per term: documents holding it in the whole index (main minus removed plus delta)
     idf: np.ndarray  # per term; 0.0 for terms outside the tier's vocabulary
     tf_part: np.ndarray  # per (tf, length) pair code: tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avgdl))
     bound: np.ndarray  # per term: an upper bound of idf * tf part over its postings (0.0 when idf <= 0)
@@ -71,6 +79,10 @@ class Bm25Index:
     `retrieve.persist.read_index`.
 
     Its arrays are public for those two modules of this package and read-only for everyone: nothing may change them.
+    They are the main segment. An update leaves them as they are and keeps its change beside them: `removed`, the
+    main documents taken out (masked when scoring), and `delta_rows`, the chunks added since, indexed as a small
+    segment of their own. N, avgdl and every df are computed over main minus removed plus delta, so scores are
+    those of an index built afresh from the same chunks; `retrieve.update` merges the delta into main past a size.
     """
 
     def __init__(
@@ -91,6 +103,8 @@ class Bm25Index:
         k1: float,
         b: float,
         epsilon: float,
+        removed: np.ndarray | None = None,
+        delta_rows: Sequence[tuple[str, int, list[str]]] = (),
     ) -> None:
         self.k1, self.b, self.epsilon = float(k1), float(b), float(epsilon)
         self.chunk_ids = chunk_ids  # by internal document number: (rank, chunk id) order
@@ -107,8 +121,50 @@ class Bm25Index:
         self.term_max_tf = term_max_tf  # per term: bounds for pruning, valid (if looser) after chunks are removed
         self.term_min_length = term_min_length
         self._check_shape()
-        self._tiers = tuple(self._tier_stats(rank) for rank in range(TIERS))
+        self._rank_starts = np.searchsorted(ranks, np.arange(TIERS + 1), side="left").tolist()
         self._columns = self._dense_columns()
+        self._set_change(removed, delta_rows, previous=None)
+
+    def with_change(
+        self, *, removed: np.ndarray, delta_rows: Sequence[tuple[str, int, list[str]]]
+    ) -> "Bm25Index":
+        """This index's main segment (arrays and look-up tables shared, not copied) with other removed documents
+        and another delta; what an update makes. The removed documents' df are counted again only for those not
+        removed here already."""
+        changed = object.__new__(Bm25Index)
+        changed.__dict__.update({name: self.__dict__[name] for name in _MAIN_FIELDS})
+        changed._set_change(removed, delta_rows, previous=self)
+        return changed
+
+    def _set_change(
+        self,
+        removed: np.ndarray | None,
+        delta_rows: Sequence[tuple[str, int, list[str]]],
+        previous: "Bm25Index | None",
+    ) -> None:
+        n_docs = len(self.chunk_ids)
+        self.removed = np.unique(np.asarray(removed if removed is not None else (), dtype=np.int64))
+        if self.removed.size and (self.removed[0] < 0 or self.removed[-1] >= n_docs):
+            raise ValueError("removed documents out of range")
+        self._removed_mask: np.ndarray | None = None
+        self._gone_df = np.zeros((TIERS, len(self.terms)), dtype=np.int64)  # removed docs' df per term by rank
+        if self.removed.size:
+            self._removed_mask = np.zeros(n_docs, dtype=bool)
+            self._removed_mask[self.removed] = True
+            fresh = self.removed
+            earlier = previous._removed_mask if previous is not None else None
+            if previous is not None and earlier is not None and np.all(self._removed_mask[previous.removed]):
+                self._gone_df = previous._gone_df.copy()  # those still removed keep their counts
+                fresh = self.removed[~earlier[self.removed]]
+            self._gone_df += self._term_counts(fresh)
+        self.delta_rows = tuple(delta_rows)  # (chunk id, rank, tokens) in (rank, chunk id) order
+        self._delta = (
+            Bm25Index.build(self.delta_rows, k1=self.k1, b=self.b, epsilon=self.epsilon) if self.delta_rows else None
+        )
+        self._delta_terms = self._delta_term_numbers()
+        stats = [self._tier_stats(rank) for rank in range(TIERS)]
+        self._tiers = tuple(main for main, _ in stats)
+        self._delta_tiers = tuple(delta for _, delta in stats)
 
     @classmethod
     def build(
@@ -177,7 +233,7 @@ class Bm25Index:
         dense pair table, where a (0, length) code exists for every length.
         """
         n_docs = len(self.chunk_ids)
-        if not n_docs or not self.pair_tf.size:
+        if not n_docs or not self.pair_tf.size or self.k1 <= 0:  # k1 = 0 makes the tf 0 part 0 / 0
             return {}
         stride = int(self.pair_length[-1]) + 1
         if self.pair_tf.size != (int(self.pair_tf[-1]) + 1) * stride:
@@ -193,42 +249,112 @@ class Bm25Index:
             columns[term_id] = column
         return columns
 
-    def _tier_stats(self, max_rank: int) -> _Tier:
-        doc_count = int(np.count_nonzero(self.ranks <= max_rank))
-        n_terms = len(self.terms)
+    def _delta_term_numbers(self) -> np.ndarray:
+        """Each delta term's number in the whole index: its main id, or the next one after main's terms."""
+        if self._delta is None:
+            return np.zeros(0, dtype=np.int64)
+        numbers = np.empty(len(self._delta.terms), dtype=np.int64)
+        fresh = len(self.terms)
+        for i, term in enumerate(self._delta.terms):
+            main_id = self.term_ids.get(term)
+            if main_id is None:
+                main_id, fresh = fresh, fresh + 1
+            numbers[i] = main_id
+        return numbers
+
+    def _term_counts(self, docs: np.ndarray) -> np.ndarray:
+        """How many of these documents (ascending) hold each term, by rank: a (TIERS, terms) array.
+
+        Documents come in runs of consecutive numbers (a source's chunks are neighbours in chunk-id order), and a
+        term's postings ascend, so a run's count for every term is the difference of two binary searches made for
+        all terms at once; scattered documents are counted by one pass over the postings instead.
+        """
+        counts = np.zeros((TIERS, len(self.terms)), dtype=np.int64)
+        if not docs.size:
+            return counts
+        ranks = self.ranks[docs]
+        breaks = np.flatnonzero((np.diff(docs) != 1) | (np.diff(ranks) != 0)) + 1
+        firsts, lasts = docs[np.concatenate(([0], breaks))], docs[np.concatenate((breaks - 1, [docs.size - 1]))]
+        starts, ends = self.offsets[0:-1:TIERS], self.offsets[TIERS::TIERS]
+        if firsts.size * starts.size * 4 > self.post_docs.size:
+            mask = np.zeros(len(self.chunk_ids), dtype=bool)
+            mask[docs] = True
+            step = 1 << 23  # in slices: no temporary the size of all postings
+            positions = np.concatenate([
+                np.flatnonzero(mask[self.post_docs[first : first + step]]) + first
+                for first in range(0, self.post_docs.size, step)
+            ])
+            terms = np.searchsorted(starts, positions, side="right") - 1
+            np.add.at(counts, (self.ranks[self.post_docs[positions]].astype(np.int64), terms), 1)
+            return counts
+        targets = np.concatenate((firsts, lasts + 1))
+        at = _first_at_least(self.post_docs, starts, ends, targets)
+        for run, rank in enumerate(self.ranks[firsts].tolist()):
+            counts[rank] += at[firsts.size + run] - at[run]
+        return counts
+
+    def _tier_stats(self, max_rank: int) -> tuple[_Tier, _Tier | None]:
+        """The tier's statistics over the whole index, for the main segment and for the delta."""
+        n_main_terms = len(self.terms)
+        n_terms = max(n_main_terms, int(self._delta_terms.max()) + 1 if self._delta_terms.size else 0)
+        extent = self._rank_starts[max_rank + 1]
+        gone = self.removed[: int(np.searchsorted(self.removed, extent))]
+        doc_count = extent - gone.size
+        total_length = int(self.lengths[:extent].sum()) - int(self.lengths[gone].sum())
+        df = np.zeros(n_terms, dtype=np.int64)
+        df[:n_main_terms] = self.offsets[max_rank + 1 :: TIERS] - self.offsets[0 : n_main_terms * TIERS : TIERS]
+        df[:n_main_terms] -= self._gone_df[: max_rank + 1].sum(axis=0)
+        delta, delta_extent = self._delta, 0
+        if delta is not None:
+            delta_extent = delta._rank_starts[max_rank + 1]
+            doc_count += delta_extent
+            total_length += int(delta.lengths[:delta_extent].sum())
+            n_delta_terms = len(delta.terms)
+            delta_df = delta.offsets[max_rank + 1 :: TIERS] - delta.offsets[0 : n_delta_terms * TIERS : TIERS]
+            df[self._delta_terms] += delta_df  # delta term numbers are distinct
         idf = np.zeros(n_terms, dtype=np.float64)
+        avgdl = total_length / doc_count if doc_count else 0.0
+        if doc_count:
+            # rank-bm25's _calc_idf: math.log of each, then a sum in first-appearance (term id) order, which cumsum
+            # reproduces operation for operation (np.sum would sum pairwise and differ in the last bits).
+            present = np.flatnonzero(df)
+            if present.size:
+                # math.log (not np.log, which may differ in the last bit) once per distinct df: they are few
+                distinct, inverse = np.unique(df[present], return_inverse=True)
+                distinct_df = distinct.astype(np.float64)
+                log = math.log
+                rare = np.fromiter(
+                    map(log, (doc_count - distinct_df + 0.5).tolist()), dtype=np.float64, count=distinct.size
+                )
+                rare -= np.fromiter(map(log, (distinct_df + 0.5).tolist()), dtype=np.float64, count=distinct.size)
+                values = rare[inverse]
+                idf[present] = values
+                floor = self.epsilon * (float(np.cumsum(values)[-1]) / present.size)
+                idf[idf < 0] = floor  # absent terms hold 0.0, never negative, so only real terms get the floor
+        main = self._segment_tier(extent, doc_count, df[:n_main_terms], idf[:n_main_terms], avgdl)
+        if delta is None:
+            return main, None
+        numbers = self._delta_terms
+        return main, delta._segment_tier(delta_extent, doc_count, df[numbers], idf[numbers], avgdl)
+
+    def _segment_tier(self, extent: int, doc_count: int, df: np.ndarray, idf: np.ndarray, avgdl: float) -> _Tier:
+        """This segment's tf parts and bounds under the whole index's N, avgdl, df and idf."""
         tf_part = np.zeros(self.pair_tf.size, dtype=np.float64)
-        bound = np.zeros(n_terms, dtype=np.float64)
-        if doc_count == 0:
-            return _Tier(0, idf, tf_part, bound)
-        avgdl = int(self.lengths[:doc_count].sum()) / doc_count
-        if avgdl > 0:
+        bound = np.zeros(idf.size, dtype=np.float64)
+        if doc_count and avgdl > 0:
             # rank-bm25: q_freq * (k1 + 1) / (q_freq + k1 * (1 - b + b * doc_len / avgdl)), same operations
             tf = self.pair_tf
             with np.errstate(divide="ignore", invalid="ignore"):  # the unused tf = 0 row may divide 0 by 0
                 tf_part = tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * self.pair_length / avgdl))
-        dfs = self.offsets[max_rank + 1 :: TIERS] - self.offsets[0 : n_terms * TIERS : TIERS]
-        # rank-bm25's _calc_idf: math.log of each, then a sum in first-appearance (term id) order, which cumsum
-        # reproduces operation for operation (np.sum would sum pairwise and differ in the last bits).
-        present = np.flatnonzero(dfs)
-        if present.size:
-            df = dfs[present].astype(np.float64)
-            log = math.log
-            values = np.fromiter(map(log, (doc_count - df + 0.5).tolist()), dtype=np.float64, count=present.size)
-            values -= np.fromiter(map(log, (df + 0.5).tolist()), dtype=np.float64, count=present.size)
-            idf[present] = values
-            floor = self.epsilon * (float(np.cumsum(values)[-1]) / present.size)
-            idf[idf < 0] = floor  # absent terms hold 0.0, never negative, so only real terms get the floor
-        if avgdl > 0:
             tf, length = self.term_max_tf.astype(np.float64), self.term_min_length
             with np.errstate(divide="ignore", invalid="ignore"):
                 part = tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * length / avgdl))
             bound = np.where(idf > 0, idf * np.nan_to_num(part), 0.0)
-        return _Tier(doc_count, idf, tf_part, bound)
+        return _Tier(extent, doc_count, df.astype(np.int32), idf, tf_part, bound)
 
-    def _accumulate(self, query_tokens: list[str], max_rank: int) -> np.ndarray | None:
-        """Scores of the tier's documents (by internal number), or None when no query term scores."""
-        tier = self._tiers[_checked_rank(max_rank)]
+    def _accumulate(self, query_tokens: list[str], max_rank: int, tier: _Tier) -> np.ndarray | None:
+        """This segment's scores of the tier's documents (by internal number, removed ones 0.0), or None when no
+        query term scores."""
         scores = None
         for token in query_tokens:  # a repeated term counts each time, as in rank-bm25
             term_id = self.term_ids.get(token)
@@ -238,33 +364,66 @@ class Bm25Index:
             start, end = self.offsets[term_id * TIERS], self.offsets[term_id * TIERS + max_rank + 1]
             if start == end or idf == 0.0:
                 continue
+            column = self._columns.get(term_id)
+            if column is not None:  # a common term: every document's code, absent ones adding idf * 0.0 = 0.0
+                contribution = (idf * tier.tf_part)[column[: tier.extent]]  # the same products, one per document
+                if scores is None:
+                    scores = contribution
+                else:
+                    scores += contribution  # x + 0.0 is x: the absent documents keep their sums bit for bit
+                continue
             docs, codes = self.post_docs[start:end], self.post_codes[start:end]
             small_table = tier.tf_part.size <= codes.size  # then scale it once and look up (same products)
             contribution = (idf * tier.tf_part)[codes] if small_table else idf * tier.tf_part[codes]
             if scores is None:
-                scores = np.zeros(tier.doc_count, dtype=np.float64)
+                scores = np.zeros(tier.extent, dtype=np.float64)
                 scores[docs] = contribution
             else:
                 np.add.at(scores, docs, contribution)  # unbuffered, and faster than scores[docs] += in numpy 2
+        if scores is not None and self.removed.size:
+            scores[self.removed[: int(np.searchsorted(self.removed, tier.extent))]] = 0.0
         return scores
+
+    def _segments(self, max_rank: int) -> list[tuple["Bm25Index", _Tier]]:
+        """The main segment and the delta (if any), each with the tier's statistics as it scores with them."""
+        rank = _checked_rank(max_rank)
+        segments = [(self, self._tiers[rank])]
+        delta_tier = self._delta_tiers[rank]
+        if self._delta is not None and delta_tier is not None:
+            segments.append((self._delta, delta_tier))
+        return segments
 
     def scores(self, query_tokens: list[str], *, max_rank: int) -> dict[str, float]:
         """Every non-zero score among the tier's documents, by chunk id."""
-        scores = self._accumulate(query_tokens, max_rank)
-        if scores is None:
-            return {}
-        return {self.chunk_ids[i]: float(scores[i]) for i in np.flatnonzero(scores).tolist()}
+        found: dict[str, float] = {}
+        for segment, tier in self._segments(max_rank):
+            scores = segment._accumulate(query_tokens, max_rank, tier)
+            if scores is not None:
+                found.update({segment.chunk_ids[i]: float(scores[i]) for i in np.flatnonzero(scores).tolist()})
+        return found
 
     def search(self, query_tokens: list[str], *, max_rank: int, k: int, prune_from: int = PRUNE_FROM) -> list[Hit]:
         """The k best of the tier's documents by score, ties by chunk id; zero scores are never returned.
 
         Queries reading at least `prune_from` postings are pruned where it pays: same hits, same scores. With 0,
         every query that can be pruned soundly is, whether it pays or not (the tests compare both paths).
+        Each segment gives its own exact top k under the shared statistics; the best k of those are the index's.
         """
         if k <= 0:
             return []
-        tier = self._tiers[_checked_rank(max_rank)]
-        scoring = self._scoring_terms(query_tokens, max_rank)
+        segments = self._segments(max_rank)
+        hits = self._segment_search(query_tokens, max_rank, k, prune_from, segments[0][1])
+        if len(segments) == 1:
+            return hits
+        delta, tier = segments[1]
+        hits += delta._segment_search(query_tokens, max_rank, k, prune_from, tier)
+        return sorted(hits, key=lambda hit: (-hit.score, hit.chunk_id))[:k]
+
+    def _segment_search(
+        self, query_tokens: list[str], max_rank: int, k: int, prune_from: int, tier: _Tier
+    ) -> list[Hit]:
+        """This segment's exact top k under the tier's statistics."""
+        scoring = self._scoring_terms(query_tokens, max_rank, tier)
         terms = self._pruning_terms(scoring, tier, prune_from)
         if terms is not None:  # prune: score only the documents that may reach the top k, exactly
 
@@ -272,12 +431,31 @@ class Bm25Index:
                 return self._exact_scores(scoring, tier, docs)
 
             eager = {"seed_postings": 0, "lookup_cost": 0} if prune_from == 0 else {}
-            candidates = candidate_docs(terms, k=k, exact_scores=exact, **eager)
+            cost = sum(
+                tier.extent * _DENSE_PASS if term.column is not None else term.end - term.start for term in scoring
+            )
+            candidates = candidate_docs(
+                terms,
+                k=k,
+                exact_scores=exact,
+                doc_count=tier.extent,
+                exhaustive_cost=cost,
+                excluded=self._removed_mask,
+                **eager,
+            )
             if candidates is not None:
                 values = exact(candidates)
                 scored = values != 0
                 return self._top(candidates[scored], values[scored], k)
-        scores = self._accumulate(query_tokens, max_rank)
+        if not scoring:
+            return []
+        if sum(term.end - term.start for term in scoring) * _SPARSE_SHARE < tier.extent:
+            # few postings: score their documents alone, not a score array of every document
+            docs = _union([self.post_docs[term.start : term.end] for term in scoring])
+            values = self._exact_scores(scoring, tier, docs)
+            scored = values != 0
+            return self._top(docs[scored], values[scored], k)
+        scores = self._accumulate(query_tokens, max_rank, tier)
         if scores is None:
             return []
         candidates = _candidates(scores, k)
@@ -292,9 +470,8 @@ class Bm25Index:
         chosen = candidates[order].tolist()
         return [Hit(self.chunk_ids[i], value) for i, value in zip(chosen, values[order].tolist(), strict=True)]
 
-    def _scoring_terms(self, query_tokens: list[str], max_rank: int) -> list[_Scoring]:
+    def _scoring_terms(self, query_tokens: list[str], max_rank: int, tier: _Tier) -> list[_Scoring]:
         """The query's tokens that score in this tier, in query order (a repeated term once per repeat)."""
-        tier = self._tiers[max_rank]
         seen: dict[int, _Scoring | None] = {}
         scoring = []
         for token in query_tokens:
@@ -325,17 +502,46 @@ class Bm25Index:
         if len(repeats) < 2:
             return None
         distinct = {term.term_id: term for term in scoring}
+
+        def weights(term: _Scoring) -> Callable[[], np.ndarray]:
+            found: list[np.ndarray] = []
+
+            def all_of() -> np.ndarray:  # for bounds only: the float operations need not be the exact path's
+                if not found:
+                    codes = self.post_codes[term.start : term.end]
+                    factor = repeats[term.term_id] * term.idf
+                    small_table = tier.tf_part.size <= codes.size
+                    found.append((factor * tier.tf_part)[codes] if small_table else factor * tier.tf_part[codes])
+                return found[0]
+
+            return all_of
+
+        def weights_of(term: _Scoring) -> Callable[[np.ndarray], np.ndarray]:
+            def of(docs: np.ndarray) -> np.ndarray:
+                if term.column is not None:
+                    looked_up: np.ndarray = term.idf * tier.tf_part[term.column[docs]]
+                    return repeats[term.term_id] * looked_up
+                values = np.zeros(docs.size, dtype=np.float64)
+                found, at = lookup_postings(self.post_docs[term.start : term.end], docs)
+                values[found] = term.idf * tier.tf_part[self.post_codes[term.start : term.end][at]]
+                return repeats[term.term_id] * values
+
+            return of
+
         return [
             QueryTerm(
                 docs=self.post_docs[term.start : term.end],
                 bound=repeats[term_id] * float(tier.bound[term_id]),
                 dense=term.column is not None,
+                weights=weights(term),
+                weights_of=weights_of(term),
             )
             for term_id, term in distinct.items()
         ]
 
     def _exact_scores(self, scoring: list["_Scoring"], tier: _Tier, docs: np.ndarray) -> np.ndarray:
-        """The documents' scores, term by term in query order: the exhaustive path's float operations."""
+        """The documents' scores, term by term in query order: the exhaustive path's float operations (removed
+        documents 0.0)."""
         values = np.zeros(docs.size, dtype=np.float64)
         for term in scoring:
             if term.column is not None:  # absent documents add idf * 0.0: x + 0.0 is x
@@ -343,36 +549,63 @@ class Bm25Index:
                 continue
             found, at = lookup_postings(self.post_docs[term.start : term.end], docs)
             values[found] += term.idf * tier.tf_part[self.post_codes[term.start : term.end][at]]
+        if self._removed_mask is not None:
+            values[self._removed_mask[docs]] = 0.0
         return values
 
     def has_term(self, term: str, *, max_rank: int) -> bool:
         """Whether the term occurs in any of the tier's documents."""
-        term_id = self.term_ids.get(term)
-        if term_id is None:
-            return False
-        return bool(self.offsets[term_id * TIERS + _checked_rank(max_rank) + 1] > self.offsets[term_id * TIERS])
+        for segment, tier in self._segments(max_rank):
+            term_id = segment.term_ids.get(term)
+            if term_id is not None:
+                return bool(tier.df[term_id] > 0)  # the whole index's df, in either segment
+        return False
 
     def doc_count(self, *, max_rank: int) -> int:
         """How many documents the tier sees."""
         return self._tiers[_checked_rank(max_rank)].doc_count
 
     def __len__(self) -> int:
-        return len(self.chunk_ids)
+        return len(self.chunk_ids) - self.removed.size + len(self.delta_rows)
+
+    def position(self, chunk_id: str) -> int | None:
+        """The main segment's document number of this chunk (removed or not), or None if main never held it."""
+        for rank in range(TIERS):
+            low, high = self._rank_starts[rank], self._rank_starts[rank + 1]
+            at = bisect.bisect_left(self.chunk_ids, chunk_id, low, high)
+            if at < high and self.chunk_ids[at] == chunk_id:
+                return at
+        return None
+
+    def main_arrays(self) -> dict[str, object]:
+        """The main segment's constructor arguments: what an update keeps and a merge edits."""
+        return {
+            "chunk_ids": self.chunk_ids, "ranks": self.ranks, "lengths": self.lengths,
+            "chunk_order": self.chunk_order, "terms": self.terms, "offsets": self.offsets,
+            "post_docs": self.post_docs, "post_codes": self.post_codes, "pair_tf": self.pair_tf,
+            "pair_length": self.pair_length, "term_max_tf": self.term_max_tf,
+            "term_min_length": self.term_min_length, "k1": self.k1, "b": self.b, "epsilon": self.epsilon,
+        }
 
     @property
     def term_count(self) -> int:
-        """How many distinct terms the whole index holds."""
-        return len(self.terms)
+        """How many distinct terms the whole index holds (main's, removed documents' included, and the delta's)."""
+        return self._tiers[0].df.size if self._delta is None else max(len(self.terms), int(self._delta_terms.max()) + 1)
 
     def memory_bytes(self) -> int:
         """Approximate memory the index holds: its arrays, strings, lists and the term dictionary."""
         arrays = [self.ranks, self.lengths, self.chunk_order, self.offsets, self.post_docs, self.post_codes]
-        arrays += [self.pair_tf, self.pair_length, self.term_max_tf, self.term_min_length]
-        arrays += [array for tier in self._tiers for array in (tier.idf, tier.tf_part, tier.bound)]
+        arrays += [self.pair_tf, self.pair_length, self.term_max_tf, self.term_min_length, self.removed]
+        arrays += [array for tier in self._tiers for array in (tier.df, tier.idf, tier.tf_part, tier.bound)]
         arrays += list(self._columns.values())
+        if self._removed_mask is not None:
+            arrays.append(self._removed_mask)
         strings = sum(len(s) + 49 for s in self.chunk_ids) + sum(len(s) + 49 for s in self.terms)
         containers = 8 * (len(self.chunk_ids) + len(self.terms)) + 100 * len(self.terms)  # lists, dict slots
-        return sum(array.nbytes for array in arrays) + strings + containers
+        delta = 0
+        if self._delta is not None:
+            delta = self._delta.memory_bytes() + sum(len(tokens) * 8 + 120 for _, _, tokens in self.delta_rows)
+        return sum(array.nbytes for array in arrays) + strings + containers + delta
 
     def _check_shape(self) -> None:
         n_docs, n_terms = len(self.chunk_ids), len(self.terms)
@@ -391,6 +624,31 @@ class Bm25Index:
             or (n_docs and bool(np.any(np.diff(self.ranks) < 0)))
         ):
             raise ValueError("index arrays are inconsistent")
+
+
+_MAIN_FIELDS = (
+    "k1", "b", "epsilon", "chunk_ids", "ranks", "lengths", "chunk_order", "terms", "term_ids", "offsets",
+    "post_docs", "post_codes", "pair_tf", "pair_length", "term_max_tf", "term_min_length", "_rank_starts", "_columns",
+)
+
+
+def _first_at_least(values: np.ndarray, starts: np.ndarray, ends: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """For each target and each ascending run values[starts[i]:ends[i]]: the first position holding at least the
+    target (ends[i] if none); a (targets, runs) array, by one binary search over every run at once."""
+    low = np.broadcast_to(starts, (targets.size, starts.size)).astype(np.int64)
+    high = np.broadcast_to(ends, (targets.size, starts.size)).astype(np.int64)
+    wanted = targets.astype(values.dtype)[:, None]
+    active = np.flatnonzero(low < high)
+    low_flat, high_flat = low.reshape(-1), high.reshape(-1)
+    wanted_flat = np.broadcast_to(wanted, low.shape).reshape(-1)
+    while active.size:
+        lo, hi = low_flat[active], high_flat[active]
+        middle = (lo + hi) >> 1
+        below = values[middle] < wanted_flat[active]
+        low_flat[active] = np.where(below, middle + 1, lo)
+        high_flat[active] = np.where(below, hi, middle)
+        active = active[low_flat[active] < high_flat[active]]
+    return low_flat.reshape(low.shape)
 
 
 def _checked_rank(max_rank: int) -> int:

@@ -1,12 +1,15 @@
 """Exact top-k by MaxScore pruning: the documents that can reach the top k, found without reading every posting.
 
 Each query term has an upper bound on what it adds to any document's score (its idf times the largest tf part
-its postings can have). First a seed: the documents of the rarest terms, scored exactly; the k-th best of them is
-a lower bound of the k-th best score overall. Then the longest postings are set aside while their bounds sum to
-less than that: a document found in none of the other terms' postings scores at most that sum, below the k-th
-best, so the top k lies among the documents of the terms kept. Those candidates are scored exactly, every term
-looked up by binary search in its document-ordered postings, in query order, so scores are bit for bit those of
-the exhaustive path (and of rank-bm25).
+its postings can have). First a seed: the documents of the rarest terms; the few with the largest sums of those
+terms' contributions get a lower bound of their scores (those sums plus what the other terms add), and the k-th
+best of them is a lower bound of the k-th best score overall. Then the longest postings are set aside while
+their bounds sum to less than that: a document found in none of the other terms' postings scores at most that
+sum, below the k-th best, so the top k lies among the documents of the terms kept. Each of those gets an upper
+bound, the kept terms' contributions plus the set-aside bounds, narrowed term by term through the set-aside
+ones; only the documents whose bound still reaches the k-th best are scored exactly, every term looked up in its
+document-ordered postings in query order, so scores are bit for bit those of the exhaustive path (and of
+rank-bm25).
 
 It applies only when every idf is positive (a term only adds), and a bound is used only with a margin far larger
 than any rounding, so nothing tied with the k-th best is lost (ties are broken by chunk id afterwards).
@@ -17,7 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 _MARGIN = 1e-9  # relative: rounding in a sum of a few dozen float64 terms is below 1e-14
-SEED_POSTINGS = 4096  # postings of the rarest terms scored first to learn a lower bound of the k-th best
+SEED_POSTINGS = 4096  # postings of the rarest terms read first to learn a lower bound of the k-th best
+SEED_EXACT = 8  # times k: the seed documents with the largest partial sums that are scored exactly
 # A posting looked up by binary search costs about this many scattered ones: prune only when that is cheaper.
 LOOKUP_COST = 6
 
@@ -29,6 +33,8 @@ class QueryTerm:
     docs: np.ndarray
     bound: float  # upper bound of what it adds to a score: idf * largest tf part, times the query's repeats
     dense: bool = False  # looked up by indexing a per-document column rather than by binary search
+    weights: Callable[[], np.ndarray] | None = None  # what it adds to each of its documents (None: its bound)
+    weights_of: Callable[[np.ndarray], np.ndarray] | None = None  # what it adds to these documents (0 if absent)
 
 
 def candidate_docs(
@@ -38,14 +44,20 @@ def candidate_docs(
     exact_scores: Callable[[np.ndarray], np.ndarray],
     seed_postings: int = SEED_POSTINGS,
     lookup_cost: float = LOOKUP_COST,
+    doc_count: int = 0,
+    exhaustive_cost: float | None = None,
+    excluded: np.ndarray | None = None,
 ) -> np.ndarray | None:
     """Document numbers (ascending) that hold every document of the exact top k; None when pruning cannot pay.
 
-    exact_scores gives the true scores of some documents. With seed_postings and lookup_cost 0 it prunes whenever
-    it soundly can (the tests compare that with the exhaustive path).
+    exact_scores gives the true scores of some documents; doc_count, the documents' number range, lets a large
+    union be taken on a dense array instead of by sorting; exhaustive_cost is what scoring every posting costs, in
+    scattered postings (their count by default); excluded marks documents (by number) that are not to be returned
+    (an update's removed ones), so they never lift the threshold. With seed_postings and lookup_cost 0 it prunes
+    whenever it soundly can (the tests compare that with the exhaustive path).
     """
     by_size = sorted(terms, key=lambda term: term.docs.size)
-    total = sum(term.docs.size for term in by_size)
+    total = sum(term.docs.size for term in by_size) if exhaustive_cost is None else exhaustive_cost
     seed_terms: list[QueryTerm] = []
     seeded = 0
     for term in by_size:
@@ -53,31 +65,97 @@ def candidate_docs(
             break
         seed_terms.append(term)
         seeded += term.docs.size
-    if len(seed_terms) == len(by_size):
-        return None  # every term is short: the exhaustive path is as cheap
-    seed = _union([term.docs for term in seed_terms])
-    threshold = _safe(_kth(exact_scores(seed), k))
+    if len(seed_terms) == len(by_size) or (lookup_cost and seeded * KEPT_COST > total):
+        return None  # every term is short, or every one long: the exhaustive path is as cheap
+    seed_docs, seed_partial = _partial_sums(seed_terms, doc_count)
+    seed, exact_count = seed_docs, SEED_EXACT * k
+    picked = np.arange(seed.size)
+    if seed.size > exact_count:  # the k-th best of any of them is a lower bound: take the likeliest
+        picked = np.sort(np.argpartition(seed_partial, seed.size - exact_count)[seed.size - exact_count :])
+        seed = seed[picked]
+    seed_scores = _seed_scores(seed, seed_partial[picked], by_size, len(seed_terms), exact_scores)
+    if excluded is not None:
+        seed_scores[excluded[seed]] = 0.0
+    threshold = _safe(_kth(seed_scores, k))
     if threshold <= 0:
         return None
 
-    set_aside = 0.0
+    set_aside: list[QueryTerm] = []
     kept = list(by_size)
-    while kept and set_aside + kept[-1].bound < threshold:
-        set_aside += kept.pop().bound
+    while kept and sum(term.bound for term in set_aside) + kept[-1].bound < threshold:
+        set_aside.append(kept.pop())
     kept_postings = sum(term.docs.size for term in kept)
-    per_candidate = sum(min(1, lookup_cost) if term.dense else lookup_cost for term in by_size)
-    if kept_postings * per_candidate > total:
-        return None
-    return _union([term.docs for term in kept])
+    if (lookup_cost and not set_aside) or kept_postings * min(lookup_cost, KEPT_COST) > total:
+        return None  # nothing or too little set aside: the exhaustive path is as cheap
+    same = len(kept) == len(seed_terms)  # kept holds the seed terms (the shortest): then it is the seed
+    docs, partial = (seed_docs, seed_partial) if same else _partial_sums(kept, doc_count)
+    # Each set-aside term in turn (largest bound first): drop the documents whose bound cannot reach the k-th best,
+    # then replace the term's bound by what it really adds to those left.
+    for at, term in enumerate(set_aside):
+        rest = sum(other.bound for other in set_aside[at:])
+        keep = partial + rest >= threshold
+        docs, partial = docs[keep], partial[keep]
+        if term.weights_of is None or docs.size <= _FEW:
+            return docs  # few enough to score exactly at once
+        partial += term.weights_of(docs) * (1 + _MARGIN)  # positive: raised to bound its rounding
+    return docs[partial >= threshold]
+
+
+def _seed_scores(
+    seed: np.ndarray,
+    partial: np.ndarray,
+    by_size: list[QueryTerm],
+    seeds: int,
+    exact_scores: Callable[[np.ndarray], np.ndarray],
+) -> np.ndarray:
+    """Lower bounds of the seed documents' scores: the seed terms' sums already taken (the margin taken off
+    again, so within rounding below the true partial sums) plus what each other term adds."""
+    if any(term.weights is None or term.weights_of is None for term in by_size):
+        return exact_scores(seed)
+    scores = partial / (1 + _MARGIN) ** 2
+    for term in by_size[seeds:]:
+        scores += term.weights_of(seed)  # type: ignore[misc]  # checked above
+    return scores
+
+
+KEPT_COST = 3  # a kept posting costs about this many scattered ones: its weight, a union and a sum
+_FEW = 256  # candidates scored exactly at once rather than narrowed further through the set-aside terms
+_DENSE_UNION = 16  # a union of more than 1/16 of the documents' postings is taken on a dense array
+
+
+def _partial_sums(terms: list[QueryTerm], doc_count: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The terms' documents (ascending, once each) and an upper bound of what the terms add to each of them.
+
+    Summed in any order, then raised by the margin: the result bounds the true partial sum, whose rounding is far
+    inside it (every weight is positive).
+    """
+    if len(terms) == 1:
+        term = terms[0]
+        alone = term.weights() if term.weights is not None else np.full(term.docs.size, term.bound)
+        return term.docs, alone * (1 + _MARGIN)
+    if doc_count and sum(term.docs.size for term in terms) * _DENSE_UNION > doc_count:
+        dense = np.zeros(doc_count, dtype=np.float64)
+        for term in terms:
+            dense[term.docs] += term.weights() if term.weights is not None else term.bound
+        docs = np.flatnonzero(dense)  # weights are positive: a document of these terms is never 0.0
+        return docs, dense[docs] * (1 + _MARGIN)
+    docs = _union([term.docs for term in terms])
+    sums = np.zeros(docs.size, dtype=np.float64)
+    for term in terms:
+        weights: np.ndarray | float = term.weights() if term.weights is not None else term.bound
+        if term.docs.size == docs.size:
+            sums += weights
+        else:
+            sums[np.searchsorted(docs, term.docs)] += weights
+    return docs, sums * (1 + _MARGIN)
 
 
 def lookup_postings(docs: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Which of the wanted documents (ascending) a term's postings hold: their indexes in wanted and in postings."""
-    at = np.searchsorted(docs, wanted)
-    inside = at < docs.size
-    hit = np.zeros(wanted.size, dtype=bool)
-    hit[inside] = docs[at[inside]] == wanted[inside]
-    found = np.flatnonzero(hit)
+    if not docs.size:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    at = np.minimum(np.searchsorted(docs, wanted), docs.size - 1)  # past the end: compared with the last one
+    found = np.flatnonzero(docs[at] == wanted)
     return found, at[found]
 
 

@@ -12,12 +12,17 @@ Rules callers rely on:
 - A number qualifies the words of its clause (clauses end at , ; : ( ) and at "and", "but", "while", "whereas",
   "or", "except", "unlike"); a word in a clause with no number qualifies the nearest number of its sentence; a word
   equally near two numbers qualifies both.
-- A name is a code literal (in backticks, or with "_", "()", or a dot inside), an acronym (two to five capitals), or
-  a capitalised word that does not start the sentence; never a stop word ("IT", "AN" of a heading in capitals) nor
-  a unit ("MB").
+- A name is a code literal (in backticks, or with "_", "()", or a dot inside), an e-mail address, a key combination
+  ("Ctrl+K") or a single capital letter naming a key ("press S"; never "A" or "I"), an acronym (two to five
+  capitals), or a capitalised word that does not start the sentence; never a stop word ("IT", "AN" of a heading in
+  capitals) nor a unit ("MB"). A letter is held only by the same letter in the same case.
+- A period said without a number ("every year", "each month", "weekly", "annual") is one of that unit ("1 year"),
+  unless it follows an amount, whose rate it is ("$8 each month").
 - A negation ("no", "not", "never", "without", "cannot", "none", "nothing", "nobody", "neither", "nor", "non-", any
-  "n't") negates up to three content words after it in its clause, or the number it reaches, never past a number;
-  "no more than", "not later than" and "not only" are no negations.
+  "n't") negates up to three content words after it in its clause, or a number right after it ("takes not 4
+  days"), never past a number nor a content word it negated ("not resolved after 30 minutes" states 30 minutes);
+  "no more than", "not later than" and "not only" are no negations; "rather than" and "instead of" are ("credited
+  rather than paid in cash" negates the paying).
 """
 import functools
 import re
@@ -66,13 +71,16 @@ class Claims:
     written: Mapping[str, str]
     terms: frozenset[str]
     lowered: str  # the normalised text, lower-cased: where a literal is looked up
+    text: str  # the normalised text: where a letter named as a key is looked up ("press S")
     initials: str  # the first letter of each word, lower-cased: where an acronym's expansion is looked up
 
     def holds_name(self, name: "Name") -> bool:
         """Whether this text names `name`: the literal, every term of it, or an acronym's words."""
+        if name.literal and len(name.text) == 1:  # a letter by its case, never the "s" of "Lumora's"
+            return re.search(rf"(?<![\w'’+]){re.escape(name.text)}(?![\w'’+])", self.text) is not None
         if name.literal:
             literal = re.escape(_literal(name.text).lower())
-            return re.search(rf"(?<![\w]){literal}(?!\w)", self.lowered) is not None
+            return re.search(rf"(?<![\w+]){literal}(?![\w+])", self.lowered) is not None
         if name.terms and set(name.terms) <= self.terms:
             return True
         return name.acronym and name.text.lower() in self.initials
@@ -94,8 +102,12 @@ _TIME = re.compile(
     r"(?<![\w:.])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?(?(minute)(?:\s?(?P<half>[ap])\.?m\b)?|\s?(?P<half2>[ap])\.?m\b)",
     re.I,
 )
+_KEYS = r"(?:[A-Za-z]+\+)+[A-Za-z0-9]\w*"  # a key combination ("Ctrl+K", "Shift+N"): one identifier
+_LABEL = r"[A-Za-z]+-\d+\w*"  # a label with a number ("Sev-1", "Tier-2"): an identifier, no amount
+_EMAIL = r"[A-Za-z0-9_.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"  # an address is one identifier, its user part too
 _ITEM = re.compile(
-    r"(?P<word>[^\W\d_][\w'’]*(?:\.[A-Za-z_]\w+)*(?:\(\))?|`[^`\n]+`)|(?P<sep>[,;:()\[\]]|[.!?](?=\s|$)|\n)"
+    rf"(?P<word>{_EMAIL}|{_KEYS}|{_LABEL}|[^\W\d_][\w'’]*(?:\.[A-Za-z_]\w+)*(?:\(\))?|`[^`\n]+`)"
+    r"|(?P<sep>[,;:()\[\]]|[.!?](?=\s|$)|\n)"
 )
 _CLAUSE_WORDS = frozenset("and but while whereas or except unlike although though however".split())  # noqa: SIM905
 _SENTENCE_END = frozenset(".!?\n")
@@ -104,8 +116,20 @@ _NOT_NEGATING = re.compile(
     r"\s+(?:(?:more|less|fewer|later|earlier|sooner|longer|greater|higher|lower)\s+than|only)\b", re.I
 )
 _SCOPE = 3
+_RATHER = re.compile(r"\s*,?\s*\b(?:rather\s+than|instead\s+of)\b", re.I)  # "credited rather than paid": not paid
 _ACRONYM_LETTERS = 5  # a longer word in capitals is shouted ("UPDATES DURING AN INCIDENT"), not an acronym
 _IDENTIFIER_TAIL = re.compile(r"[A-Z]{2,}")
+# A period said without a number is one of it: "rotated every year" and "yearly" state 1 year, so that "every month"
+# against it is a unit swap as "12 months" against "12 years" is.
+_PERIOD_UNITS = {
+    "hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annually": "year",
+    "annual": "year",
+}
+_PERIOD = re.compile(
+    r"\b(?:every|each)\s+(?P<unit>second|minute|hour|day|business\s+day|week|month|year)\b"
+    r"|\b(?P<adverb>hourly|daily|weekly|monthly|yearly|annually|annual)\b",
+    re.I,
+)
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w+)*(?:\(\))?")
 
 
@@ -132,6 +156,7 @@ def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
         written=written,
         terms=frozenset(polarity),
         lowered=text.replace("`", "").lower(),
+        text=text.replace("`", ""),
         initials="".join(part[0] for word in words for part in re.split(r"[-'’.]", word) if part).lower(),
     )
 
@@ -153,6 +178,13 @@ def _read(
     return text, tuple(numbers), tuple(_items(text, taken, numbers, tokenizer))
 
 
+@functools.lru_cache(maxsize=8)
+def negation_terms(tokenizer: TokenizerConfig) -> frozenset[str]:
+    """The terms of the negation words ("without", "never", "cannot"): what a sentence says of its terms, which the
+    polarity check reads, not terms of its claim."""
+    return frozenset(term for word in _NEGATIONS for term in _terms(word, tokenizer))
+
+
 def same_value(a: str, b: str) -> bool:
     """Whether two values state the same amount: "2.50" and "2.5", "4-6" and "4-6.0"; a time by its text."""
     try:
@@ -168,6 +200,7 @@ def compatible_units(a: str, b: str) -> bool:
 
 def _normalise(text: str) -> str:
     text = say_quantities(unicodedata.normalize("NFC", text))
+    text = _RATHER.sub(", not", text)
     text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     text = _RANGE_BETWEEN.sub(r"\1-\2", text)
     return _RANGE_TO.sub(r"\1-\2", text)
@@ -192,11 +225,22 @@ def _numbers(text: str) -> tuple[list[tuple[str, str, int, int]], list[tuple[int
         found.append((quantity.value, quantity.unit, quantity.start, quantity.end))
         taken.append((quantity.start, quantity.end))
     blanked = _blank(text, taken)
+    labels = [match.span() for match in re.finditer(rf"(?<![\w-]){_LABEL}", text)]
     for value, start, end in number_spans(blanked):
         if _IDENTIFIER_TAIL.match(text, end):  # digits run into capitals are an identifier ("2FA"), no number
             continue
+        if any(a <= start < b for a, b in labels):  # "Sev-1", "CANARY-9X4": a label, read as a name
+            continue
         found.append((value, "", start, end))
         taken.append((start, end))
+    ends = {end for _, end in taken}
+    for match in _PERIOD.finditer(_blank(text, taken)):
+        # "$8 each month" is the $8's rate, said another way: the period belongs to the amount before it.
+        if text[: match.start()].rstrip() and len(text[: match.start()].rstrip()) in ends:
+            continue
+        word = " ".join((match.group("unit") or match.group("adverb")).lower().split())
+        found.append(("1", _PERIOD_UNITS.get(word, word), match.start(), match.end()))
+        taken.append((match.start(), match.end()))
     found.sort(key=lambda number: number[2])
     return found, sorted(taken)
 
@@ -218,6 +262,7 @@ class _Item:
     sentence_end: bool = False
     negated: bool = False
     first: bool = False  # the sentence's first word
+    joined: bool = False  # written against a digit or hyphen ("the X of 9X4"): part of a code, not a word
 
 
 def _items(
@@ -226,11 +271,13 @@ def _items(
     starts = {start: i for i, (_, _, start, _) in enumerate(numbers)}
     pending = sorted(starts)
     scope = 0  # content words a negation still covers
+    reach = False  # no content word yet between the negation and here
     at_start = True
     for match in _ITEM.finditer(_blank(text, taken)):
         while pending and pending[0] < match.start():
-            # A negation reaches a number right after it ("takes not 4 days"), never past it.
-            yield _Item(number=starts[pending.pop(0)], negated=scope > 0)
+            # A negation reaches a number right after it ("takes not 4 days"), never past it nor past a word it
+            # negates ("not resolved after 30 minutes" negates the resolving, not the 30 minutes).
+            yield _Item(number=starts[pending.pop(0)], negated=scope > 0 and reach)
             scope = 0
         if match.group("sep"):
             ends = match.group() in _SENTENCE_END
@@ -247,12 +294,17 @@ def _items(
         first, at_start = at_start, False
         if _negates(lowered, text, match.end()):
             scope = 1 if lowered == "non" else _SCOPE
+            reach = True
             yield _Item(word=word, first=first)
             continue
         terms = _terms(word, tokenizer)
-        yield _Item(word=word, terms=terms, negated=scope > 0 and bool(terms), first=first)
+        joined = len(word) == 1 and any(
+            0 <= i < len(text) and (text[i].isalnum() or text[i] == "-") for i in (match.start() - 1, match.end())
+        )
+        yield _Item(word=word, terms=terms, negated=scope > 0 and bool(terms), first=first, joined=joined)
         if terms and scope:
             scope -= 1
+            reach = False
     for start in pending:
         yield _Item(number=starts[start])
 
@@ -301,13 +353,13 @@ def _names(items: Sequence[_Item], tokenizer: TokenizerConfig) -> Iterator[Name]
         word = item.word
         if not word or word in seen:
             continue
-        name = _name(word, first=item.first, tokenizer=tokenizer)
+        name = _name(word, first=item.first, joined=item.joined, tokenizer=tokenizer)
         if name is not None:
             seen.add(word)
             yield name
 
 
-def _name(word: str, *, first: bool, tokenizer: TokenizerConfig) -> Name | None:
+def _name(word: str, *, first: bool, tokenizer: TokenizerConfig, joined: bool = False) -> Name | None:
     if word.startswith("`"):
         return Name(word, _terms(word, tokenizer), literal=True)
     bare = word.strip("()'’-.")
@@ -315,6 +367,10 @@ def _name(word: str, *, first: bool, tokenizer: TokenizerConfig) -> Name | None:
         return None
     if _IDENTIFIER.fullmatch(word) and ("_" in word or word.endswith("()") or "." in word.rstrip(".")):
         return Name(word, _terms(word, tokenizer), literal=True)
+    if re.fullmatch(_LABEL, word):
+        return Name(word, _terms(word, tokenizer), literal=True)
+    if "@" in word or "+" in word or (len(bare) == 1 and bare.isupper() and bare not in "AI" and not (first or joined)):
+        return Name(bare, _terms(bare, tokenizer), literal=True)  # "Ctrl+K"; a key or a letter named: "press S"
     if re.search(r"[a-z][A-Z]", bare):  # camelCase or QuerySet: an identifier
         return Name(bare, _terms(bare, tokenizer), literal=True)
     if bare.lower() in ENGLISH_STOP_WORDS or _unit(bare):  # "IT", "AN" of a heading in capitals; "MB"

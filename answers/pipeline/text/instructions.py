@@ -40,6 +40,7 @@ all pass; over 42,724 paragraphs of real text (the Django 5.2 docs, the SciFact 
 four, all real instructions: the heading and paragraph of Django's "Note for AI Tools" preparing a security report,
 and the demo's two planted ones. About 50 µs a paragraph.
 """
+import functools
 import re
 from dataclasses import dataclass
 from typing import Final
@@ -193,6 +194,7 @@ _RULES: Final[tuple[_Rule, ...]] = (
 _TRIGGERS: Final = tuple(dict.fromkeys(rule.trigger for rule in _RULES))
 
 
+@functools.lru_cache(maxsize=16384)  # every question checks its blocks' sentences again: the same ones, often
 def instruction_reason(text: str) -> str | None:
     """Why a paragraph or quote reads as an instruction to an AI or assistant, or None when it is ordinary text."""
     plain = _plain(text)

@@ -8,7 +8,8 @@ the number; a quantity never starts inside a word ("x86 GB" is none).
 
 A quantity is a number or a range ("5-7", "5–7") followed by a unit ("200 MB", "200MB", "30-day", "99.9%") or
 after a currency sign ("$12"). Units are normalised: case and plural do not matter ("MB"/"mb", "day"/"days"),
-"%", "percent" and "per cent" are one unit, a currency sign is the unit ("$12" -> "$"), and a rate keeps its
+"%", "percent" and "per cent" are one unit, a business hour or day is a unit of its own and a calendar week,
+month or year is a week, month or year, a currency sign is the unit ("$12" -> "$"), and a rate keeps its
 divisor ("$12 per month" -> "$/month", "100 requests per minute" -> "request/minute").
 """
 import re
@@ -45,11 +46,12 @@ _UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     "second": ("second", "seconds", "sec", "secs"),
     "minute": ("minute", "minutes", "min", "mins"),
     "hour": ("hour", "hours", "hr", "hrs"),
+    "business hour": ("business hour", "business hours", "working hour", "working hours"),
     "day": ("day", "days", "calendar day", "calendar days"),
     "business day": ("business day", "business days", "working day", "working days"),
-    "week": ("week", "weeks"),
-    "month": ("month", "months"),
-    "year": ("year", "years", "yr", "yrs"),
+    "week": ("week", "weeks", "calendar week", "calendar weeks"),
+    "month": ("month", "months", "calendar month", "calendar months"),
+    "year": ("year", "years", "yr", "yrs", "calendar year", "calendar years"),
     "request": ("request", "requests", "req"),
     "call": ("call", "calls"),
     "user": ("user", "users"),

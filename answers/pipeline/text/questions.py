@@ -10,13 +10,18 @@ from answers.pipeline.text.tokens import significant_terms
 # Words that only say what kind of answer is wanted ("how long", "how many") carry no content to match.
 ASKS_QUANTITY = re.compile(
     r"\b(how\s+(?:many|long|much|often|frequently|soon|fast|large|big|quickly)|when|what\s+time|(?:which|what)\s+year|"
-    r"cut-?off\s+time|time\s+of\s+(?:the\s+)?day)\b",
+    r"cut-?off\s+time|time\s+of\s+(?:the\s+)?day|(?:what|which)\s+(?:range(?:\s+of\s+values)?|values))\b",
     re.I,
 )
 # Light verbs of a question ("how long does it take") say nothing a sentence must repeat.
 _QUESTION_FILLER = re.compile(
-    r"\b(take|takes|taking|took|get|gets|tell|know|happen|happens|mean|means|difference|differences)\b", re.I
+    r"(?<![\w.])(take|takes|taking|took|get|gets|tell|know|happen|happens|mean|means|difference|differences|use|uses|"
+    r"used)(?![\w(]|\.\w)",
+    re.I,
 )
+# An identifier the question names ("requests.get", "shared_buffers", "open()"): what it asks about.
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)")
+_IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*(?:[._][A-Za-z0-9_]\w*)+(?:\(\))?|\b[A-Za-z_]\w*\(\)")
 # Nouns that ask for an amount: "what discount", "what is the price".
 _ASKS_AMOUNT = re.compile(r"\b(discount|price|prices|cost|costs|fee|fees|percentage|quota|timeout|uptime)\b", re.I)
 ASKS_SEVERAL = re.compile(r"\b(and|both|each|all|list|compare|difference|differences|versus|vs)\b|,", re.I)
@@ -51,7 +56,7 @@ _TYPE_RULES: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
     (QuestionType.QUANTITY, re.compile(
         r"\bhow\s+(?:many|much|large|big|fast|long)\b|\b(?:what|which)(?:'s|\s+is|\s+are)?\s+(?:the\s+)?(?:"
         r"number|port|version|biggest|largest|smallest|longest|shortest|highest|lowest|most|least|maximum|minimum|"
-        r"max|min)\b|\b(?:discount|price|prices|cost|costs|fee|fees|percentage|quota|timeout|uptime)\b",
+        r"max|min)\b|\b(?:what|which)\s+(?:range|values)\b|\b(?:discount|price|prices|cost|costs|fee|fees|percentage|quota|timeout|uptime)\b",
         re.I)),
     (QuestionType.PROCEDURE, re.compile(
         r"^\s*how\s+(?:do|can|should|would)\s+(?:i|we|you|one)\b|^\s*how\s+to\b|\bsteps\s+to\b|^\s*what\s+steps\b",
@@ -72,6 +77,12 @@ _PARAPHRASES = (
     (re.compile(r"\b(?:my|the|our|your)?\s*money\s+back\b", re.I), " refund "),
     (re.compile(r"\b(?:back(?:s|ed|ing)?\s+up|back-ups?)\b", re.I), " backup "),
     (re.compile(r"\blog(?:s|ged|ging)?\s*(?:in|on)\b", re.I), " sign in "),
+    # A default asked in other words: "when none is given", "unless configured otherwise", "if omitted".
+    (re.compile(
+        r"\b(?:when|if|where)\s+(?:none|nothing|no\s+\w+|it|they|one)\s+(?:is|are)\s+(?:given|specified|set|passed|"
+        r"provided|supplied)\b|\bunless\s+(?:it\s+is\s+|you\s+)?(?:configured|specified|set|told|changed)\s+otherwise\b|"
+        r"\b(?:when|if)\s+(?:not\s+(?:given|specified|set|passed)|omitted|left\s+out)\b|"
+        r"\bdefault\s+(?:value|setting)s?\b", re.I), " default "),
 )
 
 _CLOCK = re.compile(
@@ -117,6 +128,15 @@ def question_terms(question: str, *, config: PipelineConfig) -> list[str]:
     for pattern, words in _PARAPHRASES:
         question = pattern.sub(words, question)
     return significant_terms(_QUESTION_FILLER.sub(" ", ASKS_QUANTITY.sub(" ", question)), config.tokenizer)
+
+
+def question_identifiers(question: str, *, config: PipelineConfig) -> list[frozenset[str]]:
+    """The terms of each identifier and each number the question names: an answer must speak of all of one's parts
+    ("requests.get" is not answered about `test.support.INTERNET_TIMEOUT` for sharing "timeout", nor "Debian 13"
+    about another release)."""
+    named = [m.group() for m in _IDENTIFIER.finditer(question)] + _NUMBER.findall(_IDENTIFIER.sub(" ", question))
+    found = [frozenset(significant_terms(text, config.tokenizer)) for text in named]
+    return [terms for terms in found if terms]
 
 
 def wants_quantity(question: str) -> bool:

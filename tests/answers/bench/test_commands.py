@@ -15,7 +15,7 @@ BENCH_KEYS = {
     "chunks", "ours_build_s", "rank_bm25_build_s", "ours_p50_ms", "ours_p95_ms", "rank_bm25_p50_ms",
     "query_speedup", "peak_rss_mb", "top10_identical", "top10_identical_count", "bm25s_build_s", "bm25s_p50_ms",
     "bm25s_p95_ms", "bm25s_query_ratio", "bm25s_top10_overlap", "ours_bytes_per_chunk",
-    "ours_rss_delta_bytes_per_chunk", "update_one_source_s", "cold_start_s",
+    "ours_rss_delta_bytes_per_chunk", "update_one_source_s", "merge_delta_s", "cold_start_s",
 }
 
 
@@ -135,3 +135,17 @@ def test_written_sentences_are_true_and_false_by_number_name_and_negation():
         "Express delivery to Porto takes 2 business days [1].",
         "Express delivery not to Lisbon takes 2 business days [1].",
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_reader_times_the_reader_on_each_golden_question_in_a_throwaway_database():
+    here = Path(__file__).parents[1] / "evaluation"
+    result = json.loads(run(
+        "bench_reader", "--corpus", str(here / "corpus"), "--golden", str(here / "golden.jsonl"), "--rounds", "1",
+        "--json",
+    ))
+
+    assert {"questions", "answered", "blocks_mean", "p50_ms", "p95_ms", "p99_ms", "max_ms"} <= set(result)
+    assert result["questions"] > 0 and 0 < result["answered"] <= result["questions"]
+    assert 0 <= result["p50_ms"] <= result["p95_ms"] <= result["max_ms"]
+    assert not Chunk.objects.exists()  # the site's database was never written

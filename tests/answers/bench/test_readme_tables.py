@@ -57,6 +57,12 @@ def test_the_load_table_gives_each_worker_count_its_share_range_and_two_workers_
     assert table.endswith("2 cores.")
 
 
+def test_the_load_averages_at_the_runs_start_are_said_under_the_table():
+    table = load_table({"1": [{**run(0.5), "load_average": 2.25}, {**run(0.5), "load_average": 6.0}]})
+
+    assert "load average 2.2-6.0 at the runs' start" in table
+
+
 def test_errors_of_both_runs_are_counted():
     table = load_table({"1": [run(0.5, errors=3)]})
 

@@ -181,6 +181,17 @@ def test_malformed_golden_line_is_a_command_error_naming_the_line(tmp_path):
         call_command("evaluate", "--golden", str(golden), stdout=StringIO())
 
 
+def test_golden_question_the_site_would_refuse_is_a_command_error_naming_the_line(tmp_path, settings):
+    settings.RAG_MAX_QUESTION_CHARS = 20
+    golden = tmp_path / "long.jsonl"
+    case = {"id": "x", "question": "How long do refunds take to arrive?", "audience": "public",
+            "expect": "answered", "sources": [], "facts": []}
+    golden.write_text(json.dumps({**case, "id": "ok", "question": "Refunds?"}) + "\n" + json.dumps(case) + "\n")
+
+    with pytest.raises(CommandError, match=rf"{golden}, line 2: The question is 35 characters long; the limit is 20"):
+        call_command("evaluate", "--golden", str(golden), stdout=StringIO())
+
+
 def test_evaluation_of_the_site_database_stays_out_of_the_conversation_log(ingest, filler, tmp_path):
     ingest("kettle.md", "# Kettle\n\nThe office kettle boils water in 90 seconds.\n")
     golden = tmp_path / "golden.jsonl"

@@ -8,12 +8,15 @@ from django.core.management import CommandError, call_command
 
 from answers.evaluation.followups import (
     FollowupError,
+    conversation_lines,
     floor_failures,
+    golden_in_conversation,
     judge_followup,
     load_followups,
     run_followups,
     score_followups,
 )
+from answers.evaluation.golden import load_golden
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.followups import Resolution, Turn
 from answers.pipeline.generate.extractive import ExtractiveGenerator
@@ -23,15 +26,28 @@ TABLE = HERE / "followups.jsonl"
 DEMO_TABLE = HERE.parents[2] / "answers" / "evaluation" / "followups" / "demo.jsonl"
 
 
-def test_the_demo_table_has_forty_conversations_and_a_held_out_third_of_each_kind():
+def test_the_demo_table_has_forty_dev_conversations_and_a_fresh_held_out_part_of_every_kind():
     cases = load_followups(DEMO_TABLE)
+    rows = [json.loads(line) for line in DEMO_TABLE.read_text().splitlines() if line.strip()]
 
-    assert len(cases) >= 40
-    assert {c.kind for c in cases} == {"ellipsis", "reference", "standalone"}
-    for kind in ("ellipsis", "reference", "standalone"):
-        of_kind = [c for c in cases if c.kind == kind]
-        assert 0.25 <= sum(c.held_out for c in of_kind) / len(of_kind) <= 0.4
+    dev, held_out = [c for c in cases if not c.held_out], [c for c in cases if c.held_out]
+    assert len(dev) >= 40 and len(held_out) >= 20
+    assert {c.kind for c in dev} == {c.kind for c in held_out} == {"ellipsis", "reference", "standalone"}
     assert all(not c.contains for c in cases if c.kind == "standalone")
+    # The rows that were held out once, measured and read, are dev rows now and say so.
+    assert sum(row.get("was_held_out", False) for row in rows) == 17
+    assert not any(row.get("was_held_out") and row["held_out"] for row in rows)
+
+
+def test_the_later_dev_batches_are_dev_rows_of_every_kind_with_their_own_ids():
+    rows = [json.loads(line) for line in DEMO_TABLE.read_text().splitlines() if line.strip()]
+
+    for key, prefix, size in (("second_dev_batch", "b2-", 62), ("third_dev_batch", "b3-", 44),
+                              ("fourth_dev_batch", "b4-", 20)):
+        batch = [row for row in rows if row.get(key)]
+        assert len(batch) == size and all(row["id"].startswith(prefix) and not row["held_out"] for row in batch)
+        assert {row["kind"] for row in batch} == {"ellipsis", "reference", "standalone"}
+    assert len({row["id"] for row in rows}) == len(rows)
 
 
 @pytest.mark.parametrize(
@@ -83,7 +99,7 @@ def test_earlier_turns_are_answered_and_the_last_resolved_within_them(ingest, fi
     assert last_of_first[0].question == "How long are deleted files kept in the trash?"
     assert last_of_first[0].answer_sentences == ("Deleted files are kept in the trash for 30 days.",)
     assert "Trash" in last_of_first[0].cited_texts[0]
-    assert results[0].resolution.question == "Who can restore deleted files?" and results[0].ok
+    assert results[0].resolution.question == "Who can restore deleted files in the trash?" and results[0].ok
     assert results[2].ok and not results[2].changed
     dev, held_out = score_followups(results, held_out=False), score_followups(results, held_out=True)
     assert (dev.followups, dev.resolved, dev.standalone, dev.changed) == (1, 1, 1, 0)
@@ -103,6 +119,17 @@ def test_the_floor_holds_the_dev_share_and_no_standalone_changed_in_either_part(
     assert failures == ["follow-ups resolved 0.000 is under the floor 0.95", "1 standalone questions were changed"]
 
 
+def test_the_held_out_part_has_its_own_floor_when_the_floor_file_names_one():
+    follow_up, held_out, _ = load_followups(TABLE)
+    good = judge_followup(follow_up, Resolution("Who can restore deleted files?", True))
+    missed = judge_followup(held_out, Resolution("where do I request one?", False))
+
+    assert floor_failures((good, missed), {"min_followups_resolved": 0.95}) == []
+    assert floor_failures((good, missed), {"min_followups_resolved_held_out": 0.6}) == [
+        "held-out follow-ups resolved 0.000 is under the floor 0.6"
+    ]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_evaluate_prints_dev_and_held_out_apart_and_fails_under_the_floor(tmp_path):
     out = StringIO()
@@ -111,6 +138,7 @@ def test_evaluate_prints_dev_and_held_out_apart_and_fails_under_the_floor(tmp_pa
 
     printed = out.getvalue()
     assert "Follow-up questions (3 conversations):" in printed
+    assert "Golden set asked as one conversation per audience (" in printed and "questions rewritten 0/" in printed
     assert "dev       follow-ups resolved as intended 1/1 (100.0%), standalone changed 0/1" in printed
     assert "held-out  follow-ups resolved as intended" in printed
 
@@ -127,4 +155,31 @@ def test_evaluate_fails_when_the_dev_share_is_under_the_floor_and_names_the_miss
     with pytest.raises(CommandError, match="follow-ups resolved 0.000 is under the floor 0.95"):
         call_command("evaluate", "--golden", str(HERE / "golden.jsonl"), "--corpus", str(HERE / "corpus"),
                      "--followups", str(table), "--floor", str(floor), stdout=out)
-    assert "miss never: 'who can restore them?' -> 'Who can restore deleted files?' (lacks zebra)" in out.getvalue()
+    miss = "miss never: 'who can restore them?' -> 'Who can restore deleted files in the trash?' (lacks zebra)"
+    assert miss in out.getvalue()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_golden_set_in_conversation_is_asked_after_its_earlier_questions_and_says_what_was_rewritten(
+    ingest, filler
+):
+    ingest("trash.md", (HERE / "corpus" / "trash.md").read_text())
+    ingest("refunds.md", (HERE / "corpus" / "refunds.md").read_text())
+    cases = load_golden(HERE / "golden.jsonl")[:2]
+    seen: list[tuple[str, int]] = []
+
+    async def resolve(question, history, config):
+        seen.append((question, len(history)))
+        return Resolution("How long are deleted files kept in the trash for refunds?", True)
+
+    conversation = golden_in_conversation(cases, config=PipelineConfig(), make_generator=ExtractiveGenerator,
+                                          resolve=resolve)
+
+    assert seen == [(cases[1].question, 1)]  # the first question has no history: nothing to resolve
+    assert conversation.rewritten == (
+        (cases[1].id, cases[1].question, "How long are deleted files kept in the trash for refunds?"),
+    )
+    assert [r.case.id for r in conversation.results] == [c.id for c in cases]
+    lines = conversation_lines(conversation, alone=1.0, k=8)
+    assert "questions rewritten 1/2" in lines[1] and "(asked alone 1.000)" in lines[1]
+    assert lines[2].startswith(f"  rewritten {cases[1].id}: ")

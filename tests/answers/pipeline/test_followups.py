@@ -96,7 +96,62 @@ def test_the_topic_is_looked_for_in_the_turn_before_the_last_too():
              ("Version history\nRetention\nThe Team plan keeps versions for 45 days.",)),
     )
 
-    assert resolve("how do I restore one?", *history) == "How do I restore one of the versions?"
+    assert resolve("how do I restore one?", *history) == "How do I restore a version on the Team plan?"
+
+
+def test_a_verb_between_a_noun_and_an_article_is_not_part_of_the_topic():
+    history = (Turn("How many failed sign-in attempts lock an account?", ("An account is locked after 5 attempts.",),
+                    ("Passwords\nFailed sign-in attempts\nAn account is locked after 5 failed sign-in attempts.",)),)
+
+    assert resolve("how long until it unlocks?", *history) == "How long until an account unlocks?"
+
+
+def test_things_keep_the_place_the_previous_question_put_them_in():
+    history = (Turn("How long are deleted files kept in the trash?", ("Deleted files are kept for 30 days.",),
+                    ("Trash\nHow long files stay\nDeleted files are kept in the trash for 30 days.",)),)
+
+    assert resolve("do they count toward storage?", *history) == "Do deleted files in the trash count toward storage?"
+
+
+def test_it_after_a_which_question_with_no_singular_phrase_is_the_thing_asked_for():
+    history = (Turn("Which currencies are invoices issued in?"),)  # refused: no answer, no passages
+
+    assert resolve("can I change it later?", *history) == "Can I change the currency later?"
+
+
+def test_a_pronoun_takes_the_phrase_the_passages_put_next_to_its_verb_even_from_an_older_turn():
+    history = (
+        Turn("How long is the free trial?", ("The free trial lasts 14 days.",),
+             ("Free trial\nLength\nThe free trial lasts 14 days. The trial end date is shown in the console.",)),
+        Turn("Is a credit card needed?"),
+    )
+
+    assert resolve("what happens when it ends?", *history) == "What happens when the free trial ends?"
+
+
+def test_a_refused_turn_does_not_move_the_conversation_on_and_an_answered_one_does():
+    trial = Turn("How long is the free trial?", ("The free trial lasts 14 days.",),
+                 ("Free trial\nLength\nThe free trial lasts 14 days.",))
+    card = ("Payment details\nNo credit card is required to start the free trial.",)
+
+    assert resolve("is it refundable?", trial, Turn("Is a credit card needed?")) == "Is the free trial refundable?"
+    assert resolve("is it refundable?", trial, Turn("Is a credit card needed?", card[1:] or card, card)) == (
+        "Is a credit card refundable?")
+
+
+def test_how_many_with_no_noun_takes_the_topic_and_how_much_only_before_a_subject():
+    codes = Turn("What are backup codes for two-factor authentication?", ("Each user receives 10 backup codes.",),
+                 ("Two-factor authentication\nBackup codes\nEach user receives 10 backup codes.",))
+
+    assert resolve("how many do I get?", codes) == "How many backup codes do I get?"
+    assert resolve("how much do I get?", codes) == "How much backup codes do I get?"
+
+
+def test_a_definite_noun_takes_the_words_the_passages_put_before_it_from_the_previous_question():
+    history = (Turn("How do I reset a forgotten password?", ("Lumora sends a reset link.",),
+                    ("Passwords\nResetting\nLumora sends a reset link. Password reset links expire after one hour.",)),)
+
+    assert resolve("when does the link expire?", *history) == "When does the password reset link expire?"
 
 
 @pytest.mark.parametrize(
@@ -111,6 +166,10 @@ def test_the_topic_is_looked_for_in_the_turn_before_the_last_too():
         ((REFUNDS,), "Is there a limit on refunds?"),
         ((SHARE_LINK,), "Can more than one person edit a file?"),
         ((), "Is that the same on mobile?"),
+        ((SHARE_LINK,), "How much does annual billing save?"),  # "how much" is an amount on its own
+        ((CAMERA,), "How much is the Team plan per user each month?"),
+        ((Turn("How long is the free trial?", ("The free trial lasts 14 days.",),
+               ("Free trial\nThe free trial lasts 14 days.",)),), "How long is the trial period?"),
     ],
 )
 def test_a_standalone_question_comes_back_as_the_very_same_string(history, question):
@@ -161,3 +220,162 @@ def test_any_question_after_any_history_resolves_without_error_into_one_question
 
     assert resolution.question is question or (resolution.resolved and resolution.question.endswith("?"))
     assert "\n" not in resolution.question or resolution.question is question
+
+
+# The rules found on the second and third dev batches of the follow-up table (issue 18).
+
+
+def turn(question: str, title: str, *sentences: str) -> Turn:
+    """A turn answered with its first sentence, citing a passage of all of them under a title."""
+    return Turn(question, sentences[:1], (f"{title}\n{' '.join(sentences)}",))
+
+
+VERSIONS = turn("How long does the Team plan keep old versions?", "Version history\nHow long versions are kept",
+                "The Team plan keeps version history for 45 days.", "The Business plan keeps it for 180 days.")
+EMAIL = turn("Is email support available in French?", "Support hours\nLanguages",
+             "Email support is offered in English, German, French and Spanish.")
+FACE = turn("Can I lock the mobile app with Face ID?", "Mobile apps\nSecurity on mobile",
+            "The mobile apps can be locked with a passcode, Face ID or fingerprint.")
+WEB = turn("What's the largest file I can upload through the web app?", "Web app release notes\nLarger uploads",
+           "The upload limit for a single file in the web app is 200 MB.")
+RESET = turn("How long do password reset links last?", "Password requirements\nResetting a forgotten password",
+             "Password reset links expire after one hour.", "Each reset link can be used only once.")
+BACKUP = turn("What are backup codes?", "Two-factor authentication\nBackup codes",
+              "Each user receives 10 backup codes when 2FA is turned on.",
+              "Users can create a new set of backup codes.")
+TRASH = turn("How do I empty the trash?", "Trash and file recovery\nEmptying the trash",
+             "Members can empty their own trash at any time.")
+INVOICES = turn("Who can see invoices?", "Billing and invoices",
+                "Only the workspace owner and billing admins can see invoices.", "Past invoices can be downloaded.")
+SERVICE = turn("What are service accounts?", "API authentication\nService accounts",
+               "Business plan workspaces can create service accounts.", "Service accounts are managed by admins.")
+CENTRES = turn("Which data centres does Lumora use?", "Data centres\nWhere your data is stored",
+               "Lumora stores customer data in data centres in Frankfurt and Oregon.")
+TOKENS = turn("What are personal access tokens?", "API authentication\nToken lifetime",
+              "Personal access tokens expire after 120 days.", "A token can be revoked.")
+HOURS = turn("What are the support hours?", "Support hours",
+             "Support is staffed Monday to Friday from 08:00 to 20:00.", "Support is closed on weekends.")
+CODES = turn("How many backup codes do I get?", "Two-factor authentication\nBackup codes",
+             "Each user receives 10 backup codes.")
+MONTHLY = turn("How long do I have to ask for a refund on a monthly plan?", "Refund policy\nRefund window",
+               "Refund requests must be submitted within 21 days of the charge.")
+MACOS = turn("Which macOS version does the desktop app need?", "Desktop sync client\nSupported systems",
+             "The desktop app runs on macOS 13 or later.", "The desktop app runs on Windows 10 or later.")
+API = turn("How many requests per minute does the API allow?", "API rate limits\nThe request limit",
+           "The API rate limit is 600 requests per minute for each workspace.")
+PASSWORDS = turn("How are passwords stored?", "Password requirements\nPassword storage",
+                 "Passwords are stored as salted hashes.", "Lumora support staff cannot see your password.")
+PASSCODE = turn("Can I lock the mobile apps with a passcode?", "Mobile apps\nSecurity on mobile",
+                "The mobile apps can be locked with a passcode.",
+                "Admins can require a passcode on every mobile device.")
+
+
+@pytest.mark.parametrize(
+    ("history", "question", "resolved"),
+    [
+        ((VERSIONS,), "Business too?", "How long does the Business plan keep old versions?"),
+        ((EMAIL,), "German as well?", "Is email support available in German?"),
+        ((MACOS,), "Windows?", "Which Windows version does the desktop app need?"),
+        ((API,), "same for bulk endpoints?", "How many requests per minute does the API allow for bulk endpoints?"),
+        ((WEB,), "through the desktop app?", "What's the largest file I can upload through the desktop app?"),
+        ((MONTHLY,), "and on an annual one?", "How long do I have to ask for a refund on an annual plan?"),
+    ],
+)
+def test_a_case_of_the_previous_question_with_too_bare_or_through_or_an_adjective_and_one(history, question, resolved):
+    assert resolve(question, *history) == resolved
+
+
+def test_a_standalone_question_ending_in_too_is_left_alone():
+    assert resolve("Are taxes refunded too?", REFUNDS) == "Are taxes refunded too?"
+
+
+def test_a_clause_that_with_a_predicate_is_the_previous_question_in_a_new_case_and_keeps_its_names():
+    # "on Android" is no case of "with Face ID": the name another preposition governs stays
+    assert resolve("is that available on Android too?", FACE) == "Can I lock the mobile app with Face ID on Android?"
+
+
+def test_a_pronoun_does_not_stand_for_a_noun_of_its_own_clause_but_may_for_one_of_an_earlier_clause():
+    assert resolve("can I put a password on it?", SHARE_LINK) == "Can I put a password on a share link?"
+    assert resolve("if I delete a file, can I restore it?", SHARE_LINK) == "if I delete a file, can I restore it?"
+
+
+def test_the_word_right_before_a_pronoun_is_its_verb_and_who_with_an_auxiliary_is_a_subject():
+    assert resolve("who manages them?", SERVICE) == "Who manages service accounts?"
+    assert resolve("where can I download them?", INVOICES) == "Where can I download invoices?"  # not "see invoices"
+
+
+@pytest.mark.parametrize(
+    ("history", "question", "resolved"),
+    [
+        ((RESET,), "can I use one twice?", "Can I use a password reset link twice?"),  # an adverb, not "one" noun
+        ((BACKUP,), "where can I make new ones?", "Where can I make new backup codes?"),
+        ((CODES,), "can I get more?", "Can I get more backup codes?"),
+        ((PASSWORDS,), "can support staff see mine?", "Can support staff see my passwords?"),
+    ],
+)
+def test_one_ones_more_and_mine_take_the_topic(history, question, resolved):
+    assert resolve(question, *history) == resolved
+
+
+def test_it_takes_a_plural_topic_in_the_singular_only_when_the_texts_write_it_so():
+    assert resolve("can I revoke it?", TOKENS) == "Can I revoke a personal access token?"  # "A token can be revoked"
+    assert resolve("is it open on weekends?", HOURS) == "Is the support open on weekends?"  # never "support hour"
+
+
+def test_them_takes_the_two_word_noun_a_which_question_asks_for():
+    assert resolve("do both of them have backup power?", CENTRES) == "Do both of the data centres have backup power?"
+
+
+def test_that_before_a_closing_adjective_is_a_pronoun_and_a_relative_that_is_left_alone():
+    assert resolve_question("can admins make that mandatory?", (PASSCODE,), config=CONFIG).resolved
+    assert resolve("Which files that are shared can I restore?", TRASH) == "Which files that are shared can I restore?"
+
+
+def test_the_topic_another_recent_question_holds_wins_over_a_passing_object():
+    put = Turn("Can I put a password on a share link?", ("Share links can be protected with a password.",),
+               ("Share links\nProtecting a link\nShare links can be protected with a password.",))
+
+    assert resolve("and how long does it last?", SHARE_LINK, put) == "How long does a share link last?"
+
+
+def test_the_x_one_names_the_head_noun_each_takes_the_passages_modifiers_and_after_that_is_a_time():
+    frankfurt = turn("Does the Frankfurt data centre have backup generators?", "Data centres\nPhysical security",
+                     "Both data centres have backup power generators.")
+    scopes = turn("What does the files.read scope allow?", "API authentication\nScopes",
+                  "The files.read scope allows reading files and folders.")
+    webhooks = turn("Where are webhooks configured?", "API authentication\nWebhooks",
+                    "Webhooks are configured on the Developer page.",
+                    "Each webhook request is signed with HMAC-SHA256.")
+
+    assert resolve("the Oregon one?", frankfurt) == "Does the Oregon centre have backup generators?"
+    assert resolve("and the files.write one?", scopes) == "What does the files.write scope allow?"
+    assert resolve("how is each request signed?", webhooks) == "How is each webhook request signed?"
+    assert resolve("can support recover them after that?", TRASH).endswith("after that?")
+
+
+def test_do_that_is_the_previous_verb_phrase_and_does_that_take_is_not():
+    pause = turn("Can I pause syncing?", "Desktop sync client\nPausing sync", "You can pause syncing in the tray.")
+    restore = turn("Can I restore a deleted file?", "Trash\nRestoring a file", "Open the Trash view and click Restore.")
+
+    assert resolve("how do I do that?", pause) == "How do I pause syncing?"
+    assert resolve("who can do this?", restore) == "Who can restore a deleted file?"
+    assert resolve("can admins stop members from doing that?", TRASH) == (
+        "Can admins stop members from emptying the trash?")
+    assert "does that take" not in resolve("how long does that take?", restore).lower()
+
+
+def test_a_case_given_as_applying_to_someone_or_as_a_condition_on_the_speaker():
+    require = turn("Can admins require two-factor authentication?", "Two-factor authentication\nRequiring 2FA",
+                   "Admins can require two-factor authentication for every member.")
+    business = turn("How much storage does the Business plan include?", "Storage quotas\nStorage per plan",
+                    "The Business plan includes 5 TB of storage per user.")
+
+    expected = "Can admins require two-factor authentication for guests?"
+    assert resolve("does that apply to guests too?", require) == expected
+    assert resolve("does the same apply to guests?", require) == expected
+    assert resolve("and if I'm on the Team plan?", business) == "How much storage does the Team plan include?"
+
+
+def test_is_it_with_an_adjective_and_nothing_after_refers_and_is_it_possible_to_does_not():
+    assert resolve("is it free?", TOKENS) == "Is a personal access token free?"
+    assert resolve("is it possible to revoke a token?", TOKENS) == "is it possible to revoke a token?"

@@ -108,6 +108,24 @@ def test_overlap_ignores_terms_common_to_most_blocks():
     assert not without_common.shown
 
 
+def test_a_negation_word_is_no_term_of_the_claim_the_polarity_check_reads_it():
+    blocks = {
+        1: block(1, "No credit card is needed to start the trial."),
+        2: block(2, "The trial can start with a credit card on file."),
+        3: block(3, "A credit card starts the paid plan when the trial ends."),
+    }
+    common = common_terms(list(blocks.values()), config=CONFIG)
+
+    paraphrase = "You can start the trial without a credit card [1]."
+    negated = "You need a credit card to start the trial [1]."
+
+    assert {"credit", "card", "start", "trial"} <= common  # "without" was the one term left, and no span holds it
+    assert verify_sentence(paraphrase, blocks=blocks, config=CONFIG, common=common).shown
+    dropped = verify_sentence(negated, blocks=blocks, config=CONFIG, common=common)
+    assert not dropped.shown
+    assert dropped.reasons == ('[1] negates "credit card needed"; the sentence affirms it',)
+
+
 @pytest.mark.parametrize(
     ("sentence", "shown"),
     [
@@ -421,6 +439,93 @@ def test_a_word_swapped_in_for_the_spans_entity_or_role_is_dropped_with_both_nam
     assert verdict.reasons == (reason,)
 
 
+def test_a_name_put_where_the_span_has_another_name_is_a_swap_though_the_span_uses_the_word_elsewhere():
+    blocks = {1: block(1, "Scanned receipts go to a folder called Expense Claims in your personal space.")}
+
+    verdict = verify_sentence(
+        "Scanned receipts are saved to a folder called Receipts in your personal space [1].", blocks=blocks,
+        config=CONFIG,
+    )
+
+    assert not verdict.shown
+    assert verdict.reasons == ("[1] says Expense Claims, not Receipts",)
+
+
+def test_words_about_another_duration_of_the_span_make_a_number_swap_across_units():
+    blocks = {
+        1: block(
+            1, "A ticket still open after 30 minutes goes to the shift lead. A ticket still open after two hours goes "
+            "to the duty director.",
+        )
+    }
+
+    swapped = verify_sentence(
+        "A ticket still open after 30 minutes goes to the duty director [1].", blocks=blocks, config=CONFIG
+    )
+    right = verify_sentence(
+        "A ticket still open after 30 minutes goes to the shift lead [1].", blocks=blocks, config=CONFIG
+    )
+
+    assert not swapped.shown
+    assert swapped.reasons == ("[1] states 2 hours of duty director, not 30 minutes",)
+    assert right.shown
+
+
+@pytest.mark.parametrize(
+    ("sentence", "reason"),
+    [
+        # A unit of its own: business hours are no business days.
+        ("Tickets are answered within 6 business days [1].", "[1] does not state 6 business days"),
+        # A period said without a number is compared as one: every month is not every year.
+        ("Signing keys are rotated every month [1].", "[1] does not state every month"),
+        ("Signing keys are rotated monthly [1].", "[1] does not state monthly"),
+        # A calendar year is a year: a calendar month is not.
+        ("Silver status needs 50 seats in one calendar month [1].", "[1] does not state 1 calendar month"),
+    ],
+)
+def test_a_unit_said_another_way_than_the_span_is_dropped(sentence, reason):
+    blocks = {
+        1: block(
+            1, "Tickets are answered within 6 business hours. Signing keys are rotated every year. Silver status "
+            "needs 50 seats in one calendar year.",
+        )
+    }
+
+    verdict = verify_sentence(sentence, blocks=blocks, config=CONFIG)
+
+    assert not verdict.shown
+    assert verdict.reasons == (reason,)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Signing keys are rotated yearly [1].",
+        "Signing keys are rotated once a year [1].",
+        "Silver status needs 50 seats in a single year [1].",
+    ],
+)
+def test_the_same_period_said_another_way_is_shown(sentence):
+    blocks = {1: block(1, "Signing keys are rotated every year. Silver status needs 50 seats in one calendar year.")}
+
+    assert verify_sentence(sentence, blocks=blocks, config=CONFIG).shown
+
+
+def test_a_role_noun_put_where_the_span_has_a_thing_is_a_swap():
+    blocks = {1: block(1, "Managers can limit exports to specific folders.")}
+
+    verdict = verify_sentence("Managers can limit exports to specific guests [1].", blocks=blocks, config=CONFIG)
+
+    assert not verdict.shown
+    assert verdict.reasons == ("[1] says folders, not guests",)
+
+
+def test_a_reworded_phrase_before_a_shared_role_noun_is_no_swap():
+    blocks = {1: block(1, "Guests are free and are not charged as users.")}
+
+    assert verify_sentence("Guests are free and do not count as paid users [1].", blocks=blocks, config=CONFIG).shown
+
+
 def test_words_swapped_in_from_another_block_are_a_swap():
     verdict = verify_sentence("Damaged parcels are inspected by the courier desk [1].", blocks=SHOP, config=CONFIG)
 
@@ -469,6 +574,25 @@ def test_a_span_that_states_both_sides_of_an_antonym_bears_out_either():
     blocks = {1: block(1, "The café is open on weekdays and closed on Sundays.")}
 
     assert verify_sentence("The café is open on weekdays [1].", blocks=blocks, config=CONFIG).shown
+
+
+def test_a_sentence_stating_both_sides_of_an_antonym_is_not_read_against_one_side():
+    blocks = {1: block(1, "Every new workspace starts with a free trial.")}
+
+    verdict = verify_sentence(
+        "Every new workspace starts with a free trial before a paid plan is chosen [1].", blocks=blocks, config=CONFIG
+    )
+
+    assert verdict.shown
+
+
+def test_a_verb_after_a_modal_is_a_rewording_though_another_block_uses_it():
+    blocks = {
+        1: block(1, "Admins can limit uploads to specific folders."),
+        2: block(2, "Admin restrictions on uploads also apply to the mobile apps."),
+    }
+
+    assert verify_sentence("Admins can restrict uploads to specific folders [1].", blocks=blocks, config=CONFIG).shown
 
 
 def test_before_and_after_are_opposites_though_both_are_stop_words():

@@ -6,7 +6,7 @@ import docx
 import pytest
 from docx.enum.style import WD_STYLE_TYPE
 
-from corpus_admin.parsing.document import Block, Heading
+from corpus_admin.parsing.document import UNORDERED, Block, Heading
 from corpus_admin.parsing.word import docx_events
 from corpus_admin.testing import docx_bytes, parse, pptx_bytes, rejection, texts, xlsx_bytes
 
@@ -53,7 +53,7 @@ def test_headings_paragraphs_list_items_and_table_rows_come_in_body_order() -> N
         Block("Service: Express domestic; Time: 2 business days", 2, 2),
         Block("Service: Standard; Time: 5 business days", 3, 3),
         Heading(("Shipping guide", "Delivery times", "Customs")),
-        Block("Duties are paid by the recipient.", 4, 4),
+        Block("Duties are paid by the recipient.", 4, 4, list_item=UNORDERED),
         Heading(("Shipping guide", "Returns")),
         Block("Returns are free within 30 days.", 5, 5),
     ]

@@ -64,3 +64,44 @@ def test_the_answer_score_threshold_turns_a_weak_answer_into_nothing():
 
     assert extract_answer(question, blocks, config=configured) == ["Default: 1209600 (2 weeks, in seconds) [1]."]
     assert extract_answer(question, blocks, config=dataclasses.replace(configured, min_answer_score=0.99)) == []
+
+
+REFERENCE = """<html><body>
+<h1>Memory</h1>
+<dl>
+<dt>shared_buffers (integer)</dt>
+<dd><p>Sets the amount of memory the server uses for shared memory buffers.
+The default is typically 128 megabytes.</p></dd>
+<dt>wal_buffers (integer)</dt>
+<dd><p>The amount of shared memory used for WAL data. The default setting of -1 selects a size equal to 1/32nd of
+shared_buffers.</p></dd>
+</dl>
+<h1>Functions</h1>
+<p>math.isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0): Return True if the values a and b are close to each other.</p>
+<p>Whether or not two values are considered close is determined according to given absolute and relative
+tolerances.</p>
+</body></html>
+"""
+
+
+def reference_answer(question: str) -> list[str]:
+    return extract_answer(question, document_blocks("ref.html", REFERENCE), config=PipelineConfig())
+
+
+def test_a_default_is_read_from_the_sentence_under_the_asked_fields_term():
+    answer = reference_answer("What is the default value of shared_buffers?")
+
+    assert answer == ["The default is typically 128 megabytes [1]."]
+
+
+def test_a_signature_states_the_default_of_the_parameter_a_question_names_in_full_words():
+    answer = reference_answer("What relative tolerance does math.isclose use when none is given?")
+
+    assert answer == ["math.isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0): Return True if the values a and b are close "
+                      "to each other [2]."]
+
+
+def test_a_unit_about_another_identifier_does_not_answer_for_sharing_a_word():
+    answer = reference_answer("What is the default value of temp_buffers?")
+
+    assert answer == []  # wal_buffers and shared_buffers have defaults here; temp_buffers has none

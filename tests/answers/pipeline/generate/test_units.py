@@ -61,3 +61,54 @@ def test_quoted_sentences_are_stored_sentences_less_their_list_marks():
 
     assert all(any(q.text in s for s in stored) for q in quoted)
     assert [q.listed for q in quoted] == [False, True, True, True]
+
+
+REFERENCE = """<html><body>
+<h1>Resource Consumption</h1>
+<dl>
+<dt>shared_buffers (integer)</dt>
+<dd><p>Sets the amount of memory the server uses for shared memory buffers. The default is typically 128 megabytes.</p>
+<p>On systems with less than 1GB of RAM, a smaller share of memory is appropriate.</p></dd>
+<dt>temp_buffers (integer)</dt>
+<dd><p>Sets the maximum amount of memory used for temporary buffers. The default is eight megabytes.</p></dd>
+</dl>
+<h1>Format of a crontab file</h1>
+<p>Each line of a crontab entry describes a command with the following fields:</p>
+<ul>
+<li>the value for the minute (from 0 to 59);</li>
+<li>the value for the hour (from 0 to 23);</li>
+</ul>
+</body></html>
+"""
+
+
+def quoted_of(heading: str):
+    block = next(b for b in document_blocks("ref.html", REFERENCE) if b.record.heading_path[-1] == heading)
+    return {q.text: q for q in quoted_sentences(block)}
+
+
+def test_a_definitions_sentences_stand_under_its_term_until_the_next_term():
+    quoted = quoted_of("Resource Consumption")
+
+    assert quoted["The default is typically 128 megabytes."].field == "shared_buffers (integer)"
+    assert quoted["On systems with less than 1GB of RAM, a smaller share of memory is appropriate."].terms == (
+        "shared_buffers (integer)",
+    )
+    assert quoted["The default is eight megabytes."].field == "temp_buffers (integer)"
+
+
+def test_list_items_stand_under_the_sentence_that_leads_them():
+    quoted = quoted_of("Format of a crontab file")
+
+    lead = "Each line of a crontab entry describes a command with the following fields:"
+    assert quoted["the value for the hour (from 0 to 23);"].terms == (lead,)
+    assert quoted[lead].terms == ()
+
+
+def test_a_signature_line_is_a_unit_of_its_own_kind():
+    text = "math.isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0): Return True if the values a and b are close.\n"
+    block = document_blocks("math.txt", text)[0]
+
+    units = block_units(block)
+
+    assert [u.kind for u in units if u.text.startswith("math.isclose")] == ["signature"]

@@ -90,7 +90,7 @@ def test_a_bound_reaching_the_kth_best_keeps_its_documents_and_pruning_that_cann
 
     kept = candidate_docs([common, rare], k=5, exact_scores=exact, seed_postings=0, lookup_cost=0)
     assert kept is not None and kept.tolist() == list(range(100))
-    assert candidate_docs([common, rare], k=5, exact_scores=exact, seed_postings=0) is None  # 100 look-ups: no gain
+    assert candidate_docs([common, rare], k=5, exact_scores=exact, seed_postings=0) is None  # none set aside
 
 
 def test_lookup_postings_finds_exactly_the_wanted_documents_present():

@@ -16,6 +16,13 @@ def test_a_changed_index_saves_and_loads_like_a_built_one(tmp_path):
 
     assert loaded.scores(["refund"], max_rank=PARTNER) == changed.scores(["refund"], max_rank=PARTNER)
     assert "new-c01" in loaded.scores(["fast"], max_rank=PARTNER)
+    # saved as it is, a delta segment beside the main one: no merge on save
+    assert loaded.removed.tolist() == changed.removed.tolist() == [0]
+    assert loaded.delta_rows == changed.delta_rows == (("new-c01", 1, ["refund", "fast"]),)
+    for max_rank in (PUBLIC, PARTNER, INTERNAL):
+        query = ["refund", "fast", "day"]
+        assert loaded.search(query, max_rank=max_rank, k=3) == changed.search(query, max_rank=max_rank, k=3)
+        assert loaded.doc_count(max_rank=max_rank) == changed.doc_count(max_rank=max_rank)
 
 
 def test_save_and_load_round_trip_gives_identical_results(tmp_path):

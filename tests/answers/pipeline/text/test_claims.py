@@ -35,6 +35,16 @@ def negated(text: str) -> set[str]:
         ("The Team plan costs $12 per user.", [("12", "$/user")]),
         ("SESSION_COOKIE_AGE defaults to 1209600.", [("1209600", "")]),
         ("It defaults to 1,209,600 seconds.", [("1209600", "second")]),
+        ("Replies come within 8 business hours.", [("8", "business hour")]),
+        ("Gold status needs 200 seats in one calendar year.", [("200", "seat"), ("1", "year")]),
+        # A period said without a number is one of it.
+        ("Keys are rotated every year.", [("1", "year")]),
+        ("Keys are rotated each month.", [("1", "month")]),
+        ("Reports are sent weekly.", [("1", "week")]),
+        ("The annual fee is waived.", [("1", "year")]),
+        ("Backups run every 6 hours.", [("6", "hour")]),
+        # ... but after an amount it is the amount's rate, said another way.
+        ("A block costs $8 each month.", [("8", "$")]),
     ],
 )
 def test_numbers_are_read_with_their_units(text, expected):
@@ -67,6 +77,11 @@ def test_words_of_a_clause_without_a_number_qualify_the_nearest_number():
         ("Load the widget from cdn.example.com first.", ["cdn.example.com"]),
         ("UPDATES DURING AN INCIDENT", ["INCIDENT"]),  # a heading in capitals: its stop words are no acronyms
         ("It is written for IT managers.", []),
+        ("Press Ctrl+K to search, then Shift+Enter.", ["Ctrl+K", "Shift+Enter"]),  # a key combination
+        ("Select a file and press S to share it.", ["S"]),  # a key named by its letter
+        ("Write to help.desk@example.org today.", ["help.desk@example.org"]),  # an address, whole
+        ("Page the team on a Sev-1 incident.", ["Sev-1"]),  # a label with its number
+        ("A file opens in a panel. I press nothing.", []),  # "A" and "I" are words, not keys
     ],
 )
 def test_names_identifiers_and_code_literals_are_found(text, expected):
@@ -78,6 +93,36 @@ def test_an_acronym_is_held_by_the_initials_of_its_words():
     (sso,) = read_names("Admins can turn on SSO.", DEFAULT)
 
     assert span.holds_name(sso)
+
+
+def test_a_key_combination_is_held_only_by_the_same_keys():
+    (keys,) = read_names("Use Shift+N for a new folder.", DEFAULT)
+
+    assert read_claims("Press Shift+N to create a new folder.", DEFAULT).holds_name(keys)
+    assert not read_claims("Press Shift+U to upload a folder; N is unused.", DEFAULT).holds_name(keys)
+
+
+def test_a_key_letter_is_held_by_that_letter_in_its_case_only():
+    (letter,) = read_names("Then press S to share.", DEFAULT)
+
+    assert read_claims("Press S to open the Share dialog.", DEFAULT).holds_name(letter)
+    assert not read_claims("Press U to open the dialog of the team's files.", DEFAULT).holds_name(letter)
+
+
+def test_a_label_with_a_number_is_one_identifier_held_only_by_itself():
+    assert names("The tracking code is CANARY-9X4.") == ["CANARY-9X4"]
+    assert numbers("Every Sev-1 and Sev-2 incident needs a post-mortem.") == []
+    (label,) = read_names("A Sev-2 incident is a partial outage.", DEFAULT)
+
+    assert read_claims("For every Sev-1 and Sev-2 incident a post-mortem is written.", DEFAULT).holds_name(label)
+    assert not read_claims("For every Sev-1 incident a post-mortem is written.", DEFAULT).holds_name(label)
+
+
+def test_an_address_is_held_only_by_the_same_address():
+    (address,) = read_names("Mail abuse@example.org about it.", DEFAULT)
+
+    assert read_claims("Reports go to abuse@example.org.", DEFAULT).holds_name(address)
+    assert not read_claims("Reports go to help@example.org, not to abuse.", DEFAULT).holds_name(address)
 
 
 def test_a_literal_is_held_only_by_its_own_text():
@@ -98,10 +143,20 @@ def test_a_literal_is_held_only_by_its_own_text():
         ("Orders placed no later than 14:00 ship today.", set()),  # a bound, not a negation
         ("Not only files but folders sync.", set()),
         ("Guests cannot edit files, but they can view them.", {"edit", "file"}),  # the negation ends with its clause
+        ("Credits go to the next invoice rather than paid in cash.", {"paid", "cash"}),
+        ("Credits go to the next invoice instead of a cash payout.", {"cash", "payout"}),
     ],
 )
 def test_negated_words(text, expected):
     assert negated(text) == expected
+
+
+def test_a_negation_reaches_a_number_right_after_it_never_past_a_word_it_negates():
+    (direct,) = read_claims("Express takes not 4 days.", DEFAULT).numbers
+    (past_word,) = read_claims("A case not resolved after 30 minutes is escalated.", DEFAULT).numbers
+
+    assert direct.negated
+    assert not past_word.negated
 
 
 def test_values_and_units_compare_as_amounts():

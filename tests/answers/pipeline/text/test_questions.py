@@ -2,7 +2,14 @@
 import pytest
 
 from answers.pipeline.config import PipelineConfig
-from answers.pipeline.text.questions import QuestionType, holds_type, question_terms, question_type, type_match
+from answers.pipeline.text.questions import (
+    QuestionType,
+    holds_type,
+    question_identifiers,
+    question_terms,
+    question_type,
+    type_match,
+)
 
 T = QuestionType
 
@@ -63,3 +70,27 @@ def test_question_terms_leave_out_what_only_asks_for_a_type_and_use_the_manuals_
 
     assert question_terms("How frequently does Lumora back up data?", config=config) == ["lumora", "backup", "data"]
     assert question_terms("Can I get my money back?", config=config) == ["refund"]
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("What is the default timeout of requests.get?", [{"request", "get"}]),
+        ("What is the default value of shared_buffers?", [{"share", "buffer"}]),
+        ("On what date will PostgreSQL 17 be released?", [{"17"}]),
+        ("Is the 2FA code valid for 30 seconds?", [{"30"}]),
+        ("How do I get a refund?", []),
+    ],
+)
+def test_the_identifiers_and_numbers_a_question_names_are_read_whole(question, named):
+    assert [set(terms) for terms in question_identifiers(question, config=PipelineConfig())] == named
+
+
+def test_a_default_asked_in_other_words_is_asked_as_default():
+    config = PipelineConfig()
+
+    assert "default" in question_terms("What relative tolerance does math.isclose use when none is given?",
+                                       config=config)
+    assert "default" in question_terms("Which port does the server listen on unless configured otherwise?",
+                                       config=config)
+    assert "valu" not in question_terms("What is the default value of shared_buffers?", config=config)

@@ -1,0 +1,107 @@
+"""The words of a question by role, and the topic phrases of the last turns of a conversation."""
+import pytest
+
+from answers.pipeline.config import PipelineConfig
+from answers.pipeline.followups import Turn
+from answers.pipeline.topics import asked_noun, modifiers_of, singular, topic_skips, topics_of, words_of
+
+CONFIG = PipelineConfig()
+
+
+def skipped_words(question: str) -> list[str]:
+    words = words_of(question)
+    return [words[i].text for i in sorted(topic_skips(words))]
+
+
+@pytest.mark.parametrize(
+    ("question", "verb"),
+    [
+        ("How many failed sign-in attempts lock an account?", "lock"),  # between a noun and an article
+        ("Which currencies are invoices issued in?", "issued"),  # a participle closing the run
+        ("Is a credit card needed?", "needed"),
+        ("How long are deleted files kept in the trash?", "kept"),  # an irregular one
+    ],
+)
+def test_a_verb_inside_a_run_of_content_words_is_no_part_of_a_topic(question, verb):
+    assert verb in skipped_words(question)
+
+
+def test_an_adjective_before_its_noun_is_kept():
+    assert "deleted" not in skipped_words("How long are deleted files kept in the trash?")
+    assert "lost" not in skipped_words("Can I sign out a lost computer remotely?")
+
+
+def test_the_asked_for_noun_and_its_singular():
+    words = words_of("Which currencies are invoices issued in?")
+
+    first, last = asked_noun(words)
+    assert (words[first].text, last) == ("currencies", first)
+    assert asked_noun(words_of("How long do refunds take?")) is None
+    assert [singular(w) for w in ("currencies", "links", "class", "status")] == ["currency", "link", "class", "status"]
+
+
+def test_the_words_the_passages_put_before_a_noun_from_an_allowed_set():
+    texts = ("Lumora sends a reset link.", "Password reset links expire after one hour.")
+
+    assert modifiers_of("link", texts, {"password", "reset", "forgotten"}, config=CONFIG) == "password reset"
+    assert modifiers_of("link", texts, {"forgotten"}, config=CONFIG) == ""
+
+
+def test_a_place_phrase_after_a_participle_stays_with_the_things_it_holds():
+    history = (Turn("How long are deleted files kept in the trash?", ("Deleted files are kept for 30 days.",),
+                    ("Trash\nDeleted files are kept in the trash for 30 days.",)),)
+
+    phrases = [t.phrase for t in topics_of(history, config=CONFIG)]
+
+    assert phrases[0] == "deleted files in the trash"
+    assert "deleted files kept" not in phrases
+
+
+def test_a_phrase_the_passages_put_next_to_the_verb_comes_first():
+    history = (
+        Turn("How long is the free trial?", ("The free trial lasts 14 days.",),
+             ("Free trial\nThe trial end date is shown in the console.",)),
+        Turn("Is a credit card needed?", ("No card is needed.",), ("Payment details\nNo card is needed.",)),
+    )
+
+    assert topics_of(history, config=CONFIG)[0].phrase == "a credit card"
+    assert topics_of(history, config=CONFIG, verbs=frozenset({"end"}))[0].phrase == "the free trial"
+
+
+@pytest.mark.parametrize(
+    ("question", "verb"),
+    [
+        ("What does the Business plan cost?", "cost"),
+        ("Which browsers does the web app support?", "support"),
+        ("How many requests per minute does the API allow?", "allow"),
+    ],
+)
+def test_the_verb_closing_a_question_whose_object_was_fronted_is_no_topic(question, verb):
+    assert verb in skipped_words(question)
+    assert "history" not in skipped_words("How long does the Business plan keep version history?")
+
+
+def test_the_asked_for_noun_spans_two_words_before_an_auxiliary():
+    words = words_of("Which data centres does Lumora use?")
+
+    assert asked_noun(words) == (1, 2)
+    assert asked_noun(words_of("Which plan includes phone support?")) == (1, 1)
+
+
+def test_a_phrase_cut_before_its_head_noun_ranks_below_the_whole_and_a_written_out_phrase_stays_whole():
+    tokens = Turn("What are personal access tokens?", ("Personal access tokens expire after 120 days.",),
+                  ("API authentication\nPersonal access tokens expire after 120 days.",))
+    restore = Turn("How do I restore a deleted file?", ("Every member can restore the files they deleted.",),
+                   ("Trash\nEvery member can restore the files they deleted.",))
+
+    phrases = [t.phrase for t in topics_of((tokens,), config=CONFIG)]
+    assert phrases.index("personal access tokens") < phrases.index("personal access")
+    assert topics_of((restore,), config=CONFIG)[0].phrase == "a deleted file"
+
+
+def test_a_phrase_two_recent_questions_hold_ranks_first():
+    history = (Turn("How do I create a share link?", ("Click Create link.",), ("Share links\nClick Create link.",)),
+               Turn("Can I put a password on a share link?", ("Links can have a password.",),
+                    ("Share links\nLinks can have a password.",)))
+
+    assert topics_of(history, config=CONFIG)[0].phrase == "a share link"
