@@ -6,7 +6,14 @@ import pytest
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.embed import model, similarity
 from answers.pipeline.generate.extractive import extract_answer
-from answers.pipeline.generate.score import SEMANTIC_SHARE, WEIGHTS, semantic_signal, term_weights, unit_signals
+from answers.pipeline.generate.score import (
+    SEMANTIC_OFFSET,
+    SEMANTIC_SHARE,
+    WEIGHTS,
+    semantic_signal,
+    term_weights,
+    unit_signals,
+)
 from answers.pipeline.generate.units import block_units
 from answers.pipeline.text.questions import QuestionType
 from answers.pipeline.text.tokens import DEFAULT
@@ -58,8 +65,8 @@ def test_the_semantic_signal_is_blended_into_the_score_and_scaled_from_the_cosin
     far = refund_signals(text, {text: 0.1})
 
     assert close.semantic == 1.0 and far.semantic == 0.0
-    assert close.score == pytest.approx((1 - SEMANTIC_SHARE) * lexical.score + SEMANTIC_SHARE)
-    assert far.score < lexical.score < close.score
+    assert close.score == pytest.approx((1 - SEMANTIC_SHARE) * lexical.score + SEMANTIC_SHARE - SEMANTIC_OFFSET)
+    assert far.score == pytest.approx((1 - SEMANTIC_SHARE) * lexical.score - SEMANTIC_OFFSET) < close.score
     assert semantic_signal(block_units(document_blocks("refunds.md", REFUNDS)[0])[0], {}) == 0.0  # none known
 
 
