@@ -128,6 +128,8 @@ def _qualifies(candidate: Candidate, floor: float, config: PipelineConfig) -> bo
         first = set(significant_terms(candidate.unit.sentences[0].text, config.tokenizer))
         if not signals.covered & first:
             return False  # steps start where the question's words are
+        if candidate.unit.kind == "section" and signals.type < 1.0:
+            return False  # a section read as steps starts with one ("Select the file and click Restore.")
     return signals.reach >= floor or _close_in_meaning(candidate)
 
 
