@@ -36,7 +36,7 @@ LONE_STEP = 0.75
 ABBREVIATION = 3  # a parameter name's part this long or longer may shorten a question's word ("tol", "tolerance")
 DEFAULT = "default"  # the question's term a signature's `name=value` states
 UNSTATED_DEFAULT = 0.75  # the type fit of a unit that does not state the asked field's default
-MULTI_SENTENCE = ("steps", "section")  # units that run on from their first sentence
+MULTI_SENTENCE = ("steps", "section")  # runs of sentences
 HEADING_SHARE = 0.5  # a term only the heading covers counts half (the heading is context), a field's term in full
 
 
@@ -147,10 +147,10 @@ def unit_signals(
 
 
 def semantic_signal(unit: Unit, similarities: Mapping[str, float]) -> float:
-    """The cosine to the question of the unit's closest sentence (of its first for steps or a section, which answer
-    where they start), scaled from SEMANTIC_NONE (0) to SEMANTIC_FULL (1)."""
-    sentences = unit.sentences[:1] if unit.kind in MULTI_SENTENCE else unit.sentences
-    best = max((similarities.get(s.stored or s.text, 0.0) for s in sentences), default=0.0)
+    """The cosine to the question of the unit's closest sentence (the mean of its sentences' for steps or a section:
+    a run is not close for holding one close sentence), scaled from SEMANTIC_NONE (0) to SEMANTIC_FULL (1)."""
+    found = [similarities.get(s.stored or s.text, 0.0) for s in unit.sentences]
+    best = sum(found) / len(found) if unit.kind in MULTI_SENTENCE else max(found, default=0.0)
     return min(max((best - SEMANTIC_NONE) / (SEMANTIC_FULL - SEMANTIC_NONE), 0.0), 1.0)
 
 
