@@ -36,7 +36,6 @@ LONE_STEP = 0.75
 ABBREVIATION = 3  # a parameter name's part this long or longer may shorten a question's word ("tol", "tolerance")
 DEFAULT = "default"  # the question's term a signature's `name=value` states
 UNSTATED_DEFAULT = 0.75  # the type fit of a unit that does not state the asked field's default
-MULTI_SENTENCE = ("steps", "section")  # runs of sentences
 HEADING_SHARE = 0.5  # a term only the heading covers counts half (the heading is context), a field's term in full
 
 
@@ -142,16 +141,23 @@ def unit_signals(
         precision=len(wanted & first) / len(first) if first else 0.0,
         asked=len(wanted),
         heading_share=share,
-        semantic=None if similarities is None else semantic_signal(unit, similarities),
+        semantic=None if similarities is None else _semantic(unit, kind, similarities),
     )
 
 
 def semantic_signal(unit: Unit, similarities: Mapping[str, float]) -> float:
-    """The cosine to the question of the unit's closest sentence (the mean of its sentences' for steps or a section:
-    a run is not close for holding one close sentence), scaled from SEMANTIC_NONE (0) to SEMANTIC_FULL (1)."""
+    """The cosine to the question of the unit's closest sentence (the mean of its sentences' for a section: a window
+    of prose is not close for holding one close sentence), scaled from SEMANTIC_NONE (0) to SEMANTIC_FULL (1)."""
     found = [similarities.get(s.stored or s.text, 0.0) for s in unit.sentences]
-    best = sum(found) / len(found) if unit.kind in MULTI_SENTENCE else max(found, default=0.0)
+    best = sum(found) / len(found) if unit.kind == "section" else max(found, default=0.0)
     return min(max((best - SEMANTIC_NONE) / (SEMANTIC_FULL - SEMANTIC_NONE), 0.0), 1.0)
+
+
+def _semantic(unit: Unit, kind: QuestionType, similarities: Mapping[str, float]) -> float:
+    """The semantic signal, at most `LONE_STEP` for a lone sentence answering a procedure (as its type fit is)."""
+    signal = semantic_signal(unit, similarities)
+    lone = kind is QuestionType.PROCEDURE and unit.kind in ("sentence", "pair")
+    return min(signal, LONE_STEP) if lone else signal
 
 
 def sentence_similarities(question: str, units: Iterable[Unit]) -> dict[str, float] | None:
