@@ -141,7 +141,9 @@ def test_a_unit_without_the_asked_type_does_not_answer():
 def test_a_comparison_takes_each_side_in_turn_up_to_the_sentence_limit():
     blocks = [
         block(1, "The Team plan costs $12 per user per month.\nThe Team plan allows a maximum of 50 members.", 5.0),
-        block(2, "Enterprise plans are quoted individually by the sales staff.\nEnterprise plans include audit logs.", 4.0),
+        block(
+            2, "Enterprise plans are quoted individually by the sales staff.\nEnterprise plans include audit logs.", 4.0
+        ),
     ]
 
     answer = extract_answer("What's the difference between the Team and Enterprise plans?", blocks, config=CONFIG)
