@@ -7,6 +7,7 @@ from answers.pipeline.config import PipelineConfig
 from answers.pipeline.embed import model, similarity
 from answers.pipeline.generate.extractive import extract_answer
 from answers.pipeline.generate.score import (
+    LONE_STEP,
     SEMANTIC_OFFSET,
     SEMANTIC_SHARE,
     WEIGHTS,
@@ -102,3 +103,16 @@ def test_a_unit_close_in_meaning_without_the_asked_type_still_does_not_answer():
     assert extract_answer(question, timed, config=SEMANTIC) == [
         "Refunds take 5-7 business days to reach your bank account [1]."
     ]
+
+
+def test_a_lone_sentence_answering_a_procedure_keeps_at_most_a_lone_steps_share_of_meaning():
+    blocks = document_blocks("reset.md", "# Reset\n\nClick Forgot password on the sign-in page to reset a password.\n")
+    unit = block_units(blocks[0], procedure=True)[0]
+    close = {unit.sentences[0].stored: 0.7}
+
+    procedure = unit_signals(unit, ["reset", "password"], QuestionType.PROCEDURE, weights={"reset": 1.0,
+                             "password": 1.0}, best_score=5.0, tokenizer=DEFAULT, similarities=close)
+    other = unit_signals(unit, ["reset", "password"], QuestionType.OTHER, weights={"reset": 1.0, "password": 1.0},
+                         best_score=5.0, tokenizer=DEFAULT, similarities=close)
+
+    assert unit.kind == "sentence" and procedure.semantic == LONE_STEP and other.semantic == 1.0
