@@ -141,6 +141,7 @@ def pipeline_config() -> PipelineConfig:
         min_overlap=settings.RAG_MIN_OVERLAP,
         min_sentence_coverage=settings.RAG_MIN_SENTENCE_COVERAGE,
         min_answer_score=settings.RAG_MIN_ANSWER_SCORE,
+        semantic=settings.RAG_EMBEDDINGS,
         tokenizer=tokenizer_from_settings(),
     )
 

@@ -21,4 +21,5 @@ class PipelineConfig:
     common_term_share: float = 0.5
     max_sentences: int = 3
     conflict_window: int = 6
+    semantic: bool = False  # the reader scores closeness in meaning too (RAG_EMBEDDINGS on and the model loads)
     tokenizer: TokenizerConfig = field(default=DEFAULT_TOKENIZER)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generate.base import GenerationRequest
-from answers.pipeline.generate.score import Signals, term_weights, unit_signals
+from answers.pipeline.generate.score import Signals, sentence_similarities, term_weights, unit_signals
 from answers.pipeline.generate.units import Unit, block_units, quoted_sentences
 from answers.pipeline.text.questions import (
     ASKS_SEVERAL,
@@ -23,6 +23,8 @@ _PART_SLACK = 0.3
 _REQUIRED = (QuestionType.DURATION, QuestionType.TIME, QuestionType.DATE, QuestionType.QUANTITY)
 _COMPARES = re.compile(r"\b(difference|differences|differ|compare|compared|versus|vs\.?|between)\b", re.I)
 _MULTI_SENTENCE = ("steps", "section")
+# The semantic signal (a cosine of 0.6) that lets a unit qualify with fewer of the question's words.
+SEMANTIC_MATCH = 0.8
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ def answer_sentences(question: str, blocks: Sequence[Block], *, config: Pipeline
     named = question_identifiers(question, config=config)
     ranked = sorted(
         (
-            c for c in _candidates(blocks, terms, kind, config=config)
+            c for c in _candidates(question, blocks, terms, kind, config=config)
             if _qualifies(c, floor, config) and all(parts <= c.signals.reached for parts in named)
         ),
         key=lambda c: c.key,
@@ -74,7 +76,7 @@ def answer_sentences(question: str, blocks: Sequence[Block], *, config: Pipeline
         return []  # the best unit decides whether to answer; a several-fact answer's partners need only their reach
     if not several:
         best = ranked[0]
-        if best.signals.reach < config.min_sentence_coverage:
+        if best.signals.reach < config.min_sentence_coverage and not _close_in_meaning(best):
             return []
         return [(s.text, best.unit.block.number) for s in best.unit.sentences]
     chosen = _several(ranked, compared=_compared(question, config), config=config)
@@ -100,20 +102,22 @@ class ExtractiveGenerator:
 
 
 def _candidates(
-    blocks: Sequence[Block], terms: list[str], kind: QuestionType, *, config: PipelineConfig
+    question: str, blocks: Sequence[Block], terms: list[str], kind: QuestionType, *, config: PipelineConfig
 ) -> list[Candidate]:
     weights = term_weights((s.text for b in blocks for s in quoted_sentences(b)), terms, config.tokenizer)
     best_score = max(b.score for b in blocks)
-    found = []
-    for block in blocks:
-        for unit in block_units(block, procedure=kind is QuestionType.PROCEDURE):
-            if kind in _REQUIRED and not holds_type(unit.text, kind):
-                continue
-            signals = unit_signals(
-                unit, terms, kind, weights=weights, best_score=best_score, tokenizer=config.tokenizer
-            )
-            found.append(Candidate(unit, signals))
-    return found
+    units = [
+        unit
+        for block in blocks
+        for unit in block_units(block, procedure=kind is QuestionType.PROCEDURE)
+        if kind not in _REQUIRED or holds_type(unit.text, kind)  # a unit without the asked type never answers
+    ]
+    similarities = sentence_similarities(question, units) if config.semantic and units else None
+    return [
+        Candidate(unit, unit_signals(unit, terms, kind, weights=weights, best_score=best_score,
+                                     tokenizer=config.tokenizer, similarities=similarities))
+        for unit in units
+    ]
 
 
 def _qualifies(candidate: Candidate, floor: float, config: PipelineConfig) -> bool:
@@ -124,18 +128,33 @@ def _qualifies(candidate: Candidate, floor: float, config: PipelineConfig) -> bo
         first = set(significant_terms(candidate.unit.sentences[0].text, config.tokenizer))
         if not signals.covered & first:
             return False  # steps start where the question's words are
-    return signals.reach >= floor
+        if candidate.unit.kind == "section" and signals.type < 1.0:
+            return False  # a section read as steps starts with one ("Select the file and click Restore.")
+    return signals.reach >= floor or _close_in_meaning(candidate)
+
+
+def _close_in_meaning(candidate: Candidate) -> bool:
+    """Whether a unit that covers too few of the question's words says what it asks in other words."""
+    semantic = candidate.signals.semantic
+    return semantic is not None and semantic >= SEMANTIC_MATCH
 
 
 def _several(ranked: Sequence[Candidate], *, compared: Sequence[str], config: PipelineConfig) -> list[Candidate]:
     """Units that each add to what the chosen ones reach; for a comparison, the best about each compared thing (its
     heading naming it first, then its first sentence there)."""
-    if compared:
+    if compared:  # each side in turn, its best unit first, until `max_sentences`
+        sides = [_side(ranked, term, config) for term in compared]
         chosen: list[Candidate] = []
-        for term in compared:
-            about = [c for c in ranked if term in c.signals.covered and c not in chosen]
-            if about:
-                chosen.append(min(about, key=lambda c: (term not in _heading(c, config), c.unit.position, c.key)))
+        count = 0
+        while any(sides):
+            for side in sides:
+                while side and side[0] in chosen:
+                    side.pop(0)
+                if side and count + len(side[0].unit.sentences) <= config.max_sentences:
+                    count += len(side[0].unit.sentences)
+                    chosen.append(side.pop(0))
+                elif side:
+                    side.clear()
         return chosen
     chosen = [ranked[0]]
     reached = set(ranked[0].signals.reached)
@@ -156,6 +175,12 @@ def _several(ranked: Sequence[Candidate], *, compared: Sequence[str], config: Pi
         reached |= best.signals.reached
         seen.update(_normalise(s.text) for s in best.unit.sentences)
     return chosen
+
+
+def _side(ranked: Sequence[Candidate], term: str, config: PipelineConfig) -> list[Candidate]:
+    """The units about one compared thing, those under a heading naming it first, then in the block's order."""
+    about = [c for c in ranked if term in c.signals.covered]
+    return sorted(about, key=lambda c: (term not in _heading(c, config), c.unit.position, c.key))
 
 
 def _heading(candidate: Candidate, config: PipelineConfig) -> set[str]:

@@ -3,24 +3,35 @@
 Signals, each 0..1: the question's terms the unit's words cover, the same weighted by how rare each term is among
 the blocks' sentences (a term every sentence has tells little; a term none has is the asked thing missing), the terms
 its heading path covers (a field's name, a section's title), whether it holds the type of answer asked for, its
-block's retrieval score against the best block's, and how much of the unit is about the question. The weights are
-fixed here; the threshold that turns the score into answer or refuse (`min_answer_score`) is set from evaluation
-(`evaluate --sweep`). The span checks need no signal: a unit quotes stored sentences, so each is its own span, and
-the verifier judges every shown sentence all the same.
+block's retrieval score against the best block's, how much of the unit is about the question and, when the embedding
+model is on, how close in meaning its closest sentence is to the question (blended in at `SEMANTIC_SHARE`; without
+the model the score is the lexical one, unchanged). The weights are fixed here; the threshold
+that turns the score into answer or refuse (`min_answer_score`) is set from evaluation (`evaluate --sweep`). The
+span checks need no signal: a unit quotes stored sentences, so each is its own span, and the verifier judges every
+shown sentence all the same.
 """
 import functools
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from answers.pipeline.embed.similarity import similarity_to_question
 from answers.pipeline.generate.fields import parameter_defaults
 from answers.pipeline.generate.units import STATES_DEFAULT, Unit
 from answers.pipeline.text.questions import QuestionType, type_match
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 
 WEIGHTS = {"idf_coverage": 0.4, "coverage": 0.2, "type": 0.15, "margin": 0.1, "precision": 0.1, "heading": 0.05}
+SEMANTIC_SHARE = 0.3  # with the model on, the score is (1 - share) * the lexical score + share * the semantic signal
+# ... less this, so that one `min_answer_score` serves both: summed over the demo and debian-handbook tuning parts,
+# the blend's best threshold was 0.05 under the lexical score's (README, Evaluation: `evaluate --sweep` with
+# RAG_EMBEDDINGS on and off).
+SEMANTIC_OFFSET = -0.05
+# A sentence's cosine to the question (all-MiniLM-L6-v2) read as 0 at or below SEMANTIC_NONE, 1 at SEMANTIC_FULL.
+SEMANTIC_NONE = 0.2
+SEMANTIC_FULL = 0.7
 LONE_STEP = 0.75
 ABBREVIATION = 3  # a parameter name's part this long or longer may shorten a question's word ("tol", "tolerance")
 DEFAULT = "default"  # the question's term a signature's `name=value` states
@@ -44,6 +55,7 @@ class Signals:
     asked: int = 0  # the question's distinct terms
     heading_share: float = HEADING_SHARE  # what a term only the heading covers counts (in full for a field)
     named: frozenset[str] = frozenset()  # by the term it stands under only (a field's or signature's name)
+    semantic: float | None = None  # closeness in meaning of its closest sentence, 0..1; None: the model is off
 
     @property
     def reached(self) -> frozenset[str]:
@@ -58,8 +70,11 @@ class Signals:
 
     @property
     def score(self) -> float:
-        """The weighted sum of the signals, 0..1."""
-        return sum(WEIGHTS[name] * float(getattr(self, name)) for name in WEIGHTS)
+        """The weighted sum of the lexical signals, 0..1, blended with the semantic signal when there is one."""
+        lexical = sum(WEIGHTS[name] * float(getattr(self, name)) for name in WEIGHTS)
+        if self.semantic is None:
+            return lexical
+        return (1 - SEMANTIC_SHARE) * lexical + SEMANTIC_SHARE * self.semantic - SEMANTIC_OFFSET
 
 
 @functools.lru_cache(maxsize=8192)
@@ -92,8 +107,10 @@ def unit_signals(
     weights: dict[str, float],
     best_score: float,
     tokenizer: TokenizerConfig,
+    similarities: Mapping[str, float] | None = None,
 ) -> Signals:
-    """The signals of one unit for a question's terms and type."""
+    """The signals of one unit for a question's terms and type; `similarities` maps a stored sentence to its cosine
+    to the question (None: the model is off, the score is lexical)."""
     wanted = set(terms)
     implied = signature_terms(unit, wanted, tokenizer)
     own = set().union(*(_terms(s.text, tokenizer) for s in unit.sentences)) | implied
@@ -124,7 +141,33 @@ def unit_signals(
         precision=len(wanted & first) / len(first) if first else 0.0,
         asked=len(wanted),
         heading_share=share,
+        semantic=None if similarities is None else _semantic(unit, kind, similarities),
     )
+
+
+def semantic_signal(unit: Unit, similarities: Mapping[str, float]) -> float:
+    """The cosine to the question of the unit's closest sentence (the mean of its sentences' for a section: a window
+    of prose is not close for holding one close sentence), scaled from SEMANTIC_NONE (0) to SEMANTIC_FULL (1)."""
+    found = [similarities.get(s.stored or s.text, 0.0) for s in unit.sentences]
+    best = sum(found) / len(found) if unit.kind == "section" else max(found, default=0.0)
+    return min(max((best - SEMANTIC_NONE) / (SEMANTIC_FULL - SEMANTIC_NONE), 0.0), 1.0)
+
+
+def _semantic(unit: Unit, kind: QuestionType, similarities: Mapping[str, float]) -> float:
+    """The semantic signal, at most `LONE_STEP` for a lone sentence answering a procedure (as its type fit is)."""
+    signal = semantic_signal(unit, similarities)
+    lone = kind is QuestionType.PROCEDURE and unit.kind in ("sentence", "pair")
+    return min(signal, LONE_STEP) if lone else signal
+
+
+def sentence_similarities(question: str, units: Iterable[Unit]) -> dict[str, float] | None:
+    """Each stored sentence of the units with its cosine to the question, or None without the embedding model (the
+    index build has the stored sentences' vectors remembered, so only the question is embedded)."""
+    texts = list(dict.fromkeys(s.stored or s.text for unit in units for s in unit.sentences))
+    found = similarity_to_question(question, texts)
+    if found is None:
+        return None
+    return dict(zip(texts, (float(x) for x in found), strict=True))
 
 
 def signature_terms(unit: Unit, wanted: set[str], tokenizer: TokenizerConfig) -> set[str]:

@@ -48,6 +48,7 @@ class Quoted:
     signature: str = ""  # the `name(...)` this very sentence starts with, when it is a signature
     field: str = ""  # of `terms`, the field's (a definition's term, a parameter), not a signature's name or a lead
     definition: str = ""  # the first sentence of the field's line, which says what the field is
+    stored: str = ""  # the stored sentence as its vector is keyed (whitespace collapsed, before cleaning)
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,8 @@ def quoted_sentences(block: Block) -> list[Quoted]:
         clean = " ".join(MARKER.sub("", _LIST_MARK.sub("", sentence.text)).split())
         long_enough = len(clean.split()) >= MIN_WORDS or (FIELD.match(clean) is not None and len(clean.split()) >= 2)
         if long_enough and instruction_reason(clean) is None:
-            quoted.append(replace(sentence, text=clean, position=len(quoted)))
+            stored = " ".join(sentence.text.split())
+            quoted.append(replace(sentence, text=clean, position=len(quoted), stored=stored))
     return quoted
 
 

@@ -136,3 +136,20 @@ def test_a_unit_without_the_asked_type_does_not_answer():
     assert extract_answer("What is the cut-off time for orders to ship?", blocks[:0] + [
         block(1, "Orders are shipped from the Berlin warehouse.\nOrders ship the same day when they are paid.")
     ], config=CONFIG) == []
+
+
+def test_a_comparison_takes_each_side_in_turn_up_to_the_sentence_limit():
+    blocks = [
+        block(1, "The Team plan costs $12 per user per month.\nThe Team plan allows a maximum of 50 members.", 5.0),
+        block(
+            2, "Enterprise plans are quoted individually by the sales staff.\nEnterprise plans include audit logs.", 4.0
+        ),
+    ]
+
+    answer = extract_answer("What's the difference between the Team and Enterprise plans?", blocks, config=CONFIG)
+
+    assert answer == [
+        "The Team plan costs $12 per user per month [1].",
+        "Enterprise plans are quoted individually by the sales staff [2].",
+        "The Team plan allows a maximum of 50 members [1].",
+    ]
