@@ -179,10 +179,9 @@ def test_a_dunder_literal_is_read_with_its_underscores_and_held_by_itself():
 
 
 @pytest.mark.parametrize(
-    ("text", "held"),
-    [("press S to save", True), ("the format {% now 'Y' %} prints the year", True), ("Lumora's plans", False),
-     ("I'm here", False), ("Ctrl+S saves", False), ("SSO", False)],
+    ("text", "letter", "held"),
+    [("press S to save", "S", True), ("the format {% now 'Y' %} prints the year", "Y", True),
+     ("Lumora's plans", "s", False), ("I'm here", "I", False), ("Ctrl+S saves", "S", False), ("SSO", "S", False)],
 )
-def test_a_letter_is_named_alone_or_quoted_never_inside_a_word_or_a_contraction(text, held):
-    letter = "I" if text.startswith("I'm") else "s" if "Lumora" in text else "S"
+def test_a_letter_is_named_alone_or_quoted_never_inside_a_word_or_a_contraction(text, letter, held):
     assert holds_letter(text, letter) is held
