@@ -241,6 +241,8 @@ RAG_ANSWER_QUEUE_WAIT_S = env_float("RAG_ANSWER_QUEUE_WAIT_S", 10.0, minimum=0.0
 RAG_MAX_SOCKETS_PER_CALLER = env_int("RAG_MAX_SOCKETS_PER_CALLER", 20, minimum=0)  # open chat sockets, all workers
 # Mounts ws/echo/, the load test's ceiling (answers/bench/echo.py): for measuring only, never in production.
 RAG_LOADTEST_ECHO = env_bool("RAG_LOADTEST_ECHO", False)
+# Database calls of a worker run side by side on this many threads (answers/dbcalls.py; PostgreSQL only); 0: one thread.
+RAG_DB_THREADS = env_int("RAG_DB_THREADS", 0, minimum=0)
 # Ratings (answers/ratings.py): the longest comment, and ratings a minute per caller (0 switches the limit off).
 RAG_RATING_COMMENT_CHARS = env_int("RAG_RATING_COMMENT_CHARS", 1000, minimum=0)
 RAG_RATING_RATE_LIMIT = env_int("RAG_RATING_RATE_LIMIT", 30, minimum=0)

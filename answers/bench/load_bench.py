@@ -93,7 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8500)
     options = parser.parse_args(argv)
     env = {**os.environ, "DATABASE_URL": options.database_url, "REDIS_URL": options.redis_url,
-           "RAG_LOADTEST_ECHO": "1", "RAG_TASKS_BACKEND": "immediate"}  # no ingest worker: nothing is uploaded
+           "RAG_LOADTEST_ECHO": "1", "RAG_TASKS_BACKEND": "immediate",
+           "RAG_DB_THREADS": os.environ.get("RAG_DB_THREADS", "4")}  # no ingest worker: nothing is uploaded
     results = {}
     for n, workers in enumerate(options.workers):
         results[str(workers)] = measure(workers, env=env, port=options.port, runs=options.runs,

@@ -7,8 +7,10 @@ import pytest
 from answers.dbcalls import db_call, side_by_side
 
 
+@pytest.mark.django_db
 @pytest.mark.asyncio
-async def test_two_calls_run_at_once(monkeypatch):
+async def test_two_calls_run_at_once(monkeypatch, settings):
+    settings.RAG_DB_THREADS = 4
     monkeypatch.setattr("answers.dbcalls.side_by_side", lambda: True)  # as on PostgreSQL
     both_in = threading.Barrier(2, timeout=5)  # on one shared thread the first would wait here for ever (5 s)
 
@@ -31,7 +33,9 @@ async def test_on_sqlite_calls_share_one_thread_so_writers_never_meet(monkeypatc
     assert len(set(names)) == 1 and not names[0].startswith("db-call")
 
 
-def test_only_sqlite_is_kept_to_one_thread(settings):
+def test_calls_share_one_thread_unless_threads_are_set_and_the_database_is_not_sqlite(settings):
     from django.db import connections
 
+    assert side_by_side() is False  # RAG_DB_THREADS defaults to 0
+    settings.RAG_DB_THREADS = 4
     assert side_by_side() is (connections["default"].vendor != "sqlite")
