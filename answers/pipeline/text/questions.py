@@ -47,7 +47,7 @@ _TIME_VERBS = r"(?:take|takes|last|lasts|kept|keep|keeps|valid|expire|expires|st
     r"stored|remain|remains|period|run|runs|open|available|before|after)"
 _TYPE_RULES: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
     (QuestionType.DURATION, re.compile(
-        r"\bhow\s+(?:often|frequently|soon|quickly)\b|\bfor\s+how\s+long\b|"
+        r"\bhow\s+(?:often|frequently|soon|quickly)\b|\b(?:for|after|within|in)\s+how\s+long\b|"
         rf"\bhow\s+long\b.*\b{_TIME_VERBS}\b|"
         r"\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|months|years|business\s+days)\b|"
         r"\b(?:retention|validity)\s+period\b|\blifetime\b", re.I)),
@@ -113,7 +113,10 @@ _PROCEDURAL = re.compile(
     r"^(?:click|tap|select|choose|open|go|enter|type|press|run|use|set|add|remove|follow|visit|navigate|install|"
     r"create|sign|turn|pick|drag|copy|paste|call|pass|edit|start|stop|restart|contact|ask|send|write|make)\b|"
     r"\b(?:can|may)\s+be\s+\w+ed\b.*\b(?:from|in|on|by|with|using)\b|\bby\s+(?:clicking|selecting|opening|choosing|"
-    r"running|using|going|calling|setting)\b|\bto\s+\w+\b.*,\s*(?:click|run|use|select|open|go)\b",
+    r"running|using|going|calling|setting)\b|\bto\s+\w+\b.*,\s*(?:click|run|use|select|open|go)\b|"
+    # a command named as the way to do it: "use the visudo command", "running a2enmod", "a command such as adduser"
+    r"\b(?:use|using|run|running|execute|executing|invoke|invoking)\s+(?:the\s+)?(?:[\w.]+-[\w.-]+|[a-z]+\d\w*|"
+    r"[\w.-]+\s+command)\b|\bcommand\s+such\s+as\b",
     re.I,
 )
 _CONDITION = re.compile(r"\b(?:can|cannot|must|only|within|eligible|not|no|yes|allowed|may|unless|if)\b", re.I)
