@@ -22,6 +22,7 @@ _QUESTION_FILLER = re.compile(
 # An identifier the question names ("requests.get", "shared_buffers", "open()"): what it asks about.
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)")
 _IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*(?:[._][A-Za-z0-9_]\w*)+(?:\(\))?|\b[A-Za-z_]\w*\(\)")
+_JOINED_NAME = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w])")
 # Nouns that ask for an amount: "what discount", "what is the price".
 _ASKS_AMOUNT = re.compile(r"\b(discount|price|prices|cost|costs|fee|fees|percentage|quota|timeout|uptime)\b", re.I)
 ASKS_SEVERAL = re.compile(r"\b(and|both|each|all|list|compare|difference|differences|versus|vs)\b|,", re.I)
@@ -140,6 +141,12 @@ def question_identifiers(question: str, *, config: PipelineConfig) -> list[froze
     named = [m.group() for m in _IDENTIFIER.finditer(question)] + _NUMBER.findall(_IDENTIFIER.sub(" ", question))
     found = [frozenset(significant_terms(text, config.tokenizer)) for text in named]
     return [terms for terms in found if terms]
+
+
+def question_joined_names(question: str) -> list[str]:
+    """The identifiers the question names whose words are joined by underscores ("wal_level", "dirs_exist_ok"),
+    lower-cased: an answer must write the name itself, not merely its words apart ("WAL buffers" and "low level")."""
+    return sorted({name.lower() for name in _JOINED_NAME.findall(question)})
 
 
 def wants_quantity(question: str) -> bool:
