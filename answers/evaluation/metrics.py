@@ -140,8 +140,41 @@ def judge_case(case: GoldenCase, observed: Observation, *, chunks: Mapping[str, 
 
 
 def fact_found(alternatives: Sequence[str], answer: str) -> bool:
-    """Whether any spelling of the fact appears in the answer, ignoring case and runs of white space."""
-    return any(_normal(alternative) in _normal(answer) for alternative in alternatives)
+    """Whether any spelling of the fact appears in the answer, ignoring case and runs of white space; a default
+    written as a signature's `name=value` is also found where the answer names the parameter and, in that sentence or
+    the next, states that its default is that value ("cached_statements (int) - ... By default, 128 statements.")."""
+    text = _normal(answer)
+    return any(_normal(alternative) in text or _default_stated(_normal(alternative), text)
+               for alternative in alternatives)
+
+
+_ASSIGNED = re.compile(r"^(?P<name>[a-z_]\w*)\s*=\s*(?P<value>\S+)$")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+# How manuals word "the default of <name> is <value>" once the name is given; {v} is the value, quoted or not.
+_DEFAULT_WORDINGS = (
+    r"(?<!non-)\bdefaults?(?:\s+value)?\s*(?:is|to|of|:|=)?\s*\(?{v}",  # "the default is False", "defaults to 128"
+    r"\bby\s+default,?\s+(?:it\s+is\s+|is\s+)?{v}",  # "By default, 128 statements."
+    r"{v}\)?\s*\((?:the\s+|which\s+is\s+the\s+)?default\)",  # "If exist_ok is False (the default)"
+    r"\bis\s+{v}\s+by\s+default\b",  # "is False by default"
+)
+
+
+def _default_stated(fact: str, text: str) -> bool:
+    """Whether the text names the fact's parameter and, from there to the end of the next sentence, states that
+    value as its default (the fact's own spelling aside); False for a fact that is not `name=value`."""
+    assigned = _ASSIGNED.match(fact)
+    if assigned is None:
+        return False
+    value = re.escape(assigned.group("value").strip("'\""))
+    quoted = rf"['\"]?{value}['\"]?(?!\w|\.\w)"
+    wordings = [re.compile(w.format(v=quoted)) for w in _DEFAULT_WORDINGS]
+    for named in re.finditer(rf"(?<![\w.]){re.escape(assigned.group('name'))}(?!\w)", text):
+        after = text[named.end() :]
+        ends = [m.end() for m in _SENTENCE_END.finditer(after)]
+        window = after[: ends[1] if len(ends) > 1 else len(after)]
+        if any(w.search(window) for w in wordings):
+            return True
+    return False
 
 
 def summarise(results: Sequence[CaseResult], *, k: int) -> Metrics:

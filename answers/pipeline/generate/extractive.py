@@ -13,6 +13,7 @@ from answers.pipeline.text.questions import (
     QuestionType,
     holds_type,
     question_identifiers,
+    question_joined_names,
     question_terms,
     question_type,
 )
@@ -52,7 +53,8 @@ def answer_sentences(question: str, blocks: Sequence[Block], *, config: Pipeline
 
     A unit qualifies when its words (and, at half weight, its heading) reach `min_sentence_coverage` of the question's
     terms, it holds the type of answer asked for (a duration for "how long", a time for "what time", a number for
-    "how many") and it speaks of every part of each identifier the question names; the best of them must score at
+    "how many") and it speaks of every part of each identifier the question names (an underscored name written
+    whole); the best of them must score at
     least `min_answer_score`, else nothing is written. It answers; a
     question asking for several facts may instead be answered by up to `max_sentences` sentences of units that each
     reach part of it (`_PART_SLACK` less) and together reach that share; a comparison takes the best unit about each
@@ -65,10 +67,12 @@ def answer_sentences(question: str, blocks: Sequence[Block], *, config: Pipeline
     several = bool(ASKS_SEVERAL.search(question)) and kind is not QuestionType.PROCEDURE
     floor = max(config.min_sentence_coverage - _PART_SLACK, 0.0) if several else config.min_sentence_coverage
     named = question_identifiers(question, config=config)
+    joined = question_joined_names(question)
     ranked = sorted(
         (
             c for c in _candidates(question, blocks, terms, kind, config=config)
             if _qualifies(c, floor, config) and all(parts <= c.signals.reached for parts in named)
+            and _writes_names(c.unit, joined)
         ),
         key=lambda c: c.key,
     )
@@ -131,6 +135,15 @@ def _qualifies(candidate: Candidate, floor: float, config: PipelineConfig) -> bo
         if candidate.unit.kind == "section" and signals.type < 1.0:
             return False  # a section read as steps starts with one ("Select the file and click Restore.")
     return signals.reach >= floor or _close_in_meaning(candidate)
+
+
+def _writes_names(unit: Unit, names: Sequence[str]) -> bool:
+    """Whether the unit writes each underscored name the question names, in its sentences, its term or its heading
+    path ("wal_level (enum): ..." does; "WAL buffers ... low level modification" does not)."""
+    if not names:
+        return True
+    written = " ".join((unit.text, *unit.terms, *unit.context)).lower()
+    return all(re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", written) for name in names)
 
 
 def _close_in_meaning(candidate: Candidate) -> bool:

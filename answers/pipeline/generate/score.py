@@ -36,6 +36,8 @@ LONE_STEP = 0.75
 ABBREVIATION = 3  # a parameter name's part this long or longer may shorten a question's word ("tol", "tolerance")
 DEFAULT = "default"  # the question's term a signature's `name=value` states
 UNSTATED_DEFAULT = 0.75  # the type fit of a unit that does not state the asked field's default
+# Soft kinds that a unit stating the asked default answers in full (whether it holds their mark or not).
+DEFAULT_ANSWERS = (QuestionType.YES_NO, QuestionType.NAME)
 HEADING_SHARE = 0.5  # a term only the heading covers counts half (the heading is context), a field's term in full
 
 
@@ -127,8 +129,11 @@ def unit_signals(
     )
     first = _terms(unit.sentences[0].text, tokenizer)
     fit = _type(unit, kind)
-    if DEFAULT in wanted and not _states_default(unit, implied, own, wanted, tokenizer):
-        fit *= UNSTATED_DEFAULT
+    if DEFAULT in wanted:
+        if not _states_default(unit, implied, own, wanted, tokenizer):
+            fit *= UNSTATED_DEFAULT
+        elif kind in DEFAULT_ANSWERS:  # "Are dataclasses frozen by default?": the stated default is the answer
+            fit = 1.0
     return Signals(
         covered=covered,
         named=named,

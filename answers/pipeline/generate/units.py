@@ -32,7 +32,13 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
 FIELD = re.compile(r"^[A-Z][\w ]{0,30}:\s+\S")
 # A sentence stating a default ("The default is 1s", "defaults to 'r'"), not one about other values ("non-default").
 STATES_DEFAULT = re.compile(r"(?<!non-)\bdefault(?:s|ed)?\b", re.I)
-_DEPENDS = re.compile(r"^(?:this|that|these|those|it|its|they|their|them|such|he|she|then|otherwise)\b", re.I)
+# A sentence pointing back, also after a short opening phrase and its comma ("By default, it contains files dns") or
+# a preposition ("In this case", "For these reasons").
+_DEPENDS = re.compile(
+    r"^(?:[\w-]+(?:\s+[\w-]+){0,2},\s+|(?:in|for|with|by|after|before|on|at|from|under|of)\s+)?"
+    r"(?:this|that|these|those|it|its|they|their|them|such|he|she|then|otherwise)\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)

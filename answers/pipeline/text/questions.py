@@ -22,6 +22,7 @@ _QUESTION_FILLER = re.compile(
 # An identifier the question names ("requests.get", "shared_buffers", "open()"): what it asks about.
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)")
 _IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*(?:[._][A-Za-z0-9_]\w*)+(?:\(\))?|\b[A-Za-z_]\w*\(\)")
+_JOINED_NAME = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w])")
 # Nouns that ask for an amount: "what discount", "what is the price".
 _ASKS_AMOUNT = re.compile(r"\b(discount|price|prices|cost|costs|fee|fees|percentage|quota|timeout|uptime)\b", re.I)
 ASKS_SEVERAL = re.compile(r"\b(and|both|each|all|list|compare|difference|differences|versus|vs)\b|,", re.I)
@@ -47,7 +48,7 @@ _TIME_VERBS = r"(?:take|takes|last|lasts|kept|keep|keeps|valid|expire|expires|st
     r"stored|remain|remains|period|run|runs|open|available|before|after)"
 _TYPE_RULES: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
     (QuestionType.DURATION, re.compile(
-        r"\bhow\s+(?:often|frequently|soon|quickly)\b|\bfor\s+how\s+long\b|"
+        r"\bhow\s+(?:often|frequently|soon|quickly)\b|\b(?:for|after|within|in)\s+how\s+long\b|"
         rf"\bhow\s+long\b.*\b{_TIME_VERBS}\b|"
         r"\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|months|years|business\s+days)\b|"
         r"\b(?:retention|validity)\s+period\b|\blifetime\b", re.I)),
@@ -113,7 +114,10 @@ _PROCEDURAL = re.compile(
     r"^(?:click|tap|select|choose|open|go|enter|type|press|run|use|set|add|remove|follow|visit|navigate|install|"
     r"create|sign|turn|pick|drag|copy|paste|call|pass|edit|start|stop|restart|contact|ask|send|write|make)\b|"
     r"\b(?:can|may)\s+be\s+\w+ed\b.*\b(?:from|in|on|by|with|using)\b|\bby\s+(?:clicking|selecting|opening|choosing|"
-    r"running|using|going|calling|setting)\b|\bto\s+\w+\b.*,\s*(?:click|run|use|select|open|go)\b",
+    r"running|using|going|calling|setting)\b|\bto\s+\w+\b.*,\s*(?:click|run|use|select|open|go)\b|"
+    # a command named as the way to do it: "use the visudo command", "running a2enmod", "a command such as adduser"
+    r"\b(?:use|using|run|running|execute|executing|invoke|invoking)\s+(?:the\s+)?(?:[\w.]+-[\w.-]+|[a-z]+\d\w*|"
+    r"[\w.-]+\s+command)\b|\bcommand\s+such\s+as\b",
     re.I,
 )
 _CONDITION = re.compile(r"\b(?:can|cannot|must|only|within|eligible|not|no|yes|allowed|may|unless|if)\b", re.I)
@@ -137,6 +141,12 @@ def question_identifiers(question: str, *, config: PipelineConfig) -> list[froze
     named = [m.group() for m in _IDENTIFIER.finditer(question)] + _NUMBER.findall(_IDENTIFIER.sub(" ", question))
     found = [frozenset(significant_terms(text, config.tokenizer)) for text in named]
     return [terms for terms in found if terms]
+
+
+def question_joined_names(question: str) -> list[str]:
+    """The identifiers the question names whose words are joined by underscores ("wal_level", "dirs_exist_ok"),
+    lower-cased: an answer must write the name itself, not merely its words apart ("WAL buffers" and "low level")."""
+    return sorted({name.lower() for name in _JOINED_NAME.findall(question)})
 
 
 def wants_quantity(question: str) -> bool:

@@ -117,3 +117,28 @@ def test_percentile_is_nearest_rank(values, p, expected):
 )
 def test_fact_found_ignores_case_and_white_space(alternatives, answer, found):
     assert fact_found(alternatives, answer) is found
+
+
+@pytest.mark.parametrize(
+    ("alternatives", "answer", "found"),
+    [
+        (("cached_statements=128",), "cached_statements (int) – The number of statements that sqlite3 should "
+         "internally cache for this connection. By default, 128 statements.", True),
+        (("frozen=False",), "frozen: If true (the default is False), assigning to fields will generate an exception.",
+         True),
+        (("exist_ok=False",), "If exist_ok is False (the default), a FileExistsError is raised.", True),
+        (("mode='r'",), "mode is an optional string. It defaults to 'r' which means open for reading.", True),
+        (("timeout=5.0",), "timeout: how long to wait. The default is 5.0 seconds.", True),
+        # the value without the parameter, another parameter's default, or a default two sentences on: not the fact
+        (("cached_statements=128",), "By default, 128 statements.", False),
+        (("maxsize=128",), "typed: if true, types are cached apart. The default is 128 bytes.", False),
+        (("maxsize=128",), "maxsize sets the size. It is an int. Other text. By default, 128 entries.", False),
+        (("timeout=5.0",), "timeout: how long to wait. The default is 5.05 seconds.", False),
+        (("timeout=5",), "timeout: how long to wait. The default is 5.0 seconds.", False),
+        (("sort_keys=False",), "sort_keys: a non-default False value is rare.", False),
+    ],
+)
+def test_a_signature_default_is_found_where_the_answer_states_that_parameters_default_in_words(
+    alternatives, answer, found
+):
+    assert fact_found(alternatives, answer) is found

@@ -153,3 +153,14 @@ def test_a_comparison_takes_each_side_in_turn_up_to_the_sentence_limit():
         "Enterprise plans are quoted individually by the sales staff [2].",
         "The Team plan allows a maximum of 50 members [1].",
     ]
+
+
+def test_an_underscored_name_the_question_names_must_be_written_whole_not_as_its_words_apart():
+    apart = block(1, "The WAL buffers of a new server are used for every low level modification of the data.", 5.0)
+    whole = block(2, "The wal_level setting of a new server is replica unless it is changed.", 2.0)
+    question = "Which wal_level does a new server use?"
+
+    assert extract_answer(question, [apart], config=CONFIG) == []
+    assert extract_answer(question, [apart, whole], config=CONFIG) == [
+        "The wal_level setting of a new server is replica unless it is changed [2]."
+    ]

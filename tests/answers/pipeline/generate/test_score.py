@@ -5,7 +5,7 @@ from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generate.extractive import extract_answer
 from answers.pipeline.generate.score import term_weights, unit_signals
 from answers.pipeline.generate.units import block_units
-from answers.pipeline.text.questions import QuestionType
+from answers.pipeline.text.questions import QuestionType, question_terms
 from answers.pipeline.text.tokens import DEFAULT
 from tests.answers.pipeline.generate.documents import document_blocks
 
@@ -78,6 +78,8 @@ shared_buffers.</p></dd>
 </dl>
 <h1>Functions</h1>
 <p>math.isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0): Return True if the values a and b are close to each other.</p>
+<p>shutil.copytree(src, dst, symlinks=False, dirs_exist_ok=False): Recursively copy an entire directory tree rooted
+at src to a directory named dst.</p>
 <p>Whether or not two values are considered close is determined according to given absolute and relative
 tolerances.</p>
 </body></html>
@@ -105,3 +107,17 @@ def test_a_unit_about_another_identifier_does_not_answer_for_sharing_a_word():
     answer = reference_answer("What is the default value of temp_buffers?")
 
     assert answer == []  # wal_buffers and shared_buffers have defaults here; temp_buffers has none
+
+
+def test_a_yes_no_question_on_a_default_is_answered_by_the_unit_stating_it():
+    question = "Does shutil.copytree accept an existing destination directory by default?"
+    blocks = document_blocks("ref.html", REFERENCE)
+    terms = question_terms(question, config=PipelineConfig())
+    unit = next(u for b in blocks for u in block_units(b) if u.text.startswith("shutil.copytree("))
+    weights = term_weights((u.text for b in blocks for u in block_units(b)), terms, DEFAULT)
+    fit = unit_signals(unit, terms, QuestionType.YES_NO, weights=weights, best_score=5.0, tokenizer=DEFAULT).type
+    other = next(u for b in blocks for u in block_units(b) if u.text.startswith("Whether or not two values"))
+    unstated = unit_signals(other, terms, QuestionType.YES_NO, weights=weights, best_score=5.0, tokenizer=DEFAULT)
+
+    assert fit == 1.0  # no "not", "only" or "can": the signature's `dirs_exist_ok=False` is the answer
+    assert unstated.type < 1.0

@@ -21,6 +21,11 @@ To reset a password:
 ## Tokens
 
 Tokens are issued by the admin console. They expire after one hour.
+
+## Hosts
+
+The entry that involves host name resolution is hosts. By default, it contains files dns.
+In this case, the resolver reads the hosts file first. By default, the cache is off.
 """
 
 
@@ -40,6 +45,15 @@ def test_a_sentence_that_depends_on_the_one_before_makes_a_pair():
     pairs = [u for u in units_of("Tokens") if u.kind == "pair"]
 
     assert [u.text for u in pairs] == ["Tokens are issued by the admin console. They expire after one hour."]
+
+
+def test_a_sentence_pointing_back_after_an_opening_phrase_makes_a_pair_too():
+    pairs = [u.text for u in units_of("Hosts") if u.kind == "pair"]
+
+    assert pairs == [
+        "The entry that involves host name resolution is hosts. By default, it contains files dns.",
+        "By default, it contains files dns. In this case, the resolver reads the hosts file first.",
+    ]  # "By default, the cache is off." points at nothing before it
 
 
 def test_consecutive_list_items_make_one_steps_unit_for_a_procedure_only():

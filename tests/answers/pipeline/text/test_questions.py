@@ -18,6 +18,8 @@ T = QuestionType
     ("How long does a refund take to process?", T.DURATION),
     ("How frequently does Lumora back up data?", T.DURATION),
     ("How quickly are partner support tickets answered?", T.DURATION),
+    ("After how long is a log file rotated by default?", T.DURATION),
+    ("Within how long must a claim be filed?", T.DURATION),
     ("How long must a password be?", T.QUANTITY),
     ("How many members can a Team workspace have?", T.QUANTITY),
     ("What does an extra storage block cost?", T.QUANTITY),
@@ -61,6 +63,12 @@ def test_a_text_holds_a_required_type_only_with_its_value(text, kind, holds):
 def test_soft_types_score_their_mark_higher():
     assert type_match("Click Forgot password on the sign-in page.", T.PROCEDURE) == 1.0
     assert type_match("Password reset links expire after one hour.", T.PROCEDURE) == 0.5
+    # a command named as the way to do it is a step, a command merely mentioned is not
+    assert type_match("This can be achieved with a command such as adduser user group.", T.PROCEDURE) == 1.0
+    assert type_match("The administrator can use the visudo command to edit it.", T.PROCEDURE) == 1.0
+    assert type_match("Enabling new modules is a simple matter of running a2enmod module.", T.PROCEDURE) == 1.0
+    assert type_match("The visudo command is shipped with sudo.", T.PROCEDURE) == 0.5
+    assert type_match("Most people use the same file on every machine.", T.PROCEDURE) == 0.5
     assert type_match("Vacuum is needed because rows are never updated in place.", T.REASON) == 1.0
     assert type_match("Vacuum reclaims storage.", T.REASON) == 0.5
 
