@@ -227,6 +227,10 @@ if RAG_RETRIEVER not in ("memory",):
 RAG_RETRIEVAL = env_str("RAG_RETRIEVAL", "bm25")
 if RAG_RETRIEVAL not in ("bm25", "hybrid"):
     raise ImproperlyConfigured(f"RAG_RETRIEVAL must be 'bm25' or 'hybrid', not {RAG_RETRIEVAL!r}")
+# Hybrid fusion (answers.pipeline.retrieve.hybrid.FusionConfig): BM25's first N hits kept first, in BM25 order (0: plain
+# RRF); a dense hit under this cosine similarity adds nothing (-1: every dense hit counts).
+RAG_HYBRID_KEEP_BM25 = env_int("RAG_HYBRID_KEEP_BM25", 0, minimum=0)
+RAG_HYBRID_DENSE_FLOOR = env_float("RAG_HYBRID_DENSE_FLOOR", -1.0, minimum=-1.0)
 # Chunk vectors at ingest and index build, and the question's at question time (answers.pipeline.embed). Off, or
 # without the model's packages, everything is lexical. The tests switch it off except where they test it.
 RAG_EMBEDDINGS = env_bool("RAG_EMBEDDINGS", True)

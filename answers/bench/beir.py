@@ -1,4 +1,5 @@
 """BEIR ranking quality of BM25, dense and hybrid retrieval (`manage.py bench_beir`): nDCG@10 and Recall@100."""
+import dataclasses
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -11,7 +12,7 @@ from answers.pipeline.embed.cache import cached_embeddings
 from answers.pipeline.embed.model import MODEL_ID, embed_texts
 from answers.pipeline.retrieve.bm25 import Bm25Index, Hit
 from answers.pipeline.retrieve.dense import DenseIndex
-from answers.pipeline.retrieve.hybrid import FusionConfig, fuse_rankings
+from answers.pipeline.retrieve.hybrid import PLAIN_RRF, FusionConfig, fuse_rankings
 from answers.pipeline.text.sentences import split_sentences
 from answers.pipeline.text.tokens import DEFAULT, TokenizerConfig, tokenize
 
@@ -28,11 +29,12 @@ def bench_beir_methods(
     embed: Callable[[list[str]], np.ndarray] = embed_texts,
     split: str = "test",
     sentences: bool = False,
+    fusion: FusionConfig = PLAIN_RRF,
 ) -> dict:
     """Score the split's queries with each method; `weights` adds hybrid runs with those BM25 weights.
 
     With `sentences`, a document's dense score is the best of its whole text and each of its sentences, as the
-    site's chunks score; without, its whole text alone.
+    site's chunks score; without, its whole text alone. `fusion` is the site's (depth raised to DEPTH).
     """
     start = time.perf_counter()
     data = load_beir(path, split=split)
@@ -61,13 +63,14 @@ def bench_beir_methods(
         index = DenseIndex.build((doc_id, "public", matrix) for doc_id, matrix in rows.items())
         dense = {q: index.search(v, max_rank=PUBLIC, k=DEPTH) for q, v in zip(query_ids, questions, strict=True)}
     runs: dict[str, Callable[[str], list[Hit]]] = {"bm25": lexical.__getitem__, "dense": dense.__getitem__}
-    runs["hybrid"] = lambda q: fuse_rankings(lexical[q], dense[q], k=DEPTH, config=FusionConfig(depth=DEPTH))
+    fused = dataclasses.replace(fusion, depth=DEPTH)
+    runs["hybrid"] = lambda q: fuse_rankings(lexical[q], dense[q], k=DEPTH, config=fused)
     results = {method: _score(runs[method], query_ids, data.qrels) for method in methods}
     for weight in weights:
-        fusion = FusionConfig(bm25_weight=weight, depth=DEPTH)
+        weighting = dataclasses.replace(fused, bm25_weight=weight)
 
-        def weighted(query_id: str, fusion: FusionConfig = fusion) -> list[Hit]:
-            return fuse_rankings(lexical[query_id], dense[query_id], k=DEPTH, config=fusion)
+        def weighted(query_id: str, weighting: FusionConfig = weighting) -> list[Hit]:
+            return fuse_rankings(lexical[query_id], dense[query_id], k=DEPTH, config=weighting)
 
         results[f"hybrid_w{weight:g}"] = _score(weighted, query_ids, data.qrels)
     first = results[methods[0]] if methods else {}

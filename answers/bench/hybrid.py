@@ -7,7 +7,7 @@ from pathlib import Path
 
 from answers.pipeline.embed.model import embed_texts
 from answers.pipeline.records import AUDIENCE_RANK
-from answers.pipeline.retrieve.hybrid import FusionConfig, fuse_rankings
+from answers.pipeline.retrieve.hybrid import PLAIN_RRF, FusionConfig, fuse_rankings
 from answers.pipeline.text.tokens import tokenize
 from answers.retrieval.holder import IndexSnapshot
 
@@ -18,7 +18,14 @@ def golden_questions(path: Path) -> list[str]:
         return [json.loads(line)["question"] for line in handle if line.strip()]
 
 
-def bench_hybrid(snapshot: IndexSnapshot, questions: Sequence[str], *, k: int = 8, rounds: int = 3) -> dict:
+def bench_hybrid(
+    snapshot: IndexSnapshot,
+    questions: Sequence[str],
+    *,
+    k: int = 8,
+    rounds: int = 3,
+    config: FusionConfig = PLAIN_RRF,
+) -> dict:
     """Per question, CPU seconds of BM25 alone and of hybrid (embedding the question afresh, dense search, fusion).
 
     CPU time of this thread (`time.thread_time`), so other processes on the machine do not count; the best of
@@ -26,7 +33,7 @@ def bench_hybrid(snapshot: IndexSnapshot, questions: Sequence[str], *, k: int = 
     """
     if snapshot.dense is None:
         raise ValueError("the index has no chunk vectors: ingest with RAG_EMBEDDINGS on and the model installed")
-    tier, config = AUDIENCE_RANK["public"], FusionConfig()
+    tier = AUDIENCE_RANK["public"]
     depth = max(k, config.depth)
     embed_texts(["warm up"])  # the first run loads the model
     lexical_s, hybrid_s = [], []

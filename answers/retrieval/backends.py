@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 from answers.pipeline.answer import Retriever
+from answers.pipeline.retrieve.hybrid import FusionConfig
 from answers.retrieval.caller import CallerRetriever, max_rank_for
 from answers.retrieval.holder import current_index
 
@@ -29,7 +30,14 @@ class MemoryBackend:
 
     def retriever_for(self, audiences: tuple[str, ...]) -> CallerRetriever:
         """The current snapshot through the audiences' tier (the snapshot is kept for the whole question)."""
-        return CallerRetriever(current_index(), max_rank_for(audiences), hybrid=settings.RAG_RETRIEVAL == "hybrid")
+        return CallerRetriever(
+            current_index(), max_rank_for(audiences), hybrid=settings.RAG_RETRIEVAL == "hybrid", fusion=fusion_config()
+        )
+
+
+def fusion_config() -> FusionConfig:
+    """The hybrid fusion the settings ask for (RAG_HYBRID_KEEP_BM25, RAG_HYBRID_DENSE_FLOOR)."""
+    return FusionConfig(keep_bm25=settings.RAG_HYBRID_KEEP_BM25, dense_floor=settings.RAG_HYBRID_DENSE_FLOOR)
 
 
 BACKENDS: dict[str, Callable[[], RetrieverBackend]] = {"memory": MemoryBackend}

@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from answers.bench.beir import bench_beir_methods
 from answers.pipeline.embed.model import embeddings_available, unavailable_reason
+from answers.retrieval.backends import fusion_config
 
 METHODS = ("bm25", "dense", "hybrid")
 
@@ -54,7 +55,7 @@ class Command(BaseCommand):
         cache = Path(options["cache_dir"]) if options["cache_dir"] else Path(settings.BASE_DIR) / "var" / "embeddings"
         result = bench_beir_methods(
             folder, methods=methods, weights=weights, cache_dir=cache, split=options["split"],
-            sentences=options["sentences"],
+            sentences=options["sentences"], fusion=fusion_config(),
         )
         if options["json"]:
             self.stdout.write(json.dumps(result))

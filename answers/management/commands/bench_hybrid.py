@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from answers.bench.hybrid import bench_hybrid, golden_questions
 from answers.pipeline.embed.model import embeddings_available, unavailable_reason
+from answers.retrieval.backends import fusion_config
 from answers.retrieval.holder import refresh_now
 
 
@@ -28,7 +29,10 @@ class Command(BaseCommand):
         if not embeddings_available():
             raise CommandError(f"hybrid retrieval needs the embedding model: {unavailable_reason()}")
         try:
-            result = bench_hybrid(refresh_now(), golden_questions(Path(options["golden"])), rounds=options["rounds"])
+            result = bench_hybrid(
+                refresh_now(), golden_questions(Path(options["golden"])), rounds=options["rounds"],
+                config=fusion_config(),
+            )
         except ValueError as error:
             raise CommandError(str(error)) from None
         if options["json"]:

@@ -116,3 +116,12 @@ def test_the_setting_makes_the_callers_retriever_hybrid(ingest, settings):
     bound = bound_to_question(retriever_for(PUBLIC_ONLY), QUESTION)
     assert bound.query_vector is not None
     assert "Security" in [hit.record.source_title for hit in bound.search(tokenize(QUESTION), k=2)]
+
+
+def test_the_fusion_settings_reach_the_callers_retriever(settings):
+    from answers.retrieval.backends import retriever_for
+
+    settings.RAG_RETRIEVAL = "hybrid"
+    settings.RAG_HYBRID_KEEP_BM25, settings.RAG_HYBRID_DENSE_FLOOR = 3, 0.5
+    fusion = retriever_for(PUBLIC_ONLY).fusion
+    assert (fusion.keep_bm25, fusion.dense_floor) == (3, 0.5)

@@ -44,3 +44,34 @@ def test_depth_limits_each_side():
     fused = fuse_rankings(deep, [], k=20, config=FusionConfig(depth=5))
     assert len(fused) == 5
     assert fuse_rankings(deep, [], k=0) == []
+
+
+def test_kept_bm25_hits_come_first_with_their_bm25_scores():
+    lexical = hits(("a", 9.0), ("b", 5.0), ("c", 4.0))
+    dense = hits(("x", 0.9), ("y", 0.8), ("c", 0.7))
+    fused = fuse_rankings(lexical, dense, k=5, config=FusionConfig(keep_bm25=2))
+    assert fused[:2] == [Hit("a", 9.0), Hit("b", 5.0)]
+    assert [hit.chunk_id for hit in fused[2:]] == ["c", "x", "y"]  # c is on both sides
+    scores = [hit.score for hit in fused]
+    assert scores == sorted(scores, reverse=True) and len(set(scores)) == len(scores)  # assembly keeps this order
+    assert fused[2].score < 5.0
+
+
+def test_without_keep_a_strong_dense_side_displaces_bm25s_first_hit():
+    lexical = hits(("a", 9.0), ("b", 5.0), ("c", 4.0))
+    dense = hits(("b", 0.9), ("c", 0.8), ("x", 0.7))
+    assert fuse_rankings(lexical, dense, k=3)[0].chunk_id == "b"
+    assert fuse_rankings(lexical, dense, k=3, config=FusionConfig(keep_bm25=1))[0].chunk_id == "a"
+
+
+def test_a_dense_hit_under_the_floor_adds_nothing():
+    lexical = hits(("a", 9.0), ("b", 5.0))
+    dense = hits(("strong", 0.62), ("weak", 0.41))
+    found = [hit.chunk_id for hit in fuse_rankings(lexical, dense, k=4, config=FusionConfig(dense_floor=0.5))]
+    assert "strong" in found and "weak" not in found
+    assert "weak" in [hit.chunk_id for hit in fuse_rankings(lexical, dense, k=4)]
+
+
+def test_a_kept_hit_needs_a_positive_bm25_score():
+    fused = fuse_rankings(hits(("a", 0.0)), hits(("x", 0.9)), k=2, config=FusionConfig(keep_bm25=1))
+    assert all(hit.score <= 0 for hit in fused)
