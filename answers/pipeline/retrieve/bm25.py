@@ -381,7 +381,7 @@ class Bm25Index:
                 continue
             column = self._columns.get(term_id)
             if column is not None:  # a common term: every document's code, absent ones adding idf * 0.0 = 0.0
-                contribution = (idf * tier.tf_part)[column[: tier.extent]]  # the same products, one per document
+                contribution = (idf * tier.tf_part).take(column[: tier.extent])  # the same products, one per document
                 if scores is None:
                     scores = contribution
                 else:
@@ -389,7 +389,7 @@ class Bm25Index:
                 continue
             docs, codes = self.post_docs[start:end], self.post_codes[start:end]
             small_table = tier.tf_part.size <= codes.size  # then scale it once and look up (same products)
-            contribution = (idf * tier.tf_part)[codes] if small_table else idf * tier.tf_part[codes]
+            contribution = (idf * tier.tf_part).take(codes) if small_table else idf * tier.tf_part.take(codes)
             if scores is None:
                 scores = np.zeros(tier.extent, dtype=np.float64)
                 scores[docs] = contribution
@@ -616,14 +616,15 @@ class Bm25Index:
         for term in scoring:
             found = done.get(term.term_id)
             if found is None:
+                # take, not [], throughout: the same elements, with less of numpy's per-call indexing setup
                 if term.column is not None:  # absent documents add idf * 0.0: x + 0.0 is x
-                    found = None, term.idf * tier.tf_part[term.column[docs]]
+                    found = None, term.idf * tier.tf_part.take(term.column.take(docs))
                 elif term.term_id in within:
                     at = None if term.docs is docs else np.searchsorted(docs, term.docs)
-                    found = at, term.idf * tier.tf_part[term.codes]
+                    found = at, term.idf * tier.tf_part.take(term.codes)
                 else:
                     at, in_postings = lookup_postings(term.docs, docs)
-                    found = at, term.idf * tier.tf_part[term.codes[in_postings]]
+                    found = at, term.idf * tier.tf_part.take(term.codes.take(in_postings))
                 done[term.term_id] = found
             at, contribution = found
             if at is None:

@@ -178,9 +178,9 @@ def lookup_postings(docs: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, n
     """Which of the wanted documents (ascending) a term's postings hold: their indexes in wanted and in postings."""
     if not docs.size:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    at = np.minimum(np.searchsorted(docs, wanted), docs.size - 1)  # past the end: compared with the last one
-    found = np.flatnonzero(docs[at] == wanted)
-    return found, at[found]
+    at = np.searchsorted(docs, wanted)
+    found = np.flatnonzero(docs.take(at, mode="clip") == wanted)  # past the end: compared with the last one
+    return found, at.take(found)
 
 
 def _union(postings: list[np.ndarray]) -> np.ndarray:
