@@ -11,7 +11,10 @@ tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avgdl)), so scoring a term is one 
 its idf and one scatter-add, with the same float operations as rank-bm25 (scores match it bit for bit on one tier).
 
 `search` finds its top k by exact MaxScore pruning (`retrieve.maxscore`) once a query's postings are many: each
-term's bound comes from its largest term frequency and shortest document, kept per term. Postings take 6 bytes
+term's bound comes from its largest term frequency and shortest document, kept per term. First the documents of
+the rarest terms (the seed) are scored exactly; when the other terms' bounds sum below their k-th best, which is
+the usual case, the top k is the seed's and the query is done in a few numpy calls per term; otherwise that k-th
+best is the threshold `maxscore.candidate_docs` narrows from. Postings take 6 bytes
 (int32 document, uint16 pair code) while the corpus has at most 65,536 distinct (tf, length) pairs, else 8.
 
 Hits are the documents with a non-zero score, best first, ties by chunk id. Scores can be negative: as in
@@ -38,7 +41,7 @@ from answers.pipeline.retrieve.maxscore import (
 )
 from answers.pipeline.retrieve.postings import TIERS, _pair_codes, _postings, _ranks, _term_bounds, _tier_offsets
 
-_KNOWN_TOKENS = 1 << 16  # tokens a tier remembers before it forgets them all
+_KNOWN_TOKENS = 4096  # tokens a tier remembers before it forgets them all (a few hundred bytes each)
 PRUNE_FROM = 20_000  # postings a query must read before pruning is worth its bookkeeping
 _DENSE_SHARE = 4  # a term in at least 1/4 of the documents also gets a code per document, for O(1) look-ups
 _SPARSE_SHARE = 16  # a query with fewer postings than 1/16 of the documents scores its documents alone
