@@ -11,7 +11,10 @@ tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avgdl)), so scoring a term is one 
 its idf and one scatter-add, with the same float operations as rank-bm25 (scores match it bit for bit on one tier).
 
 `search` finds its top k by exact MaxScore pruning (`retrieve.maxscore`) once a query's postings are many: each
-term's bound comes from its largest term frequency and shortest document, kept per term. Postings take 6 bytes
+term's bound comes from its largest term frequency and shortest document, kept per term. First the documents of
+the rarest terms (the seed) are scored exactly; when the other terms' bounds sum below their k-th best, which is
+the usual case, the top k is the seed's and the query is done in a few numpy calls per term; otherwise that k-th
+best is the threshold `maxscore.candidate_docs` narrows from. Postings take 6 bytes
 (int32 document, uint16 pair code) while the corpus has at most 65,536 distinct (tf, length) pairs, else 8.
 
 Hits are the documents with a non-zero score, best first, ties by chunk id. Scores can be negative: as in
@@ -21,13 +24,24 @@ negative when the average idf is (tiny corpora, such as a single document).
 import bisect
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from answers.pipeline.retrieve.maxscore import QueryTerm, _union, candidate_docs, lookup_postings
+from answers.pipeline.retrieve.maxscore import (
+    KEPT_COST,
+    SEED_POSTINGS,
+    QueryTerm,
+    _kth,
+    _safe,
+    _union,
+    candidate_docs,
+    lookup_postings,
+    seed_count,
+)
 from answers.pipeline.retrieve.postings import TIERS, _pair_codes, _postings, _ranks, _term_bounds, _tier_offsets
 
+_KNOWN_TOKENS = 4096  # tokens a tier remembers before it forgets them all (a few hundred bytes each)
 PRUNE_FROM = 20_000  # postings a query must read before pruning is worth its bookkeeping
 _DENSE_SHARE = 4  # a term in at least 1/4 of the documents also gets a code per document, for O(1) look-ups
 _SPARSE_SHARE = 16  # a query with fewer postings than 1/16 of the documents scores its documents alone
@@ -53,16 +67,20 @@ class _Tier:
     idf: np.ndarray  # per term; 0.0 for terms outside the tier's vocabulary
     tf_part: np.ndarray  # per (tf, length) pair code: tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avgdl))
     bound: np.ndarray  # per term: an upper bound of idf * tf part over its postings (0.0 when idf <= 0)
+    # token -> its scoring term in this tier (None: it scores nothing), filled as queries ask; a cache, not state
+    scoring: dict[str, "_Scoring | None"] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
 class _Scoring:
-    """One scoring query token in one tier: its term, idf and postings range, and its per-document column if any."""
+    """One scoring query token in one tier: its term, idf, bound and postings (views), and its per-document column
+    if any."""
 
     term_id: int
     idf: np.float64
-    start: int
-    end: int
+    bound: float  # tier.bound of the term, once (not times the query's repeats)
+    docs: np.ndarray  # the tier's part of the term's postings: document numbers ascending
+    codes: np.ndarray  # their pair codes
     column: np.ndarray | None
 
 
@@ -366,7 +384,7 @@ class Bm25Index:
                 continue
             column = self._columns.get(term_id)
             if column is not None:  # a common term: every document's code, absent ones adding idf * 0.0 = 0.0
-                contribution = (idf * tier.tf_part)[column[: tier.extent]]  # the same products, one per document
+                contribution = (idf * tier.tf_part).take(column[: tier.extent])  # the same products, one per document
                 if scores is None:
                     scores = contribution
                 else:
@@ -374,7 +392,7 @@ class Bm25Index:
                 continue
             docs, codes = self.post_docs[start:end], self.post_codes[start:end]
             small_table = tier.tf_part.size <= codes.size  # then scale it once and look up (same products)
-            contribution = (idf * tier.tf_part)[codes] if small_table else idf * tier.tf_part[codes]
+            contribution = (idf * tier.tf_part).take(codes) if small_table else idf * tier.tf_part.take(codes)
             if scores is None:
                 scores = np.zeros(tier.extent, dtype=np.float64)
                 scores[docs] = contribution
@@ -424,35 +442,37 @@ class Bm25Index:
     ) -> list[Hit]:
         """This segment's exact top k under the tier's statistics."""
         scoring = self._scoring_terms(query_tokens, max_rank, tier)
-        terms = self._pruning_terms(scoring, tier, prune_from)
-        if terms is not None:  # prune: score only the documents that may reach the top k, exactly
+        if not scoring:
+            return []
+        postings = sum(term.docs.size for term in scoring)
+        if self._prunable(scoring, postings, prune_from):  # score only the documents that may reach the top k
+            eager = prune_from == 0
+            cost = sum(tier.extent * _DENSE_PASS if term.column is not None else term.docs.size for term in scoring)
+            seeded = self._seeded_top(scoring, tier, k, cost, eager)
+            if isinstance(seeded, list):
+                return seeded
 
             def exact(docs: np.ndarray) -> np.ndarray:
                 return self._exact_scores(scoring, tier, docs)
 
-            eager = {"seed_postings": 0, "lookup_cost": 0} if prune_from == 0 else {}
-            cost = sum(
-                tier.extent * _DENSE_PASS if term.column is not None else term.end - term.start for term in scoring
-            )
             candidates = candidate_docs(
-                terms,
+                self._pruning_terms(scoring, tier),
                 k=k,
                 exact_scores=exact,
                 doc_count=tier.extent,
                 exhaustive_cost=cost,
                 excluded=self._removed_mask,
-                **eager,
+                threshold=seeded,
+                **({"seed_postings": 0, "lookup_cost": 0} if eager else {}),
             )
             if candidates is not None:
                 values = exact(candidates)
                 scored = values != 0
                 return self._top(candidates[scored], values[scored], k)
-        if not scoring:
-            return []
-        if sum(term.end - term.start for term in scoring) * _SPARSE_SHARE < tier.extent:
+        if postings * _SPARSE_SHARE < tier.extent:
             # few postings: score their documents alone, not a score array of every document
-            docs = _union([self.post_docs[term.start : term.end] for term in scoring])
-            values = self._exact_scores(scoring, tier, docs)
+            docs = _union([term.docs for term in scoring])
+            values = self._exact_scores(scoring, tier, docs, within={term.term_id for term in scoring})
             scored = values != 0
             return self._top(docs[scored], values[scored], k)
         scores = self._accumulate(query_tokens, max_rank, tier)
@@ -461,46 +481,96 @@ class Bm25Index:
         candidates = _candidates(scores, k)
         return self._top(candidates, scores[candidates], k)
 
+    def _seeded_top(
+        self, scoring: list["_Scoring"], tier: _Tier, k: int, cost: float, eager: bool
+    ) -> list[Hit] | float | None:
+        """The exact top k if the rarest terms' documents (the seed) hold it, else a lower bound of the k-th best
+        score (None when there is none to give, or scoring the seed cannot pay).
+
+        The seed's documents are scored exactly; any other document holds none of the seed terms, so it scores at
+        most the sum of the other terms' bounds, and when that sum is below the seed's k-th best (by a margin far
+        above rounding) the top k is the seed's. The common case of a query of a few rare terms and common ones:
+        one lookup per term for a few thousand documents, and none of `maxscore.candidate_docs`' narrowing.
+        """
+        repeats: dict[int, int] = {}
+        for term in scoring:
+            repeats[term.term_id] = repeats.get(term.term_id, 0) + 1
+        by_size = sorted({term.term_id: term for term in scoring}.values(), key=lambda term: term.docs.size)
+        seeds = seed_count([term.docs.size for term in by_size], k, 0 if eager else SEED_POSTINGS)
+        if seeds == len(by_size):
+            return None  # every term is short: the exhaustive path is as cheap
+        seed = by_size[:seeds]
+        if not eager and sum(term.docs.size for term in seed) * KEPT_COST > cost:
+            return None  # the seed alone costs about what scoring every posting does
+        docs = seed[0].docs if seeds == 1 else _union([term.docs for term in seed])
+        values = self._exact_scores(scoring, tier, docs, within={term.term_id for term in seed})
+        kth = _kth(values, k)
+        threshold = _safe(kth)
+        if threshold <= 0:
+            return None
+        if sum(repeats[term.term_id] * term.bound for term in by_size[seeds:]) >= threshold:
+            return threshold  # a document outside the seed might reach the top k: narrow from this bound
+        keep = values >= kth  # kth > 0: scoring documents only, and every one tied at the boundary
+        return self._ordered(docs[keep], values[keep], k)
+
     def _top(self, candidates: np.ndarray, values: np.ndarray, k: int) -> list[Hit]:
         if candidates.size > k:
             kth = np.partition(values, candidates.size - k)[candidates.size - k]
             keep = values >= kth  # every document tied at the boundary stays, so the chunk id decides
             candidates, values = candidates[keep], values[keep]
+        return self._ordered(candidates, values, k)
+
+    def _ordered(self, candidates: np.ndarray, values: np.ndarray, k: int) -> list[Hit]:
+        """The k best of these candidates, best first, ties by chunk id."""
         order = np.lexsort((self.chunk_order[candidates], -values))[:k]
         chosen = candidates[order].tolist()
         return [Hit(self.chunk_ids[i], value) for i, value in zip(chosen, values[order].tolist(), strict=True)]
 
     def _scoring_terms(self, query_tokens: list[str], max_rank: int, tier: _Tier) -> list[_Scoring]:
         """The query's tokens that score in this tier, in query order (a repeated term once per repeat)."""
-        seen: dict[int, _Scoring | None] = {}
+        known = tier.scoring
         scoring = []
         for token in query_tokens:
-            term_id = self.term_ids.get(token)
-            if term_id is None:
-                continue
-            if term_id not in seen:
-                idf = tier.idf[term_id]
-                start = int(self.offsets[term_id * TIERS])
-                end = int(self.offsets[term_id * TIERS + max_rank + 1])
-                usable = start < end and idf != 0.0
-                seen[term_id] = _Scoring(term_id, idf, start, end, self._columns.get(term_id)) if usable else None
-            if (term := seen[term_id]) is not None:
+            if token in known:
+                term = known[token]
+            else:
+                if len(known) >= _KNOWN_TOKENS:
+                    known.clear()  # bounded: queries may bring any number of unknown words
+                term = known[token] = self._scoring_term(token, max_rank, tier)
+            if term is not None:
                 scoring.append(term)
         return scoring
 
-    def _pruning_terms(self, scoring: list["_Scoring"], tier: _Tier, prune_from: int) -> list[QueryTerm] | None:
-        """The query's distinct terms with their bounds; None when pruning cannot pay or is not safe."""
-        if self.k1 < 0 or self.b < 0:
-            return None  # the bounds assume a tf part rising with tf and falling with length
-        if sum(term.end - term.start for term in scoring) < prune_from:
+    def _scoring_term(self, token: str, max_rank: int, tier: _Tier) -> _Scoring | None:
+        """The token's term in this tier, or None if it scores nothing there (absent, or an idf of 0.0)."""
+        term_id = self.term_ids.get(token)
+        if term_id is None:
             return None
-        repeats: dict[int, int] = {}
+        idf = tier.idf[term_id]
+        start = int(self.offsets[term_id * TIERS])
+        end = int(self.offsets[term_id * TIERS + max_rank + 1])
+        if start == end or idf == 0.0:
+            return None
+        docs, codes = self.post_docs[start:end], self.post_codes[start:end]
+        return _Scoring(term_id, idf, float(tier.bound[term_id]), docs, codes, self._columns.get(term_id))
+
+    def _prunable(self, scoring: list["_Scoring"], postings: int, prune_from: int) -> bool:
+        """Whether the query reads enough postings for pruning to pay, and its bounds are sound."""
+        if self.k1 < 0 or self.b < 0 or postings < prune_from:
+            return False  # the bounds assume a tf part rising with tf and falling with length
+        first = scoring[0].term_id
+        distinct = False
         for term in scoring:
             if term.idf < 0:
-                return None  # a negative contribution: the bounds' argument needs terms that only add
+                return False  # a negative contribution: the bounds' argument needs terms that only add
+            distinct = distinct or term.term_id != first
+        return distinct
+
+    def _pruning_terms(self, scoring: list["_Scoring"], tier: _Tier) -> list[QueryTerm]:
+        """The query's distinct terms with their bounds, for `maxscore.candidate_docs`."""
+        repeats: dict[int, int] = {}
+        for term in scoring:
             repeats[term.term_id] = repeats.get(term.term_id, 0) + 1
-        if len(repeats) < 2:
-            return None
         distinct = {term.term_id: term for term in scoring}
 
         def weights(term: _Scoring) -> Callable[[], np.ndarray]:
@@ -508,7 +578,7 @@ class Bm25Index:
 
             def all_of() -> np.ndarray:  # for bounds only: the float operations need not be the exact path's
                 if not found:
-                    codes = self.post_codes[term.start : term.end]
+                    codes = term.codes
                     factor = repeats[term.term_id] * term.idf
                     small_table = tier.tf_part.size <= codes.size
                     found.append((factor * tier.tf_part)[codes] if small_table else factor * tier.tf_part[codes])
@@ -522,16 +592,16 @@ class Bm25Index:
                     looked_up: np.ndarray = term.idf * tier.tf_part[term.column[docs]]
                     return repeats[term.term_id] * looked_up
                 values = np.zeros(docs.size, dtype=np.float64)
-                found, at = lookup_postings(self.post_docs[term.start : term.end], docs)
-                values[found] = term.idf * tier.tf_part[self.post_codes[term.start : term.end][at]]
+                found, at = lookup_postings(term.docs, docs)
+                values[found] = term.idf * tier.tf_part[term.codes[at]]
                 return repeats[term.term_id] * values
 
             return of
 
         return [
             QueryTerm(
-                docs=self.post_docs[term.start : term.end],
-                bound=repeats[term_id] * float(tier.bound[term_id]),
+                docs=term.docs,
+                bound=repeats[term_id] * term.bound,
                 dense=term.column is not None,
                 weights=weights(term),
                 weights_of=weights_of(term),
@@ -539,16 +609,31 @@ class Bm25Index:
             for term_id, term in distinct.items()
         ]
 
-    def _exact_scores(self, scoring: list["_Scoring"], tier: _Tier, docs: np.ndarray) -> np.ndarray:
+    def _exact_scores(
+        self, scoring: list["_Scoring"], tier: _Tier, docs: np.ndarray, within: set[int] | frozenset[int] = frozenset()
+    ) -> np.ndarray:
         """The documents' scores, term by term in query order: the exhaustive path's float operations (removed
-        documents 0.0)."""
+        documents 0.0). within names terms whose postings all are among docs (placed by one binary search each)."""
         values = np.zeros(docs.size, dtype=np.float64)
+        done: dict[int, tuple[np.ndarray | None, np.ndarray]] = {}  # a repeated term adds the same products again
         for term in scoring:
-            if term.column is not None:  # absent documents add idf * 0.0: x + 0.0 is x
-                values += term.idf * tier.tf_part[term.column[docs]]
-                continue
-            found, at = lookup_postings(self.post_docs[term.start : term.end], docs)
-            values[found] += term.idf * tier.tf_part[self.post_codes[term.start : term.end][at]]
+            found = done.get(term.term_id)
+            if found is None:
+                # take, not [], throughout: the same elements, with less of numpy's per-call indexing setup
+                if term.column is not None:  # absent documents add idf * 0.0: x + 0.0 is x
+                    found = None, term.idf * tier.tf_part.take(term.column.take(docs))
+                elif term.term_id in within:
+                    at = None if term.docs is docs else np.searchsorted(docs, term.docs)
+                    found = at, term.idf * tier.tf_part.take(term.codes)
+                else:
+                    at, in_postings = lookup_postings(term.docs, docs)
+                    found = at, term.idf * tier.tf_part.take(term.codes.take(in_postings))
+                done[term.term_id] = found
+            at, contribution = found
+            if at is None:
+                values += contribution
+            else:
+                values[at] += contribution  # a term's positions are distinct: no lost additions
         if self._removed_mask is not None:
             values[self._removed_mask[docs]] = 0.0
         return values

@@ -47,6 +47,7 @@ def candidate_docs(
     doc_count: int = 0,
     exhaustive_cost: float | None = None,
     excluded: np.ndarray | None = None,
+    threshold: float | None = None,
 ) -> np.ndarray | None:
     """Document numbers (ascending) that hold every document of the exact top k; None when pruning cannot pay.
 
@@ -54,29 +55,19 @@ def candidate_docs(
     union be taken on a dense array instead of by sorting; exhaustive_cost is what scoring every posting costs, in
     scattered postings (their count by default); excluded marks documents (by number) that are not to be returned
     (an update's removed ones), so they never lift the threshold. With seed_postings and lookup_cost 0 it prunes
-    whenever it soundly can (the tests compare that with the exhaustive path).
+    whenever it soundly can (the tests compare that with the exhaustive path). threshold, if given, is a lower bound
+    of the k-th best score already known (less a margin above rounding, as `_safe` takes): the seed is not scored.
     """
     by_size = sorted(terms, key=lambda term: term.docs.size)
     total = sum(term.docs.size for term in by_size) if exhaustive_cost is None else exhaustive_cost
-    seed_terms: list[QueryTerm] = []
-    seeded = 0
-    for term in by_size:
-        if seed_terms and seeded >= k and seeded + term.docs.size > seed_postings:
-            break
-        seed_terms.append(term)
-        seeded += term.docs.size
+    seed_terms = by_size[: seed_count([term.docs.size for term in by_size], k, seed_postings)]
+    seeded = sum(term.docs.size for term in seed_terms)
     if len(seed_terms) == len(by_size) or (lookup_cost and seeded * KEPT_COST > total):
         return None  # every term is short, or every one long: the exhaustive path is as cheap
-    seed_docs, seed_partial = _partial_sums(seed_terms, doc_count)
-    seed, exact_count = seed_docs, SEED_EXACT * k
-    picked = np.arange(seed.size)
-    if seed.size > exact_count:  # the k-th best of any of them is a lower bound: take the likeliest
-        picked = np.sort(np.argpartition(seed_partial, seed.size - exact_count)[seed.size - exact_count :])
-        seed = seed[picked]
-    seed_scores = _seed_scores(seed, seed_partial[picked], by_size, len(seed_terms), exact_scores)
-    if excluded is not None:
-        seed_scores[excluded[seed]] = 0.0
-    threshold = _safe(_kth(seed_scores, k))
+    seed: tuple[np.ndarray, np.ndarray] | None = None  # the seed's documents and partial sums, if computed
+    if threshold is None:
+        seed = _partial_sums(seed_terms, doc_count)
+        threshold = _seed_threshold(*seed, by_size, len(seed_terms), k, exact_scores, excluded)
     if threshold <= 0:
         return None
 
@@ -87,8 +78,8 @@ def candidate_docs(
     kept_postings = sum(term.docs.size for term in kept)
     if (lookup_cost and not set_aside) or kept_postings * min(lookup_cost, KEPT_COST) > total:
         return None  # nothing or too little set aside: the exhaustive path is as cheap
-    same = len(kept) == len(seed_terms)  # kept holds the seed terms (the shortest): then it is the seed
-    docs, partial = (seed_docs, seed_partial) if same else _partial_sums(kept, doc_count)
+    # kept holds the seed terms (the shortest): if it holds no other, its documents are the seed's
+    docs, partial = seed if seed is not None and len(kept) == len(seed_terms) else _partial_sums(kept, doc_count)
     # Each set-aside term in turn (largest bound first): drop the documents whose bound cannot reach the k-th best,
     # then replace the term's bound by what it really adds to those left.
     for at, term in enumerate(set_aside):
@@ -99,6 +90,39 @@ def candidate_docs(
             return docs  # few enough to score exactly at once
         partial += term.weights_of(docs) * (1 + _MARGIN)  # positive: raised to bound its rounding
     return docs[partial >= threshold]
+
+
+def seed_count(sizes: Sequence[int], k: int, seed_postings: int = SEED_POSTINGS) -> int:
+    """How many of the terms (postings sizes, ascending) make the seed: the shortest, until they hold at least k
+    postings and the next would take them past seed_postings."""
+    seeded = 0
+    for count, size in enumerate(sizes):
+        if count and seeded >= k and seeded + size > seed_postings:
+            return count
+        seeded += size
+    return len(sizes)
+
+
+def _seed_threshold(
+    seed_docs: np.ndarray,
+    seed_partial: np.ndarray,
+    by_size: list[QueryTerm],
+    seeds: int,
+    k: int,
+    exact_scores: Callable[[np.ndarray], np.ndarray],
+    excluded: np.ndarray | None,
+) -> float:
+    """A lower bound of the k-th best score, less the margin: the k-th best lower bound of the seed documents with
+    the largest partial sums."""
+    seed, exact_count = seed_docs, SEED_EXACT * k
+    picked = np.arange(seed.size)
+    if seed.size > exact_count:  # the k-th best of any of them is a lower bound: take the likeliest
+        picked = np.sort(np.argpartition(seed_partial, seed.size - exact_count)[seed.size - exact_count :])
+        seed = seed[picked]
+    seed_scores = _seed_scores(seed, seed_partial[picked], by_size, seeds, exact_scores)
+    if excluded is not None:
+        seed_scores[excluded[seed]] = 0.0
+    return _safe(_kth(seed_scores, k))
 
 
 def _seed_scores(
@@ -154,9 +178,9 @@ def lookup_postings(docs: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, n
     """Which of the wanted documents (ascending) a term's postings hold: their indexes in wanted and in postings."""
     if not docs.size:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    at = np.minimum(np.searchsorted(docs, wanted), docs.size - 1)  # past the end: compared with the last one
-    found = np.flatnonzero(docs[at] == wanted)
-    return found, at[found]
+    at = np.searchsorted(docs, wanted)
+    found = np.flatnonzero(docs.take(at, mode="clip") == wanted)  # past the end: compared with the last one
+    return found, at.take(found)
 
 
 def _union(postings: list[np.ndarray]) -> np.ndarray:

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
+from answers.pipeline.retrieve import bm25
 from answers.pipeline.retrieve.bm25 import Bm25Index
 from answers.pipeline.retrieve.maxscore import QueryTerm, candidate_docs, lookup_postings
 from answers.pipeline.retrieve.persist import read_index, write_index
@@ -71,6 +72,49 @@ def test_pruned_search_on_a_zipfian_corpus_equals_exhaustive_search_bit_for_bit(
             exhaustive = index.search(query, max_rank=max_rank, k=10, prune_from=EXHAUSTIVE)
             assert index.search(query, max_rank=max_rank, k=10) == exhaustive
             assert index.search(query, max_rank=max_rank, k=10, prune_from=0) == exhaustive
+
+
+def test_queries_settled_by_their_seed_and_queries_narrowed_from_its_threshold_equal_exhaustive_search(monkeypatch):
+    # Most queries of a Zipfian corpus are settled by their rarest terms' documents alone (scored exactly, the other
+    # terms' bounds below their k-th best); the others go on to candidate_docs with that k-th best as threshold.
+    paths = {"settled": 0, "narrowed": 0}
+    seeded_top, narrow = Bm25Index._seeded_top, bm25.candidate_docs
+
+    def spy_seeded_top(self, *args, **kwargs):
+        found = seeded_top(self, *args, **kwargs)
+        paths["settled"] += isinstance(found, list)
+        return found
+
+    def spy_narrow(*args, **kwargs):
+        paths["narrowed"] += kwargs["threshold"] is not None
+        assert kwargs["threshold"] is None or kwargs["threshold"] > 0
+        return narrow(*args, **kwargs)
+
+    monkeypatch.setattr(Bm25Index, "_seeded_top", spy_seeded_top)
+    monkeypatch.setattr(bm25, "candidate_docs", spy_narrow)
+    rng = np.random.default_rng(5)
+    vocabulary = np.array([f"w{i}" for i in range(1500)])
+    pick = 1 / np.arange(1, 1501) ** 1.1
+    pick /= pick.sum()
+    docs = [(f"d{i:05d}", 0, vocabulary[rng.choice(1500, size=int(rng.integers(20, 80)), p=pick)].tolist())
+            for i in range(3000)]
+    index = Bm25Index.build(docs)
+    for _ in range(80):
+        query = vocabulary[rng.choice(1500, size=int(rng.integers(2, 8)), p=pick)].tolist()
+        exhaustive = index.search(query, max_rank=PUBLIC, k=10, prune_from=EXHAUSTIVE)
+        assert index.search(query, max_rank=PUBLIC, k=10, prune_from=0) == exhaustive
+    assert paths["settled"] > 20 and paths["narrowed"] > 0, paths
+
+
+def test_a_known_threshold_is_used_without_scoring_a_seed():
+    common = QueryTerm(docs=np.arange(100), bound=1.0)
+    rare = QueryTerm(docs=np.arange(5), bound=2.0)
+
+    def exact(docs: np.ndarray) -> np.ndarray:
+        raise AssertionError("no seed is scored when the k-th best's lower bound is given")
+
+    candidates = candidate_docs([common, rare], k=5, exact_scores=exact, seed_postings=0, lookup_cost=0, threshold=2.4)
+    assert candidates is not None and candidates.tolist() == [0, 1, 2, 3, 4]
 
 
 def test_common_terms_whose_bounds_cannot_reach_the_kth_best_are_set_aside():
