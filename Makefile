@@ -97,7 +97,7 @@ eval-real: setup
 	done
 
 # CI runs it lexical (RAG_EMBEDDINGS=0): embedding a whole manual's chunks and sentences on CI's 2 cores would add
-# minutes to every run; make eval (the demo corpus) and make eval-real run with the shipped default, hybrid.
+# minutes to every run; make eval (the demo corpus) and make eval-real run with the shipped defaults (embeddings on, bm25).
 eval-real-ci: setup
 	$(PY) -m answers.evaluation.corpora debian-handbook >/dev/null
 	RAG_EMBEDDINGS=0 $(PY) manage.py evaluate --golden answers/evaluation/golden/debian-handbook.jsonl \
