@@ -81,6 +81,7 @@ from answers.pipeline.topics import (
     CONJUNCTIONS,
     DETERMINERS,
     LIGHT_VERBS,
+    MODALS,
     PREPOSITIONS,
     QUESTION_WORDS,
     REFERRING,
@@ -171,6 +172,8 @@ _ADVERBS = frozenset({"twice", "again", "later", "instead", "anymore", "first", 
 _CLAUSE_OPENERS = frozenset({"if", "when", "after", "before", "once", "until", "unless", "because", "while", "and",
                              "but", "so", "since", "whether"})
 _PRO_VERBS = frozenset({"do", "does", "did", "doing"})  # "do that": the previous question's verb phrase
+# Words that take an object and are in no other list: "told *about* that"
+_OBJECT_PREPOSITIONS = frozenset({"about", "of", "to", "against", "into"})
 _TEMPORAL = frozenset({"after", "before", "since", "until", "like"})  # "after that", "like this"
 _POSSESSIVES = {"mine": "my", "yours": "your", "theirs": "their", "ours": "our"}
 _ELIDING = frozenset({"more", "another", "fewer"})  # a last word whose noun is left out ("can I get more?")
@@ -437,7 +440,8 @@ def _pointing(words: list[Word], question: str) -> list[int]:
             continue  # "one file", "more than one"; not "use one twice"
         if (w in ("that", "this") and following and i > 0 and is_content(words[i - 1])
                 and (i - 1 not in skipped or following in AUXILIARIES)  # "which files that are shared"
-                and not (i + 2 == len(words) and _is_predicate(words[i + 1].lower))):
+                and not (i + 2 == len(words) and _is_predicate(words[i + 1].lower))
+                and not all(x.lower in _ADVERBS for x in words[i + 1 :])):  # "turn that off": a particle, no clause
             continue  # "a file that ...": a relative, its antecedent right before it and its clause after it
         if w not in ("there", "that", "this") and _own_antecedent(question, words, i, skipped,
                                                                    plural=w in PLURAL_PRONOUNS):
@@ -512,16 +516,43 @@ def _indefinite(phrase: str) -> str:
 
 
 def _predicate(previous: str, *, gerund: bool) -> str:
-    """The verb phrase of a question asked as "I/we" ("Can I *pause syncing*?"), its verb as a gerund if asked
-    ("emptying the trash"); "" when the question has no such subject."""
+    """The verb phrase of a question asked as "I/we" ("Can I *pause syncing*?") or as "who can ..." ("Who can
+    *restore files from the trash*?"), its verb as a gerund if asked ("emptying the trash"); "" when the question
+    has no such subject."""
     words = words_of(previous)
     for i, word in enumerate(words[:-1]):
-        if word.lower in SUBJECTS and i > 0 and words[i - 1].lower in AUXILIARIES and is_content(words[i + 1]):
+        subject = word.lower in SUBJECTS and i > 0 and words[i - 1].lower in AUXILIARIES
+        asker = word.lower in MODALS and i > 0 and words[i - 1].lower == "who"
+        if (subject or asker) and is_content(words[i + 1]) and words[i + 1].lower not in LIGHT_VERBS:
             verb = words[i + 1].text
-            if gerund:
-                verb = (verb[:-1] if verb.endswith("e") and not verb.endswith("ee") else verb) + "ing"
-            return verb + _END.sub("", previous[words[i + 1].end :])
+            return (_gerund(verb) if gerund else verb) + _END.sub("", previous[words[i + 1].end :])
     return ""
+
+
+def _gerund(verb: str) -> str:
+    """The -ing form of a verb by its spelling ("empty" -> "emptying", "lock" -> "locking", "stop" -> "stopping")."""
+    lower = verb.lower()
+    if lower.endswith("ie"):
+        return verb[:-2] + "ying"
+    if lower.endswith("e") and not lower.endswith(("ee", "ye", "oe")):
+        return verb[:-1] + "ing"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", lower):  # one syllable ending consonant-vowel-consonant
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
+
+
+def _adverbs_only(rest: list[Word]) -> bool:
+    """Whether the words after "do that" add only adverbs or a phrase opening with a preposition."""
+    return all(w.lower in _ADVERBS for w in rest) or rest[0].lower in PREPOSITIONS
+
+
+def _object_position(words: list[Word], index: int) -> bool:
+    """Whether the pronoun at `index` is the object of a verb or a preposition ("turn *that* off", "avoid *that*",
+    "about *that*"), not a subject after an auxiliary ("is *that* free?") nor "do that"."""
+    preceding = words[index - 1].lower
+    if preceding in AUXILIARIES or preceding in QUESTION_WORDS or preceding in _PRO_VERBS or preceding in _TEMPORAL:
+        return False
+    return is_content(words[index - 1]) or preceding in PREPOSITIONS or preceding in _OBJECT_PREPOSITIONS
 
 
 def _bare(phrase: str) -> str:
@@ -547,10 +578,15 @@ def _substitute_pronouns(
             text = text[: word.start] + f"{_POSSESSIVES[word.lower]} {topic}" + text[word.end :]
             continue
         if (word.lower in ("it", "that", "this") and i > 0 and words[i - 1].lower in _PRO_VERBS
-                and all(w.lower in _ADVERBS for w in words[i + 1 :])  # "do that (too)", not "does that take"
+                and _adverbs_only(words[i + 1 :])  # "do that (too)", "do that for a folder", not "does that take"
                 and (predicate := _predicate(history[-1].question, gerund=words[i - 1].lower == "doing"))):
             # "who can do this?" after "Can I restore a deleted file?": who can restore a deleted file
             text = text[: words[i - 1].start] + predicate + text[word.end :]
+            continue
+        if (word.lower in ("that", "this") and i > 0 and _object_position(words, i)
+                and (predicate := _predicate(history[-1].question, gerund=True))):
+            # "can an admin turn that off?" after "How do I empty the trash?": the clause, not a noun of it
+            text = text[: word.start] + predicate + text[word.end :]
             continue
         if word.lower == "there":
             exclude = set(_terms(question, config)) | set(_terms(history[-1].question, config))

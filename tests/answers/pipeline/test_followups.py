@@ -379,3 +379,30 @@ def test_a_case_given_as_applying_to_someone_or_as_a_condition_on_the_speaker():
 def test_is_it_with_an_adjective_and_nothing_after_refers_and_is_it_possible_to_does_not():
     assert resolve("is it free?", TOKENS) == "Is a personal access token free?"
     assert resolve("is it possible to revoke a token?", TOKENS) == "is it possible to revoke a token?"
+
+
+def test_that_as_an_object_stands_for_the_previous_verb_phrase_as_a_gerund():
+    passcode = turn("Can I lock the mobile apps with a passcode?", "Mobile apps\nSecurity on mobile",
+                    "The mobile apps can be locked with a passcode.", "Admins can require a passcode.")
+    who = turn("Who can restore files from the trash?", "Trash and file recovery\nWho can restore files",
+               "Workspace admins can restore files deleted by any member.")
+    expiry = turn("When do share links expire?", "Share links\nLink expiry", "Share links expire after 7 days.")
+
+    assert resolve("can an admin turn that off?", TRASH) == "Can an admin turn emptying the trash off?"
+    assert resolve("can admins make that mandatory?", passcode) == (
+        "Can admins make locking the mobile apps with a passcode mandatory?")
+    assert resolve("can guests do that?", who) == "Can guests restore files from the trash?"
+    assert resolve("can guests do that for one folder?", who) == (
+        "Can guests restore files from the trash for one folder?")
+    # With no verb phrase of "I" or "who" to stand for, "that" is a thing, as before.
+    assert "share link" in resolve("can I change that?", expiry).lower()
+    # A subject "that" after an auxiliary is no clause object.
+    assert "emptying" not in resolve("how long does that take?", TRASH).lower()
+
+
+@pytest.mark.parametrize(("verb", "gerund"), [("empty", "emptying"), ("lock", "locking"), ("stop", "stopping"),
+                                              ("change", "changing"), ("see", "seeing"), ("open", "opening")])
+def test_a_verb_becomes_a_gerund_by_its_spelling(verb, gerund):
+    from answers.pipeline.followups import _gerund
+
+    assert _gerund(verb) == gerund
