@@ -51,6 +51,9 @@ UNREPEATED = 0.6  # the weight of each word of a phrase the passages do not repe
 WRITTEN_OUT = 0.8  # the same in a run they write no part of: the question's own noun phrase ("a deleted file")
 PERSISTS = 0.5  # the bonus of a phrase that another recent question holds too
 ACTS = 0.6  # the bonus of a phrase the passages put next to the pronoun's verb
+# The bonus, above any score of length and repetition, of a phrase of the latest question when the documents did
+# not answer it (what the speaker asks about now), and of an older phrase the passages put next to the pronoun's verb
+FOCUS = 3.0
 CUT_HEAD = 0.3  # the cost of a phrase that stops before its run's last word, the head noun ("the personal access")
 
 
@@ -124,6 +127,8 @@ def not_topic(words: list[Word]) -> set[int]:
             skipped.add(i + 1)
         if w == "who" and i + 2 < len(words) and words[i + 1].lower in MODALS:
             skipped.add(i + 2)  # "who can *see* invoices": "who" is the subject, the word after its auxiliary a verb
+        if w == "to" and has_next and i - 1 in skipped:
+            skipped.add(i + 1)  # "how long to *wait*", "which header to *use*": an infinitive after what is asked
         if w in ("which", "what", "many", "much") and has_next and is_content(words[i + 1]):
             skipped.add(i + 1)
             if i + 2 < len(words) and words[i + 2].lower not in AUXILIARIES and is_content(words[i + 2]):
@@ -237,9 +242,13 @@ def topics_of(
         ages.append(answered)
         answered += bool(turn.answer_sentences)
     headings = _headings(latest.cited_texts)
+    # After a refused question, a pronoun is about what that question asked for ("is there a discount for
+    # nonprofits?", "how do I apply for it?"), unless an older phrase acts with the pronoun's verb.
+    refused = len(recent) > 1 and not latest.answer_sentences
     found: list[Topic] = []
     for order, turn in enumerate(reversed(recent)):
         age = ages[order]
+        focus = FOCUS if refused and order == 0 else 0.0
         words = words_of(turn.question)
         skipped = topic_skips(words)
         for start, end in _runs(words, skipped):
@@ -259,7 +268,7 @@ def topics_of(
                     # phrase the passages never write word for word is likely a noun and a verb ("the plan cost").
                     score = (len(stems) * (1.0 if repeated else unrepeated) + 0.1 * min(repeated, 5)
                              + (0.05 if j == end else -CUT_HEAD) + (PERSISTS if _count(stems, others[order]) else 0)
-                             ) / (1 + age)
+                             ) / (1 + age) + focus
                     if i == start and (extended := _extension(stems, headings, config)):
                         extended = as_in_text(extended, latest.cited_texts)
                         found.append(Topic(extended, score + 0.9 / (1 + age), is_plural(extended)))
@@ -272,13 +281,14 @@ def topics_of(
         if (asked := asked_noun(words)) is not None and stem_of(words[asked[1]], config):
             # The thing a "which X" question asks for, which its answer names: "it" after "which currencies ...?".
             noun = turn.question[words[asked[0]].start : words[asked[1]].end].lower()
-            found.append(Topic(f"the {noun}", 0.5 / (1 + age), is_plural(noun)))
+            found.append(Topic(f"the {noun}", 0.5 / (1 + age) + focus, is_plural(noun)))
             if is_plural(noun):
-                found.append(Topic(f"the {singular(noun)}", 0.5 / (1 + age), False))
+                found.append(Topic(f"the {singular(noun)}", 0.5 / (1 + age) + focus, False))
     if verbs:
         texts = [text for turn in recent for text in (*turn.cited_texts, *turn.answer_sentences)]
         pairs = _neighbours(texts, config)
-        found = [Topic(t.phrase, t.score + ACTS, t.plural) if _acts(t.phrase, verbs, pairs, config) else t
+        acting = ACTS + (FOCUS if refused else 0.0)
+        found = [Topic(t.phrase, t.score + acting, t.plural) if _acts(t.phrase, verbs, pairs, config) else t
                  for t in found]
     found.sort(key=lambda t: -t.score)
     return found
