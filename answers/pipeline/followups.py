@@ -662,4 +662,25 @@ def _refer(
             topic = _bare(_topic(history, plural=None, config=config))
             if topic and not set(_terms(topic, config)) & set(terms):
                 return question[: noun.start] + f"{topic} " + question[noun.start :], "reference: a definite noun"
-    return None
+    return _topicless(question, words, history, config=config)
+
+
+def _topicless(question: str, words: list[Word], history: Sequence[Turn], *, config: PipelineConfig
+               ) -> tuple[str, str] | None:
+    """A question with no topic of its own, only what it asks for and its verbs ("which standard is used?", "how
+    do I resume?", "how many retries?"), given the previous topic: the object a closing verb after "I" lacks, the
+    previous verb's ("pause syncing": resume syncing), else "for" the previous question's verb phrase or topic;
+    None for a question with a topic."""
+    skipped = topic_skips(words)
+    content = [i for i, w in enumerate(words) if is_content(w) and w.lower not in LIGHT_VERBS]
+    if not content or any(i not in skipped for i in content) or any(is_name(w, i) for i, w in enumerate(words)):
+        return None
+    text = _END.sub("", question)
+    if any(w.lower in SUBJECTS for w in words[:-2]):
+        return None  # "how do I sign in?": a verb and its particle, complete
+    if len(words) > 1 and words[-2].lower in SUBJECTS:  # "how do I resume?": the previous verb's object
+        thing = _predicate(history[-1].question, gerund=False).partition(" ")[2] or _topic(
+            history, plural=None, config=config)
+        return (f"{text} {thing}", "ellipsis: the object of a closing verb") if thing else None
+    about = _predicate(history[-1].question, gerund=True) or _topic(history, plural=None, config=config)
+    return (f"{text} for {about}", "ellipsis: a question with no topic of its own") if about else None

@@ -41,10 +41,10 @@ MODALS = frozenset({"can", "could", "will", "would", "should", "may", "might", "
 LIGHT_VERBS = frozenset({"take", "takes", "get", "gets", "happen", "happens", "mean", "means", "need", "needs", "work",
                          "works"})
 _ARTICLES = frozenset({"the", "a", "an", "my", "our", "your"})
-# Past participles not ending in -ed ("how long are deleted files *kept* in the trash").
+# Past participles not ending in -ed, or too short for the -ed rule ("how long are deleted files *kept* in the trash").
 IRREGULAR_PARTICIPLES = frozenset({
     "kept", "held", "shown", "sent", "made", "paid", "built", "given", "taken", "seen", "known", "written", "chosen",
-    "left", "found", "done", "set",
+    "left", "found", "done", "set", "used",
 })
 _PLACE_PREPOSITIONS = frozenset({"in", "on", "at"})
 UNREPEATED = 0.6  # the weight of each word of a phrase the passages do not repeat, in a run they write part of
@@ -143,13 +143,17 @@ def is_participle(word: Word) -> bool:
 
 def topic_skips(words: list[Word]) -> set[int]:
     """`not_topic`, and the verbs word order gives away inside a run of content words: a word between a noun and
-    an article ("attempts *lock* an account") and a participle closing the run after a noun ("are invoices
-    *issued* in", "is a credit card *needed*")."""
+    an article ("attempts *lock* an account"), a participle closing the run after a noun ("are invoices *issued*
+    in", "is a credit card *needed*") or right after an auxiliary ("which standard is *used*?")."""
     skipped = not_topic(words)
     for i in range(1, len(words)):
+        following = words[i + 1] if i + 1 < len(words) else None
+        if (i not in skipped and words[i - 1].lower in AUXILIARIES and is_participle(words[i])
+                and (following is None or not is_content(following))):
+            skipped.add(i)  # "which standard is *used*?": a passive with nothing after it
+            continue
         if i in skipped or not is_content(words[i]) or not is_content(words[i - 1]):
             continue
-        following = words[i + 1] if i + 1 < len(words) else None
         before_article = following is not None and following.lower in ("a", "an", "the")
         closing = is_participle(words[i]) and (following is None or not is_content(following))
         if before_article or closing:

@@ -416,3 +416,24 @@ def test_a_verb_becomes_a_gerund_by_its_spelling(verb, gerund):
     from answers.pipeline.followups import _gerund
 
     assert _gerund(verb) == gerund
+
+
+def test_a_question_with_no_topic_of_its_own_takes_the_previous_one():
+    pause = turn("Can I pause syncing?", "Desktop sync client\nPausing sync", "You can pause syncing in the tray.")
+    key = turn("How do I register a security key?", "Two-factor authentication\nSecurity keys",
+               "Security keys use the FIDO2 standard.")
+    card = turn("What happens when a card payment fails?", "Billing and invoices\nPayment terms",
+                "Lumora tries to charge the card again during the following week.")
+
+    assert resolve("how do I resume?", pause) == "How do I resume syncing?"
+    assert resolve("which standard is used?", key) == "Which standard is used for registering a security key?"
+    assert "card payment" in resolve("how many retries?", card)
+
+
+@pytest.mark.parametrize("question", ["Can I pay in euros?", "Who can request a refund?", "Which plan is cheaper?",
+                                      "How do I sign in?", "What happens?"])
+def test_a_short_question_with_a_topic_of_its_own_or_no_content_is_left_alone(question):
+    invoices = turn("When are invoices issued?", "Billing and invoices\nInvoice schedule",
+                    "Invoices are issued on the 1st of each month.", "Invoices are issued in US dollars or euros.")
+
+    assert resolve(question, invoices) == question
