@@ -54,6 +54,9 @@ ACTS = 0.6  # the bonus of a phrase the passages put next to the pronoun's verb
 # The bonus, above any score of length and repetition, of a phrase of the latest question when the documents did
 # not answer it (what the speaker asks about now), and of an older phrase the passages put next to the pronoun's verb
 FOCUS = 3.0
+# The score of the noun a "which X" question asks for, which its answer names ("it" after "which shortcut opens quick
+# search?" is the shortcut): above a two-word phrase the passages repeat (2 + 0.5 + 0.05)
+ASKED = 2.6
 CUT_HEAD = 0.3  # the cost of a phrase that stops before its run's last word, the head noun ("the personal access")
 
 
@@ -184,7 +187,8 @@ def asked_noun(words: list[Word]) -> tuple[int, int] | None:
     """The span [first, last] of the noun a "which/what/how many X" question asks for ("which *currencies*"; two
     words when an auxiliary follows them: "which *data centres* does", "how many *backup codes* do"), or None."""
     for i, word in enumerate(words[:-1]):
-        if word.lower in ("which", "what", "many") and is_content(words[i + 1]) and not is_name(words[i + 1], i + 1):
+        if (word.lower in ("which", "what", "many") and is_content(words[i + 1]) and not is_name(words[i + 1], i + 1)
+                and words[i + 1].lower not in LIGHT_VERBS and not is_participle(words[i + 1])):  # "what *happens*"
             if (i + 3 < len(words) and is_content(words[i + 2]) and words[i + 2].lower not in AUXILIARIES
                     and words[i + 3].lower in AUXILIARIES):
                 return i + 1, i + 2
@@ -285,9 +289,9 @@ def topics_of(
         if (asked := asked_noun(words)) is not None and stem_of(words[asked[1]], config):
             # The thing a "which X" question asks for, which its answer names: "it" after "which currencies ...?".
             noun = turn.question[words[asked[0]].start : words[asked[1]].end].lower()
-            found.append(Topic(f"the {noun}", 0.5 / (1 + age) + focus, is_plural(noun)))
+            found.append(Topic(f"the {noun}", ASKED / (1 + age) + focus, is_plural(noun)))
             if is_plural(noun):
-                found.append(Topic(f"the {singular(noun)}", 0.5 / (1 + age) + focus, False))
+                found.append(Topic(f"the {singular(noun)}", ASKED / (1 + age) + focus, False))
     if verbs:
         texts = [text for turn in recent for text in (*turn.cited_texts, *turn.answer_sentences)]
         pairs = _neighbours(texts, config)

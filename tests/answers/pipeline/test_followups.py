@@ -437,3 +437,17 @@ def test_a_short_question_with_a_topic_of_its_own_or_no_content_is_left_alone(qu
                     "Invoices are issued on the 1st of each month.", "Invoices are issued in US dollars or euros.")
 
     assert resolve(question, invoices) == question
+
+
+def test_after_a_which_question_it_and_how_many_are_about_the_noun_it_asked_for():
+    shortcut = turn("Which shortcut opens quick search?", "Keyboard shortcuts FAQ\nWhich shortcut opens search?",
+                    "Press Ctrl+K to open quick search on Windows and Linux.")
+    currencies = turn("Which currencies are invoices issued in?", "Billing and invoices\nCurrency",
+                      "Invoices are issued in US dollars or euros.")
+    lockout = turn("How many failed sign-in attempts lock an account?", "Password requirements\nFailed sign-in",
+                   "An account is locked after 5 failed sign-in attempts in a row.")
+
+    assert resolve("can I change it?", shortcut) == "Can I change the shortcut?"
+    assert "currencies" in resolve("how many are there?", currencies)
+    # "failed" (a participle) and "happens" (a light verb) are asked for by no question
+    assert "account" in resolve("how long until it unlocks?", lockout)
