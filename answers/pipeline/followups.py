@@ -59,14 +59,23 @@ cited passages. The rule, word by word and without part-of-speech tagging:
    it when they are words of the previous question ("the link" after "How do I reset ...?" -> "the password reset
    link").
 
-Known misses (the measured shares are in the README's evaluation section): the topic is still chosen by length,
-repetition and those evidence bonuses, so after a turn the documents refused, an older, longer phrase can win over
-the refused question's own noun ("apply for it" after "is there a discount for nonprofits?" -> the Business plan);
-a clause pronoun ("can admins make that mandatory?" after "lock the apps with a passcode") becomes a noun phrase,
-not the clause; a thin question with no pronoun or definite determiner ("which copy gets renamed?") is taken for
-a standalone one; a standalone question that only *looks* thin can be taken for a follow-up; an imperative fragment
-with no conjunction ("list them") is not detected; the rewrite is not always grammatical English (verb agreement
-is not fixed; an appended case can read oddly: "... open the Trash view for admins"): it is a search question.
+Since the second held-out part: "that" as the object of a verb or preposition ("can an admin turn *that* off?",
+"make that mandatory", "told about that") stands for the previous question's verb phrase as a gerund when it was
+asked as "I/we" or "who can ..." ("emptying the trash"), and "do that" takes a "who can" question's verb phrase
+too; after a question the documents refused, a pronoun is about what that question asked (topics.FOCUS) unless an
+older phrase acts with the pronoun's verb; after "which X ...?", "it" and an elided "how many" are about the X
+(topics.ASKED); a short question with no topic of its own, only what it asks for and verbs ("which standard is
+used?", "how do I resume?", "how many retries?") takes the previous verb's object ("resume syncing") or "for" the
+previous verb phrase or topic.
+
+Known misses (the measured shares are in the README's evaluation section): a refused question whose noun is not
+its subject ("where does the money go?") gives a poor phrase; a subject "they" that means the previous question's
+subject ("can they do that?" after "can admins ...?") takes the topic; a thin question with a topic of its own
+that is still a follow-up ("how long does processing take?", "what does the second copy get called?") is taken for
+a standalone one, while a standalone question that only *looks* thin can be taken for a follow-up; a word the
+passages use but no question does ("conflicted copy") is never the topic; an imperative fragment with no
+conjunction ("list them") is not detected; the rewrite is not always grammatical English ("turn emptying the trash
+off"; verb agreement is not fixed): it is a search question.
 """
 import itertools
 import re
