@@ -34,7 +34,7 @@ from answers.pipeline.events import AnswerDone, SentenceVerified
 from answers.pipeline.followups import Turn
 from answers.present.fragments import render_event, render_notice, render_turn
 from answers.present.links import render_answer_links, render_conversation
-from answers.present.lists import ListPlacer
+from answers.present.lists import ENDS_HELD_ITEMS, ListPlacer
 from answers.present.rating import render_rating
 from answers.ratings import can_rate
 from answers.retrieval.caller import caller_audiences
@@ -254,11 +254,16 @@ class ChatConsumer(AsyncWebsocketConsumer):
             shown = 0  # sentences shown so far: each one's place keeps its quotes' ids apart
             lists = ListPlacer()  # which of them stand in a list, and where
             async for event in stream:
-                placement = None
-                if is_sentence := isinstance(event, SentenceVerified):
+                # A list item sentence may wait for the next one: a list needs two items (present/lists.py).
+                if isinstance(event, SentenceVerified):
                     shown += 1
-                    placement = lists.place(event, shown)
-                outbox.put(render_event(turn, event, position=shown, placement=placement), ends_frame=is_sentence)
+                    ready = lists.add(event, shown)
+                else:
+                    ready = lists.flush() if isinstance(event, ENDS_HELD_ITEMS) else []
+                for sentence, at, placement in ready:
+                    outbox.put(render_event(turn, sentence, position=at, placement=placement), ends_frame=True)
+                if not isinstance(event, SentenceVerified):
+                    outbox.put(render_event(turn, event, position=shown))
                 if isinstance(event, AnswerDone):
                     self.history.append(kept_turn(turn_from(stream.summary), stream.summary.sentences))
                     if event.status != "failed":  # in the end marker's frame: named by its answer key

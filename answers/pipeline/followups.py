@@ -59,14 +59,23 @@ cited passages. The rule, word by word and without part-of-speech tagging:
    it when they are words of the previous question ("the link" after "How do I reset ...?" -> "the password reset
    link").
 
-Known misses (the measured shares are in the README's evaluation section): the topic is still chosen by length,
-repetition and those evidence bonuses, so after a turn the documents refused, an older, longer phrase can win over
-the refused question's own noun ("apply for it" after "is there a discount for nonprofits?" -> the Business plan);
-a clause pronoun ("can admins make that mandatory?" after "lock the apps with a passcode") becomes a noun phrase,
-not the clause; a thin question with no pronoun or definite determiner ("which copy gets renamed?") is taken for
-a standalone one; a standalone question that only *looks* thin can be taken for a follow-up; an imperative fragment
-with no conjunction ("list them") is not detected; the rewrite is not always grammatical English (verb agreement
-is not fixed; an appended case can read oddly: "... open the Trash view for admins"): it is a search question.
+Since the second held-out part: "that" as the object of a verb or preposition ("can an admin turn *that* off?",
+"make that mandatory", "told about that") stands for the previous question's verb phrase as a gerund when it was
+asked as "I/we" or "who can ..." ("emptying the trash"), and "do that" takes a "who can" question's verb phrase
+too; after a question the documents refused, a pronoun is about what that question asked (topics.FOCUS) unless an
+older phrase acts with the pronoun's verb; after "which X ...?", "it" and an elided "how many" are about the X
+(topics.ASKED); a short question with no topic of its own, only what it asks for and verbs ("which standard is
+used?", "how do I resume?", "how many retries?") takes the previous verb's object ("resume syncing") or "for" the
+previous verb phrase or topic.
+
+Known misses (the measured shares are in the README's evaluation section): a refused question whose noun is not
+its subject ("where does the money go?") gives a poor phrase; a subject "they" that means the previous question's
+subject ("can they do that?" after "can admins ...?") takes the topic; a thin question with a topic of its own
+that is still a follow-up ("how long does processing take?", "what does the second copy get called?") is taken for
+a standalone one, while a standalone question that only *looks* thin can be taken for a follow-up; a word the
+passages use but no question does ("conflicted copy") is never the topic; an imperative fragment with no
+conjunction ("list them") is not detected; the rewrite is not always grammatical English ("turn emptying the trash
+off"; verb agreement is not fixed): it is a search question.
 """
 import itertools
 import re
@@ -81,6 +90,7 @@ from answers.pipeline.topics import (
     CONJUNCTIONS,
     DETERMINERS,
     LIGHT_VERBS,
+    MODALS,
     PREPOSITIONS,
     QUESTION_WORDS,
     REFERRING,
@@ -171,6 +181,8 @@ _ADVERBS = frozenset({"twice", "again", "later", "instead", "anymore", "first", 
 _CLAUSE_OPENERS = frozenset({"if", "when", "after", "before", "once", "until", "unless", "because", "while", "and",
                              "but", "so", "since", "whether"})
 _PRO_VERBS = frozenset({"do", "does", "did", "doing"})  # "do that": the previous question's verb phrase
+# Words that take an object and are in no other list: "told *about* that"
+_OBJECT_PREPOSITIONS = frozenset({"about", "of", "to", "against", "into"})
 _TEMPORAL = frozenset({"after", "before", "since", "until", "like"})  # "after that", "like this"
 _POSSESSIVES = {"mine": "my", "yours": "your", "theirs": "their", "ours": "our"}
 _ELIDING = frozenset({"more", "another", "fewer"})  # a last word whose noun is left out ("can I get more?")
@@ -437,7 +449,8 @@ def _pointing(words: list[Word], question: str) -> list[int]:
             continue  # "one file", "more than one"; not "use one twice"
         if (w in ("that", "this") and following and i > 0 and is_content(words[i - 1])
                 and (i - 1 not in skipped or following in AUXILIARIES)  # "which files that are shared"
-                and not (i + 2 == len(words) and _is_predicate(words[i + 1].lower))):
+                and not (i + 2 == len(words) and _is_predicate(words[i + 1].lower))
+                and not all(x.lower in _ADVERBS for x in words[i + 1 :])):  # "turn that off": a particle, no clause
             continue  # "a file that ...": a relative, its antecedent right before it and its clause after it
         if w not in ("there", "that", "this") and _own_antecedent(question, words, i, skipped,
                                                                    plural=w in PLURAL_PRONOUNS):
@@ -512,16 +525,43 @@ def _indefinite(phrase: str) -> str:
 
 
 def _predicate(previous: str, *, gerund: bool) -> str:
-    """The verb phrase of a question asked as "I/we" ("Can I *pause syncing*?"), its verb as a gerund if asked
-    ("emptying the trash"); "" when the question has no such subject."""
+    """The verb phrase of a question asked as "I/we" ("Can I *pause syncing*?") or as "who can ..." ("Who can
+    *restore files from the trash*?"), its verb as a gerund if asked ("emptying the trash"); "" when the question
+    has no such subject."""
     words = words_of(previous)
     for i, word in enumerate(words[:-1]):
-        if word.lower in SUBJECTS and i > 0 and words[i - 1].lower in AUXILIARIES and is_content(words[i + 1]):
+        subject = word.lower in SUBJECTS and i > 0 and words[i - 1].lower in AUXILIARIES
+        asker = word.lower in MODALS and i > 0 and words[i - 1].lower == "who"
+        if (subject or asker) and is_content(words[i + 1]) and words[i + 1].lower not in LIGHT_VERBS:
             verb = words[i + 1].text
-            if gerund:
-                verb = (verb[:-1] if verb.endswith("e") and not verb.endswith("ee") else verb) + "ing"
-            return verb + _END.sub("", previous[words[i + 1].end :])
+            return (_gerund(verb) if gerund else verb) + _END.sub("", previous[words[i + 1].end :])
     return ""
+
+
+def _gerund(verb: str) -> str:
+    """The -ing form of a verb by its spelling ("empty" -> "emptying", "lock" -> "locking", "stop" -> "stopping")."""
+    lower = verb.lower()
+    if lower.endswith("ie"):
+        return verb[:-2] + "ying"
+    if lower.endswith("e") and not lower.endswith(("ee", "ye", "oe")):
+        return verb[:-1] + "ing"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", lower):  # one syllable ending consonant-vowel-consonant
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
+
+
+def _adverbs_only(rest: list[Word]) -> bool:
+    """Whether the words after "do that" add only adverbs or a phrase opening with a preposition."""
+    return all(w.lower in _ADVERBS for w in rest) or rest[0].lower in PREPOSITIONS
+
+
+def _object_position(words: list[Word], index: int) -> bool:
+    """Whether the pronoun at `index` is the object of a verb or a preposition ("turn *that* off", "avoid *that*",
+    "about *that*"), not a subject after an auxiliary ("is *that* free?") nor "do that"."""
+    preceding = words[index - 1].lower
+    if preceding in AUXILIARIES or preceding in QUESTION_WORDS or preceding in _PRO_VERBS or preceding in _TEMPORAL:
+        return False
+    return is_content(words[index - 1]) or preceding in PREPOSITIONS or preceding in _OBJECT_PREPOSITIONS
 
 
 def _bare(phrase: str) -> str:
@@ -547,10 +587,15 @@ def _substitute_pronouns(
             text = text[: word.start] + f"{_POSSESSIVES[word.lower]} {topic}" + text[word.end :]
             continue
         if (word.lower in ("it", "that", "this") and i > 0 and words[i - 1].lower in _PRO_VERBS
-                and all(w.lower in _ADVERBS for w in words[i + 1 :])  # "do that (too)", not "does that take"
+                and _adverbs_only(words[i + 1 :])  # "do that (too)", "do that for a folder", not "does that take"
                 and (predicate := _predicate(history[-1].question, gerund=words[i - 1].lower == "doing"))):
             # "who can do this?" after "Can I restore a deleted file?": who can restore a deleted file
             text = text[: words[i - 1].start] + predicate + text[word.end :]
+            continue
+        if (word.lower in ("that", "this") and i > 0 and _object_position(words, i)
+                and (predicate := _predicate(history[-1].question, gerund=True))):
+            # "can an admin turn that off?" after "How do I empty the trash?": the clause, not a noun of it
+            text = text[: word.start] + predicate + text[word.end :]
             continue
         if word.lower == "there":
             exclude = set(_terms(question, config)) | set(_terms(history[-1].question, config))
@@ -626,4 +671,25 @@ def _refer(
             topic = _bare(_topic(history, plural=None, config=config))
             if topic and not set(_terms(topic, config)) & set(terms):
                 return question[: noun.start] + f"{topic} " + question[noun.start :], "reference: a definite noun"
-    return None
+    return _topicless(question, words, history, config=config)
+
+
+def _topicless(question: str, words: list[Word], history: Sequence[Turn], *, config: PipelineConfig
+               ) -> tuple[str, str] | None:
+    """A question with no topic of its own, only what it asks for and its verbs ("which standard is used?", "how
+    do I resume?", "how many retries?"), given the previous topic: the object a closing verb after "I" lacks, the
+    previous verb's ("pause syncing": resume syncing), else "for" the previous question's verb phrase or topic;
+    None for a question with a topic."""
+    skipped = topic_skips(words)
+    content = [i for i, w in enumerate(words) if is_content(w) and w.lower not in LIGHT_VERBS]
+    if not content or any(i not in skipped for i in content) or any(is_name(w, i) for i, w in enumerate(words)):
+        return None
+    text = _END.sub("", question)
+    if any(w.lower in SUBJECTS for w in words[:-2]):
+        return None  # "how do I sign in?": a verb and its particle, complete
+    if len(words) > 1 and words[-2].lower in SUBJECTS:  # "how do I resume?": the previous verb's object
+        thing = _predicate(history[-1].question, gerund=False).partition(" ")[2] or _topic(
+            history, plural=None, config=config)
+        return (f"{text} {thing}", "ellipsis: the object of a closing verb") if thing else None
+    about = _predicate(history[-1].question, gerund=True) or _topic(history, plural=None, config=config)
+    return (f"{text} for {about}", "ellipsis: a question with no topic of its own") if about else None

@@ -41,16 +41,22 @@ MODALS = frozenset({"can", "could", "will", "would", "should", "may", "might", "
 LIGHT_VERBS = frozenset({"take", "takes", "get", "gets", "happen", "happens", "mean", "means", "need", "needs", "work",
                          "works"})
 _ARTICLES = frozenset({"the", "a", "an", "my", "our", "your"})
-# Past participles not ending in -ed ("how long are deleted files *kept* in the trash").
+# Past participles not ending in -ed, or too short for the -ed rule ("how long are deleted files *kept* in the trash").
 IRREGULAR_PARTICIPLES = frozenset({
     "kept", "held", "shown", "sent", "made", "paid", "built", "given", "taken", "seen", "known", "written", "chosen",
-    "left", "found", "done", "set",
+    "left", "found", "done", "set", "used",
 })
 _PLACE_PREPOSITIONS = frozenset({"in", "on", "at"})
 UNREPEATED = 0.6  # the weight of each word of a phrase the passages do not repeat, in a run they write part of
 WRITTEN_OUT = 0.8  # the same in a run they write no part of: the question's own noun phrase ("a deleted file")
 PERSISTS = 0.5  # the bonus of a phrase that another recent question holds too
 ACTS = 0.6  # the bonus of a phrase the passages put next to the pronoun's verb
+# The bonus, above any score of length and repetition, of a phrase of the latest question when the documents did
+# not answer it (what the speaker asks about now), and of an older phrase the passages put next to the pronoun's verb
+FOCUS = 3.0
+# The score of the noun a "which X" question asks for, which its answer names ("it" after "which shortcut opens quick
+# search?" is the shortcut): above a two-word phrase the passages repeat (2 + 0.5 + 0.05)
+ASKED = 2.6
 CUT_HEAD = 0.3  # the cost of a phrase that stops before its run's last word, the head noun ("the personal access")
 
 
@@ -124,6 +130,8 @@ def not_topic(words: list[Word]) -> set[int]:
             skipped.add(i + 1)
         if w == "who" and i + 2 < len(words) and words[i + 1].lower in MODALS:
             skipped.add(i + 2)  # "who can *see* invoices": "who" is the subject, the word after its auxiliary a verb
+        if w == "to" and has_next and i - 1 in skipped:
+            skipped.add(i + 1)  # "how long to *wait*", "which header to *use*": an infinitive after what is asked
         if w in ("which", "what", "many", "much") and has_next and is_content(words[i + 1]):
             skipped.add(i + 1)
             if i + 2 < len(words) and words[i + 2].lower not in AUXILIARIES and is_content(words[i + 2]):
@@ -138,13 +146,17 @@ def is_participle(word: Word) -> bool:
 
 def topic_skips(words: list[Word]) -> set[int]:
     """`not_topic`, and the verbs word order gives away inside a run of content words: a word between a noun and
-    an article ("attempts *lock* an account") and a participle closing the run after a noun ("are invoices
-    *issued* in", "is a credit card *needed*")."""
+    an article ("attempts *lock* an account"), a participle closing the run after a noun ("are invoices *issued*
+    in", "is a credit card *needed*") or right after an auxiliary ("which standard is *used*?")."""
     skipped = not_topic(words)
     for i in range(1, len(words)):
+        following = words[i + 1] if i + 1 < len(words) else None
+        if (i not in skipped and words[i - 1].lower in AUXILIARIES and is_participle(words[i])
+                and (following is None or not is_content(following))):
+            skipped.add(i)  # "which standard is *used*?": a passive with nothing after it
+            continue
         if i in skipped or not is_content(words[i]) or not is_content(words[i - 1]):
             continue
-        following = words[i + 1] if i + 1 < len(words) else None
         before_article = following is not None and following.lower in ("a", "an", "the")
         closing = is_participle(words[i]) and (following is None or not is_content(following))
         if before_article or closing:
@@ -175,7 +187,8 @@ def asked_noun(words: list[Word]) -> tuple[int, int] | None:
     """The span [first, last] of the noun a "which/what/how many X" question asks for ("which *currencies*"; two
     words when an auxiliary follows them: "which *data centres* does", "how many *backup codes* do"), or None."""
     for i, word in enumerate(words[:-1]):
-        if word.lower in ("which", "what", "many") and is_content(words[i + 1]) and not is_name(words[i + 1], i + 1):
+        if (word.lower in ("which", "what", "many") and is_content(words[i + 1]) and not is_name(words[i + 1], i + 1)
+                and words[i + 1].lower not in LIGHT_VERBS and not is_participle(words[i + 1])):  # "what *happens*"
             if (i + 3 < len(words) and is_content(words[i + 2]) and words[i + 2].lower not in AUXILIARIES
                     and words[i + 3].lower in AUXILIARIES):
                 return i + 1, i + 2
@@ -237,9 +250,13 @@ def topics_of(
         ages.append(answered)
         answered += bool(turn.answer_sentences)
     headings = _headings(latest.cited_texts)
+    # After a refused question, a pronoun is about what that question asked for ("is there a discount for
+    # nonprofits?", "how do I apply for it?"), unless an older phrase acts with the pronoun's verb.
+    refused = len(recent) > 1 and not latest.answer_sentences
     found: list[Topic] = []
     for order, turn in enumerate(reversed(recent)):
         age = ages[order]
+        focus = FOCUS if refused and order == 0 else 0.0
         words = words_of(turn.question)
         skipped = topic_skips(words)
         for start, end in _runs(words, skipped):
@@ -259,7 +276,7 @@ def topics_of(
                     # phrase the passages never write word for word is likely a noun and a verb ("the plan cost").
                     score = (len(stems) * (1.0 if repeated else unrepeated) + 0.1 * min(repeated, 5)
                              + (0.05 if j == end else -CUT_HEAD) + (PERSISTS if _count(stems, others[order]) else 0)
-                             ) / (1 + age)
+                             ) / (1 + age) + focus
                     if i == start and (extended := _extension(stems, headings, config)):
                         extended = as_in_text(extended, latest.cited_texts)
                         found.append(Topic(extended, score + 0.9 / (1 + age), is_plural(extended)))
@@ -272,13 +289,14 @@ def topics_of(
         if (asked := asked_noun(words)) is not None and stem_of(words[asked[1]], config):
             # The thing a "which X" question asks for, which its answer names: "it" after "which currencies ...?".
             noun = turn.question[words[asked[0]].start : words[asked[1]].end].lower()
-            found.append(Topic(f"the {noun}", 0.5 / (1 + age), is_plural(noun)))
+            found.append(Topic(f"the {noun}", ASKED / (1 + age) + focus, is_plural(noun)))
             if is_plural(noun):
-                found.append(Topic(f"the {singular(noun)}", 0.5 / (1 + age), False))
+                found.append(Topic(f"the {singular(noun)}", ASKED / (1 + age) + focus, False))
     if verbs:
         texts = [text for turn in recent for text in (*turn.cited_texts, *turn.answer_sentences)]
         pairs = _neighbours(texts, config)
-        found = [Topic(t.phrase, t.score + ACTS, t.plural) if _acts(t.phrase, verbs, pairs, config) else t
+        acting = ACTS + (FOCUS if refused else 0.0)
+        found = [Topic(t.phrase, t.score + acting, t.plural) if _acts(t.phrase, verbs, pairs, config) else t
                  for t in found]
     found.sort(key=lambda t: -t.score)
     return found

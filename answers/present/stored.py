@@ -17,7 +17,7 @@ from answers.pipeline.events import (
 from answers.pipeline.types import SupportSpan
 from answers.present.api import list_item_from_json
 from answers.present.fragments import render_event, render_turn
-from answers.present.lists import ListPlacer
+from answers.present.lists import ENDS_HELD_ITEMS, ListPlacer
 from corpus_admin.models import Chunk
 
 
@@ -66,11 +66,17 @@ def render_stored(turn_id: str, row: QuestionLog, chunks: Mapping[str, Chunk]) -
     position = 0
     lists = ListPlacer()
     for event in stored_events(row, chunks):
-        placement = None
         if isinstance(event, SentenceVerified):
             position += 1
-            placement = lists.place(event, position)
-        parts.append(render_event(turn_id, event, position=position, placement=placement))
+            ready = lists.add(event, position)
+        else:
+            ready = lists.flush() if isinstance(event, ENDS_HELD_ITEMS) else []
+        parts += [render_event(turn_id, sentence, position=at, placement=placement)
+                  for sentence, at, placement in ready]
+        if not isinstance(event, SentenceVerified):
+            parts.append(render_event(turn_id, event, position=position))
+    parts += [render_event(turn_id, sentence, position=at, placement=placement)
+              for sentence, at, placement in lists.flush()]
     return "".join(parts)
 
 

@@ -96,3 +96,21 @@ def test_a_model_answer_in_markdown_is_shown_without_its_markup_and_its_list_kep
     assert len({s["list"]["item"] for s in answer["sentences"]}) == 3
     shown = json.dumps(answer["sentences"])
     assert "**" not in shown and "`" not in shown and "evil.example" not in shown and "##" not in shown
+
+
+def test_an_answer_quoting_one_item_of_the_list_reads_as_prose_on_the_reopened_page(how_to, settings):
+    with FakeAnthropic() as fake:
+        settings.ANTHROPIC_API_KEY, settings.ANTHROPIC_BASE_URL = "fake-key", fake.url
+        settings.RAG_FALLBACK = ""
+        fake.default = computed(lambda body: Script(("1. Open the account settings page [1].\n",)))
+        client = Client()
+        client.get("/")
+        answer = asked(client)
+
+    assert [s["list"] is not None for s in answer["sentences"]] == [True]  # the API still names its item
+    for url in (f"/conversations/{answer['conversation']}/turns", f"/answers/{answer['answer_key']}/turns"):
+        page = client.get(url).content.decode()
+        elements = Elements(page)
+        assert not any(elements.find(tag, **{"class": "answer-list"}) for tag in ("ol", "ul"))
+        assert not elements.find("li", **{"class": "answer-item"})
+        assert elements.find("p", **{"class": "sentence"}) and "Open the account settings page" in page

@@ -50,3 +50,24 @@ def test_the_fragments_open_the_list_then_append_items_then_sentences_to_an_item
 def test_a_bulleted_list_is_a_ul():
     fragment = Elements(render_event("t1", said("A bullet."), position=1, placement=Placement("ul", 1, 1, True, True)))
     assert fragment.find("ul", id="list-t1-1") and not fragment.find("ol")
+
+
+def test_an_answer_quoting_one_item_of_a_list_reads_as_prose():
+    placer = ListPlacer()
+    assert placer.add(said("Open Settings.", ListItem(True, "a")), 1) == []  # held: a list needs two items
+    held = placer.add(said("Pick Security.", ListItem(True, "a")), 2)  # the same item: still one
+    assert held == [] and [placement for _, _, placement in placer.flush()] == [None, None]
+
+
+def test_a_second_item_opens_the_list_with_the_first_and_a_paragraph_releases_one_item_as_prose():
+    placer = ListPlacer()
+    first, second = said("Open Settings.", ListItem(True, "a")), said("Click Reset.", ListItem(True, "b"))
+    assert placer.add(first, 1) == []
+    assert placer.add(second, 2) == [(first, 1, Placement("ol", 1, 1, True, True)),
+                                     (second, 2, Placement("ol", 1, 2, False, True))]
+    assert placer.add(said("Then a third.", ListItem(True, "c")), 3)[0][2] == Placement("ol", 1, 3, False, True)
+    alone, after = said("A bullet.", ListItem(False, "d")), said("Done.")
+    placer.add(said("Between."), 4)
+    assert placer.add(alone, 5) == []
+    assert placer.add(after, 6) == [(alone, 5, None), (after, 6, None)]
+    assert placer.flush() == []
