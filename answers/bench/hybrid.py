@@ -8,7 +8,7 @@ from pathlib import Path
 from answers.pipeline.embed.model import embed_texts
 from answers.pipeline.records import AUDIENCE_RANK
 from answers.pipeline.retrieve.hybrid import PLAIN_RRF, FusionConfig, fuse_rankings
-from answers.pipeline.text.tokens import tokenize
+from answers.pipeline.text.questions import search_terms
 from answers.retrieval.holder import IndexSnapshot
 
 
@@ -38,7 +38,7 @@ def bench_hybrid(
     embed_texts(["warm up"])  # the first run loads the model
     lexical_s, hybrid_s = [], []
     for question in questions:
-        terms = tokenize(question, snapshot.tokenizer)
+        terms = search_terms(question, snapshot.tokenizer)
         best_lexical = best_hybrid = float("inf")
         for _ in range(rounds):
             start = time.thread_time()

@@ -15,7 +15,7 @@ from answers.pipeline.assemble import assemble_blocks
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generate import score
 from answers.pipeline.generate.extractive import answer_sentences
-from answers.pipeline.text.tokens import tokenize
+from answers.pipeline.text.questions import search_terms
 from answers.pipeline.types import Block, Retrieved
 
 
@@ -36,7 +36,7 @@ def reader_cases(
     """Each (question, audiences) with its assembled blocks; a question with no hit has none (the reader still runs)."""
     cases = []
     for question, audiences in questions:
-        hits = search(tokenize(question, config.tokenizer), audiences)
+        hits = search(search_terms(question, config.tokenizer), audiences)
         cases.append(ReaderCase(question, assemble_blocks(hits, config=config).blocks))
     return cases
 

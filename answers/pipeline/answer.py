@@ -29,7 +29,7 @@ from answers.pipeline.gate import find_conflict, gate_no_material
 from answers.pipeline.generate.base import GenerationFailed, GenerationRequest, Generator
 from answers.pipeline.lists import sentence_list_item
 from answers.pipeline.text.markup import MarkdownSentenceBuffer, PlainSentence
-from answers.pipeline.text.tokens import tokenize
+from answers.pipeline.text.questions import search_terms
 from answers.pipeline.types import Block, Conflict, Retrieved, SupportSpan
 from answers.pipeline.verify import common_terms, verify_sentence
 
@@ -73,7 +73,7 @@ async def answer_events(
     def elapsed() -> float:
         return round((clock() - started) * 1000, 1)
 
-    retrieved = retriever.search(tokenize(question, config.tokenizer), k=config.top_k)
+    retrieved = retriever.search(search_terms(question, config.tokenizer), k=config.top_k)
     timings["retrieve_ms"] = elapsed()
     ranked = tuple((hit.record.chunk_id, hit.score) for hit in retrieved)
     gate = gate_no_material(question=question, retrieved=retrieved, has_term=retriever.has_term, config=config)

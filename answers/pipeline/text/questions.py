@@ -5,7 +5,7 @@ import re
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.quantities import find_quantities, numbers_in
-from answers.pipeline.text.tokens import significant_terms
+from answers.pipeline.text.tokens import significant_terms, tokenize
 
 # Words that only say what kind of answer is wanted ("how long", "how many") carry no content to match.
 ASKS_QUANTITY = re.compile(
@@ -132,6 +132,16 @@ def question_terms(question: str, *, config: PipelineConfig) -> list[str]:
     for pattern, words in _PARAPHRASES:
         question = pattern.sub(words, question)
     return significant_terms(_QUESTION_FILLER.sub(" ", ASKS_QUANTITY.sub(" ", question)), config.tokenizer)
+
+
+def search_terms(question: str, tokenizer: str) -> list[str]:
+    """The retrieval query: the question's tokens, then the manual's word for each everyday phrase it uses ("money
+    back" also searches "refund", "back up" also "backup"), so retrieval and the reader read the question alike."""
+    tokens = tokenize(question, tokenizer)
+    for pattern, words in _PARAPHRASES:
+        if pattern.search(question):
+            tokens += [token for token in tokenize(words, tokenizer) if token not in tokens]
+    return tokens
 
 
 def question_identifiers(question: str, *, config: PipelineConfig) -> list[frozenset[str]]:

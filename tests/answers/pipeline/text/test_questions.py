@@ -8,6 +8,7 @@ from answers.pipeline.text.questions import (
     question_identifiers,
     question_terms,
     question_type,
+    search_terms,
     type_match,
 )
 
@@ -78,6 +79,14 @@ def test_question_terms_leave_out_what_only_asks_for_a_type_and_use_the_manuals_
 
     assert question_terms("How frequently does Lumora back up data?", config=config) == ["lumora", "backup", "data"]
     assert question_terms("Can I get my money back?", config=config) == ["refund"]
+
+
+def test_search_terms_keep_the_askers_words_and_add_the_manuals_word():
+    tokenizer = PipelineConfig().tokenizer
+
+    assert search_terms("How frequently does Lumora back up data?", tokenizer)[-1:] == ["backup"]
+    assert {"money", "refund"} <= set(search_terms("Can I get my money back?", tokenizer))
+    assert search_terms("How do I reset my password?", tokenizer) == search_terms("reset password", tokenizer)
 
 
 @pytest.mark.parametrize(
