@@ -8,8 +8,6 @@ from difflib import SequenceMatcher
 from answers.pipeline.evidence import evidence_text, instruction_text
 from answers.pipeline.records import ChunkRecord, SentenceSpan
 from answers.pipeline.spans import chunk_sentences
-from answers.pipeline.text.quantities import duration_units
-from answers.pipeline.text.sentences import MARKER
 from answers.pipeline.text.claims import (
     NUMBER_WORDS,
     Claims,
@@ -20,6 +18,8 @@ from answers.pipeline.text.claims import (
     read_names,
     same_value,
 )
+from answers.pipeline.text.quantities import duration_units
+from answers.pipeline.text.sentences import MARKER
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig
 from answers.pipeline.text.wording import (
     ANTONYMS,
@@ -88,9 +88,12 @@ def _number_problems(
             continue  # "Charges older than that" after "within 21 days": the span says 21 days by pointing back
         if problem.startswith("does not state") and any(
             same_value(number.value, other.value) and compatible_units(number.unit, other.unit)
+            and number.about & other.about
             for other in heading.numbers
         ):
-            continue  # "Web app 5.0 brought dark mode" under "Web app release notes 5.0": the heading names it
+            # "Web app 5.0 brought dark mode" under "Web app release notes 5.0": the heading states it of the same
+            # words (never the "2" of "Doc 2" for "2 warehouses")
+            continue
         pasted = instruction_text(record)
         if (
             pasted
@@ -224,9 +227,9 @@ def _list_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig
         if not terms or not set(terms) <= listed:
             continue
         for item in _list_items(said, i):
-            terms = [term for word in item for term in word_terms(word, tokenizer)]
+            item_terms = [term for word in item for term in word_terms(word, tokenizer)]
             # Half its words or more: "in light and dark mode alike" lists dark mode, said with a word more.
-            if terms and 2 * sum(term not in held for term in terms) >= len(terms):
+            if item_terms and 2 * sum(term not in held for term in item_terms) >= len(item_terms):
                 missing.append(" ".join(item))
     return [f"[{n}] does not list {item}" for item in dict.fromkeys(missing)]
 
@@ -391,9 +394,9 @@ def _swap_problems(
     said, span = content_words(sentence, tokenizer), content_words(quote, tokenizer)
     said_terms, span_terms = [word.term for word in said], [word.term for word in span]
     in_span = frozenset(span_terms)
-    # Nothing put in the span's place (most true sentences), unless a name may stand where the span has another:
-    # "added from the Storage page" against "Storage blocks are added from the Billing page".
-    if not span or (in_span.issuperset(said_terms) and not names):
+    # A sentence whose words the span all holds may still put a name or a role where the span has another: "added
+    # from the Storage page" against "Storage blocks are added from the Billing page".
+    if not span:
         return []
     opcodes = SequenceMatcher(None, said_terms, span_terms, autojunk=False).get_opcodes()
     problems = []
@@ -412,7 +415,7 @@ def _swap_problems(
         # A role the span names elsewhere still stands in another's place: "Guests upload, edit and share files"
         # against "Members upload, edit and share files. Guests can only see ...".
         if _names_swapped(swapped_in, span_terms[j1:j2], names, quote, tokenizer) or (
-            one and _roles_differ(swapped_in, span_terms[j1:j2], tokenizer)
+            one and span_terms[j1] not in said_terms and _roles_differ(swapped_in, span_terms[j1:j2], tokenizer)
         ):
             problems.append(f"[{n}] says {_written(span[j1:j2])}, not {_written(said[i1:i2])}")
             continue

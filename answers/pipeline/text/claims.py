@@ -343,10 +343,14 @@ def _items(
         yield _Item(number=starts[start])
 
 
+_AUXILIARIES = frozenset("must may might could would shall should need needs".split())  # noqa: SIM905
+
+
 def _content_follows(text: str, end: int) -> bool:
     """Whether the word after `end` is a content word (no stop word): "and sales tax", not "and must"."""
     following = re.match(r"\s+([^\W\d_][\w'’]*)", text[end:])
-    return following is not None and following.group(1).lower() not in ENGLISH_STOP_WORDS
+    return following is not None and following.group(1).lower() not in ENGLISH_STOP_WORDS | _AUXILIARIES
+
 
 
 def _negates(written: str, text: str, end: int, *, first: bool) -> bool:
