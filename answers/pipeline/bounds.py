@@ -1,6 +1,7 @@
 """The bound checks of §5.6 within one citation's support span: numbers with their units and the words they
 qualify, names, and negation. Each failure reads as a reason a person can follow ("[1] states 2 business days,
 not 4")."""
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from difflib import SequenceMatcher
@@ -205,6 +206,7 @@ def _plural(units: Sequence[str]) -> str:
 
 _LIST_TOKEN = re.compile(r"[^\W_][\w'’.@+-]*[\w]|[^\W_]|[,;:()]|[.!?](?=\s|$)")
 _COORDINATORS = frozenset(("and", "or"))
+_COORDINATOR = re.compile(r"\b(?:and|or)\b", re.I)
 _ITEM_STARTS = frozenset(("the", "a", "an", "its", "their", "your", "our"))  # stop words an item may hold
 _MAX_ITEM = 4  # words of one listed item ("whole photo albums"); a longer run after "and" is a clause of its own
 
@@ -214,9 +216,9 @@ def _list_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig
     span's "moving, copying and deleting files", "US dollars or pounds" against "US dollars or euros". A list is
     read where the item before "and" or "or" is one the span lists too (followed by a comma, "and" or "or"); each
     item of it must be in the span (half its words at least)."""
-    span_terms = _tokens_terms(quote, tokenizer)
-    held = frozenset(term for term, _ in span_terms)
-    listed = frozenset(term for term, after in span_terms if after)
+    if not _COORDINATOR.search(sentence):
+        return []
+    held, listed = _listed_terms(quote, tokenizer)
     said = _LIST_TOKEN.findall(MARKER.sub(" ", sentence))
     missing: list[str] = []
     for i, token in enumerate(said):
@@ -258,14 +260,18 @@ def _list_items(tokens: Sequence[str], at: int) -> list[list[str]]:
     return items
 
 
-def _tokens_terms(text: str, tokenizer: TokenizerConfig) -> list[tuple[str, bool]]:
-    """Each content term of the text and whether a list separator (a comma, "and", "or") follows its word."""
+@functools.lru_cache(maxsize=1024)
+def _listed_terms(text: str, tokenizer: TokenizerConfig) -> tuple[frozenset[str], frozenset[str]]:
+    """The content terms of the text, and those whose word a list separator (a comma, "and", "or") follows."""
     tokens = _LIST_TOKEN.findall(MARKER.sub(" ", text))
-    found: list[tuple[str, bool]] = []
+    held: set[str] = set()
+    listed: set[str] = set()
     for i, token in enumerate(tokens):
-        after = i + 1 < len(tokens) and (tokens[i + 1] == "," or tokens[i + 1].lower() in _COORDINATORS)
-        found.extend((term, after) for term in word_terms(token, tokenizer))
-    return found
+        terms = word_terms(token, tokenizer)
+        held.update(terms)
+        if i + 1 < len(tokens) and (tokens[i + 1] == "," or tokens[i + 1].lower() in _COORDINATORS):
+            listed.update(terms)
+    return frozenset(held), frozenset(listed)
 
 
 def _heading_claims(record: ChunkRecord, tokenizer: TokenizerConfig) -> Claims:
@@ -394,9 +400,11 @@ def _swap_problems(
     said, span = content_words(sentence, tokenizer), content_words(quote, tokenizer)
     said_terms, span_terms = [word.term for word in said], [word.term for word in span]
     in_span = frozenset(span_terms)
-    # A sentence whose words the span all holds may still put a name or a role where the span has another: "added
-    # from the Storage page" against "Storage blocks are added from the Billing page".
-    if not span:
+    # A sentence whose words the span all holds (most true sentences) may still put a name or a role where the span
+    # has another: "added from the Storage page" against "Storage blocks are added from the Billing page".
+    if not span or (
+        in_span.issuperset(said_terms) and not names and all(role_of(term, tokenizer) is None for term in said_terms)
+    ):
         return []
     opcodes = SequenceMatcher(None, said_terms, span_terms, autojunk=False).get_opcodes()
     problems = []

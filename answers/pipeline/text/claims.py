@@ -227,9 +227,13 @@ def compatible_units(a: str, b: str) -> bool:
 def _normalise(text: str) -> str:
     text = say_quantities(unicodedata.normalize("NFC", text))
     text = _RATHER.sub(", not", text)
-    text = _EXCLUDE.sub(lambda m: f"not includ{m.group(1)}", text)
-    text = _TENTHS.sub(lambda m: f"{int(_NUMBER_WORDS[m.group(1).lower()]) * 10}%", text)
-    text = _QUARTERS.sub(lambda m: "75%" if m.group(1).lower() == "three" else "25%", _HALF.sub("50%", text))
+    lowered = text.lower()
+    if "exclud" in lowered:
+        text = _EXCLUDE.sub(lambda m: f"not includ{m.group(1)}", text)
+    if "tenth" in lowered:
+        text = _TENTHS.sub(lambda m: f"{int(_NUMBER_WORDS[m.group(1).lower()]) * 10}%", text)
+    if "half" in lowered or "quarter" in lowered:
+        text = _QUARTERS.sub(lambda m: "75%" if m.group(1).lower() == "three" else "25%", _HALF.sub("50%", text))
     text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     text = _COUNT_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     text = _RANGE_BETWEEN.sub(r"\1-\2", text)
