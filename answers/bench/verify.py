@@ -11,7 +11,7 @@ import statistics
 import time
 from collections.abc import Sequence
 
-from answers.pipeline import evidence, spans, verify
+from answers.pipeline import bounds, evidence, spans, verify
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.records import ChunkRecord
 from answers.pipeline.text.claims import read_claims
@@ -78,6 +78,7 @@ def _clear_caches() -> None:
     spans._terms_of.cache_clear()
     verify._terms_of.cache_clear()
     evidence._evidence_text.cache_clear()
+    bounds._listed_terms.cache_clear()
 
 
 def _percentile(ordered: list[float], share: float) -> float:

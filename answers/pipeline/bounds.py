@@ -1,6 +1,7 @@
 """The bound checks of §5.6 within one citation's support span: numbers with their units and the words they
 qualify, names, and negation. Each failure reads as a reason a person can follow ("[1] states 2 business days,
 not 4")."""
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from difflib import SequenceMatcher
@@ -18,8 +19,19 @@ from answers.pipeline.text.claims import (
     read_names,
     same_value,
 )
+from answers.pipeline.text.quantities import duration_units
+from answers.pipeline.text.sentences import MARKER
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig
-from answers.pipeline.text.wording import ANTONYMS, Word, antonym_side, content_words, phrases, role_of, word_terms
+from answers.pipeline.text.wording import (
+    ANTONYMS,
+    Word,
+    antonym_side,
+    content_words,
+    names_kind,
+    phrases,
+    role_of,
+    word_terms,
+)
 from answers.pipeline.types import SupportSpan
 
 # A span that points back to an amount ("older than that", "after that period") states it in the sentence before.
@@ -43,8 +55,8 @@ def bound_problems(
     sentence: str = "",
     elsewhere: Callable[[], Sequence[str]] = tuple,
 ) -> list[str]:
-    """What of the sentence's numbers, names, negations, opposites and swapped words citation [n]'s span does not
-    bear out; empty when all.
+    """What of the sentence's numbers, units of time, names, list items, negations, opposites and swapped words
+    citation [n]'s span does not bear out; empty when all.
 
     The checks run in that order and the first that fails gives the reasons: a wrong number usually also reads as a
     missing name or a negation out of place, and one reason says it best. The last two need the sentence's text;
@@ -53,7 +65,9 @@ def bound_problems(
     stated = read_claims(span.quote, tokenizer)
     return (
         _number_problems(n, claims, stated, record, tokenizer, span)
+        or (_duration_problems(n, claims, sentence, span.quote) if sentence else [])
         or _name_problems(n, names, stated, record, tokenizer)
+        or (_list_problems(n, sentence, span.quote, tokenizer) if sentence else [])
         or _polarity_problems(n, claims, stated, held)
         or (_antonym_problems(n, sentence, span, record, claims, stated, tokenizer) if sentence else [])
         or (_swap_problems(n, sentence, span.quote, elsewhere, tokenizer, names) if sentence else [])
@@ -66,12 +80,21 @@ def _number_problems(
 ) -> list[str]:
     problems = []
     referent = _referent(record, span, tokenizer) if span is not None else None
+    heading = _heading_claims(record, tokenizer)
     for number in claims.numbers:
         problem = _number_problem(number, stated)
         if problem is None:
             continue
         if problem.startswith("does not state") and referent and _number_problem(number, referent) is None:
             continue  # "Charges older than that" after "within 21 days": the span says 21 days by pointing back
+        if problem.startswith("does not state") and any(
+            same_value(number.value, other.value) and compatible_units(number.unit, other.unit)
+            and number.about & other.about
+            for other in heading.numbers
+        ):
+            # "Web app 5.0 brought dark mode" under "Web app release notes 5.0": the heading states it of the same
+            # words (never the "2" of "Doc 2" for "2 warehouses")
+            continue
         pasted = instruction_text(record)
         if (
             pasted
@@ -166,11 +189,100 @@ def _value(number: NumberClaim, rival: NumberClaim) -> str:
     return number.value if number.unit == rival.unit and number.unit[:1].isalpha() else number.text
 
 
+def _duration_problems(n: int, claims: Claims, sentence: str, quote: str) -> list[str]:
+    """A unit of time the sentence names without its number where the span names only others: "the number of
+    minutes to wait" against "the number of seconds", "in its first week" against "in its first month"."""
+    said, stated = duration_units(sentence), duration_units(quote)
+    counted = frozenset(part for number in claims.numbers for part in number.unit.split("/"))
+    astray = sorted(said - stated - counted)
+    if not astray or not stated - said:
+        return []
+    return [f"[{n}] states {_plural(sorted(stated - said))}, not {_plural(astray)}"]
+
+
+def _plural(units: Sequence[str]) -> str:
+    return " or ".join(f"{unit}s" for unit in units)
+
+
+_LIST_TOKEN = re.compile(r"[^\W_][\w'’.@+-]*[\w]|[^\W_]|[,;:()]|[.!?](?=\s|$)")
+_COORDINATORS = frozenset(("and", "or"))
+_COORDINATOR = re.compile(r"\b(?:and|or)\b", re.I)
+_ITEM_STARTS = frozenset(("the", "a", "an", "its", "their", "your", "our"))  # stop words an item may hold
+_MAX_ITEM = 4  # words of one listed item ("whole photo albums"); a longer run after "and" is a clause of its own
+
+
+def _list_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig) -> list[str]:
+    """An item of a list in the sentence that the span's list leaves out: "moving and renaming files" against a
+    span's "moving, copying and deleting files", "US dollars or pounds" against "US dollars or euros". A list is
+    read where the item before "and" or "or" is one the span lists too (followed by a comma, "and" or "or"); each
+    item of it must be in the span (half its words at least)."""
+    if not _COORDINATOR.search(sentence):
+        return []
+    held, listed = _listed_terms(quote, tokenizer)
+    said = _LIST_TOKEN.findall(MARKER.sub(" ", sentence))
+    missing: list[str] = []
+    for i, token in enumerate(said):
+        if token.lower() not in _COORDINATORS:
+            continue
+        before = next((word for word in reversed(said[:i]) if word[:1].isalnum()), "")
+        terms = word_terms(before, tokenizer)
+        if not terms or not set(terms) <= listed:
+            continue
+        for item in _list_items(said, i):
+            item_terms = [term for word in item for term in word_terms(word, tokenizer)]
+            # Half its words or more: "in light and dark mode alike" lists dark mode, said with a word more.
+            if item_terms and 2 * sum(term not in held for term in item_terms) >= len(item_terms):
+                missing.append(" ".join(item))
+    return [f"[{n}] does not list {item}" for item in dict.fromkeys(missing)]
+
+
+def _list_items(tokens: Sequence[str], at: int) -> list[list[str]]:
+    """The items of the list whose "and" or "or" stands at `at`: the words after it up to a separator, and the
+    short runs between commas before it."""
+    after: list[str] = []
+    for token in tokens[at + 1 :]:
+        lowered = token.lower()
+        if not token[:1].isalnum() or len(after) == _MAX_ITEM or (
+            lowered in ENGLISH_STOP_WORDS and lowered not in _ITEM_STARTS
+        ):
+            break  # "light mode or high-contrast mode in Account settings": the item ends at "in"
+        after.append(token)
+    items = [after] if 0 < len(after) < _MAX_ITEM else []
+    end = at
+    for k in range(at - 1, -1, -1):
+        if tokens[k] != ",":
+            continue
+        run = [t for t in tokens[k + 1 : end] if t[:1].isalnum()]
+        if not run or len(run) >= _MAX_ITEM or len(run) != end - k - 1:
+            break
+        items.append(run)
+        end = k
+    return items
+
+
+@functools.lru_cache(maxsize=1024)
+def _listed_terms(text: str, tokenizer: TokenizerConfig) -> tuple[frozenset[str], frozenset[str]]:
+    """The content terms of the text, and those whose word a list separator (a comma, "and", "or") follows."""
+    tokens = _LIST_TOKEN.findall(MARKER.sub(" ", text))
+    held: set[str] = set()
+    listed: set[str] = set()
+    for i, token in enumerate(tokens):
+        terms = word_terms(token, tokenizer)
+        held.update(terms)
+        if i + 1 < len(tokens) and (tokens[i + 1] == "," or tokens[i + 1].lower() in _COORDINATORS):
+            listed.update(terms)
+    return frozenset(held), frozenset(listed)
+
+
+def _heading_claims(record: ChunkRecord, tokenizer: TokenizerConfig) -> Claims:
+    """What the chunk's title and heading path state: they head the span on its chunk page ("## Team plan")."""
+    return read_claims("\n".join((record.source_title, *record.heading_path)), tokenizer)
+
+
 def _name_problems(
     n: int, names: Sequence[Name], stated: Claims, record: ChunkRecord, tokenizer: TokenizerConfig
 ) -> list[str]:
-    # The chunk's title and heading path head the span on its chunk page: "the Team plan" under "## Team plan".
-    context = read_claims("\n".join((record.source_title, *record.heading_path)), tokenizer)
+    context = _heading_claims(record, tokenizer)
     problems = []
     for name in names:
         if stated.holds_name(name) or context.holds_name(name):
@@ -263,6 +375,7 @@ def _negated(word: str, claims: Claims, tokenizer: TokenizerConfig) -> bool:
 
 
 _MAX_SWAPPED = 3  # words on each side of a substitution; a longer one is a rewording of the whole clause
+_MAX_KIND = 2  # words naming the kind of a noun ("operating system setting"), on each side
 
 
 def _swap_problems(
@@ -275,17 +388,23 @@ def _swap_problems(
     evidence does not put there.
 
     A substitution is one to three words on each side, next to a word both share that is no number, with no number
-    in it (the numbers check reads those) and not all of its words in the span (a reordering). It is a swap when
-    its two sides name different roles ("workspace admin" for "account owner"), when it is the word before a
-    shared role noun ("support team" for "billing team", "Team plan" for "Business plan"), or when its words
-    swapped in are written together outside the span (two or more as a run, a single one with the shared word
-    beside it). A single word swapped in that reads as an inflected verb ("keeps" for "stores") is taken for a
+    in it (the numbers check reads those) and not all of its words in the span (a reordering; but a name for
+    another name, or one role for another, is a swap even when the span uses the word elsewhere). It is a swap when
+    its two sides name different roles ("workspace admin" for "account owner"), when its one or two words name
+    the kind of a shared noun the span names otherwise ("support team" for "billing team", "shipping address" for
+    "billing address", "browser setting" for "operating system setting"; the kind nouns of wording.py), or when
+    its words swapped in are written together outside the span (two or more as a run, a single one with the shared
+    word beside it). A single word swapped in that reads as an inflected verb ("keeps" for "stores") is taken for a
     rewording in the last two cases; an antonym's stop word ("before") is left to the antonym check.
     """
     said, span = content_words(sentence, tokenizer), content_words(quote, tokenizer)
     said_terms, span_terms = [word.term for word in said], [word.term for word in span]
     in_span = frozenset(span_terms)
-    if not span or in_span.issuperset(said_terms):  # nothing put in the span's place (most true sentences)
+    # A sentence whose words the span all holds (most true sentences) may still put a name or a role where the span
+    # has another: "added from the Storage page" against "Storage blocks are added from the Billing page".
+    if not span or (
+        in_span.issuperset(said_terms) and not names and all(role_of(term, tokenizer) is None for term in said_terms)
+    ):
         return []
     opcodes = SequenceMatcher(None, said_terms, span_terms, autojunk=False).get_opcodes()
     problems = []
@@ -300,7 +419,12 @@ def _swap_problems(
         after = k + 1 < len(opcodes) and opcodes[k + 1][0] == "equal" and not _numeric(said_terms[i2])
         if not (before or after):
             continue
-        if _names_swapped(swapped_in, span_terms[j1:j2], names, quote, tokenizer):
+        one = i2 - i1 == 1 and j2 - j1 == 1
+        # A role the span names elsewhere still stands in another's place: "Guests upload, edit and share files"
+        # against "Members upload, edit and share files. Guests can only see ...".
+        if _names_swapped(swapped_in, span_terms[j1:j2], names, quote, tokenizer) or (
+            one and span_terms[j1] not in said_terms and _roles_differ(swapped_in, span_terms[j1:j2], tokenizer)
+        ):
             problems.append(f"[{n}] says {_written(span[j1:j2])}, not {_written(said[i1:i2])}")
             continue
         if set(swapped_in) <= in_span:
@@ -310,15 +434,19 @@ def _swap_problems(
         # One word written as a verb is ("keeps" for "stores", "used" for "works"): a rewording, unless it names
         # another role.
         verb = i2 - i1 == 1 and (_inflected(said[i1].written) or _after_modal(sentence, said[i1].written))
-        one = i2 - i1 == 1 and j2 - j1 == 1
+        small = i2 - i1 <= _MAX_KIND and j2 - j1 <= _MAX_KIND and not set(span_terms[j1:j2]) & set(said_terms)
         if not (
             _roles_differ(swapped_in, span_terms[j1:j2], tokenizer)
             or (one and before and _role_for_thing(said[i1], span[j1], tokenizer))
-            or (one and not verb and after and role_of(said_terms[i2], tokenizer) is not None)
+            or (
+                small and not verb and after and names_kind(said_terms[i2], tokenizer)
+                and (one or role_of(said_terms[i2], tokenizer) is None)  # "count as paid users": a rewording
+            )
             or (not verb and _found_elsewhere(said_terms, i1, i2, before, after, elsewhere, tokenizer))
         ):
             continue
-        flank_said, flank_span = _flank(said, i1, i2, before, after), _flank(span, j1, j2, before, after)
+        flank = after and (i2 - i1 == 1 or j2 - j1 == 1)
+        flank_said, flank_span = _flank(said, i1, i2, flank), _flank(span, j1, j2, flank)
         problems.append(f"[{n}] says {_written(flank_span)}, not {_written(flank_said)}")
     return problems
 
@@ -379,10 +507,10 @@ def _numeric(term: str) -> bool:
     return term[:1].isdigit() or term in NUMBER_WORDS
 
 
-def _flank(words: Sequence[Word], start: int, end: int, before: bool, after: bool) -> Sequence[Word]:
-    """The substituted words as a reason names them: one word with the shared word after it ("billing team"), else
-    the words alone ("account owner")."""
-    if end - start == 1 and after and end < len(words):
+def _flank(words: Sequence[Word], start: int, end: int, flank: bool) -> Sequence[Word]:
+    """The substituted words as a reason names them: with the shared word after them when one side is a single
+    word ("billing team", "operating system setting"), else the words alone ("account owner")."""
+    if flank and end < len(words):
         return words[start : end + 1]
     return words[start:end]
 

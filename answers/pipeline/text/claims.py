@@ -23,7 +23,11 @@ Rules callers rely on:
   days"), never past a number nor a content word it negated ("not resolved after 30 minutes" states 30 minutes);
   "no more than", "not later than" and "not only" are no negations, nor is a negation word capitalised in the middle
   of a sentence ("default=None", "returns None": a value's name); "rather than" and "instead of" are ("credited
-  rather than paid in cash" negates the paying).
+  rather than paid in cash" negates the paying), and "exclude" reads as "not include". Its scope goes on past "or"
+  and "and" ("does not include VAT or sales tax") and ends at a clause's end and at "when", "if", "unless",
+  "because", "until", "once", "since" ("never removed when old versions expire" does not deny the versions).
+- A number word counting a noun is a number ("the latest five versions" -> 5; never "one"), and a share said in
+  words is a percentage ("nine tenths" -> 90%, "half of" -> 50%).
 """
 import functools
 import re
@@ -106,6 +110,17 @@ _NUMBER_WORDS = {
 } | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "ninety": "90", "hundred": "100"}
 NUMBER_WORDS = frozenset(_NUMBER_WORDS)
 _NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})(?=[\s-]+(?:{UNIT_WORDS})\b)", re.I)
+# A number word counting a noun is a number as digits are ("the latest five versions" -> 5): "one" is left alone, as
+# it is mostly no count ("one of the", "no one"); so is a word before "of", "or" and "and" ("two of them" is read by
+# its noun elsewhere) and before a word written in digits.
+_COUNT_WORD = re.compile(
+    rf"\b(?<![-'’])({'|'.join(word for word in _NUMBER_WORDS if word != 'one')})\b(?=\s+(?!(?:of|or|and|to)\b)[a-z])",
+    re.I,
+)
+# A share said in words is a percentage: "nine tenths of the quota" is 90%, "a quarter" 25%, "half of" 50%.
+_TENTHS = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})[\s-]+tenths?\b", re.I)
+_HALF = re.compile(r"\b(?:one|a)[\s-]+half\b|\bhalf(?=\s+of\b)", re.I)
+_QUARTERS = re.compile(r"\b(one|a|three)[\s-]+quarters?(?=\s+of\b)", re.I)
 _TIME = re.compile(
     r"(?<![\w:.])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?(?(minute)(?:\s?(?P<half>[ap])\.?m\b)?|\s?(?P<half2>[ap])\.?m\b)",
     re.I,
@@ -124,6 +139,9 @@ _NOT_NEGATING = re.compile(
     r"\s+(?:(?:more|less|fewer|later|earlier|sooner|longer|greater|higher|lower)\s+than|only)\b", re.I
 )
 _SCOPE = 3
+_SUBORDINATORS = frozenset("when if unless because until once since whenever".split())  # noqa: SIM905
+# A verb that says "not include" is a negation of "include": "prices exclude VAT" as "do not include VAT".
+_EXCLUDE = re.compile(r"\bexclud(e|es|ed|ing)\b", re.I)
 _RATHER = re.compile(r"\s*,?\s*\b(?:rather\s+than|instead\s+of)\b", re.I)  # "credited rather than paid": not paid
 _ACRONYM_LETTERS = 5  # a longer word in capitals is shouted ("UPDATES DURING AN INCIDENT"), not an acronym
 _IDENTIFIER_TAIL = re.compile(r"[A-Z]{2,}")
@@ -209,7 +227,15 @@ def compatible_units(a: str, b: str) -> bool:
 def _normalise(text: str) -> str:
     text = say_quantities(unicodedata.normalize("NFC", text))
     text = _RATHER.sub(", not", text)
+    lowered = text.lower()
+    if "exclud" in lowered:
+        text = _EXCLUDE.sub(lambda m: f"not includ{m.group(1)}", text)
+    if "tenth" in lowered:
+        text = _TENTHS.sub(lambda m: f"{int(_NUMBER_WORDS[m.group(1).lower()]) * 10}%", text)
+    if "half" in lowered or "quarter" in lowered:
+        text = _QUARTERS.sub(lambda m: "75%" if m.group(1).lower() == "three" else "25%", _HALF.sub("50%", text))
     text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
+    text = _COUNT_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     text = _RANGE_BETWEEN.sub(r"\1-\2", text)
     return _RANGE_TO.sub(r"\1-\2", text)
 
@@ -297,9 +323,13 @@ def _items(
         lowered = word.lower()
         if lowered in _CLAUSE_WORDS:
             yield _Item(clause_end=True)
-            scope = scope if lowered == "or" else 0  # "cannot edit or delete" negates both
+            # "cannot edit or delete" negates both, and so does "does not include VAT and sales tax" (but "is not
+            # processed and must be sent again" negates no sending)
+            scope = scope if lowered == "or" or (lowered == "and" and _content_follows(text, match.end())) else 0
             continue
         first, at_start = at_start, False
+        if lowered in _SUBORDINATORS:
+            scope = 0  # "never removed when old versions expire": the versions are not what the negation denies
         if _negates(word, text, match.end(), first=first):
             scope = 1 if lowered == "non" else _SCOPE
             reach = True
@@ -315,6 +345,16 @@ def _items(
             reach = False
     for start in pending:
         yield _Item(number=starts[start])
+
+
+_AUXILIARIES = frozenset("must may might could would shall should need needs".split())  # noqa: SIM905
+
+
+def _content_follows(text: str, end: int) -> bool:
+    """Whether the word after `end` is a content word (no stop word): "and sales tax", not "and must"."""
+    following = re.match(r"\s+([^\W\d_][\w'’]*)", text[end:])
+    return following is not None and following.group(1).lower() not in ENGLISH_STOP_WORDS | _AUXILIARIES
+
 
 
 def _negates(written: str, text: str, end: int, *, first: bool) -> bool:

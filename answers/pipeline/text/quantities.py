@@ -126,6 +126,19 @@ def find_quantities(text: str) -> list[Quantity]:
     return found
 
 
+_DURATION_UNITS = ("second", "minute", "hour", "business hour", "day", "business day", "week", "month", "year")
+_DURATION_WORDS = {alias: unit for unit in _DURATION_UNITS for alias in _UNIT_ALIASES[unit] if alias[-1].isalpha()}
+_DURATION = re.compile(
+    rf"(?<![\w-])({_alternation(dict(sorted(_DURATION_WORDS.items(), key=lambda item: -len(item[0]))))})(?![\w-])", re.I
+)
+
+
+def duration_units(text: str) -> frozenset[str]:
+    """The units of time a text names as words, with or without a number ("the number of seconds", "its first
+    month" -> second, month)."""
+    return frozenset(_DURATION_WORDS[_alias(match.group(1))] for match in _DURATION.finditer(text))
+
+
 def _alias(unit: str) -> str:
     return " ".join(unit.lower().split())
 

@@ -9,7 +9,8 @@ Rules callers rely on:
 - Antonyms are pairs of word forms (open/closed, free/paid, allowed/blocked, enabled/disabled, required/optional,
   included/excluded, before/after, minimum/maximum, more/less): one side of a pair states the other's opposite.
 - A role noun ("admin", "owner", "team", "plan", ...) names who acts or a kind of thing; "admin" and
-  "administrator" are one role (`role_of`).
+  "administrator" are one role (`role_of`). A kind noun ("page", "address", "setting", ...) is one whose kind the
+  word before it names (`names_kind`: "Billing page", "billing address"; role nouns too).
 - `content_words` lists a text's words and numbers in order as (term, word as written): stop words left out, but for
   antonyms ("before", "more"), so that "before" and "after" stay visible to an alignment.
 """
@@ -68,6 +69,13 @@ _ROLE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("tier", "tiers"),
     ("department", "departments"),
 )
+# Nouns a document names kinds of by the word before them ("Billing page", "billing address", "operating system
+# setting", "rolling window"): a sentence putting another word there names another thing, as with a role noun.
+_KIND_HEADS = (
+    "page", "pages", "address", "addresses", "setting", "settings", "window", "permission", "permissions", "channel",
+    "mode", "region", "app", "apps", "scope", "header", "link", "links", "tab", "menu", "button", "dialog", "report",
+    "method", "currency", "language", "languages", "system", "endpoint", "endpoints", "folder", "console", "contact",
+)
 _SIDE = {form: side for pair in _ANTONYM_PAIRS for side in pair for form in side}
 _WORD = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_][^\W_]*")
 
@@ -114,6 +122,17 @@ def _roles(tokenizer: TokenizerConfig) -> dict[str, int]:
 def role_of(term: str, tokenizer: TokenizerConfig) -> int | None:
     """Which group of role nouns a term names ("admin" and "administr" the same), or None for any other term."""
     return _roles(tokenizer).get(term)
+
+
+@functools.lru_cache(maxsize=8)
+def _kind_heads(tokenizer: TokenizerConfig) -> frozenset[str]:
+    return frozenset(term for form in _KIND_HEADS for term in tokenize(form, tokenizer))
+
+
+def names_kind(term: str, tokenizer: TokenizerConfig) -> bool:
+    """Whether a term is a noun whose kind the word before it names: a role noun ("team") or a thing a document
+    sets apart so ("page" of "Billing page", "address" of "billing address")."""
+    return role_of(term, tokenizer) is not None or term in _kind_heads(tokenizer)
 
 
 @dataclass(frozen=True)

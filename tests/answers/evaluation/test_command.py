@@ -156,7 +156,10 @@ def write_floor(tmp_path, **floor) -> Path:
 
 # The pipeline's verifier accepts this sentence; the evaluation's independent re-check does not.
 TALKATIVE = ScriptedGenerator(
-    always=["Refunds processed within days, because these very same ones should again further once here [1]. "],
+    always=[
+        "Refunds processed within business days, because these very same ones should again further once here, "
+        "ourselves doing [1]. "
+    ],
     name="talkative", regenerates=False,
 )
 
@@ -169,7 +172,7 @@ def test_unverified_sentence_fails_the_run_when_asked():
                      "--fail-on-unverified", stdout=out)
 
     assert error.value.returncode == 1
-    assert "unverified: Refunds processed within days" in out.getvalue()
+    assert "unverified: Refunds processed within business days" in out.getvalue()
 
 
 def test_malformed_golden_line_is_a_command_error_naming_the_line(tmp_path):

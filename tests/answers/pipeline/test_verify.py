@@ -630,3 +630,91 @@ def test_an_identifier_with_a_digit_is_no_rival_number():
 
     assert not any("states 3" in reason for reason in verdict.reasons)
     assert not swapped.shown
+
+
+@pytest.mark.parametrize(
+    ("span", "sentence", "reason"),
+    [
+        ("The web app supports the latest two versions of Chrome and Edge.",
+         "The web app supports the latest five versions of Chrome and Edge [1].", "[1] states 2, not 5"),
+        ("The Retry-After header gives the number of seconds to wait before the next request.",
+         "The Retry-After header gives the number of minutes to wait before the next request [1].",
+         "[1] states seconds, not minutes"),
+        ("Bulk endpoints are available for moving, copying and deleting files.",
+         "Bulk endpoints exist for moving and renaming files [1].", "[1] does not list renaming files"),
+        ("Invoices are issued in US dollars or euros.", "Invoices are issued in US dollars or pounds [1].",
+         "[1] does not list pounds"),
+        ("Tax is added to each invoice based on the billing address.",
+         "Tax is added to each invoice based on the shipping address [1].",
+         "[1] says billing address, not shipping address"),
+        ("Dark mode follows your operating system setting by default.",
+         "Dark mode follows the browser setting by default [1].",
+         "[1] says operating system setting, not browser setting"),
+    ],
+)
+def test_a_count_a_unit_a_list_item_or_a_kind_the_span_never_states_is_dropped(span, sentence, reason):
+    verdict = verify_sentence(sentence, blocks={1: block(1, span)}, config=CONFIG)
+
+    assert not verdict.shown and verdict.reasons == (reason,)
+
+
+@pytest.mark.parametrize(
+    ("span", "sentence"),
+    [
+        ("Admins receive an email when usage passes nine tenths of the quota.",
+         "Admins receive an email when usage passes 90% of the quota [1]."),
+        ("Prices on the pricing page do not include VAT or sales tax.",
+         "The prices on the pricing page exclude VAT and sales tax [1]."),
+        ("Versions older than the history period are removed. The current version of a file is never removed by this "
+         "process.", "The current version of a file is never removed when old versions expire [1]."),
+        ("Invoices are issued in US dollars or euros.", "Invoices are issued in euros or US dollars [1]."),
+        ("The fastest way to free space is to empty the trash.",
+         "The quickest way to free space is to empty the trash [1]."),
+    ],
+)
+def test_number_words_negations_said_another_way_and_reordered_lists_are_shown(span, sentence):
+    assert verify_sentence(sentence, blocks={1: block(1, span)}, config=CONFIG).shown
+
+
+def test_a_number_only_in_the_chunk_heading_is_stated():
+    record = dataclasses.replace(
+        block(1, "Dark mode follows your operating system setting by default.").record,
+        source_title="Web app release notes 5.0",
+    )
+    blocks = {1: Block(number=1, record=record, score=1.0, text=record.text)}
+
+    assert verify_sentence("Web app 5.0 dark mode follows the operating system setting by default [1].", blocks=blocks,
+                           config=CONFIG).shown
+    assert not verify_sentence("Web app 6.0 dark mode follows the operating system setting by default [1].",
+                               blocks=blocks, config=CONFIG).shown
+
+
+def test_a_number_of_the_heading_about_other_words_states_nothing():
+    record = dataclasses.replace(block(1, "Our warehouses are in Rotterdam and Leipzig.").record, source_title="Doc 2")
+    blocks = {1: Block(number=1, record=record, score=1.0, text=record.text)}
+
+    assert verify_sentence("2 warehouses are in Rotterdam and Leipzig [1].", blocks=blocks, config=CONFIG).reasons == (
+        "[1] does not state 2",
+    )
+
+
+@pytest.mark.parametrize(
+    ("span", "sentence", "reason"),
+    [
+        ("Members upload, edit and share files. Guests can only see the items that are shared with them.",
+         "Guests upload, edit and share files [1].", "[1] says Members, not Guests"),
+        ("Storage blocks are added from the Billing page.", "Storage blocks are added from the Storage page [1].",
+         "[1] says Billing, not Storage"),
+    ],
+)
+def test_a_role_or_name_put_in_another_s_place_is_a_swap_though_the_span_uses_it_elsewhere(span, sentence, reason):
+    verdict = verify_sentence(sentence, blocks={1: block(1, span)}, config=CONFIG)
+
+    assert not verdict.shown and verdict.reasons == (reason,)
+
+
+def test_roles_said_in_another_order_are_no_swap():
+    blocks = {1: block(1, "Admins and members can restore files from the trash.")}
+
+    assert verify_sentence("Members and admins can restore files from the trash [1].", blocks=blocks,
+                           config=CONFIG).shown

@@ -185,3 +185,31 @@ def test_a_dunder_literal_is_read_with_its_underscores_and_held_by_itself():
 )
 def test_a_letter_is_named_alone_or_quoted_never_inside_a_word_or_a_contraction(text, letter, held):
     assert holds_letter(text, letter) is held
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The web app supports the latest five versions.", [("5", "")]),
+        ("You cannot reuse any of your last three passwords.", [("3", "")]),
+        ("Admins are told when usage passes nine tenths of the quota.", [("90", "%")]),
+        ("Half of the seats are free.", [("50", "%")]),
+        ("Two of them are free.", []),
+        ("Partner portal accounts need two-factor authentication.", []),
+    ],
+)
+def test_number_words_that_count_or_share_are_numbers(text, expected):
+    assert numbers(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Prices exclude VAT and sales tax.", {"includ", "vat", "sale"}),
+        ("Prices do not include VAT or sales tax.", {"includ", "vat", "sale"}),
+        ("A request is not processed and must be sent again later.", {"process"}),
+        ("The current version is never removed when old versions expire.", {"remov"}),
+    ],
+)
+def test_a_negation_reaches_past_and_before_a_content_word_and_stops_at_a_subordinate_clause(text, expected):
+    assert negated(text) == expected
