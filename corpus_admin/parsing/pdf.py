@@ -1,20 +1,41 @@
-"""PDF: the text layer through pypdf, one section per page, a block per paragraph, lines numbered across pages.
+"""PDF: the text layer through pypdf, a section per heading (or per page before any), a block per paragraph,
+lines numbered across pages.
 
 pypdf because it is pure Python (nothing to build, safe to run in the parse worker's memory limit), maintained, and
-reads the text layer in reading order; each block keeps its page, so a citation can name it. Paragraphs are found
-in each page's lines by `parsing.paragraphs`. A page whose text layer is empty (a scan) is read by OCR
-(`parsing.ocr`), with its page number.
+reads the text layer in reading order; each block keeps its page, so a citation can name it. Headings are the lines
+set apart by their font (`parsing.pdf_layout`): they open sections and are never part of a paragraph. Paragraphs are
+found in the body lines between them by `parsing.paragraphs`, with a blank line wherever the layout leaves a wider
+gap. A page whose text layer is empty (a scan) is read by OCR (`parsing.ocr`), with its page number.
 """
 
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 
 from pypdf import PdfReader
 
-from corpus_admin.parsing.document import Event, Heading, Section, build_sections, split_lines
+from corpus_admin.parsing.document import (
+    Event,
+    Heading,
+    Section,
+    build_sections,
+    heading_path,
+    push_heading,
+    split_lines,
+)
 from corpus_admin.parsing.ocr import ScannedPages
 from corpus_admin.parsing.paragraphs import paragraph_blocks
+from corpus_admin.parsing.pdf_layout import (
+    LaidLine,
+    body_style,
+    continues_heading,
+    heading_levels,
+    is_heading,
+    line_pitch,
+    page_lines,
+    starts_paragraph,
+)
 from corpus_admin.parsing.rejection import Reject
 
 
@@ -33,25 +54,62 @@ def parse_pdf(*, content: bytes) -> tuple[str | None, tuple[Section, ...], int]:
         page_count = len(reader.pages)
     except Exception as error:  # pypdf raises many exception types on malformed input
         raise Reject(f"unreadable PDF: {_short(error)}") from None
-    events: list[Event] = []
-    number = 0
     scans = ScannedPages(content)
+    pages: list[list[LaidLine]] = []
     for page_number in range(1, page_count + 1):
         try:
-            # PostgreSQL text cannot hold NUL, which some PDF text layers contain.
-            text = reader.pages[page_number - 1].extract_text().replace("\x00", "")
+            lines = page_lines(reader.pages[page_number - 1])
         except Exception as error:  # pypdf raises many exception types on malformed input
             raise Reject(f"unreadable PDF: page {page_number}: {_short(error)}") from None
-        if not text.strip():
-            text = scans.text(page_number)  # a scanned page: no text layer
-        events.append(Heading((f"Page {page_number}",)))
-        lines = [(number + offset, line) for offset, line in enumerate(split_lines(text), start=1)]
-        number += len(lines)
-        events.extend(paragraph_blocks(lines, page=page_number))
+        if not any(line.text.strip() for line in lines):  # a scanned page: no text layer
+            lines = [LaidLine(text=line, style=None, baseline=None) for line in split_lines(scans.text(page_number))]
+        pages.append(lines)
+    events, number = _events(pages)
     sections = build_sections(events=events)
     if not sections:
         raise Reject(scans.no_text_reason())
     return _pdf_title(reader), sections, number
+
+
+def _events(pages: Sequence[Sequence[LaidLine]]) -> tuple[list[Event], int]:
+    """The headings and paragraph blocks of the pages' lines, and the number of lines (numbered across pages).
+
+    A page's text before the document's first heading is under "Page n"; after it, under the heading path.
+    """
+    everything = [line for lines in pages for line in lines]
+    body = body_style(everything)
+    pitch = line_pitch(everything, body=body)
+    levels = heading_levels([line.style for line in everything if line.style and is_heading(line, body=body)])
+    events: list[Event] = []
+    stack: tuple[tuple[int, str], ...] = ()
+    number = 0
+    for page_number, lines in enumerate(pages, start=1):
+        if not stack:
+            events.append(Heading((f"Page {page_number}",)))
+        longest = max((len(line.text.strip()) for line in lines), default=0)
+        run: list[tuple[int, str]] = []  # the body lines since the last heading, with blank ones at paragraph gaps
+        previous: LaidLine | None = None
+        after_heading = False
+        for line in lines:
+            number += 1
+            if line.style is not None and is_heading(line, body=body):
+                events.extend(paragraph_blocks(run, page=page_number, longest=longest))
+                run = []
+                level = levels[line.style]
+                if after_heading and previous is not None and continues_heading(previous, line):
+                    text = f"{stack[-1][1]} {line.text.strip()}"  # a heading wrapped over two lines
+                    events.pop()
+                else:
+                    text = line.text.strip()
+                stack = push_heading(stack, level=level, text=text)
+                events.append(Heading(heading_path(stack)))
+            else:
+                if previous is not None and run and starts_paragraph(previous, line, pitch=pitch):
+                    run.append((number, ""))
+                run.append((number, line.text))
+            previous, after_heading = line, is_heading(line, body=body)
+        events.extend(paragraph_blocks(run, page=page_number, longest=longest))
+    return events, number
 
 
 def _pdf_title(reader: PdfReader) -> str | None:
