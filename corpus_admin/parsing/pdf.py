@@ -1,11 +1,13 @@
-"""PDF: the text layer through pypdf, a section per heading (or per page before any), a block per paragraph,
-lines numbered across pages.
+"""PDF: the text layer through pypdf, one section per page, a block per paragraph or heading, lines numbered across
+pages.
 
 pypdf because it is pure Python (nothing to build, safe to run in the parse worker's memory limit), maintained, and
 reads the text layer in reading order; each block keeps its page, so a citation can name it. Headings are the lines
-set apart by their font (`parsing.pdf_layout`): they open sections and are never part of a paragraph. Paragraphs are
-found in the body lines between them by `parsing.paragraphs`, with a blank line wherever the layout leaves a wider
-gap. A page whose text layer is empty (a scan) is read by OCR (`parsing.ocr`), with its page number.
+set apart by their font (`parsing.pdf_layout`): each is a block of its own, never part of a paragraph. (They do not
+open sections: a section per heading makes many small chunks, which moved retrieval on the demo set, see the
+README.) Paragraphs are found in the body lines between them by `parsing.paragraphs`, with a blank line wherever the
+layout leaves a wider gap. A page whose text layer is empty (a scan) is read by OCR (`parsing.ocr`), with its page
+number.
 """
 
 from __future__ import annotations
@@ -15,27 +17,19 @@ from collections.abc import Sequence
 
 from pypdf import PdfReader
 
-from corpus_admin.parsing.document import (
-    Event,
-    Heading,
-    Section,
-    build_sections,
-    heading_path,
-    push_heading,
-    split_lines,
-)
+from corpus_admin.parsing.document import Block, Event, Heading, Section, build_sections, split_lines
 from corpus_admin.parsing.ocr import ScannedPages
 from corpus_admin.parsing.paragraphs import paragraph_blocks
 from corpus_admin.parsing.pdf_layout import (
     LaidLine,
     body_style,
     continues_heading,
-    heading_levels,
     is_heading,
     line_pitch,
     page_lines,
     starts_paragraph,
 )
+from corpus_admin.parsing.prose import Prose
 from corpus_admin.parsing.rejection import Reject
 
 
@@ -72,44 +66,50 @@ def parse_pdf(*, content: bytes) -> tuple[str | None, tuple[Section, ...], int]:
 
 
 def _events(pages: Sequence[Sequence[LaidLine]]) -> tuple[list[Event], int]:
-    """The headings and paragraph blocks of the pages' lines, and the number of lines (numbered across pages).
-
-    A page's text before the document's first heading is under "Page n"; after it, under the heading path.
-    """
+    """The sections (one a page) and paragraph blocks of the pages' lines, and the number of lines (numbered across
+    pages). A heading is a block of its own, one line or wrapped over several, never joined to the text after it."""
     everything = [line for lines in pages for line in lines]
     body = body_style(everything)
     pitch = line_pitch(everything, body=body)
-    levels = heading_levels([line.style for line in everything if line.style and is_heading(line, body=body)])
     events: list[Event] = []
-    stack: tuple[tuple[int, str], ...] = ()
     number = 0
     for page_number, lines in enumerate(pages, start=1):
-        if not stack:
-            events.append(Heading((f"Page {page_number}",)))
+        events.append(Heading((f"Page {page_number}",)))
         longest = max((len(line.text.strip()) for line in lines), default=0)
-        run: list[tuple[int, str]] = []  # the body lines since the last heading, with blank ones at paragraph gaps
+        run: list[tuple[int, str]] = []  # the body lines of a paragraph run, with blank ones at paragraph gaps
+        heading: list[tuple[int, str]] = []  # the lines of the heading being read
         previous: LaidLine | None = None
-        after_heading = False
         for line in lines:
             number += 1
             if line.style is not None and is_heading(line, body=body):
-                events.extend(paragraph_blocks(run, page=page_number, longest=longest))
-                run = []
-                level = levels[line.style]
-                if after_heading and previous is not None and continues_heading(previous, line):
-                    text = f"{stack[-1][1]} {line.text.strip()}"  # a heading wrapped over two lines
-                    events.pop()
-                else:
-                    text = line.text.strip()
-                stack = push_heading(stack, level=level, text=text)
-                events.append(Heading(heading_path(stack)))
+                if not (heading and previous is not None and continues_heading(previous, line)):
+                    events.extend(paragraph_blocks(run, page=page_number, longest=longest))
+                    events.extend(_heading_block(heading, page=page_number))
+                    run, heading = [], []
+                heading.append((number, line.text))
             else:
+                events.extend(_heading_block(heading, page=page_number))
+                heading = []
                 if previous is not None and run and starts_paragraph(previous, line, pitch=pitch):
                     run.append((number, ""))
                 run.append((number, line.text))
-            previous, after_heading = line, is_heading(line, body=body)
+            previous = line
         events.extend(paragraph_blocks(run, page=page_number, longest=longest))
+        events.extend(_heading_block(heading, page=page_number))
     return events, number
+
+
+def _heading_block(lines: Sequence[tuple[int, str]], *, page: int) -> list[Block]:
+    """A heading's lines as one block (the paragraph rules would cut a heading wrapped after a short word)."""
+    if not lines:
+        return []
+    prose = Prose(line=lines[0][0])
+    for number, text in lines:
+        prose.resync(number)
+        prose.add_space()
+        prose.add(text.strip())
+    block = prose.block(page=page)
+    return [] if block is None else [block]
 
 
 def _pdf_title(reader: PdfReader) -> str | None:

@@ -4,8 +4,8 @@ headings.
 pypdf reports every piece of text it extracts with its font and text matrices (`visitor_text`); from them each
 line gets the size and weight of most of its characters and the height of its baseline. The body style is the one
 most characters of the document are set in; a heading is a short line, not ending a sentence, set larger than the
-body, or in bold where the body is not. Heading levels follow the heading styles from the largest down. A gap
-between two lines well over the usual line pitch starts a new paragraph, as a blank line would.
+body, or in bold where the body is not. A gap between two lines well over the usual line pitch starts a new paragraph,
+as a blank line would.
 """
 
 from __future__ import annotations
@@ -80,12 +80,6 @@ def is_heading(line: LaidLine, *, body: Style | None) -> bool:
         return False
     style = line.style
     return style.size >= _LARGER * body.size or (style.bold and not body.bold and style.size >= body.size)
-
-
-def heading_levels(styles: Sequence[Style]) -> dict[Style, int]:
-    """Levels (1 the largest) of the styles headings are set in: larger before smaller, bold before regular."""
-    ranked = sorted(set(styles), key=lambda style: (-style.size, not style.bold))
-    return {style: level for level, style in enumerate(ranked, start=1)}
 
 
 def line_pitch(lines: Sequence[LaidLine], *, body: Style | None) -> float | None:

@@ -1,8 +1,7 @@
-"""PDF: sections under the headings the text layer sets apart by font (or per page before any), paragraphs, and the
+"""PDF: a section per page of the text layer, headings (set apart by their font) and paragraphs as blocks, and the
 PDFs that are refused."""
 import pytest
 
-from corpus_admin.parsing import Section
 from corpus_admin.testing import blocks, laid_out_pdf_bytes, outline, parse, pdf_bytes, rejection, texts
 
 
@@ -65,7 +64,7 @@ BACKUPS = ("Backups are taken every 6 hours. Backups are retained for 35 days an
            "as the workspace they belong to.")
 
 
-def test_headings_set_larger_or_in_bold_open_sections_and_never_join_the_next_sentence() -> None:
+def test_headings_set_larger_or_in_bold_are_blocks_of_their_own_never_joined_to_the_next_sentence() -> None:
     content = laid_out_pdf_bytes([
         ("Security whitepaper", 18, True),
         ("Encryption", 13, True),
@@ -75,52 +74,33 @@ def test_headings_set_larger_or_in_bold_open_sections_and_never_join_the_next_se
     ])
     document = parse("whitepaper.pdf", content)
 
-    assert [(section.heading_path, [block.text for block in section.blocks]) for section in document.sections] == [
-        (("Security whitepaper", "Encryption"), [WRAPPED]),
-        (("Security whitepaper", "Backups"), [BACKUPS]),
-    ]
-    encryption, backups = blocks(document)
+    assert [section.heading_path for section in document.sections] == [("Page 1",)]
+    assert texts(document) == ["Security whitepaper", "Encryption", WRAPPED, "Backups", BACKUPS]
+    encryption, backups = blocks(document)[2], blocks(document)[4]
     assert encryption.line_end > encryption.line_start  # wrapped over several lines of the page, joined back
-    assert backups.line_end > backups.line_start
-    assert backups.page == 1
+    assert backups.line_end > backups.line_start and backups.page == 1
 
 
-def test_a_bold_line_on_a_regular_body_of_the_same_size_is_a_heading() -> None:
-    content = laid_out_pdf_bytes([("Refunds", 11, True), ("Refunds take five business days.", 11, False),
-                                  ("Trials", 11, True), ("Trials last 14 days.", 11, False)])
-
-    assert [(section.heading_path, [block.text for block in section.blocks])
-            for section in parse("guide.pdf", content).sections] == [
-        (("Refunds",), ["Refunds take five business days."]), (("Trials",), ["Trials last 14 days."])]
+# Two lines of one paragraph, the last as long as the first: the line rules alone would run on into a heading.
+FULL = ("Files are encrypted at rest with AES-256 and the keys are held\n"
+        "in a key management service rotating them every year.")
 
 
-def test_heading_levels_follow_their_sizes_and_a_section_runs_on_to_the_next_page() -> None:
-    content = laid_out_pdf_bytes(
-        [("Guide", 20, True), ("Billing", 15, True), ("Invoices", 12, True),
-         ("Invoices are sent monthly.", 10, False)],
-        [("Invoices are paid by card.", 10, False), ("Support", 15, True),
-         ("Support answers within a day.", 10, False)],
-    )
-    document = parse("guide.pdf", content)
+@pytest.mark.parametrize(("size", "bold"), [(13, True), (14, False), (11, True)])
+def test_a_heading_after_a_full_last_line_is_not_joined_to_that_paragraph(size: float, bold: bool) -> None:
+    taken = "Backups are taken every 6 hours."
+    content = laid_out_pdf_bytes([(FULL, 11, False), ("Backups", size, bold), (taken, 11, False)], width=180)
 
-    assert [(section.heading_path, [(block.page, block.text) for block in section.blocks])
-            for section in document.sections] == [
-        (("Guide", "Billing", "Invoices"), [(1, "Invoices are sent monthly."), (2, "Invoices are paid by card.")]),
-        (("Guide", "Support"), [(2, "Support answers within a day.")]),
-    ]
+    assert texts(parse("whitepaper.pdf", content)) == [FULL.replace("\n", " "), "Backups", taken]
 
 
-def texts_of(section: Section) -> list[str]:
-    return [block.text for block in section.blocks]
-
-
-def test_a_heading_wrapped_over_two_lines_is_one_heading() -> None:
+def test_a_heading_wrapped_over_two_lines_is_one_block() -> None:
     content = laid_out_pdf_bytes([("Moving a workspace from one data region to another region", 16, True),
                                   (BACKUPS, 11, False)], width=60)
     document = parse("regions.pdf", content)
 
-    assert [(section.heading_path, texts_of(section)) for section in document.sections] == [
-        (("Moving a workspace from one data region to another region",), [BACKUPS])]
+    assert texts(document) == ["Moving a workspace from one data region to another region", BACKUPS]
+    assert blocks(document)[0].line_end > blocks(document)[0].line_start
 
 
 def test_a_wider_gap_between_lines_ends_a_paragraph_even_after_a_full_line() -> None:
@@ -129,13 +109,3 @@ def test_a_wider_gap_between_lines_ends_a_paragraph_even_after_a_full_line() -> 
     content = laid_out_pdf_bytes([(first.strip(), 11, False), (second, 11, False)], gap=6)
 
     assert texts(parse("seats.pdf", content)) == [first.strip(), second]
-
-
-def test_body_text_before_the_first_heading_stays_under_its_page() -> None:
-    content = laid_out_pdf_bytes([("Confidential draft, shared with partners only.", 11, False)],
-                                 [("Discounts", 14, True), ("Partners receive 20% off.", 11, False)])
-
-    assert outline(parse("draft.pdf", content)) == [
-        (("Page 1",), [(1, "Confidential draft, shared with partners only.")]),
-        (("Discounts",), [(3, "Partners receive 20% off.")]),
-    ]

@@ -1,7 +1,7 @@
 """PDF layout: which lines of a text layer are headings, by their style against the body's."""
 import pytest
 
-from corpus_admin.parsing.pdf_layout import LaidLine, Style, body_style, heading_levels, is_heading
+from corpus_admin.parsing.pdf_layout import LaidLine, Style, body_style, is_heading
 
 BODY = Style(size=11, bold=False)
 
@@ -32,8 +32,3 @@ def test_a_bold_line_on_a_bold_body_is_not_a_heading() -> None:
 def test_the_body_style_is_the_one_most_characters_are_set_in() -> None:
     lines = [LaidLine("Backups", Style(13, True), None), LaidLine("Backups are taken every 6 hours.", BODY, None)]
     assert body_style(lines) == BODY
-
-
-def test_heading_levels_run_from_the_largest_style_and_bold_before_regular() -> None:
-    styles = [Style(13, True), Style(18, True), Style(13, False), Style(13, True)]
-    assert heading_levels(styles) == {Style(18, True): 1, Style(13, True): 2, Style(13, False): 3}
