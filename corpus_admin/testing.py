@@ -38,6 +38,22 @@ def pdf_bytes(*pages: str, title: str | None = None, user_password: str | None =
     return bytes(pdf.output())
 
 
+def laid_out_pdf_bytes(*pages: Sequence[tuple[str, float, bool]], width: float = 120, gap: float = 4) -> bytes:
+    """A PDF with one page per sequence of (text, font size, bold) paragraphs, as a word processor sets them.
+
+    Each paragraph is wrapped to `width` mm in Helvetica at its size, its lines 1.4 sizes apart, with `gap` mm of
+    space after it; a text's newlines are line breaks inside the paragraph.
+    """
+    pdf = FPDF()
+    for paragraphs in pages:
+        pdf.add_page()
+        for text, size, bold in paragraphs:
+            pdf.set_font("Helvetica", style="B" if bold else "", size=size)
+            pdf.multi_cell(width, size * 1.4 * 0.3528, text, new_x="LMARGIN", new_y="NEXT")
+            pdf.ln(gap)
+    return bytes(pdf.output())
+
+
 def scanned_pdf_bytes(*pages: str) -> bytes:
     """A PDF of page images and no text layer, as a scanner makes it: each page's lines drawn in black on white.
 

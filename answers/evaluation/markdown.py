@@ -64,7 +64,7 @@ def report_markdown(context: dict[str, Any]) -> str:
                 for r in sweep["rows"]
             ),
         )
-    lines += ["## Known misses", ""] + _misses(context["known_misses"])
+    lines += ["## Known misses", ""] + _misses(context["known_misses"], held_out=context["held_out_misses"])
     if context.get("replay"):
         lines += _replay(context["replay"])
     return "\n".join(lines)
@@ -80,16 +80,23 @@ def _replay(replay: dict[str, Any]) -> list[str]:
     return lines + [""]
 
 
-def known_misses_markdown(misses: Sequence[KnownMiss], *, golden: str) -> str:
-    """The cases the configured thresholds get wrong, expected against actual."""
+def known_misses_markdown(misses: Sequence[KnownMiss], *, golden: str, held_out: tuple[int, int] = (0, 0)) -> str:
+    """The tuning cases the configured thresholds get wrong, expected against actual; held-out misses counted."""
     header = ["# Known misses", "", f"Cases of {md_cell(golden)} whose reply is not of the expected kind.", ""]
-    return "\n".join(header + _misses(misses))
+    return "\n".join(header + _misses(misses, held_out=held_out))
 
 
-def _misses(misses: Sequence[KnownMiss]) -> list[str]:
+def held_out_line(held_out: tuple[int, int]) -> str:
+    """The held-out part's misses as a count: which ones is never shown (they are not tuned on)."""
+    missed, cases = held_out
+    return f"Held-out part: {missed} of {cases} cases missed (counted, not listed: the held-out part is not tuned on)."
+
+
+def _misses(misses: Sequence[KnownMiss], *, held_out: tuple[int, int]) -> list[str]:
+    lines = [held_out_line(held_out), ""] if held_out[1] else []
     if not misses:
-        return ["None.", ""]
-    return md_table(
+        return ["None.", ""] + lines
+    return lines + md_table(
         ("id", "audience", "expected", "actual", "question"),
         ((m.case_id, m.audience, m.expect, m.actual, m.question) for m in misses),
     )

@@ -17,7 +17,7 @@ from answers.evaluation.plot import sweep_plot
 from answers.evaluation.replay_metrics import ReplayRun
 from answers.evaluation.replay_report import HEADER as REPLAY_HEADER
 from answers.evaluation.replay_report import outcome_line, replay_json, replay_rows
-from answers.evaluation.sweep import SETTINGS, KnownMiss, Sweep, SweepPoint, known_misses
+from answers.evaluation.sweep import SETTINGS, KnownMiss, Sweep, SweepPoint, held_out_misses, known_misses
 from answers.pipeline.config import PipelineConfig
 
 TEMPLATE = "answers/evaluation/report.html"
@@ -39,6 +39,11 @@ class Run:
     @property
     def known_misses(self) -> tuple[KnownMiss, ...]:
         return self.sweep.known_misses if self.sweep else known_misses(self.results)
+
+    @property
+    def held_out_misses(self) -> tuple[int, int]:
+        """Held-out cases that miss, of how many (counted, never listed)."""
+        return held_out_misses(self.results)
 
     @property
     def parts(self) -> dict[str, Metrics]:
@@ -109,11 +114,22 @@ def sweep_row(p: SweepPoint) -> dict[str, Any]:
         "answered_wrongly": p.answered_wrongly,
         "refused_wrongly": p.refused_wrongly,
         "unverified": p.unverified_delivered,
-        "flips": ", ".join(
-            f"{f.case_id} {f.configured}→{f.here} {'✓' if f.here == f.expect else '✗'}" for f in p.flips
-        ) or "none",
-        "error_ids": ", ".join(p.errors) or "none",
+        "flips": _named(
+            [f"{f.case_id} {f.configured}→{f.here} {'✓' if f.here == f.expect else '✗'}"
+             for f in p.flips if f.case_id not in p.held_out],
+            held_out=sum(f.case_id in p.held_out for f in p.flips),
+        ),
+        "error_ids": _named([i for i in p.errors if i not in p.held_out],
+                            held_out=sum(i in p.held_out for i in p.errors)),
     }
+
+
+def _named(items: Sequence[str], *, held_out: int) -> str:
+    """Tuning cases by name, held-out ones only counted: "a, b and 2 held-out", or "none"."""
+    named = ", ".join(items)
+    if held_out:
+        return f"{named} and {held_out} held-out" if named else f"{held_out} held-out"
+    return named or "none"
 
 
 def sweep_tables(sweep: Sweep | None) -> list[dict[str, Any]]:
@@ -168,6 +184,7 @@ def run_json(run: Run) -> dict[str, Any]:
             "answer_score": [dataclasses.asdict(p) for p in run.sweep.answer_score],
         },
         "known_misses": [dataclasses.asdict(m) for m in run.known_misses],
+        "held_out_misses": dict(zip(("misses", "cases"), run.held_out_misses, strict=True)),
         "parts": {name: dataclasses.asdict(metrics) for name, metrics in run.parts.items()},
         "replay": None if run.replay is None else replay_json(run.replay),
     }
@@ -185,9 +202,10 @@ def report_context(run: Run) -> dict[str, Any]:
         "parts": [(name, metric_rows(metrics)) for name, metrics in run.parts.items()],
         "kinds": ACTUAL_KINDS,
         "confusion": confusion_rows(run.metrics),
-        "cases": [case_row(r) for r in run.results],
+        "cases": [case_row(r) for r in run.results if not r.case.held_out],  # held-out: counted in its part only
         "sweeps": sweep_tables(run.sweep),
         "known_misses": run.known_misses,
+        "held_out_misses": run.held_out_misses,
         "replay": None if run.replay is None else {
             "file": run.replay.path,
             "header": REPLAY_HEADER,
@@ -214,7 +232,8 @@ def write_reports(directory: Path | str, run: Run) -> tuple[Path, ...]:
     files = {
         "report.html": render_to_string(TEMPLATE, context),
         "report.md": report_markdown(context),
-        "known_misses.md": known_misses_markdown(context["known_misses"], golden=run.golden),
+        "known_misses.md": known_misses_markdown(
+            context["known_misses"], golden=run.golden, held_out=context["held_out_misses"]),
     }
     for name, text in files.items():
         (directory / name).write_text(text, encoding="utf-8")

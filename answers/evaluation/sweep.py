@@ -49,6 +49,7 @@ class SweepPoint:
     flips: tuple[Flip, ...]
     tuning_with_facts: float = 0.0  # status accuracy with facts over the cases not held out: what thresholds are set on
     tuning_cases: int = 0
+    held_out: tuple[str, ...] = ()  # the ids of the held-out cases: tables count them and never name them
 
 
 @dataclass(frozen=True)
@@ -102,10 +103,17 @@ def run_sweep(
 
 
 def known_misses(results: Sequence[CaseResult]) -> tuple[KnownMiss, ...]:
-    """The cases whose kind of reply is not the expected one."""
+    """The tuning cases whose kind of reply is not the expected one (held-out misses are only counted)."""
     return tuple(
-        KnownMiss(r.case.id, r.case.audience, r.case.question, r.case.expect, r.actual) for r in results if not r.ok
+        KnownMiss(r.case.id, r.case.audience, r.case.question, r.case.expect, r.actual)
+        for r in results if not r.ok and not r.case.held_out
     )
+
+
+def held_out_misses(results: Sequence[CaseResult]) -> tuple[int, int]:
+    """How many held-out cases miss, of how many: counts only, so nobody reads which (the held-out discipline)."""
+    held = [r for r in results if r.case.held_out]
+    return sum(not r.ok for r in held), len(held)
 
 
 def sweep_point(
@@ -132,6 +140,7 @@ def sweep_point(
         ),
         tuning_with_facts=sum(r.ok_with_facts for r in tuning) / len(tuning) if tuning else 0.0,
         tuning_cases=len(tuning),
+        held_out=tuple(r.case.id for r in results if r.case.held_out),
     )
 
 

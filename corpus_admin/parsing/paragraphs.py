@@ -24,9 +24,11 @@ _SENTENCE_END: Final = tuple(".!?:")
 _SHORT_LINE: Final = 0.7  # of the longest line: shorter and ending a sentence, the line ends its paragraph
 
 
-def paragraph_blocks(lines: Sequence[tuple[int, str]], *, page: int | None = None) -> list[Block]:
-    """Group numbered lines into paragraph blocks by the module's rules."""
-    longest = max((len(text.strip()) for _, text in lines), default=0)
+def paragraph_blocks(lines: Sequence[tuple[int, str]], *, page: int | None = None,
+                     longest: int | None = None) -> list[Block]:
+    """Group numbered lines into paragraph blocks by the module's rules (`longest`: of the page they are part of)."""
+    if longest is None:
+        longest = max((len(text.strip()) for _, text in lines), default=0)
     blocks: list[Block] = []
     prose: Prose | None = None
     kind = ""  # the paragraph's list item mark

@@ -12,6 +12,7 @@ from answers.evaluation import followups as followup_table
 from answers.evaluation.budgets import budget_table, observe_budgets, parse_budgets, table_lines
 from answers.evaluation.corpus import CorpusError, load_corpus, throwaway_database
 from answers.evaluation.golden import GoldenCase, GoldenError, load_golden, resolve_sources
+from answers.evaluation.markdown import held_out_line
 from answers.evaluation.metrics import ACTUAL_KINDS, summarise
 from answers.evaluation.replay import ReplayCase, ReplayError, load_replay
 from answers.evaluation.replay_metrics import REPLAY_FLOOR_KEYS, ReplayRun
@@ -201,7 +202,7 @@ class Command(AnsweringCommand):
 
     def _print_run(self, run: Run) -> None:
         width = max(len(r.case.id) for r in run.results)
-        for r in run.results:
+        for r in (r for r in run.results if not r.case.held_out):  # held-out cases are counted in their part only
             mark = "ok" if r.ok else "✗"
             self.stdout.write(
                 f"{r.case.id:<{width}}  {r.case.expect:<11}  {r.actual:<11}  {mark:<2}  "
@@ -225,11 +226,14 @@ class Command(AnsweringCommand):
                   r["refused_wrongly"], r["unverified"], r["flips"]) for r in sweep["rows"]],
             )
         misses = run.known_misses
-        self.stdout.write(f"\nKnown misses ({len(misses)}):" if misses else "\nKnown misses: none.")
+        part = " of the tuning part" if run.parts else ""
+        self.stdout.write(f"\nKnown misses{part} ({len(misses)}):" if misses else f"\nKnown misses{part}: none.")
         for miss in misses:
             self.stdout.write(
                 f"  {miss.case_id}: expected {miss.expect}, got {miss.actual} ({miss.audience}) {miss.question}"
             )
+        if run.parts:
+            self.stdout.write(held_out_line(run.held_out_misses))
         if run.replay is not None:
             self._print_replay(run.replay)
 

@@ -141,6 +141,26 @@ def test_held_out_and_tuning_parts_are_reported_apart_and_facts_count_in_the_str
         evaluate("--floor", str(write_floor(tmp_path, min_status_accuracy_with_facts=0.8)))
 
 
+def test_held_out_misses_are_counted_and_never_named(tmp_path):
+    golden = tmp_path / "golden.jsonl"
+    held = {"trash-days", "refund-expected-refused"}  # refund-expected-refused is answered: a miss
+    lines = [json.loads(line) for line in Path(GOLDEN).read_text().splitlines() if line.strip()]
+    golden.write_text("".join(json.dumps({**c, "held_out": c["id"] in held}) + "\n" for c in lines))
+    out = StringIO()
+    call_command("evaluate", "--golden", str(golden), "--corpus", CORPUS, "--json", str(tmp_path / "o.json"),
+                 "--report", str(tmp_path / "report"), "--sweep", stdout=out)
+    output = out.getvalue()
+    data = json.loads((tmp_path / "o.json").read_text())
+    written = "".join((tmp_path / "report" / name).read_text() for name in ("report.md", "known_misses.md",
+                                                                             "report.html"))
+
+    assert "Held-out part: 1 of 2 cases missed" in output and "Held-out part: 1 of 2 cases missed" in written
+    assert "Known misses of the tuning part: none." in output
+    for case_id in held:
+        assert case_id not in output and case_id not in written
+    assert data["known_misses"] == [] and data["held_out_misses"] == {"misses": 1, "cases": 2}
+
+
 def test_a_set_without_held_out_cases_reports_no_parts(tmp_path):
     output = evaluate("--json", str(tmp_path / "o.json"))
 

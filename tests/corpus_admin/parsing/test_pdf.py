@@ -1,7 +1,8 @@
-"""PDF: a section per page of the text layer, and the PDFs that are refused."""
+"""PDF: a section per page of the text layer, headings (set apart by their font) and paragraphs as blocks, and the
+PDFs that are refused."""
 import pytest
 
-from corpus_admin.testing import blocks, outline, parse, pdf_bytes, rejection, texts
+from corpus_admin.testing import blocks, laid_out_pdf_bytes, outline, parse, pdf_bytes, rejection, texts
 
 
 def test_pdf_pages_become_sections_with_lines_counted_across_pages() -> None:
@@ -55,3 +56,56 @@ def test_pdf_that_pypdf_cannot_read_is_rejected_with_a_short_reason() -> None:
 
 def test_truncated_pdf_is_rejected_as_unreadable() -> None:
     assert rejection("cut.pdf", pdf_bytes("hello")[:300]).reason.startswith("unreadable PDF: ")
+
+
+WRAPPED = ("Files are encrypted at rest with AES-256 and data in transit is protected with TLS 1.3, and the keys "
+           "are stored in a dedicated key management service that rotates them every year.")
+BACKUPS = ("Backups are taken every 6 hours. Backups are retained for 35 days and are stored in the same data region "
+           "as the workspace they belong to.")
+
+
+def test_headings_set_larger_or_in_bold_are_blocks_of_their_own_never_joined_to_the_next_sentence() -> None:
+    content = laid_out_pdf_bytes([
+        ("Security whitepaper", 18, True),
+        ("Encryption", 13, True),
+        (WRAPPED, 11, False),
+        ("Backups", 13, True),
+        (BACKUPS, 11, False),
+    ])
+    document = parse("whitepaper.pdf", content)
+
+    assert [section.heading_path for section in document.sections] == [("Page 1",)]
+    assert texts(document) == ["Security whitepaper", "Encryption", WRAPPED, "Backups", BACKUPS]
+    encryption, backups = blocks(document)[2], blocks(document)[4]
+    assert encryption.line_end > encryption.line_start  # wrapped over several lines of the page, joined back
+    assert backups.line_end > backups.line_start and backups.page == 1
+
+
+# Two lines of one paragraph, the last as long as the first: the line rules alone would run on into a heading.
+FULL = ("Files are encrypted at rest with AES-256 and the keys are held\n"
+        "in a key management service rotating them every year.")
+
+
+@pytest.mark.parametrize(("size", "bold"), [(13, True), (14, False), (11, True)])
+def test_a_heading_after_a_full_last_line_is_not_joined_to_that_paragraph(size: float, bold: bool) -> None:
+    taken = "Backups are taken every 6 hours."
+    content = laid_out_pdf_bytes([(FULL, 11, False), ("Backups", size, bold), (taken, 11, False)], width=180)
+
+    assert texts(parse("whitepaper.pdf", content)) == [FULL.replace("\n", " "), "Backups", taken]
+
+
+def test_a_heading_wrapped_over_two_lines_is_one_block() -> None:
+    content = laid_out_pdf_bytes([("Moving a workspace from one data region to another region", 16, True),
+                                  (BACKUPS, 11, False)], width=60)
+    document = parse("regions.pdf", content)
+
+    assert texts(document) == ["Moving a workspace from one data region to another region", BACKUPS]
+    assert blocks(document)[0].line_end > blocks(document)[0].line_start
+
+
+def test_a_wider_gap_between_lines_ends_a_paragraph_even_after_a_full_line() -> None:
+    first = "Seats can be added at any time and are billed for the rest of the month, so a new seat costs less. " * 2
+    second = "Seats can be removed at the end of a billing period only, and the next invoice shows the lower count."
+    content = laid_out_pdf_bytes([(first.strip(), 11, False), (second, 11, False)], gap=6)
+
+    assert texts(parse("seats.pdf", content)) == [first.strip(), second]
