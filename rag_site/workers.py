@@ -12,10 +12,11 @@ PORT..PORT+N-1; Ctrl-C or any worker exiting stops them all.
 
 Settings come from the environment, with loopback defaults: DATABASE_URL (PostgreSQL on 127.0.0.1, database
 `rag_site`, created if missing), REDIS_URL (127.0.0.1:6379/0), DJANGO_DB_POOL_MAX (8 pooled connections per worker
-unless DJANGO_DB_CONN_MAX_AGE is set), RAG_DB_THREADS (4 threads for database calls), DJANGO_ALLOWED_HOSTS (127.0.0.1, localhost) and
-DJANGO_SECRET_KEY (generated once into var/secret-key when unset). The workers speak plain HTTP on loopback, so by
-default they run without the HTTPS redirect and secure cookies; `--behind-tls-proxy` keeps both on and trusts the
-proxy's `X-Forwarded-Proto: https` (DJANGO_BEHIND_TLS_PROXY), which is how they run behind a proxy ending TLS.
+unless DJANGO_DB_CONN_MAX_AGE is set), RAG_DB_THREADS (4 threads for database calls), DJANGO_ALLOWED_HOSTS
+(127.0.0.1, localhost) and DJANGO_SECRET_KEY (generated once into var/secret-key when unset). The workers speak
+plain HTTP on loopback, so by default they run without the HTTPS redirect and secure cookies; `--behind-tls-proxy`
+keeps both on and trusts the proxy's `X-Forwarded-Proto: https` (DJANGO_BEHIND_TLS_PROXY), which is how they run
+behind a proxy ending TLS.
 
 Each visitor's address (what the per-address rate limits count by) is the peer daphne sees: behind a reverse proxy,
 the proxy's, shared by every visitor. `--proxy-headers` (off by default) runs daphne with its `--proxy-headers`, so
