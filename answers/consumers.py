@@ -219,9 +219,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self, conversation_key: uuid.UUID | None,
     ) -> tuple[Caller, Conversation | None, tuple[Turn, ...]]:
         """The caller as the session store holds them now, the stored conversation the question names (or
-        ConversationNotFound: missing or not theirs) and the history it is asked in: the conversation's, else the
-        socket's kept turns as the caller may see them now. One database call, none for a visitor without a session
-        asking afresh."""
+        ConversationNotFound: missing or not theirs; `ask` re-reads its turns) and, when it names none, the socket's
+        kept turns as the caller may see them now. One database call, none for a visitor without a session asking
+        afresh."""
         session_key = self.scope["session"].session_key if "session" in self.scope else None
         kept, kept_of, address = tuple(self.history), self.history_of, self._address()
         if session_key is None and conversation_key is None and not kept:
