@@ -193,14 +193,10 @@ class ChatConsumer(AsyncWebsocketConsumer):
             return
         # The caller as the session store holds them now: sign-outs and permission changes count from this question on.
         try:
-            user, session_key = await current_caller(self.scope)
-            caller = Caller(user, session_key or "", self._address())
+            caller, conversation, history = await self._caller_now(conversation_key)
             if caller.key != self.history_of:
                 self.history.clear()
                 self.history_of = caller.key
-            # A stored conversation gives the history (re-read now); a caller who can keep none has the socket's.
-            conversation = None if conversation_key is None else await self._conversation(caller, conversation_key)
-            history = await self._history_now(caller) if conversation is None else ()
             stream = await ask(caller=caller, question=question, channel=QuestionLog.Channel.WEBSOCKET,
                                make_generator=self.make_generator, history=history,
                                conversation=conversation, keep=can_keep(caller))
@@ -219,20 +215,27 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _conversation(self, caller: Caller, key: uuid.UUID) -> Conversation:
-        """The caller's stored conversation with that key, or ConversationNotFound (missing or not theirs)."""
-        with database_available():
-            return await db_call(conversation_get)(caller=caller, key=key)
+    async def _caller_now(
+        self, conversation_key: uuid.UUID | None,
+    ) -> tuple[Caller, Conversation | None, tuple[Turn, ...]]:
+        """The caller as the session store holds them now, the stored conversation the question names (or
+        ConversationNotFound: missing or not theirs; `ask` re-reads its turns) and, when it names none, the socket's
+        kept turns as the caller may see them now. One database call, none for a visitor without a session asking
+        afresh."""
+        session_key = self.scope["session"].session_key if "session" in self.scope else None
+        kept, kept_of, address = tuple(self.history), self.history_of, self._address()
+        if session_key is None and conversation_key is None and not kept:
+            return Caller(AnonymousUser(), "", address), None, ()
 
-    async def _history_now(self, caller: Caller) -> tuple[Turn, ...]:
-        """The socket's kept turns as the caller may see them now (none kept: no database read)."""
-        if not self.history:
-            return ()
-        kept = tuple(self.history)
-
-        def read() -> tuple[Turn, ...]:
-            with database_available():
-                return history_seen_now(kept, audiences=caller_audiences(caller.user))
+        def read() -> tuple[Caller, Conversation | None, tuple[Turn, ...]]:
+            with database_available():  # a locked or unreachable database: ServiceUnavailable, as over HTTP
+                user, key = _session_user(session_key) if session_key is not None else (AnonymousUser(), None)
+                caller = Caller(user, key or "", address)
+                if conversation_key is not None:  # a stored conversation gives the history (re-read in ask)
+                    return caller, conversation_get(caller=caller, key=conversation_key), ()
+                if not kept or caller.key != kept_of:  # a caller who signed in or out starts afresh
+                    return caller, None, ()
+                return caller, None, history_seen_now(kept, audiences=caller_audiences(caller.user))
 
         return await db_call(read)()
 

@@ -284,6 +284,7 @@ async def ask(
         if not decision.allowed:
             raise QuestionRefused(decision.message, retry_after_s=decision.retry_after_s)
         await slot.enter_async_context(answering(caller.key))
+    touch = conversation is not None  # one started by this question was created just now: no update to mark it
     try:
         prepared, stored, conversation = await db_call(_admitted)(caller, text, audiences, conversation, keep)
         history = history if stored is None else stored
@@ -296,7 +297,7 @@ async def ask(
     answer_key = uuid.uuid4()
     events = _answer(text, caller=caller, channel=channel, prepared=prepared, generator=generator, config=config,
                      summary=summary, slot=slot, record=record, history=tuple(history), resolve=resolve,
-                     answer_key=answer_key, conversation=conversation)
+                     answer_key=answer_key, conversation=conversation, touch=touch)
     return AnswerStream(events, summary, answer_key, conversation)
 
 
@@ -330,6 +331,7 @@ async def _answer(
     resolve: Resolver,
     answer_key: uuid.UUID,
     conversation: Conversation | None = None,
+    touch: bool = True,
 ) -> AsyncIterator[Event]:
     async with slot:  # the concurrent-answer slot, given back when the stream ends however it ends
         try:
@@ -351,7 +353,7 @@ async def _answer(
                 await _record(
                     summary, caller=caller, audiences=prepared.audiences, channel=channel, generator=generator.name,
                     generation=stats.as_dict() if stats is not None else {}, answer_key=answer_key,
-                    conversation=conversation,
+                    conversation=conversation, touch=touch,
                 )
 
 
@@ -371,12 +373,13 @@ async def _resolved(question: str, history: tuple[Turn, ...], config: PipelineCo
 async def _record(
     summary: AnswerSummary, *, caller: Caller, audiences: tuple[str, ...], channel: str, generator: str,
     generation: dict, answer_key: uuid.UUID | None = None, conversation: Conversation | None = None,
+    touch: bool = True,
 ) -> None:
     """Log the answer; if that fails, log the failure as an error and keep a row saying so (the answer stands)."""
     try:
         await db_call(log_answer)(
             summary, caller=caller, channel=channel, generator=generator, audiences=audiences, generation=generation,
-            answer_key=answer_key, conversation=conversation,
+            answer_key=answer_key, conversation=conversation, touch=touch,
         )
     except Exception as error:  # the answer has been delivered: a log that cannot be written must not undo it
         failure = f"{type(error).__name__}: {_storable(str(error))}"
@@ -389,7 +392,7 @@ async def _record(
             await db_call(log_failure)(
                 summary, caller=caller, channel=channel, generator=generator,
                 error=f"The conversation log could not be written: {failure}", answer_key=answer_key,
-                conversation=conversation,
+                conversation=conversation, touch=touch,
             )
         except Exception as second:
             logger.error("Could not write the row marking that failure either (%s)", _storable(repr(second)))
@@ -402,11 +405,11 @@ def _storable(text: str) -> str:
 
 def _asked(
     caller: Caller, *, channel: str, generator: str, answer_key: uuid.UUID | None = None,
-    conversation: Conversation | None = None,
+    conversation: Conversation | None = None, touch: bool = True,
 ) -> dict[str, Any]:
     """A log row's fields that say who asked, where, in which conversation, and which generator answered (and the
-    answer's key)."""
-    if conversation is not None:
+    answer's key); `touch` marks the conversation asked in now (not needed for one this question started)."""
+    if conversation is not None and touch:
         conversation_touch(conversation)
     return {
         "conversation": conversation,
@@ -420,11 +423,12 @@ def _asked(
 
 def log_failure(
     summary: AnswerSummary, *, caller: Caller, channel: str, generator: str, error: str,
-    answer_key: uuid.UUID | None = None, conversation: Conversation | None = None,
+    answer_key: uuid.UUID | None = None, conversation: Conversation | None = None, touch: bool = True,
 ) -> QuestionLog:
     """Store the least a log row holds: who asked what (escaped), on which channel, and why the row is short."""
     return QuestionLog.objects.create(
-        **_asked(caller, channel=channel, generator=generator, answer_key=answer_key, conversation=conversation),
+        **_asked(caller, channel=channel, generator=generator, answer_key=answer_key, conversation=conversation,
+                 touch=touch),
         question=_storable(summary.question),
         status=row_status(summary),
         error=error,
@@ -441,10 +445,12 @@ def log_answer(
     generation: dict | None = None,
     answer_key: uuid.UUID | None = None,
     conversation: Conversation | None = None,
+    touch: bool = True,
 ) -> QuestionLog:
-    """Store one answer in the conversation log (under `answer_key` when the stream issued one)."""
+    """Store one answer in the conversation log (under `answer_key` when the stream issued one); `touch` as `_asked`."""
     return QuestionLog.objects.create(
-        **_asked(caller, channel=channel, generator=generator, answer_key=answer_key, conversation=conversation),
+        **_asked(caller, channel=channel, generator=generator, answer_key=answer_key, conversation=conversation,
+                 touch=touch),
         audiences=list(audiences),
         generation=generation or {},
         **log_row(summary),

@@ -12,10 +12,11 @@ PORT..PORT+N-1; Ctrl-C or any worker exiting stops them all.
 
 Settings come from the environment, with loopback defaults: DATABASE_URL (PostgreSQL on 127.0.0.1, database
 `rag_site`, created if missing), REDIS_URL (127.0.0.1:6379/0), DJANGO_DB_POOL_MAX (8 pooled connections per worker
-unless DJANGO_DB_CONN_MAX_AGE is set), DJANGO_ALLOWED_HOSTS (127.0.0.1, localhost) and
-DJANGO_SECRET_KEY (generated once into var/secret-key when unset). The workers speak plain HTTP on loopback, so by
-default they run without the HTTPS redirect and secure cookies; `--behind-tls-proxy` keeps both on and trusts the
-proxy's `X-Forwarded-Proto: https` (DJANGO_BEHIND_TLS_PROXY), which is how they run behind a proxy ending TLS.
+unless DJANGO_DB_CONN_MAX_AGE is set), RAG_DB_THREADS (4 threads for database calls), DJANGO_ALLOWED_HOSTS
+(127.0.0.1, localhost) and DJANGO_SECRET_KEY (generated once into var/secret-key when unset). The workers speak
+plain HTTP on loopback, so by default they run without the HTTPS redirect and secure cookies; `--behind-tls-proxy`
+keeps both on and trusts the proxy's `X-Forwarded-Proto: https` (DJANGO_BEHIND_TLS_PROXY), which is how they run
+behind a proxy ending TLS.
 
 Each visitor's address (what the per-address rate limits count by) is the peer daphne sees: behind a reverse proxy,
 the proxy's, shared by every visitor. `--proxy-headers` (off by default) runs daphne with its `--proxy-headers`, so
@@ -40,6 +41,9 @@ DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/rag_site"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_ALLOWED_HOSTS = "127.0.0.1,localhost"
 DEFAULT_DB_POOL_MAX = "8"  # connections per worker: answers/dbcalls.py's 4 threads, asgiref's one, HTTP views
+# Database calls side by side on PostgreSQL (answers/dbcalls.py): on one thread a worker answers about one question
+# per sum of its round trips, whatever its CPU. Fewer than the pool's connections, so a call never waits for one.
+DEFAULT_DB_THREADS = "4"
 # daphne's limits on slow and dead peers (the Makefile's DAPHNE_FLAGS are the same). --http-timeout: a response not
 # finished after 300 s is cut off (daphne's default is never; an answer ends within RAG_ANSWER_TIMEOUT_S plus the
 # queue waits); a handshake the site has not accepted within 5 s is refused; an idle socket is pinged every 20 s and
@@ -72,6 +76,7 @@ def deployment_env(environ: Mapping[str, str], *, key_file: Path) -> dict[str, s
     env.setdefault("DJANGO_ALLOWED_HOSTS", DEFAULT_ALLOWED_HOSTS)
     if not env.get("DJANGO_DB_CONN_MAX_AGE"):
         env.setdefault("DJANGO_DB_POOL_MAX", DEFAULT_DB_POOL_MAX)
+    env.setdefault("RAG_DB_THREADS", DEFAULT_DB_THREADS)
     env["DJANGO_DEBUG"] = "false"
     if not env.get("DJANGO_SECRET_KEY"):
         env["DJANGO_SECRET_KEY"] = secret_key(key_file)

@@ -365,7 +365,8 @@ class CeilingReport:
         share = "n/a" if self.share is None else f"{self.share:.3f}"
         return "\n".join(
             [
-                "ceiling (ws/echo/: one fixed frame per question, same daphne, middleware and sessions):",
+                "ceiling (ws/echo/: a one-sentence answer's three fixed frames per question, same daphne, middleware "
+                "and sessions):",
                 self.ceiling.as_text(),
                 "answers (ws/chat/):",
                 self.answers.as_text(),

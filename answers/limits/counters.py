@@ -81,6 +81,23 @@ class Counters(Protocol):
 CONNECT_TIMEOUT_S = 1.0
 REPLY_TIMEOUT_S = 2.0
 MAX_CONNECTIONS = 50  # per event loop; each script is one short round trip
+# A replaced client is closed after its last scripts can have ended: a wait for a connection, a connect, a reply.
+RETIRE_AFTER_S = 2 * REPLY_TIMEOUT_S + CONNECT_TIMEOUT_S + 1.0
+
+
+def _close_later(client) -> None:
+    """Close a replaced client in a task of its own (call_later runs plain callbacks)."""
+    task = asyncio.ensure_future(_close_quietly(client))
+    _closing.add(task)
+    task.add_done_callback(_closing.discard)
+
+
+async def _close_quietly(client) -> None:
+    with contextlib.suppress(Exception):
+        await client.aclose()
+
+
+_closing: set[asyncio.Future] = set()  # closing tasks, kept referenced until they end
 
 
 class RedisCounters:
@@ -112,11 +129,12 @@ class RedisCounters:
         try:
             return await scripts[script](keys=keys, args=args)
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
-            # The next question starts from a fresh client rather than trusting this one to recover.
+            # The next question starts from a fresh client rather than trusting this one to recover. The old one is
+            # closed once the scripts other questions still run on it have had their time: closing it at once cut
+            # their connections mid-command (redis-py then failed them with AttributeError, and the socket with 1011).
             if self._clients.get(loop, (None,))[0] is client:
                 del self._clients[loop]
-            with contextlib.suppress(Exception):
-                await client.aclose()
+                loop.call_later(RETIRE_AFTER_S, _close_later, client)
             logger.warning("The shared counters (Redis) cannot be used now: %s", error)
             raise ServiceUnavailable() from error
 

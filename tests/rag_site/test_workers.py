@@ -30,6 +30,7 @@ from answers.testing.live_server import fresh_server_state, running_daphnes
 from corpus_admin.models import Source
 from rag_site.workers import (
     DEFAULT_DB_POOL_MAX,
+    DEFAULT_DB_THREADS,
     LOOPBACK_OVERRIDES,
     daphne_command,
     deployment_check_env,
@@ -83,6 +84,8 @@ def test_deployment_env_defaults_to_postgresql_and_redis_on_loopback(tmp_path):
     assert env["DATABASE_URL"].startswith("postgres://postgres@127.0.0.1:5432/")
     assert env["REDIS_URL"] == "redis://127.0.0.1:6379/0"
     assert env["DJANGO_DB_POOL_MAX"] == DEFAULT_DB_POOL_MAX
+    assert env["RAG_DB_THREADS"] == DEFAULT_DB_THREADS  # database calls side by side, fewer than the pool's
+    assert deployment_env({"RAG_DB_THREADS": "2"}, key_file=tmp_path / "secret-key")["RAG_DB_THREADS"] == "2"
 
 
 def test_deployment_env_pools_connections_unless_told_to_keep_them():

@@ -1,10 +1,10 @@
-"""The stack's ceiling: the echo socket answers each question frame with one frame of a one-sentence answer."""
+"""The stack's ceiling: the echo socket answers each question frame with the three frames of a one-sentence answer."""
 import json
 
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from answers.bench.echo import ECHO_SENTENCE, echo_frame
+from answers.bench.echo import ECHO_SENTENCE, echo_frames
 from answers.bench.load import read_frame
 from answers.routing import websocket_urls
 from answers.services import choose_generator
@@ -23,21 +23,21 @@ async def echo_socket() -> WebsocketCommunicator:
     return communicator
 
 
-async def test_a_question_gets_one_frame_read_as_an_answered_one_sentence_answer():
+async def test_a_question_gets_the_three_frames_of_an_answered_one_sentence_answer():
     communicator = await echo_socket()
     try:
         await communicator.send_to(text_data=json.dumps({"question": "How long does a refund take?"}))
-        frame = await communicator.receive_from(timeout=5)
-        assert await communicator.receive_nothing(timeout=0.2)  # one frame, nothing after it
+        frames = [await communicator.receive_from(timeout=5) for _ in range(3)]
+        assert await communicator.receive_nothing(timeout=0.2)  # three frames, nothing after them
     finally:
         await communicator.disconnect()
 
-    read = read_frame(frame)
-    assert (read.events.count("sentence") >= 1, read.events[-1], read.status, read.notice) == (
-        True, "done", "answered", ""
-    )
-    assert ECHO_SENTENCE in frame
-    assert frame == echo_frame()
+    turn, sentence, done = (read_frame(frame) for frame in frames)
+    assert (turn.events, turn.notice) == (("turn",), "")  # the chat's first frame: the question, shown at once
+    assert (sentence.events[0], "sentence" in sentence.events, sentence.status) == ("meta", True, "")
+    assert (done.events[0], done.status) == ("done", "answered")
+    assert ECHO_SENTENCE in frames[1] and 'class="rating"' in frames[2] and 'class="permalink"' in frames[2]
+    assert tuple(frames) == echo_frames()
 
 
 async def test_a_malformed_frame_gets_the_chats_notice_and_no_answer():

@@ -168,3 +168,31 @@ async def test_a_redis_that_never_answers_is_unavailable_within_the_timeout():
 
     # wall time: the real socket's reply timeout (REPLY_TIMEOUT_S) with one retry; not 5 s, not ten retries
     assert time.monotonic() - started < 3
+
+
+async def test_a_failed_client_is_replaced_at_once_and_closed_only_after_other_scripts_had_their_time(monkeypatch):
+    import asyncio
+
+    from answers.limits import counters as module
+
+    monkeypatch.setattr(module, "RETIRE_AFTER_S", 0.2, raising=False)
+    with socket.socket() as unused:  # a port nothing listens on: every connection is refused
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    counters = RedisCounters(f"redis://127.0.0.1:{port}/0")
+    loop = asyncio.get_running_loop()
+    failed, _ = counters._client(loop)
+    closed: list[float] = []
+
+    async def aclose() -> None:
+        closed.append(time.monotonic())
+
+    monkeypatch.setattr(failed, "aclose", aclose)
+    with pytest.raises(ServiceUnavailable):
+        await counters.take_slot("rag:test:refused", limit=1, ttl_s=60)
+    replaced_at = time.monotonic()
+
+    assert counters._client(loop)[0] is not failed  # the next question gets a fresh client
+    assert closed == []  # scripts other questions still run on the old one are not cut mid-command
+    await asyncio.sleep(0.5)
+    assert len(closed) == 1 and closed[0] - replaced_at >= 0.15
