@@ -80,7 +80,13 @@ class ReplayRun:
 
     @property
     def wrong(self) -> tuple[SentenceOutcome, ...]:
-        return tuple(o for o in self.outcomes if o.wrong)
+        """The wrong outcomes of the dev part: a held-out part is counted, never named (it is never tuned on)."""
+        return tuple(o for o in self.outcomes if o.wrong and not o.held_out)
+
+    @property
+    def held_out_wrong(self) -> int:
+        """How many held-out sentences had the wrong outcome."""
+        return sum(1 for o in self.outcomes if o.wrong and o.held_out)
 
 
 REPLAY_FLOOR_KEYS = frozenset({*(f"max_replay_{kind}_delivered" for kind in FALSE_KINDS), "min_replay_true_delivered"})

@@ -244,9 +244,11 @@ class Command(AnsweringCommand):
         )
         self._table(REPLAY_HEADER, replay_rows(replay))
         wrong = replay.wrong
-        self.stdout.write(f"\nReplay: wrong outcomes ({len(wrong)}):" if wrong else "\nReplay: no wrong outcome.")
+        heading = f"\nReplay: wrong outcomes of dev ({len(wrong)}):" if wrong else "\nReplay: no wrong outcome in dev."
+        self.stdout.write(heading)
         for outcome in wrong:
             self.stdout.write(f"  {outcome_line(outcome)}")
+        self.stdout.write(f"Replay: held-out wrong outcomes: {replay.held_out_wrong} (counted, never named)")
         for problem in replay.problems:
             self.stdout.write(self.style.ERROR(f"  not judged: {problem}"))
 

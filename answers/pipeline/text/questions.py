@@ -5,7 +5,7 @@ import re
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.quantities import find_quantities, numbers_in
-from answers.pipeline.text.tokens import significant_terms, tokenize
+from answers.pipeline.text.tokens import TokenizerConfig, significant_terms, tokenize
 
 # Words that only say what kind of answer is wanted ("how long", "how many") carry no content to match.
 ASKS_QUANTITY = re.compile(
@@ -134,7 +134,7 @@ def question_terms(question: str, *, config: PipelineConfig) -> list[str]:
     return significant_terms(_QUESTION_FILLER.sub(" ", ASKS_QUANTITY.sub(" ", question)), config.tokenizer)
 
 
-def search_terms(question: str, tokenizer: str) -> list[str]:
+def search_terms(question: str, tokenizer: TokenizerConfig) -> list[str]:
     """The retrieval query: the question's tokens, then the manual's word for each everyday phrase it uses ("money
     back" also searches "refund", "back up" also "backup"), so retrieval and the reader read the question alike."""
     tokens = tokenize(question, tokenizer)

@@ -108,7 +108,7 @@ def summary_of(*events) -> AnswerSummary:
     return summary
 
 
-def test_outcomes_are_counted_by_label_and_part_and_the_wrong_ones_listed():
+def test_outcomes_are_counted_by_label_and_part_and_only_the_dev_parts_wrong_ones_named():
     trash_true = ScriptedSentence("Trash keeps files 30 days [[kept in the trash for 30 days]].", "true")
     trash_negation = ScriptedSentence("Trash never keeps files [[kept in the trash]].", "negation")
     cases = [case(REFUND_TRUE, REFUND_SWAP), case(trash_true, trash_negation, question="Trash?", id="trash",
@@ -130,9 +130,8 @@ def test_outcomes_are_counted_by_label_and_part_and_the_wrong_ones_listed():
     assert (held_out["true"], held_out["negation"]) == ((0, 1), (0, 1))
     assert run.floor_values()["max_replay_number_swap_delivered"] == 1
     assert run.floor_values()["min_replay_true_delivered"] == 0.5
-    assert [(o.case_id, o.label, o.reasons) for o in run.wrong] == [
-        ("refunds", "number_swap", ()), ("trash", "true", ("[1] shares 0.10 of its terms",)),
-    ]
+    assert [(o.case_id, o.label, o.reasons) for o in run.wrong] == [("refunds", "number_swap", ())]
+    assert run.held_out_wrong == 1  # the held-out true sentence dropped: counted, never named
     assert run.wrong[0].spans == (REFUNDS,) and run.problems == ()
 
 
