@@ -25,15 +25,14 @@ def replay_rows(run: ReplayRun) -> list[tuple[str, ...]]:
 
 
 def outcome_line(outcome: SentenceOutcome) -> str:
-    """A wrong outcome as one line: the case, the label, the sentence, and what the verifier said or showed."""
-    where = f"{outcome.case_id}{' (held out)' if outcome.held_out else ''}"
+    """A dev wrong outcome as one line: the case, the label, the sentence, and what the verifier said or showed."""
     if outcome.delivered:
         spans = "; ".join(f'"{quote}"' for quote in outcome.spans) or "no span"
         said = f"delivered citing {', '.join(outcome.cited)}, span {spans}"
     else:
         said = f"dropped: {'; '.join(outcome.reasons)}"
     note = f" [the document: {outcome.note}]" if outcome.note else ""
-    return f"{where}  {outcome.label}: {outcome.text} -> {said}{note}"
+    return f"{outcome.case_id}  {outcome.label}: {outcome.text} -> {said}{note}"
 
 
 def replay_json(run: ReplayRun) -> dict[str, Any]:
