@@ -35,9 +35,10 @@ def test_the_demo_table_has_forty_dev_conversations_and_a_fresh_held_out_part_of
     assert {c.kind for c in dev} == {c.kind for c in held_out} == {"ellipsis", "reference", "standalone"}
     assert all(not c.contains for c in cases if c.kind == "standalone")
     # The rows that were held out once, measured and read, are dev rows now and say so: 17 of the first part, 37 of
-    # the second.
-    assert sum(row.get("was_held_out", False) for row in rows) == 17 + 37
+    # the second, 68 of the third.
+    assert sum(row.get("was_held_out", False) for row in rows) == 17 + 37 + 68
     assert sum(row.get("second_held_out", False) for row in rows) == 37
+    assert sum(row.get("third_held_out", False) and row["id"].startswith("h3-") for row in rows) == 68
     assert not any(row.get("was_held_out") and row["held_out"] for row in rows)
     # The third held-out part: every held-out row, at least 45 conversations, 32 follow-ups and 13 standalone.
     assert all(row.get("third_held_out") and row["id"].startswith("h3-") for row in rows if row["held_out"])
