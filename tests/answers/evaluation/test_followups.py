@@ -40,10 +40,9 @@ def test_the_demo_table_has_forty_dev_conversations_and_a_fresh_held_out_part_of
     assert sum(row.get("second_held_out", False) for row in rows) == 37
     assert sum(row.get("third_held_out", False) and row["id"].startswith("h3-") for row in rows) == 68
     assert not any(row.get("was_held_out") and row["held_out"] for row in rows)
-    # The third held-out part: every held-out row, at least 45 conversations, 32 follow-ups and 13 standalone.
-    assert all(row.get("third_held_out") and row["id"].startswith("h3-") for row in rows if row["held_out"])
-    assert len(held_out) >= 45 and sum(bool(c.contains) for c in held_out) >= 32
-    assert sum(c.kind == "standalone" for c in held_out) >= 13
+    # The fourth held-out part: every held-out row, at least 60 follow-ups and 20 standalone.
+    assert all(row.get("fourth_held_out") and row["id"].startswith("h4-") for row in rows if row["held_out"])
+    assert sum(bool(c.contains) for c in held_out) >= 60 and sum(c.kind == "standalone" for c in held_out) >= 20
 
 
 def test_the_later_dev_batches_are_dev_rows_of_every_kind_with_their_own_ids():
