@@ -1,4 +1,5 @@
 """The follow-up table: read line by line, each conversation answered through the site's entry point, scored."""
+import dataclasses
 import json
 from io import StringIO
 from pathlib import Path
@@ -133,6 +134,19 @@ def test_the_held_out_part_has_its_own_floor_when_the_floor_file_names_one():
     assert floor_failures((good, missed), {"min_followups_resolved": 0.95}) == []
     assert floor_failures((good, missed), {"min_followups_resolved_held_out": 0.6}) == [
         "held-out follow-ups resolved 0.000 is under the floor 0.6"
+    ]
+
+
+def test_held_out_standalone_questions_changed_have_their_own_bound_when_the_floor_names_one():
+    follow_up, held_out, standalone = load_followups(TABLE)
+    held_out_standalone = dataclasses.replace(standalone, held_out=True)
+    changed = judge_followup(held_out_standalone, Resolution("Changed?", True))
+    results = (judge_followup(follow_up, Resolution("Who can restore deleted files?", True)), changed)
+
+    assert floor_failures(results, {"max_standalone_changed": 0}) == ["1 standalone questions were changed"]
+    assert floor_failures(results, {"max_standalone_changed": 0, "max_standalone_changed_held_out": 1}) == []
+    assert floor_failures(results, {"max_standalone_changed": 0, "max_standalone_changed_held_out": 0}) == [
+        "1 held-out standalone questions were changed"
     ]
 
 
