@@ -68,14 +68,27 @@ older phrase acts with the pronoun's verb; after "which X ...?", "it" and an eli
 used?", "how do I resume?", "how many retries?") takes the previous verb's object ("resume syncing") or "for" the
 previous verb phrase or topic.
 
-Known misses (the measured shares are in the README's evaluation section): a refused question whose noun is not
-its subject ("where does the money go?") gives a poor phrase; a subject "they" that means the previous question's
-subject ("can they do that?" after "can admins ...?") takes the topic; a thin question with a topic of its own
-that is still a follow-up ("how long does processing take?", "what does the second copy get called?") is taken for
-a standalone one, while a standalone question that only *looks* thin can be taken for a follow-up; a word the
-passages use but no question does ("conflicted copy") is never the topic; an imperative fragment with no
-conjunction ("list them") is not detected; the rewrite is not always grammatical English ("turn emptying the trash
-off"; verb agreement is not fixed): it is a search question.
+Since the third held-out part: a closing number of a fragment stands for the previous question's one number ("and
+below 99%?" after "... below 99.9%?"; "99.9%" is one word); "one" before a word that looks plural is a pronoun with
+its verb ("when one expires"); "what if" with a definite noun takes the definite noun's rule first ("what if the
+link has expired?" -> the password reset link); "there" after a "where" question is the place it asked for ("in the
+workspace settings page"); "it/them" after a verb is the thing the previous answer or its passages do that verb to
+after a determiner, when they name one thing the previous question did not ("who can reset it?" after an answer
+citing "reset your 2FA"); the head of "X of Y" is X ("a report of active share links"); for "it", a plural asked-for
+noun in the singular ranks below a singular thing the question names ("is it free?" after "Which operating systems
+does the desktop app support?"); and a refused question's phrase gets no bonus for a word an older question shares
+("a GraphQL API", not "API").
+
+Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
+the previous answer did not name ("where does the money go?" after "How long do refunds take?") is left alone (a
+rule taking "for" the topic rewrote standalone golden questions: "What is the uptime SLA?"); a subject "they" that
+means the previous question's subject ("can they do that?" after "can admins ...?") takes the topic; a thin question
+with a topic of its own that is still a follow-up ("how long does processing take?", "what does the second copy get
+called?") is taken for a standalone one when the previous passages do not write it, while a standalone question that
+only *looks* thin can be taken for a follow-up; a word the passages use but no question does ("conflicted copy") is
+never the topic unless it is what they do the pronoun's verb to; an imperative fragment with no conjunction ("list
+them") is not detected; the rewrite is not always grammatical English ("turn emptying the trash off"; verb agreement
+is not fixed): it is a search question.
 """
 import itertools
 import re
@@ -317,6 +330,8 @@ def _fragment(fragment: str, previous: str, history: Sequence[Turn], *, config: 
     if not core:
         return None
     before = words_of(previous)
+    if (number := _parallel_number(core, before)) is not None:  # "and below 99%?" after "... below 99.9%?"
+        return previous[: before[number].start] + core[-1].text + previous[before[number].end :]
     if any(w.lower in QUESTION_WORDS for w in words) and before and before[0].lower in AUXILIARIES:
         return f"{fragment} {previous[:1].lower()}{previous[1:]}"  # "on which plan does Lumora support SSO?"
     if (len(words) >= 3 and is_content(words[0]) and not is_name(words[0], 1)
@@ -337,6 +352,19 @@ def _fragment(fragment: str, previous: str, history: Sequence[Turn], *, config: 
                 verb = before[i + 1]
                 return previous[: verb.start] + fragment + previous[verb.end :]
     return _append(previous, fragment)
+
+
+def _parallel_number(core: list[Word], before: list[Word]) -> int | None:
+    """The index of the one number of the previous question that a fragment's closing number stands for, when the
+    fragment says nothing else but the word the previous question writes before its number ("below 99%" for "below
+    99.9%"); else None."""
+    numbers = [i for i, w in enumerate(before) if w.text[:1].isdigit()]
+    if not core or not core[-1].text[:1].isdigit() or len(numbers) != 1:
+        return None
+    leading = [w.lower for w in core[:-1]]
+    if leading and (numbers[0] == 0 or leading != [before[numbers[0] - 1].lower]):
+        return None
+    return numbers[0]
 
 
 def _one_as_head(fragment: str, previous: str) -> str:
@@ -444,7 +472,8 @@ def _pointing(words: list[Word], question: str) -> list[int]:
             continue  # "after that": a time, not a thing
         if w == "there" and (following in AUXILIARIES or preceding in AUXILIARIES):
             continue  # "is there a limit?"
-        if w == "one" and ((following and following not in _ADVERBS and is_content(words[i + 1]))
+        if w == "one" and ((following and following not in _ADVERBS and is_content(words[i + 1])
+                            and not is_plural(words[i + 1].text))  # "one expires": its verb, not its noun
                            or preceding in ("than", "least", "only", "no")):
             continue  # "one file", "more than one"; not "use one twice"
         if (w in ("that", "this") and following and i > 0 and is_content(words[i - 1])
@@ -597,7 +626,11 @@ def _substitute_pronouns(
             # "can an admin turn that off?" after "How do I empty the trash?": the clause, not a noun of it
             text = text[: word.start] + predicate + text[word.end :]
             continue
-        if word.lower == "there":
+        if word.lower == "there" and words_of(history[-1].question)[0].lower == "where":
+            # "what can I change there?" after "Where do I find the workspace settings page?": the place asked for
+            topic = _topic(history, plural=None, config=config)
+            replacement = f"in {topic}" if topic else ""
+        elif word.lower == "there":
             exclude = set(_terms(question, config)) | set(_terms(history[-1].question, config))
             texts = (*history[-1].cited_texts, *history[-1].answer_sentences)
             term = key_term(texts, exclude, config=config)
@@ -612,6 +645,10 @@ def _substitute_pronouns(
                 text = text[: word.start] + replacement + text[word.end :]
                 continue
             replacement = _topic(history, plural=plural, config=config, verbs=_verbs_around(words, i, config))
+            if (word.lower in ("it", "them") and i > 0 and is_content(words[i - 1])
+                    and (done_to := _object_in_answer(words[i - 1], history[-1], config))
+                    and not set(_terms(done_to, config)) & set(_terms(replacement, config))):
+                replacement = done_to  # "who can reset it?" after an answer that says "reset your 2FA"
             if replacement and word.lower in ("its", "their"):
                 replacement += "'" if replacement.endswith("s") else "'s"
             elif replacement and word.lower == "one":  # "restore one": a version
@@ -620,6 +657,29 @@ def _substitute_pronouns(
             return None
         text = text[: word.start] + replacement + text[word.end :]
     return text
+
+
+def _object_in_answer(verb: Word, turn: Turn, config: PipelineConfig) -> str:
+    """The one thing the previous answer or its passages do the pronoun's verb to ("reset your *2FA*" for "who can
+    reset it?"): the content words after the verb and a determiner, in one sentence, none of them a word of the
+    previous question (that is its topic already: "accept the transfer" after "How do I transfer ownership?"); ""
+    when they write none or several."""
+    stem = stem_of(verb, config)
+    asked = set(_terms(turn.question, config))
+    found = set()
+    for sentence in (*turn.answer_sentences, *turn.cited_texts):
+        words = words_of(sentence)
+        for k, word in enumerate(words[:-1]):
+            if stem_of(word, config) != stem or words[k + 1].lower not in DETERMINERS:
+                continue
+            start = end = k + 2
+            while (end < len(words) and end - start < RULES.max_topic_words and is_content(words[end])
+                   and words[end].lower not in PREPOSITIONS
+                   and not sentence[words[end - 1].end : words[end].start].strip()):  # no stop nor line between
+                end += 1
+            if end > start and not asked & {stem_of(w, config) for w in words[start:end]}:
+                found.add(sentence[words[start].start : words[end - 1].end])
+    return found.pop() if len(found) == 1 else ""
 
 
 def _elided(quantifier: str, rest: list[Word]) -> bool:
@@ -653,9 +713,6 @@ def _refer(
     terms = question_terms(question, config=config)
     if len(terms) > rules.max_thin_terms:
         return None
-    if _WHAT_IF.match(question):
-        topic = cited_title(history[-1].cited_texts) or _bare(_topic(history, plural=None, config=config))
-        return (f"{_END.sub('', question)} with {topic}", "reference: what if, about the topic") if topic else None
     latest = history[-1]
     mentioned = {t for text in (*latest.cited_texts, *latest.answer_sentences) for t in _terms(text, config)}
     for i, word in enumerate(words[:-1]):
@@ -671,6 +728,9 @@ def _refer(
             topic = _bare(_topic(history, plural=None, config=config))
             if topic and not set(_terms(topic, config)) & set(terms):
                 return question[: noun.start] + f"{topic} " + question[noun.start :], "reference: a definite noun"
+    if _WHAT_IF.match(question):  # after a definite noun's rule: "what if the link has expired?" is the reset link
+        topic = cited_title(latest.cited_texts) or _bare(_topic(history, plural=None, config=config))
+        return (f"{_END.sub('', question)} with {topic}", "reference: what if, about the topic") if topic else None
     return _topicless(question, words, history, config=config)
 
 

@@ -16,7 +16,8 @@ from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, tokenize
 
 _END_PUNCTUATION = re.compile(r"[?.!\s]+$")
-_WORD = re.compile(r"[^\W_](?:[\w'’]*[^\W_])?(?:-[^\W_]+)*")
+# A number with decimals or a percent sign is one word ("99.9%"), so that a number stands for a number.
+_WORD = re.compile(r"\d+(?:[.,]\d+)+%?|\d+%|[^\W_](?:[\w'’]*[^\W_])?(?:-[^\W_]+)*")
 QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how"})
 AUXILIARIES = frozenset({
     "is", "are", "was", "were", "am", "be", "been", "do", "does", "did", "can", "could", "will", "would", "should",
@@ -57,6 +58,11 @@ FOCUS = 3.0
 # The score of the noun a "which X" question asks for, which its answer names ("it" after "which shortcut opens quick
 # search?" is the shortcut): above a two-word phrase the passages repeat (2 + 0.5 + 0.05)
 ASKED = 2.6
+# The weight of a plural asked-for noun put in the singular for "it" ("which operating systems does the desktop app
+# support?", "is it free?": rather the desktop app): just above a one-word phrase the passages repeat
+SINGULAR_ASKED = 0.8
+# The bonus of the head noun of "X of Y" ("a report of active share links": the report)
+HEAD_OF = 0.5
 CUT_HEAD = 0.3  # the cost of a phrase that stops before its run's last word, the head noun ("the personal access")
 
 
@@ -257,6 +263,9 @@ def topics_of(
     for order, turn in enumerate(reversed(recent)):
         age = ages[order]
         focus = FOCUS if refused and order == 0 else 0.0
+        # What a refused question asks is new: a word it shares with an older question ("API" of "Is there a
+        # GraphQL API?" after "What is the API rate limit?") is no more its topic than its own phrase.
+        persists = 0.0 if focus else PERSISTS
         words = words_of(turn.question)
         skipped = topic_skips(words)
         for start, end in _runs(words, skipped):
@@ -275,7 +284,7 @@ def topics_of(
                     # Length first (a phrase the question wrote out), then how often the passages repeat it; a
                     # phrase the passages never write word for word is likely a noun and a verb ("the plan cost").
                     score = (len(stems) * (1.0 if repeated else unrepeated) + 0.1 * min(repeated, 5)
-                             + (0.05 if j == end else -CUT_HEAD) + (PERSISTS if _count(stems, others[order]) else 0)
+                             + (0.05 if j == end else -CUT_HEAD) + (persists if _count(stems, others[order]) else 0)
                              ) / (1 + age) + focus
                     if i == start and (extended := _extension(stems, headings, config)):
                         extended = as_in_text(extended, latest.cited_texts)
@@ -283,6 +292,8 @@ def topics_of(
                     phrase = turn.question[words[i].start : words[j - 1].end]
                     if i > 0 and words[i - 1].lower in _ARTICLES:
                         phrase = f"{words[i - 1].text} {phrase}"
+                    if j == end and end < len(words) - 1 and words[end].lower == "of":
+                        score += HEAD_OF / (1 + age)  # "a report of active share links": a report
                     if place and j == end:  # "deleted files [kept] in the trash": the place stays with the things
                         found.append(Topic(f"{phrase} {place}", score + 0.3 / (1 + age), is_plural(phrase)))
                     found.append(Topic(phrase, score, is_plural(phrase)))
@@ -290,8 +301,8 @@ def topics_of(
             # The thing a "which X" question asks for, which its answer names: "it" after "which currencies ...?".
             noun = turn.question[words[asked[0]].start : words[asked[1]].end].lower()
             found.append(Topic(f"the {noun}", ASKED / (1 + age) + focus, is_plural(noun)))
-            if is_plural(noun):
-                found.append(Topic(f"the {singular(noun)}", ASKED / (1 + age) + focus, False))
+            if is_plural(noun):  # for "it", behind a thing the question names in the singular ("the desktop app")
+                found.append(Topic(f"the {singular(noun)}", ASKED * SINGULAR_ASKED / (1 + age) + focus, False))
     if verbs:
         texts = [text for turn in recent for text in (*turn.cited_texts, *turn.answer_sentences)]
         pairs = _neighbours(texts, config)

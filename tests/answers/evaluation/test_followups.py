@@ -1,4 +1,5 @@
 """The follow-up table: read line by line, each conversation answered through the site's entry point, scored."""
+import dataclasses
 import json
 from io import StringIO
 from pathlib import Path
@@ -35,14 +36,14 @@ def test_the_demo_table_has_forty_dev_conversations_and_a_fresh_held_out_part_of
     assert {c.kind for c in dev} == {c.kind for c in held_out} == {"ellipsis", "reference", "standalone"}
     assert all(not c.contains for c in cases if c.kind == "standalone")
     # The rows that were held out once, measured and read, are dev rows now and say so: 17 of the first part, 37 of
-    # the second.
-    assert sum(row.get("was_held_out", False) for row in rows) == 17 + 37
+    # the second, 68 of the third.
+    assert sum(row.get("was_held_out", False) for row in rows) == 17 + 37 + 68
     assert sum(row.get("second_held_out", False) for row in rows) == 37
+    assert sum(row.get("third_held_out", False) and row["id"].startswith("h3-") for row in rows) == 68
     assert not any(row.get("was_held_out") and row["held_out"] for row in rows)
-    # The third held-out part: every held-out row, at least 45 conversations, 32 follow-ups and 13 standalone.
-    assert all(row.get("third_held_out") and row["id"].startswith("h3-") for row in rows if row["held_out"])
-    assert len(held_out) >= 45 and sum(bool(c.contains) for c in held_out) >= 32
-    assert sum(c.kind == "standalone" for c in held_out) >= 13
+    # The fourth held-out part: every held-out row, at least 60 follow-ups and 20 standalone.
+    assert all(row.get("fourth_held_out") and row["id"].startswith("h4-") for row in rows if row["held_out"])
+    assert sum(bool(c.contains) for c in held_out) >= 60 and sum(c.kind == "standalone" for c in held_out) >= 20
 
 
 def test_the_later_dev_batches_are_dev_rows_of_every_kind_with_their_own_ids():
@@ -133,6 +134,19 @@ def test_the_held_out_part_has_its_own_floor_when_the_floor_file_names_one():
     assert floor_failures((good, missed), {"min_followups_resolved": 0.95}) == []
     assert floor_failures((good, missed), {"min_followups_resolved_held_out": 0.6}) == [
         "held-out follow-ups resolved 0.000 is under the floor 0.6"
+    ]
+
+
+def test_held_out_standalone_questions_changed_have_their_own_bound_when_the_floor_names_one():
+    follow_up, held_out, standalone = load_followups(TABLE)
+    held_out_standalone = dataclasses.replace(standalone, held_out=True)
+    changed = judge_followup(held_out_standalone, Resolution("Changed?", True))
+    results = (judge_followup(follow_up, Resolution("Who can restore deleted files?", True)), changed)
+
+    assert floor_failures(results, {"max_standalone_changed": 0}) == ["1 standalone questions were changed"]
+    assert floor_failures(results, {"max_standalone_changed": 0, "max_standalone_changed_held_out": 1}) == []
+    assert floor_failures(results, {"max_standalone_changed": 0, "max_standalone_changed_held_out": 0}) == [
+        "1 held-out standalone questions were changed"
     ]
 
 

@@ -451,3 +451,53 @@ def test_after_a_which_question_it_and_how_many_are_about_the_noun_it_asked_for(
     assert "currencies" in resolve("how many are there?", currencies)
     # "failed" (a participle) and "happens" (a light verb) are asked for by no question
     assert "account" in resolve("how long until it unlocks?", lockout)
+
+
+def test_a_number_fragment_stands_for_the_previous_questions_number():
+    credit = turn("How much is the service credit when uptime falls below 99.9%?", "Service level agreement\nCredits",
+                  "Uptime below 99.9% gives a 10% credit.", "Uptime below 99% gives a 25% credit.")
+
+    assert resolve("and below 99%?", credit) == "How much is the service credit when uptime falls below 99%?"
+    assert resolve("and 95%?", credit) == "How much is the service credit when uptime falls below 95%?"
+
+
+def test_one_before_a_verb_is_one_of_the_topic():
+    codes = turn("How long are two-factor codes valid?", "Two-factor authentication\nHow codes work",
+                 "Two-factor codes are valid for 30 seconds.", "A new code appears when the old one expires.")
+
+    assert resolve("what happens when one expires?", codes) == "What happens when a two-factor code expires?"
+
+
+def test_what_if_with_a_definite_noun_takes_the_words_the_passages_put_before_it():
+    reset = turn("How do I reset a forgotten password?", "Password requirements\nResetting a forgotten password",
+                 "Click Forgot password on the sign-in page.", "Password reset links expire after one hour.")
+
+    assert resolve("what if the link has expired?", reset) == "What if the password reset link has expired?"
+
+
+def test_there_after_a_where_question_is_the_place_it_asked_for():
+    settings_page = turn("Where do I find the workspace settings page?", "Getting started\nTransferring ownership",
+                         "The owner can transfer ownership from the workspace settings page.",
+                         "The data region is shown on the workspace settings page.")
+
+    assert resolve("what can I change there?", settings_page) == "What can I change in the workspace settings page?"
+
+
+def test_it_as_an_object_is_what_the_passages_do_its_verb_to_when_the_question_did_not_name_it():
+    lost = turn("What if I lose my phone and my backup codes?", "Two-factor authentication\nLosing access",
+                "If you lose your phone, sign in with a backup code.",
+                "If you have no backup codes, ask a workspace admin to reset your 2FA.")
+    transfer = turn("How do I transfer ownership of a workspace?", "Getting started\nTransferring ownership",
+                    "The owner can transfer ownership to an admin.", "The new owner must accept the transfer.")
+
+    assert resolve("who can reset it?", lost) == "Who can reset 2FA?"
+    # "the transfer" is what the previous question asked about already: its topic stays
+    assert "ownership" in resolve("does the new owner have to accept it?", transfer)
+
+
+def test_it_is_the_head_of_x_of_y_that_the_passages_put_next_to_its_verb():
+    report = Turn("How do I download a report of active share links?",
+                  ("Business plan admins can download a report of all active share links.",),
+                  ("Share links\nThe report lists the creator and the expiry date.",))
+
+    assert resolve("what does it list?", report) == "What does a report list?"

@@ -105,3 +105,25 @@ def test_a_phrase_two_recent_questions_hold_ranks_first():
                     ("Share links\nLinks can have a password.",)))
 
     assert topics_of(history, config=CONFIG)[0].phrase == "a share link"
+
+
+def test_a_number_with_decimals_or_a_percent_sign_is_one_word():
+    assert [w.text for w in words_of("below 99.9% or 99%, 5-7 days")] == ["below", "99.9%", "or", "99%", "5-7", "days"]
+
+
+def test_for_it_a_singular_thing_the_question_names_comes_before_a_plural_asked_for_noun_in_the_singular():
+    history = (Turn("Which operating systems does the desktop app support?",
+                    ("The desktop app runs on Windows 10 or later.",),
+                    ("Desktop sync client\nThe desktop app runs on Windows 10 or later and macOS 13.",)),)
+
+    singular_topics = [t.phrase for t in topics_of(history, config=CONFIG) if not t.plural]
+
+    assert singular_topics[0] == "the desktop app"
+
+
+def test_a_refused_question_s_own_phrase_is_its_topic_not_a_word_it_shares_with_an_older_one():
+    history = (Turn("What is the API rate limit?", ("The API rate limit is 600 requests per minute.",),
+                    ("API rate limits\nThe API rate limit is 600 requests per minute for each API token.",)),
+               Turn("Is there a GraphQL API?"))
+
+    assert topics_of(history, config=CONFIG, verbs=frozenset({"rate"}))[0].phrase == "a GraphQL API"
