@@ -27,9 +27,10 @@ from answers.pipeline.events import (
 )
 from answers.pipeline.gate import find_conflict, gate_no_material
 from answers.pipeline.generate.base import GenerationFailed, GenerationRequest, Generator
+from answers.pipeline.generate.score import corpus_term_weights
 from answers.pipeline.lists import sentence_list_item
 from answers.pipeline.text.markup import MarkdownSentenceBuffer, PlainSentence
-from answers.pipeline.text.questions import search_terms
+from answers.pipeline.text.questions import question_terms, search_terms
 from answers.pipeline.types import Block, Conflict, Retrieved, SupportSpan
 from answers.pipeline.verify import common_terms, verify_sentence
 
@@ -102,6 +103,7 @@ async def answer_events(
 
     by_number = {block.number: block for block in blocks}
     common = common_terms(blocks, config=config)
+    weights = _term_weights(question, retriever, config)
     shown = dropped = 0
     failure: GenerationFailed | None = None
     broke = ""  # what broke the generator, for staff
@@ -123,7 +125,7 @@ async def answer_events(
         buffer = MarkdownSentenceBuffer()  # the model's Markdown out, its list items kept (text/markup.py)
         sentences: list[PlainSentence] = []
         try:
-            async for delta in generator.stream(GenerationRequest(question, blocks, feedback)):
+            async for delta in generator.stream(GenerationRequest(question, blocks, feedback, weights)):
                 for sentence in buffer.feed(delta):
                     yield judge(sentence, reasons)
             sentences, tail = buffer.flush()
@@ -159,6 +161,15 @@ async def answer_events(
     if assembly.skipped or broke:
         yield AnswerDiagnosed(skipped=assembly.skipped, generator_error=broke)
     yield AnswerDone(status, counts, timings, generator.name)
+
+
+def _term_weights(question: str, retriever: Retriever, config: PipelineConfig) -> dict[str, float] | None:
+    """The question's terms weighted by how rare they are among the caller's chunks, when the retriever counts them."""
+    count_terms = getattr(retriever, "document_frequencies", None)
+    if count_terms is None:
+        return None
+    frequencies, count = count_terms(question_terms(question, config=config))
+    return corpus_term_weights(frequencies, count)
 
 
 def _verified(

@@ -53,6 +53,12 @@ class CallerRetriever:
         """Whether the caller's chunks contain the term."""
         return self.snapshot.bm25.has_term(term, max_rank=self.max_rank)
 
+    def document_frequencies(self, terms: Sequence[str]) -> tuple[dict[str, int], int]:
+        """How many of the caller's chunks hold each term, and how many chunks the caller sees."""
+        bm25 = self.snapshot.bm25
+        found = {term: bm25.document_frequency(term, max_rank=self.max_rank) for term in terms}
+        return found, bm25.doc_count(max_rank=self.max_rank)
+
 
 def bound_to_question(retriever, question: str):
     """The retriever a question searches with: bound to its text when it can use it (hybrid), else as it is."""

@@ -1,5 +1,5 @@
 """What a generator is: an async stream of text for a question and its numbered blocks."""
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -8,11 +8,13 @@ from answers.pipeline.types import Block
 
 @dataclass(frozen=True)
 class GenerationRequest:
-    """The question, the issued blocks, and, on a second attempt, why the first one's sentences failed."""
+    """The question, the issued blocks, on a second attempt why the first one's sentences failed, and how much each of
+    the question's terms tells over the caller's chunks (None: not known, the reader weighs them over the blocks)."""
 
     question: str
     blocks: tuple[Block, ...]
     feedback: tuple[str, ...] = ()
+    term_weights: Mapping[str, float] | None = None
 
 
 class GenerationFailed(Exception):

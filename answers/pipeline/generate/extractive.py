@@ -1,7 +1,7 @@
 """The extractive generator: quotes the stored sentences of the answer unit that best answers the question (never an
 instruction), or nothing when no unit scores `min_answer_score`."""
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from answers.pipeline.config import PipelineConfig
@@ -24,6 +24,9 @@ _PART_SLACK = 0.3
 _REQUIRED = (QuestionType.DURATION, QuestionType.TIME, QuestionType.DATE, QuestionType.QUANTITY)
 _COMPARES = re.compile(r"\b(difference|differences|differ|compare|compared|versus|vs\.?|between)\b", re.I)
 _MULTI_SENTENCE = ("steps", "section")
+# The asked types whose mark in a unit is specific enough to count as a part of the question (a duration, a clock
+# time, a date); a quantity's is any number.
+_TYPE_PART = (QuestionType.DURATION, QuestionType.TIME, QuestionType.DATE)
 # The semantic signal (a cosine of 0.6) that lets a unit qualify with fewer of the question's words.
 SEMANTIC_MATCH = 0.8
 
@@ -43,18 +46,27 @@ class Candidate:
                 unit.position)
 
 
-def extract_answer(question: str, blocks: Sequence[Block], *, config: PipelineConfig) -> list[str]:
+def extract_answer(
+    question: str, blocks: Sequence[Block], *, config: PipelineConfig, term_weights: Mapping[str, float] | None = None
+) -> list[str]:
     """Pick the sentences that answer the question, each ending with its block's marker."""
-    return [_with_marker(text, number) for text, number in answer_sentences(question, blocks, config=config)]
+    found = answer_sentences(question, blocks, config=config, term_weights=term_weights)
+    return [_with_marker(text, number) for text, number in found]
 
 
-def answer_sentences(question: str, blocks: Sequence[Block], *, config: PipelineConfig) -> list[tuple[str, int]]:
+def answer_sentences(
+    question: str, blocks: Sequence[Block], *, config: PipelineConfig, term_weights: Mapping[str, float] | None = None
+) -> list[tuple[str, int]]:
     """The quoted sentences of the chosen units with their block numbers.
 
     A unit qualifies when its words (and, at half weight, its heading) reach `min_sentence_coverage` of the question's
     terms, it holds the type of answer asked for (a duration for "how long", a time for "what time", a number for
     "how many") and it speaks of every part of each identifier the question names (an underscored name written
-    whole); the best of them must score at
+    whole); for a duration, time or date question with `term_weights` (each term's idf over the caller's chunks),
+    a unit's coverage and reach are weighed by them, the asked type counting as one more part weighed as the rarest
+    term
+    ("Backups are taken every 6 hours." for "How frequently does Lumora back up data?", where nearly every chunk
+    names Lumora); the best of them must score at
     least `min_answer_score`, else nothing is written. It answers; a
     question asking for several facts may instead be answered by up to `max_sentences` sentences of units that each
     reach part of it (`_PART_SLACK` less) and together reach that share; a comparison takes the best unit about each
@@ -70,7 +82,7 @@ def answer_sentences(question: str, blocks: Sequence[Block], *, config: Pipeline
     joined = question_joined_names(question)
     ranked = sorted(
         (
-            c for c in _candidates(question, blocks, terms, kind, config=config)
+            c for c in _candidates(question, blocks, terms, kind, config=config, corpus=term_weights)
             if _qualifies(c, floor, config) and all(parts <= c.signals.reached for parts in named)
             and _writes_names(c.unit, joined)
         ),
@@ -80,7 +92,7 @@ def answer_sentences(question: str, blocks: Sequence[Block], *, config: Pipeline
         return []  # the best unit decides whether to answer; a several-fact answer's partners need only their reach
     if not several:
         best = ranked[0]
-        if best.signals.reach < config.min_sentence_coverage and not _close_in_meaning(best):
+        if best.signals.distinct_reach < config.min_sentence_coverage and not _close_in_meaning(best):
             return []
         return [(s.text, best.unit.block.number) for s in best.unit.sentences]
     chosen = _several(ranked, compared=_compared(question, config), config=config)
@@ -101,14 +113,22 @@ class ExtractiveGenerator:
 
     async def stream(self, request: GenerationRequest) -> AsyncIterator[str]:
         """Yield one sentence at a time."""
-        for sentence in extract_answer(request.question, request.blocks, config=self._config):
+        for sentence in extract_answer(request.question, request.blocks, config=self._config,
+                                       term_weights=request.term_weights):
             yield sentence + " "
 
 
 def _candidates(
-    question: str, blocks: Sequence[Block], terms: list[str], kind: QuestionType, *, config: PipelineConfig
+    question: str, blocks: Sequence[Block], terms: list[str], kind: QuestionType, *, config: PipelineConfig,
+    corpus: Mapping[str, float] | None = None,
 ) -> list[Candidate]:
-    weights = term_weights((s.text for b in blocks for s in quoted_sentences(b)), terms, config.tokenizer)
+    by_corpus = corpus is not None and kind in _TYPE_PART and set(terms) <= set(corpus)
+    if corpus is not None and by_corpus:
+        weights = {term: corpus[term] for term in terms}
+        asked_type = max(weights.values())
+    else:
+        weights = term_weights((s.text for b in blocks for s in quoted_sentences(b)), terms, config.tokenizer)
+        asked_type = 0.0
     best_score = max(b.score for b in blocks)
     units = [
         unit
@@ -119,7 +139,8 @@ def _candidates(
     similarities = sentence_similarities(question, units) if config.semantic and units else None
     return [
         Candidate(unit, unit_signals(unit, terms, kind, weights=weights, best_score=best_score,
-                                     tokenizer=config.tokenizer, similarities=similarities))
+                                     tokenizer=config.tokenizer, similarities=similarities,
+                                     asked_type=asked_type, by_corpus=by_corpus))
         for unit in units
     ]
 
@@ -134,7 +155,7 @@ def _qualifies(candidate: Candidate, floor: float, config: PipelineConfig) -> bo
             return False  # steps start where the question's words are
         if candidate.unit.kind == "section" and signals.type < 1.0:
             return False  # a section read as steps starts with one ("Select the file and click Restore.")
-    return signals.reach >= floor or _close_in_meaning(candidate)
+    return signals.distinct_reach >= floor or _close_in_meaning(candidate)
 
 
 def _writes_names(unit: Unit, names: Sequence[str]) -> bool:

@@ -1,7 +1,9 @@
 """The answerability score of a candidate unit (§5.5): one number from the signals that it answers the question.
 
 Signals, each 0..1: the question's terms the unit's words cover, the same weighted by how rare each term is among
-the blocks' sentences (a term every sentence has tells little; a term none has is the asked thing missing), the terms
+the blocks' sentences (a term every sentence has tells little; a term none has is the asked thing missing) or, for a
+duration, time or date question, by the retriever's idf over the caller's chunks with the asked type as one more
+part (`corpus_term_weights`; then the plain share is the weighted one too), the terms
 its heading path covers (a field's name, a section's title), whether it holds the type of answer asked for, its
 block's retrieval score against the best block's, how much of the unit is about the question and, when the embedding
 model is on, how close in meaning its closest sentence is to the question (blended in at `SEMANTIC_SHARE`; without
@@ -55,6 +57,7 @@ class Signals:
     precision: float
 
     asked: int = 0  # the question's distinct terms
+    weighed_by_corpus: bool = False  # the idf weights are the caller's chunks' (then `idf_coverage` is also a reach)
     heading_share: float = HEADING_SHARE  # what a term only the heading covers counts (in full for a field)
     named: frozenset[str] = frozenset()  # by the term it stands under only (a field's or signature's name)
     semantic: float | None = None  # closeness in meaning of its closest sentence, 0..1; None: the model is off
@@ -69,6 +72,12 @@ class Signals:
         """The share of the question's terms covered by the unit's words, its term or (in part) its heading."""
         held = len(self.covered) + len(self.named) + self.heading_share * len(self.context_covered)
         return held / self.asked if self.asked else 0.0
+
+    @property
+    def distinct_reach(self) -> float:
+        """The reach that qualifies a unit: its plain reach or, with the corpus's weights, the weighted one (a unit
+        covering the question's rare terms and the asked type reaches it though it lacks the company's name)."""
+        return max(self.reach, self.idf_coverage) if self.weighed_by_corpus else self.reach
 
     @property
     def score(self) -> float:
@@ -101,6 +110,13 @@ def term_weights(texts: Iterable[str], terms: Sequence[str], tokenizer: Tokenize
     return {term: math.log(1 + count / (1 + frequency[term])) for term in wanted}
 
 
+def corpus_term_weights(frequencies: Mapping[str, int], count: int) -> dict[str, float] | None:
+    """The retriever's idf of each term over the caller's chunks, log((n - df + 0.5) / (df + 0.5)), at least 0 (a
+    term in half of them tells nothing); None when no term tells anything (a corpus of a chunk or two)."""
+    weights = {term: max(math.log((count - df + 0.5) / (df + 0.5)), 0.0) for term, df in frequencies.items()}
+    return weights if any(weights.values()) else None
+
+
 def unit_signals(
     unit: Unit,
     terms: Sequence[str],
@@ -110,9 +126,13 @@ def unit_signals(
     best_score: float,
     tokenizer: TokenizerConfig,
     similarities: Mapping[str, float] | None = None,
+    asked_type: float = 0.0,
+    by_corpus: bool = False,
 ) -> Signals:
     """The signals of one unit for a question's terms and type; `similarities` maps a stored sentence to its cosine
-    to the question (None: the model is off, the score is lexical)."""
+    to the question (None: the model is off, the score is lexical); `asked_type` is the weight of the asked type as
+    one more part of the question, which the unit holds (a required type: every unit scored holds it); `by_corpus`
+    says the weights are the caller's chunks' idf."""
     wanted = set(terms)
     implied = signature_terms(unit, wanted, tokenizer)
     own = set().union(*(_terms(s.text, tokenizer) for s in unit.sentences)) | implied
@@ -121,11 +141,11 @@ def unit_signals(
     covered = frozenset(wanted & own)
     named = frozenset((wanted & term_words) - covered)
     context_covered = frozenset((wanted & heading) - covered - named)
-    total = sum(weights.values()) or 1.0
+    total = (sum(weights.values()) + asked_type) or 1.0
     field = unit.kind == "field"
     share = 1.0 if field else HEADING_SHARE
     weighted = (
-        sum(weights[t] for t in covered | named) + share * sum(weights[t] for t in context_covered)
+        sum(weights[t] for t in covered | named) + share * sum(weights[t] for t in context_covered) + asked_type
     )
     first = _terms(unit.sentences[0].text, tokenizer)
     fit = _type(unit, kind)
@@ -138,16 +158,28 @@ def unit_signals(
         covered=covered,
         named=named,
         context_covered=context_covered,
-        coverage=(len(covered) + len(named) + (len(context_covered) if field else 0)) / len(wanted) if wanted else 0.0,
+        # With the corpus's weights the plain share gives way to the weighted one: a term most chunks hold (the
+        # company's name) no longer counts as much as the asked thing.
+        coverage=weighted / total if by_corpus else _plain_coverage(covered, named, context_covered, wanted, field),
         idf_coverage=weighted / total,
         heading=len(wanted & heading) / len(wanted) if wanted else 0.0,
         type=fit,
         margin=unit.block.score / best_score if best_score > 0 else 0.0,
         precision=len(wanted & first) / len(first) if first else 0.0,
         asked=len(wanted),
+        weighed_by_corpus=by_corpus,
         heading_share=share,
         semantic=None if similarities is None else _semantic(unit, kind, similarities),
     )
+
+
+def _plain_coverage(
+    covered: frozenset[str], named: frozenset[str], context_covered: frozenset[str], wanted: set[str], field: bool
+) -> float:
+    """The share of the question's terms covered, a heading's in full for a field only."""
+    if not wanted:
+        return 0.0
+    return (len(covered) + len(named) + (len(context_covered) if field else 0)) / len(wanted)
 
 
 def semantic_signal(unit: Unit, similarities: Mapping[str, float]) -> float:

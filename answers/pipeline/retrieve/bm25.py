@@ -646,6 +646,14 @@ class Bm25Index:
                 return bool(tier.df[term_id] > 0)  # the whole index's df, in either segment
         return False
 
+    def document_frequency(self, term: str, *, max_rank: int) -> int:
+        """How many of the tier's documents hold the term (the whole index's df, in either segment)."""
+        for segment, tier in self._segments(max_rank):
+            term_id = segment.term_ids.get(term)
+            if term_id is not None:
+                return int(tier.df[term_id])
+        return 0
+
     def doc_count(self, *, max_rank: int) -> int:
         """How many documents the tier sees."""
         return self._tiers[_checked_rank(max_rank)].doc_count

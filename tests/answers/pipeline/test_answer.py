@@ -1,5 +1,6 @@
 """The entry point: events in order, refusals of each kind, regeneration, and broken streams."""
 import asyncio
+import dataclasses
 import datetime as dt
 from collections.abc import Sequence
 
@@ -41,6 +42,14 @@ class IndexRetriever:
 
     def has_term(self, term: str) -> bool:
         return self.index.has_term(term, max_rank=self.max_rank)
+
+
+class CountingRetriever(IndexRetriever):
+    """The same, also counting the chunks that hold each term, as the caller's retriever does."""
+
+    def document_frequencies(self, terms: Sequence[str]) -> tuple[dict[str, int], int]:
+        found = {t: self.index.document_frequency(t, max_rank=self.max_rank) for t in terms}
+        return found, self.index.doc_count(max_rank=self.max_rank)
 
 
 @pytest.fixture
@@ -290,3 +299,22 @@ def test_an_extractive_sentence_is_shown_with_the_stored_sentence_it_quotes_as_i
     (citation,) = verified.citations
     assert verified.text == "Deleted files are kept in the trash for 30 days."
     assert citation.span is not None and citation.span.quote == verified.text and citation.span.sentences == (2,)
+
+
+def test_the_reader_weighs_the_questions_terms_by_the_callers_chunks(make_record):
+    records = [make_record(f"news-v1-c0{i}", source_id=i, text=f"Lumora shipped release {i} to every team.")
+               for i in range(1, 8)]
+    records += [
+        make_record("regions-v1-c01", source_id=8, text="Lumora keeps customer data in two regions."),
+        make_record("exports-v1-c01", source_id=9, text="Data exports from Lumora are encrypted."),
+        make_record("backups-v1-c01", source_id=10, text="Backups are taken every 6 hours."),
+    ]
+    question = "How frequently does Lumora back up data?"
+
+    config = dataclasses.replace(CONFIG, min_coverage=0.5)  # "frequently" and "back" are in no chunk
+
+    plain = run(question, IndexRetriever(records), ExtractiveGenerator(config), config)
+    counted = run(question, CountingRetriever(records), ExtractiveGenerator(config), config)
+
+    assert plain[-1].status == "refused"  # "backup" is one of three terms
+    assert [e.text for e in counted if isinstance(e, SentenceVerified)] == ["Backups are taken every 6 hours."]

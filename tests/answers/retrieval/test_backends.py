@@ -38,3 +38,15 @@ def test_memory_backend_serves_the_callers_tier_of_the_current_index(ingest):
     assert (public.max_rank, staff.max_rank) == (0, 2)
     assert not public.has_term("floor") and staff.has_term("floor")
     assert [hit.record.source_title for hit in staff.search(["floor"], k=3)] == ["Floor"]
+
+
+@pytest.mark.django_db
+def test_a_callers_document_frequencies_count_only_the_chunks_it_may_see(ingest):
+    ingest("refunds.md", "# Refunds\n\nRefunds are issued within 30 days of purchase.\n")
+    ingest("floor.md", "# Floor\n\nNever discount below the pricing floor.\n", audience="internal")
+    ingest("hours.md", "# Support hours\n\nSupport answers on weekdays from nine to five.\n")
+
+    public, staff = retriever_for(PUBLIC_ONLY), retriever_for(EVERYONE)
+
+    assert public.document_frequencies(["refund", "floor"]) == ({"refund": 1, "floor": 0}, 2)
+    assert staff.document_frequencies(["refund", "floor"]) == ({"refund": 1, "floor": 1}, 3)

@@ -6,6 +6,7 @@ import pytest
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generate.base import GenerationRequest
 from answers.pipeline.generate.extractive import ExtractiveGenerator, extract_answer
+from answers.pipeline.generate.score import corpus_term_weights
 from answers.pipeline.records import ChunkRecord
 from answers.pipeline.types import Block
 
@@ -164,3 +165,45 @@ def test_an_underscored_name_the_question_names_must_be_written_whole_not_as_its
     assert extract_answer(question, [apart, whole], config=CONFIG) == [
         "The wal_level setting of a new server is replica unless it is changed [2]."
     ]
+
+
+# Over the demo corpus's 193 public chunks: nearly every chunk names Lumora, "data" is in 14, "backup" in 7.
+BACKUPS = [
+    block(1, "An independent firm performs a penetration test of Lumora every year.", 6.0),
+    block(2, "Backups are taken every 6 hours.\nAccess logs are kept for one year.", 5.0),
+]
+BACKUP_WEIGHTS = corpus_term_weights({"lumora": 95, "backup": 7, "data": 14}, 193)
+
+
+def test_a_unit_with_the_rare_terms_and_the_asked_type_answers_by_the_corpus_weights():
+    question = "How frequently does Lumora back up data?"
+
+    assert extract_answer(question, BACKUPS, config=CONFIG) == []  # one term of three: too little reach
+    assert extract_answer(question, BACKUPS, config=CONFIG, term_weights=BACKUP_WEIGHTS) == [
+        "Backups are taken every 6 hours [2]."
+    ]
+
+
+def test_a_unit_with_only_the_common_term_does_not_answer_by_the_corpus_weights():
+    blocks = [block(1, "An independent firm performs a penetration test of Lumora every year.", 6.0)]
+
+    assert extract_answer("How frequently does Lumora back up data?", blocks, config=CONFIG,
+                          term_weights=BACKUP_WEIGHTS) == []
+
+
+def test_without_the_asked_type_the_rare_term_alone_does_not_reach():
+    blocks = [block(1, "Backups are stored in the same region as the workspace.", 6.0)]
+
+    assert extract_answer("Where does Lumora keep backup data?", blocks, config=CONFIG,
+                          term_weights=BACKUP_WEIGHTS) == []
+
+
+def test_the_generator_reads_the_requests_term_weights():
+    question = "How frequently does Lumora back up data?"
+
+    async def collect(weights) -> list[str]:
+        request = GenerationRequest(question, tuple(BACKUPS), term_weights=weights)
+        return [s async for s in ExtractiveGenerator(CONFIG).stream(request)]
+
+    assert asyncio.run(collect(None)) == []
+    assert asyncio.run(collect(BACKUP_WEIGHTS)) == ["Backups are taken every 6 hours [2]. "]

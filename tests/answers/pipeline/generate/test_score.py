@@ -1,9 +1,10 @@
 """The answerability score: the signals of a unit for a question, and the threshold that turns it into a refusal."""
 import dataclasses
+import math
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generate.extractive import extract_answer
-from answers.pipeline.generate.score import term_weights, unit_signals
+from answers.pipeline.generate.score import corpus_term_weights, term_weights, unit_signals
 from answers.pipeline.generate.units import block_units
 from answers.pipeline.text.questions import QuestionType, question_terms
 from answers.pipeline.text.tokens import DEFAULT
@@ -121,3 +122,15 @@ def test_a_yes_no_question_on_a_default_is_answered_by_the_unit_stating_it():
 
     assert fit == 1.0  # no "not", "only" or "can": the signature's `dirs_exist_ok=False` is the answer
     assert unstated.type < 1.0
+
+
+def test_a_term_most_chunks_hold_weighs_nearly_nothing_by_the_corpus():
+    weights = corpus_term_weights({"lumora": 95, "backup": 7, "data": 14}, 193)
+
+    assert weights is not None
+    assert weights["lumora"] < 0.1 < weights["data"] < weights["backup"]
+
+
+def test_a_term_in_more_than_half_the_chunks_weighs_nothing_and_a_tiny_corpus_gives_no_weights():
+    assert corpus_term_weights({"lumora": 150, "backup": 7}, 193) == {"lumora": 0.0, "backup": math.log(186.5 / 7.5)}
+    assert corpus_term_weights({"lumora": 1, "backup": 1}, 1) is None

@@ -122,6 +122,16 @@ def test_public_scores_do_not_change_when_partner_and_internal_documents_exist()
     assert mixed.has_term("price", max_rank=INTERNAL)
 
 
+def test_document_frequency_counts_only_the_tiers_documents():
+    docs = [("p1", "public", ["refund", "day"]), ("p2", "public", ["refund"]), ("x1", "partner", ["refund", "floor"])]
+    index = Bm25Index.build(docs)
+
+    assert index.document_frequency("refund", max_rank=PUBLIC) == 2
+    assert index.document_frequency("refund", max_rank=PARTNER) == 3
+    assert index.document_frequency("floor", max_rank=PUBLIC) == 0
+    assert index.document_frequency("absent", max_rank=INTERNAL) == 0
+
+
 def test_partner_tier_sees_partner_documents_with_statistics_over_public_and_partner():
     docs = [("p1", "public", ["refund", "day"]), ("p2", "public", ["upload"]), ("x1", "partner", ["refund", "floor"]),
             ("i1", "internal", ["refund", "refund"])]
