@@ -618,7 +618,8 @@ class Bm25Index:
                     codes = term.codes
                     factor = repeats[term.term_id] * term.idf
                     small_table = tier.tf_part.size <= codes.size
-                    found.append((factor * tier.tf_part)[codes] if small_table else factor * tier.tf_part[codes])
+                    scaled = (factor * tier.tf_part).take(codes) if small_table else factor * tier.tf_part.take(codes)
+                    found.append(scaled)
                 return found[0]
 
             return all_of
