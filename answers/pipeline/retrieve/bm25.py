@@ -13,8 +13,10 @@ its idf and one scatter-add, with the same float operations as rank-bm25 (scores
 `search` finds its top k by exact MaxScore pruning (`retrieve.maxscore`) once a query's postings are many: each
 term's bound comes from its largest term frequency and shortest document, kept per term. First the documents of
 the rarest terms (the seed) are scored exactly; when the other terms' bounds sum below their k-th best, which is
-the usual case, the top k is the seed's and the query is done in a few numpy calls per term; otherwise that k-th
-best is the threshold `maxscore.candidate_docs` narrows from. Postings take 6 bytes
+the usual case, the top k is the seed's and the query is done in a few numpy calls per term; otherwise the seed's
+documents at or above that k-th best are kept with their exact scores, and only documents of none of the seed's
+terms are narrowed from it (`maxscore.reaching_docs`: the seed's terms add nothing to them, so the other terms'
+bounds alone decide) and scored. Postings take 6 bytes
 (int32 document, uint16 pair code) while the corpus has at most 65,536 distinct (tf, length) pairs, else 8.
 
 Hits are the documents with a non-zero score, best first, ties by chunk id. Scores can be negative: as in

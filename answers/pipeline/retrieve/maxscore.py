@@ -9,7 +9,8 @@ sum, below the k-th best, so the top k lies among the documents of the terms kep
 bound, the kept terms' contributions plus the set-aside bounds, narrowed term by term through the set-aside
 ones; only the documents whose bound still reaches the k-th best are scored exactly, every term looked up in its
 document-ordered postings in query order, so scores are bit for bit those of the exhaustive path (and of
-rank-bm25).
+rank-bm25). When the seed's documents are already scored exactly, `reaching_docs` does the same for the other
+terms alone, over the documents of none of the seed's terms.
 
 It applies only when every idf is positive (a term only adds), and a bound is used only with a margin far larger
 than any rounding, so nothing tied with the k-th best is lost (ties are broken by chunk id afterwards).
