@@ -13,8 +13,10 @@ its idf and one scatter-add, with the same float operations as rank-bm25 (scores
 `search` finds its top k by exact MaxScore pruning (`retrieve.maxscore`) once a query's postings are many: each
 term's bound comes from its largest term frequency and shortest document, kept per term. First the documents of
 the rarest terms (the seed) are scored exactly; when the other terms' bounds sum below their k-th best, which is
-the usual case, the top k is the seed's and the query is done in a few numpy calls per term; otherwise that k-th
-best is the threshold `maxscore.candidate_docs` narrows from. Postings take 6 bytes
+the usual case, the top k is the seed's and the query is done in a few numpy calls per term; otherwise the seed's
+documents at or above that k-th best are kept with their exact scores, and only documents of none of the seed's
+terms are narrowed from it (`maxscore.reaching_docs`: the seed's terms add nothing to them, so the other terms'
+bounds alone decide) and scored. Postings take 6 bytes
 (int32 document, uint16 pair code) while the corpus has at most 65,536 distinct (tf, length) pairs, else 8.
 
 Hits are the documents with a non-zero score, best first, ties by chunk id. Scores can be negative: as in
@@ -37,6 +39,7 @@ from answers.pipeline.retrieve.maxscore import (
     _union,
     candidate_docs,
     lookup_postings,
+    reaching_docs,
     seed_count,
 )
 from answers.pipeline.retrieve.postings import TIERS, _pair_codes, _postings, _ranks, _term_bounds, _tier_offsets
@@ -82,6 +85,18 @@ class _Scoring:
     docs: np.ndarray  # the tier's part of the term's postings: document numbers ascending
     codes: np.ndarray  # their pair codes
     column: np.ndarray | None
+
+
+@dataclass(frozen=True)
+class _Seed:
+    """A query's seed that does not settle it: the k-th best less the margin, the seed's documents, its best ones
+    (every one at or above its k-th best, the only seed documents that can be in the top k) and their scores."""
+
+    threshold: float
+    docs: np.ndarray
+    best: np.ndarray
+    values: np.ndarray
+    term_ids: frozenset[int]
 
 
 class _Vocabulary(dict[str, int]):
@@ -455,6 +470,27 @@ class Bm25Index:
             def exact(docs: np.ndarray) -> np.ndarray:
                 return self._exact_scores(scoring, tier, docs)
 
+            if seeded is not None:
+                # The seed's top k is known exactly: only documents of none of its terms remain, and for them the
+                # other terms' bounds alone decide (no union with the seed's documents, no second look at them).
+                outside = reaching_docs(
+                    self._pruning_terms(scoring, tier, leave_out=seeded.term_ids),
+                    threshold=seeded.threshold,
+                    doc_count=tier.extent,
+                    max_postings=None if eager else cost / KEPT_COST,
+                )
+                if outside is not None:
+                    found, _ = lookup_postings(seeded.docs, outside)
+                    if found.size:
+                        outside = np.delete(outside, found)  # the seed's documents are scored already
+                    values = exact(outside)
+                    scored = values != 0
+                    return self._top(
+                        np.concatenate((seeded.best, outside[scored])),
+                        np.concatenate((seeded.values, values[scored])),
+                        k,
+                    )
+
             candidates = candidate_docs(
                 self._pruning_terms(scoring, tier),
                 k=k,
@@ -462,7 +498,7 @@ class Bm25Index:
                 doc_count=tier.extent,
                 exhaustive_cost=cost,
                 excluded=self._removed_mask,
-                threshold=seeded,
+                threshold=None if seeded is None else seeded.threshold,
                 **({"seed_postings": 0, "lookup_cost": 0} if eager else {}),
             )
             if candidates is not None:
@@ -483,9 +519,9 @@ class Bm25Index:
 
     def _seeded_top(
         self, scoring: list["_Scoring"], tier: _Tier, k: int, cost: float, eager: bool
-    ) -> list[Hit] | float | None:
-        """The exact top k if the rarest terms' documents (the seed) hold it, else a lower bound of the k-th best
-        score (None when there is none to give, or scoring the seed cannot pay).
+    ) -> "list[Hit] | _Seed | None":
+        """The exact top k if the rarest terms' documents (the seed) hold it, else the seed with a lower bound of
+        the k-th best score (None when there is none to give, or scoring the seed cannot pay).
 
         The seed's documents are scored exactly; any other document holds none of the seed terms, so it scores at
         most the sum of the other terms' bounds, and when that sum is below the seed's k-th best (by a margin far
@@ -508,9 +544,10 @@ class Bm25Index:
         threshold = _safe(kth)
         if threshold <= 0:
             return None
-        if sum(repeats[term.term_id] * term.bound for term in by_size[seeds:]) >= threshold:
-            return threshold  # a document outside the seed might reach the top k: narrow from this bound
         keep = values >= kth  # kth > 0: scoring documents only, and every one tied at the boundary
+        if sum(repeats[term.term_id] * term.bound for term in by_size[seeds:]) >= threshold:
+            # a document outside the seed might reach the top k: narrow from this bound
+            return _Seed(threshold, docs, docs[keep], values[keep], frozenset(term.term_id for term in seed))
         return self._ordered(docs[keep], values[keep], k)
 
     def _top(self, candidates: np.ndarray, values: np.ndarray, k: int) -> list[Hit]:
@@ -566,12 +603,14 @@ class Bm25Index:
             distinct = distinct or term.term_id != first
         return distinct
 
-    def _pruning_terms(self, scoring: list["_Scoring"], tier: _Tier) -> list[QueryTerm]:
-        """The query's distinct terms with their bounds, for `maxscore.candidate_docs`."""
+    def _pruning_terms(
+        self, scoring: list["_Scoring"], tier: _Tier, leave_out: frozenset[int] = frozenset()
+    ) -> list[QueryTerm]:
+        """The query's distinct terms (but those left out) with their bounds, for `maxscore`'s pruning."""
         repeats: dict[int, int] = {}
         for term in scoring:
             repeats[term.term_id] = repeats.get(term.term_id, 0) + 1
-        distinct = {term.term_id: term for term in scoring}
+        distinct = {term.term_id: term for term in scoring if term.term_id not in leave_out}
 
         def weights(term: _Scoring) -> Callable[[], np.ndarray]:
             found: list[np.ndarray] = []
@@ -581,7 +620,8 @@ class Bm25Index:
                     codes = term.codes
                     factor = repeats[term.term_id] * term.idf
                     small_table = tier.tf_part.size <= codes.size
-                    found.append((factor * tier.tf_part)[codes] if small_table else factor * tier.tf_part[codes])
+                    scaled = (factor * tier.tf_part).take(codes) if small_table else factor * tier.tf_part.take(codes)
+                    found.append(scaled)
                 return found[0]
 
             return all_of
@@ -589,11 +629,11 @@ class Bm25Index:
         def weights_of(term: _Scoring) -> Callable[[np.ndarray], np.ndarray]:
             def of(docs: np.ndarray) -> np.ndarray:
                 if term.column is not None:
-                    looked_up: np.ndarray = term.idf * tier.tf_part[term.column[docs]]
+                    looked_up: np.ndarray = term.idf * tier.tf_part.take(term.column.take(docs))
                     return repeats[term.term_id] * looked_up
                 values = np.zeros(docs.size, dtype=np.float64)
                 found, at = lookup_postings(term.docs, docs)
-                values[found] = term.idf * tier.tf_part[term.codes[at]]
+                values[found] = term.idf * tier.tf_part.take(term.codes.take(at))
                 return repeats[term.term_id] * values
 
             return of

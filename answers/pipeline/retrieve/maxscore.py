@@ -9,7 +9,8 @@ sum, below the k-th best, so the top k lies among the documents of the terms kep
 bound, the kept terms' contributions plus the set-aside bounds, narrowed term by term through the set-aside
 ones; only the documents whose bound still reaches the k-th best are scored exactly, every term looked up in its
 document-ordered postings in query order, so scores are bit for bit those of the exhaustive path (and of
-rank-bm25).
+rank-bm25). When the seed's documents are already scored exactly, `reaching_docs` does the same for the other
+terms alone, over the documents of none of the seed's terms.
 
 It applies only when every idf is positive (a term only adds), and a bound is used only with a margin far larger
 than any rounding, so nothing tied with the k-th best is lost (ties are broken by chunk id afterwards).
@@ -71,17 +72,45 @@ def candidate_docs(
     if threshold <= 0:
         return None
 
-    set_aside: list[QueryTerm] = []
-    kept = list(by_size)
-    while kept and sum(term.bound for term in set_aside) + kept[-1].bound < threshold:
-        set_aside.append(kept.pop())
+    kept, set_aside = _kept_and_set_aside(by_size, threshold)
     kept_postings = sum(term.docs.size for term in kept)
     if (lookup_cost and not set_aside) or kept_postings * min(lookup_cost, KEPT_COST) > total:
         return None  # nothing or too little set aside: the exhaustive path is as cheap
     # kept holds the seed terms (the shortest): if it holds no other, its documents are the seed's
     docs, partial = seed if seed is not None and len(kept) == len(seed_terms) else _partial_sums(kept, doc_count)
-    # Each set-aside term in turn (largest bound first): drop the documents whose bound cannot reach the k-th best,
-    # then replace the term's bound by what it really adds to those left.
+    return _narrowed(docs, partial, set_aside, threshold)
+
+
+def reaching_docs(
+    terms: Sequence[QueryTerm], *, threshold: float, doc_count: int = 0, max_postings: float | None = None
+) -> np.ndarray | None:
+    """Document numbers (ascending) holding every document whose score from these terms alone can reach threshold
+    (a lower bound of the k-th best, less the margin); None when the terms kept would read more than max_postings.
+
+    For the documents found in none of the other terms of a query (a seed's): their score is what these add.
+    """
+    kept, set_aside = _kept_and_set_aside(sorted(terms, key=lambda term: term.docs.size), threshold)
+    if not kept:
+        return np.zeros(0, dtype=np.int64)  # even every bound together falls short
+    if max_postings is not None and sum(term.docs.size for term in kept) > max_postings:
+        return None
+    return _narrowed(*_partial_sums(kept, doc_count), set_aside, threshold)
+
+
+def _kept_and_set_aside(by_size: list[QueryTerm], threshold: float) -> tuple[list[QueryTerm], list[QueryTerm]]:
+    """The terms (postings ascending) split: the longest set aside while their bounds sum below threshold, the
+    others kept; a document of no kept term scores at most that sum."""
+    set_aside: list[QueryTerm] = []
+    kept = list(by_size)
+    while kept and sum(term.bound for term in set_aside) + kept[-1].bound < threshold:
+        set_aside.append(kept.pop())
+    return kept, set_aside
+
+
+def _narrowed(docs: np.ndarray, partial: np.ndarray, set_aside: list[QueryTerm], threshold: float) -> np.ndarray:
+    """The documents whose bound (partial, an upper bound of what the kept terms add, plus the set-aside terms'
+    bounds) reaches threshold, narrowed by each set-aside term in turn (largest bound first): drop the documents
+    whose bound cannot reach it, then replace the term's bound by what it really adds to those left."""
     for at, term in enumerate(set_aside):
         rest = sum(other.bound for other in set_aside[at:])
         keep = partial + rest >= threshold

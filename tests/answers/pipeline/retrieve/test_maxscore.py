@@ -8,7 +8,7 @@ from rank_bm25 import BM25Okapi
 
 from answers.pipeline.retrieve import bm25
 from answers.pipeline.retrieve.bm25 import Bm25Index
-from answers.pipeline.retrieve.maxscore import QueryTerm, candidate_docs, lookup_postings
+from answers.pipeline.retrieve.maxscore import QueryTerm, candidate_docs, lookup_postings, reaching_docs
 from answers.pipeline.retrieve.persist import read_index, write_index
 from answers.pipeline.retrieve.update import updated_index
 from tests.answers.pipeline.retrieve.helpers import AUDIENCES, INTERNAL, PUBLIC
@@ -76,9 +76,10 @@ def test_pruned_search_on_a_zipfian_corpus_equals_exhaustive_search_bit_for_bit(
 
 def test_queries_settled_by_their_seed_and_queries_narrowed_from_its_threshold_equal_exhaustive_search(monkeypatch):
     # Most queries of a Zipfian corpus are settled by their rarest terms' documents alone (scored exactly, the other
-    # terms' bounds below their k-th best); the others go on to candidate_docs with that k-th best as threshold.
+    # terms' bounds below their k-th best); for the others, the documents of none of the seed's terms are narrowed
+    # from that k-th best (reaching_docs).
     paths = {"settled": 0, "narrowed": 0}
-    seeded_top, narrow = Bm25Index._seeded_top, bm25.candidate_docs
+    seeded_top, narrow = Bm25Index._seeded_top, bm25.reaching_docs
 
     def spy_seeded_top(self, *args, **kwargs):
         found = seeded_top(self, *args, **kwargs)
@@ -86,12 +87,12 @@ def test_queries_settled_by_their_seed_and_queries_narrowed_from_its_threshold_e
         return found
 
     def spy_narrow(*args, **kwargs):
-        paths["narrowed"] += kwargs["threshold"] is not None
-        assert kwargs["threshold"] is None or kwargs["threshold"] > 0
+        paths["narrowed"] += 1
+        assert kwargs["threshold"] > 0
         return narrow(*args, **kwargs)
 
     monkeypatch.setattr(Bm25Index, "_seeded_top", spy_seeded_top)
-    monkeypatch.setattr(bm25, "candidate_docs", spy_narrow)
+    monkeypatch.setattr(bm25, "reaching_docs", spy_narrow)
     rng = np.random.default_rng(5)
     vocabulary = np.array([f"w{i}" for i in range(1500)])
     pick = 1 / np.arange(1, 1501) ** 1.1
@@ -140,6 +141,43 @@ def test_a_bound_reaching_the_kth_best_keeps_its_documents_and_pruning_that_cann
     kept = candidate_docs([common, rare], k=5, exact_scores=exact, seed_postings=0, lookup_cost=0)
     assert kept is not None and kept.tolist() == list(range(100))
     assert candidate_docs([common, rare], k=5, exact_scores=exact, seed_postings=0) is None  # none set aside
+
+
+postings_and_weights = st.lists(
+    st.dictionaries(st.integers(min_value=0, max_value=80), st.floats(min_value=0.01, max_value=5.0), min_size=1),
+    min_size=1,
+    max_size=5,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(terms=postings_and_weights, threshold=st.floats(min_value=0.01, max_value=20.0), slack=st.floats(0.0, 2.0))
+def test_reaching_docs_keeps_every_document_whose_sum_of_the_terms_reaches_the_threshold(terms, threshold, slack):
+    # Each term's bound is at least what it adds to any of its documents (slack above its largest weight).
+    query_terms = []
+    for weights in terms:
+        docs = np.array(sorted(weights), dtype=np.int64)
+        values = np.array([weights[doc] for doc in docs.tolist()])
+
+        def weights_of(wanted: np.ndarray, docs: np.ndarray = docs, values: np.ndarray = values) -> np.ndarray:
+            found, at = lookup_postings(docs, wanted)
+            out = np.zeros(wanted.size)
+            out[found] = values[at]
+            return out
+
+        query_terms.append(
+            QueryTerm(docs=docs, bound=float(values.max()) + slack, weights=lambda values=values: values,
+                      weights_of=weights_of)
+        )
+    sums: dict[int, float] = {}
+    for weights in terms:
+        for doc, value in weights.items():
+            sums[doc] = sums.get(doc, 0.0) + value
+    reaching = {doc for doc, total in sums.items() if total >= threshold}
+    found = reaching_docs(query_terms, threshold=threshold, doc_count=81 if slack > 1 else 0)
+    assert found is not None and reaching <= set(found.tolist())
+    assert found.tolist() == sorted(set(found.tolist()))
+    assert reaching_docs(query_terms, threshold=threshold, max_postings=-1) is None or not reaching
 
 
 def test_lookup_postings_finds_exactly_the_wanted_documents_present():
