@@ -8,11 +8,13 @@ from answers.pipeline.types import Block
 
 @dataclass(frozen=True)
 class GenerationRequest:
-    """The question, the issued blocks, and, on a second attempt, why the first one's sentences failed."""
+    """The question, the issued blocks, and, on a later attempt, why the earlier one's sentences failed and how many
+    attempts came before (a generator offering ranked answers gives its next one)."""
 
     question: str
     blocks: tuple[Block, ...]
     feedback: tuple[str, ...] = ()
+    attempt: int = 0
 
 
 class GenerationFailed(Exception):
@@ -37,3 +39,15 @@ class Generator(Protocol):
     def stream(self, request: GenerationRequest) -> AsyncIterator[str]:
         """Yield the answer text as it is written."""
         ...
+
+
+REGENERATED_ATTEMPTS = 2  # a generator that regenerates is asked once more with feedback
+
+
+def attempts(generator: Generator) -> int:
+    """How many times the pipeline may ask while nothing is verified: the generator's `offers` when it offers
+    ranked answers in turn (the extractive one), else twice for one that regenerates and once for one that does not."""
+    offered = getattr(generator, "offers", None)
+    if isinstance(offered, int):
+        return offered
+    return REGENERATED_ATTEMPTS if generator.regenerates else 1

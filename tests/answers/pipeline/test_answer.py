@@ -290,3 +290,61 @@ def test_an_extractive_sentence_is_shown_with_the_stored_sentence_it_quotes_as_i
     (citation,) = verified.citations
     assert verified.text == "Deleted files are kept in the trash for 30 days."
     assert citation.span is not None and citation.span.quote == verified.text and citation.span.sentences == (2,)
+
+
+class RankedGenerator:
+    """A generator of ranked answers, as the extractive one is: the answer at each attempt's rank, none past them."""
+
+    name = "ranked"
+    regenerates = False
+    offers = 3
+
+    def __init__(self, *answers: str) -> None:
+        self.answers = answers
+        self.requests: list[int] = []
+
+    async def stream(self, request):
+        self.requests.append(request.attempt)
+        if request.attempt < len(self.answers):
+            yield self.answers[request.attempt]
+
+
+def test_answer_dropped_by_the_verifier_is_followed_by_the_next_ranked_one(corpus):
+    generator = RankedGenerator(
+        "Deleted files stay 90 days [1].", "Deleted files are kept in the trash for 30 days [1]."
+    )
+
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(corpus), generator)
+
+    assert generator.requests == [0, 1]
+    assert [e.text for e in events if isinstance(e, SentenceDropped)] == ["Deleted files stay 90 days."]
+    assert [e.text for e in events if isinstance(e, SentenceVerified)] == [
+        "Deleted files are kept in the trash for 30 days."
+    ]
+    assert events[-1].status == "answered" and events[-1].counts["dropped"] == 1
+
+
+def test_ranked_answers_stop_at_the_first_verified_one(corpus):
+    generator = RankedGenerator("Deleted files are kept in the trash for 30 days [1].", "Files stay 90 days [1].")
+
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(corpus), generator)
+
+    assert generator.requests == [0] and not any(isinstance(e, SentenceDropped) for e in events)
+
+
+def test_ranked_answers_all_dropped_end_refused_after_their_bound(corpus):
+    generator = RankedGenerator(*["Files stay 90 days [1]."] * 5)
+
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(corpus), generator)
+
+    assert generator.requests == [0, 1, 2]  # `offers` answers, never more
+    assert next(e for e in events if isinstance(e, AnswerRefused)).reason == "unsupported"
+
+
+def test_ranked_answers_that_run_out_end_refused_without_asking_again(corpus):
+    generator = RankedGenerator("Files stay 90 days [1].")
+
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(corpus), generator)
+
+    assert generator.requests == [0, 1]  # the second attempt wrote nothing: no third is asked for
+    assert events[-1].status == "refused"

@@ -5,8 +5,9 @@ import pytest
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generate.base import GenerationRequest
-from answers.pipeline.generate.extractive import ExtractiveGenerator, extract_answer
+from answers.pipeline.generate.extractive import ExtractiveGenerator, _candidates, answer_candidates, extract_answer
 from answers.pipeline.records import ChunkRecord
+from answers.pipeline.text.questions import question_terms, question_type
 from answers.pipeline.types import Block
 
 CONFIG = PipelineConfig()
@@ -164,3 +165,45 @@ def test_an_underscored_name_the_question_names_must_be_written_whole_not_as_its
     assert extract_answer(question, [apart, whole], config=CONFIG) == [
         "The wal_level setting of a new server is replica unless it is changed [2]."
     ]
+
+
+RANKED = [
+    block(1, "Deleted files are kept in the trash for 30 days.", 5.0),
+    block(2, "Files deleted from the trash are kept for 30 days in backups.", 4.0),
+    block(3, "Pricing\nThe Team plan costs $12 per user per month.", 3.0),
+]
+
+
+def test_next_ranked_answer_is_another_unit_answering_on_its_own():
+    question = "How long are deleted files kept in the trash?"
+
+    first = extract_answer(question, RANKED, config=CONFIG)
+    second = extract_answer(question, RANKED, config=CONFIG, rank=1)
+
+    assert first == ["Deleted files are kept in the trash for 30 days [1]."]
+    assert second == ["Files deleted from the trash are kept for 30 days in backups [2]."]
+    assert extract_answer(question, RANKED, config=CONFIG, rank=2) == []  # the pricing unit does not answer
+
+
+def test_no_next_answer_under_the_answerability_threshold():
+    question = "How long are deleted files kept in the trash?"
+    answers = answer_candidates(question, RANKED, config=CONFIG)
+    strict = PipelineConfig(min_answer_score=_best_score(question, RANKED) - 1e-9)  # only the best reaches it
+
+    assert len(answers) == 2
+    assert answer_candidates(question, RANKED, config=strict) == answers[:1]
+
+
+def _best_score(question: str, blocks: list[Block]) -> float:
+    found = _candidates(question, blocks, question_terms(question, config=CONFIG), question_type(question),
+                        config=CONFIG)
+    return max(c.signals.score for c in found)
+
+
+def test_generator_streams_the_answer_ranked_at_its_attempt():
+    async def collect(attempt: int) -> list[str]:
+        request = GenerationRequest("How long are deleted files kept in the trash?", tuple(RANKED), attempt=attempt)
+        return [piece async for piece in ExtractiveGenerator(CONFIG).stream(request)]
+
+    assert asyncio.run(collect(1)) == ["Files deleted from the trash are kept for 30 days in backups [2]. "]
+    assert asyncio.run(collect(5)) == []
