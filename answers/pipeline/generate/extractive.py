@@ -27,6 +27,9 @@ _MULTI_SENTENCE = ("steps", "section")
 # The semantic signal (a cosine of 0.6) that lets a unit qualify with fewer of the question's words.
 SEMANTIC_MATCH = 0.8
 CANDIDATES = 3  # answers offered in turn while the verifier drops every sentence of the one before
+# What a question names: a capitalised word or acronym past its first word ("Kafka", "PostgreSQL", "S3"), or a word
+# holding a digit ("17", "sqlite3"); "I" is not a name.
+_QUESTION_NAME = re.compile(r"(?<!^)(?<![\w.\-])(?:[A-Z][\w\-]*[A-Za-z0-9]|\w*\d\w*(?:\.\d+)*)")
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,7 @@ def answer_candidates(
     either is one answer, with none after it.
     """
     terms = question_terms(question, config=config)
-    if not terms or not blocks or limit < 1:
+    if not terms or not blocks or limit < 1 or unmentioned_names(question, blocks, config=config):
         return []
     kind = question_type(question)
     several = bool(ASKS_SEVERAL.search(question)) and kind is not QuestionType.PROCEDURE
@@ -99,6 +102,19 @@ def answer_candidates(
     if len(reached) / len(set(terms)) < config.min_sentence_coverage:
         return []
     return [[(s.text, c.unit.block.number) for c in chosen for s in c.unit.sentences][: config.max_sentences]]
+
+
+def unmentioned_names(question: str, blocks: Sequence[Block], *, config: PipelineConfig) -> list[str]:
+    """The things the question names that no issued block mentions, in its text or heading path ("Kafka" in "How do I
+    stream logical replication changes into Kafka?", "17" in "When will PostgreSQL 17 be released?"): a unit about
+    the rest answers another question, so the reader writes nothing while there is one."""
+    names = [m.group(0) for m in _QUESTION_NAME.finditer(question.strip())]
+    if not names:
+        return []
+    mentioned = set().union(*(
+        significant_terms(" ".join((b.text, *b.record.heading_path)), config.tokenizer) for b in blocks
+    ))
+    return [name for name in names if not set(significant_terms(name, config.tokenizer)) <= mentioned]
 
 
 def _alternatives(ranked: Sequence[Candidate], *, limit: int, config: PipelineConfig) -> list[list[tuple[str, int]]]:

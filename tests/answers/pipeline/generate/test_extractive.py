@@ -5,7 +5,13 @@ import pytest
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generate.base import GenerationRequest
-from answers.pipeline.generate.extractive import ExtractiveGenerator, _candidates, answer_candidates, extract_answer
+from answers.pipeline.generate.extractive import (
+    ExtractiveGenerator,
+    _candidates,
+    answer_candidates,
+    extract_answer,
+    unmentioned_names,
+)
 from answers.pipeline.records import ChunkRecord
 from answers.pipeline.text.questions import question_terms, question_type
 from answers.pipeline.types import Block
@@ -207,3 +213,20 @@ def test_generator_streams_the_answer_ranked_at_its_attempt():
 
     assert asyncio.run(collect(1)) == ["Files deleted from the trash are kept for 30 days in backups [2]. "]
     assert asyncio.run(collect(5)) == []
+
+
+def test_a_question_naming_what_no_block_mentions_gets_nothing():
+    blocks = [block(1, "Replication slots stream changes to a client in commit order.", 5.0)]
+
+    assert extract_answer("In what order do replication slots stream changes to a client?", blocks, config=CONFIG)
+    assert extract_answer("In what order do replication slots stream changes to Kafka?", blocks, config=CONFIG) == []
+
+
+def test_names_the_blocks_mention_in_text_or_heading_are_not_missing():
+    blocks = [block(1, "Release 15.4\nRelease date: 2023-08-10.", 5.0)]
+
+    assert unmentioned_names("On what date was Release 15.4 published?", blocks, config=CONFIG) == []
+    assert unmentioned_names("On what date will PostgreSQL 17 be released?", blocks, config=CONFIG) == [
+        "PostgreSQL", "17"
+    ]
+    assert unmentioned_names("Which date do I need?", blocks, config=CONFIG) == []  # "I" and the first word: no names
