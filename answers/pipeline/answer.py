@@ -27,6 +27,7 @@ from answers.pipeline.events import (
 )
 from answers.pipeline.gate import find_conflict, gate_no_material
 from answers.pipeline.generate.base import GenerationFailed, GenerationRequest, Generator, attempts
+from answers.pipeline.generate.extractive import unknown_names
 from answers.pipeline.lists import sentence_list_item
 from answers.pipeline.text.markup import MarkdownSentenceBuffer, PlainSentence
 from answers.pipeline.text.questions import search_terms
@@ -101,6 +102,7 @@ async def answer_events(
         return
 
     by_number = {block.number: block for block in blocks}
+    unknown = unknown_names(question, has_term=retriever.has_term, config=config)
     common = common_terms(blocks, config=config)
     shown = dropped = 0
     failure: GenerationFailed | None = None
@@ -124,7 +126,7 @@ async def answer_events(
         buffer = MarkdownSentenceBuffer()  # the model's Markdown out, its list items kept (text/markup.py)
         sentences: list[PlainSentence] = []
         try:
-            async for delta in generator.stream(GenerationRequest(question, blocks, feedback, attempt)):
+            async for delta in generator.stream(GenerationRequest(question, blocks, feedback, attempt, unknown)):
                 for sentence in buffer.feed(delta):
                     yield judge(sentence, reasons)
             sentences, tail = buffer.flush()

@@ -9,12 +9,14 @@ from answers.pipeline.types import Block
 @dataclass(frozen=True)
 class GenerationRequest:
     """The question, the issued blocks, and, on a later attempt, why the earlier one's sentences failed and how many
-    attempts came before (a generator offering ranked answers gives its next one)."""
+    attempts came before (a generator offering ranked answers gives its next one); `unknown_names` are the things the
+    question names that no document the caller may see mentions."""
 
     question: str
     blocks: tuple[Block, ...]
     feedback: tuple[str, ...] = ()
     attempt: int = 0
+    unknown_names: tuple[str, ...] = ()
 
 
 class GenerationFailed(Exception):

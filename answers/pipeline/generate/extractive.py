@@ -1,7 +1,7 @@
 """The extractive generator: quotes the stored sentences of the answer unit that best answers the question (never an
 instruction), or nothing when no unit scores `min_answer_score`."""
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 
 from answers.pipeline.config import PipelineConfig
@@ -78,7 +78,7 @@ def answer_candidates(
     either is one answer, with none after it.
     """
     terms = question_terms(question, config=config)
-    if not terms or not blocks or limit < 1 or unmentioned_names(question, blocks, config=config):
+    if not terms or not blocks or limit < 1:
         return []
     kind = question_type(question)
     several = bool(ASKS_SEVERAL.search(question)) and kind is not QuestionType.PROCEDURE
@@ -104,17 +104,18 @@ def answer_candidates(
     return [[(s.text, c.unit.block.number) for c in chosen for s in c.unit.sentences][: config.max_sentences]]
 
 
-def unmentioned_names(question: str, blocks: Sequence[Block], *, config: PipelineConfig) -> list[str]:
-    """The things the question names that no issued block mentions, in its text or heading path ("Kafka" in "How do I
-    stream logical replication changes into Kafka?", "17" in "When will PostgreSQL 17 be released?"): a unit about
-    the rest answers another question, so the reader writes nothing while there is one."""
-    names = [m.group(0) for m in _QUESTION_NAME.finditer(question.strip())]
-    if not names:
-        return []
-    mentioned = set().union(*(
-        significant_terms(" ".join((b.text, *b.record.heading_path)), config.tokenizer) for b in blocks
-    ))
-    return [name for name in names if not set(significant_terms(name, config.tokenizer)) <= mentioned]
+def question_names(question: str) -> list[str]:
+    """The things a question names: a capitalised word or acronym past its first word, or a word holding a digit."""
+    return [m.group(0) for m in _QUESTION_NAME.finditer(question.strip())]
+
+
+def unknown_names(question: str, *, has_term: Callable[[str], bool], config: PipelineConfig) -> tuple[str, ...]:
+    """The things the question names that the caller's documents never mention ("Kafka" in "How do I stream logical
+    replication changes into Kafka?"): units about the rest of it answer another question."""
+    return tuple(
+        name for name in question_names(question)
+        if not all(has_term(term) for term in significant_terms(name, config.tokenizer))
+    )
 
 
 def _alternatives(ranked: Sequence[Candidate], *, limit: int, config: PipelineConfig) -> list[list[tuple[str, int]]]:
@@ -149,7 +150,10 @@ class ExtractiveGenerator:
         self._config = config
 
     async def stream(self, request: GenerationRequest) -> AsyncIterator[str]:
-        """Yield one sentence at a time, of the answer ranked at the request's attempt."""
+        """Yield one sentence at a time, of the answer ranked at the request's attempt; nothing for a question naming
+        what the caller's documents never mention."""
+        if request.unknown_names:
+            return
         for sentence in extract_answer(request.question, request.blocks, config=self._config, rank=request.attempt):
             yield sentence + " "
 

@@ -348,3 +348,21 @@ def test_ranked_answers_that_run_out_end_refused_without_asking_again(corpus):
 
     assert generator.requests == [0, 1]  # the second attempt wrote nothing: no third is asked for
     assert events[-1].status == "refused"
+
+
+def test_question_naming_what_the_callers_documents_never_mention_is_refused_unsupported(corpus):
+    retriever = IndexRetriever(corpus)
+
+    events = run("How long are deleted files kept in the Dropbox trash?", retriever, ExtractiveGenerator(CONFIG))
+    plain = run("How long are deleted files kept in the trash?", retriever, ExtractiveGenerator(CONFIG))
+
+    assert next(e for e in events if isinstance(e, AnswerRefused)).reason == "unsupported"
+    assert plain[-1].status == "answered"
+
+
+def test_the_names_no_document_mentions_reach_the_generator(corpus):
+    generator = ScriptedGenerator(["Deleted files are kept in the trash for 30 days [1]."])
+
+    run("How long are deleted files kept in the Dropbox trash?", IndexRetriever(corpus), generator)
+
+    assert generator.requests[0].unknown_names == ("Dropbox",)

@@ -10,7 +10,8 @@ from answers.pipeline.generate.extractive import (
     _candidates,
     answer_candidates,
     extract_answer,
-    unmentioned_names,
+    question_names,
+    unknown_names,
 )
 from answers.pipeline.records import ChunkRecord
 from answers.pipeline.text.questions import question_terms, question_type
@@ -215,18 +216,24 @@ def test_generator_streams_the_answer_ranked_at_its_attempt():
     assert asyncio.run(collect(5)) == []
 
 
-def test_a_question_naming_what_no_block_mentions_gets_nothing():
-    blocks = [block(1, "Replication slots stream changes to a client in commit order.", 5.0)]
-
-    assert extract_answer("In what order do replication slots stream changes to a client?", blocks, config=CONFIG)
-    assert extract_answer("In what order do replication slots stream changes to Kafka?", blocks, config=CONFIG) == []
+def test_question_names_are_capitalised_words_past_the_first_acronyms_and_words_with_digits():
+    assert question_names("On what date will PostgreSQL 17.2 be released to S3?") == ["PostgreSQL", "17.2", "S3"]
+    assert question_names("Which date do I need?") == []  # the first word and "I" name nothing
 
 
-def test_names_the_blocks_mention_in_text_or_heading_are_not_missing():
-    blocks = [block(1, "Release 15.4\nRelease date: 2023-08-10.", 5.0)]
+def test_unknown_names_are_those_the_callers_documents_never_mention():
+    known = {"postgresql", "releas", "date"}
 
-    assert unmentioned_names("On what date was Release 15.4 published?", blocks, config=CONFIG) == []
-    assert unmentioned_names("On what date will PostgreSQL 17 be released?", blocks, config=CONFIG) == [
-        "PostgreSQL", "17"
-    ]
-    assert unmentioned_names("Which date do I need?", blocks, config=CONFIG) == []  # "I" and the first word: no names
+    assert unknown_names("On what date will PostgreSQL 17 be released?", has_term=known.__contains__,
+                         config=CONFIG) == ("17",)
+    assert unknown_names("When was PostgreSQL released?", has_term=known.__contains__, config=CONFIG) == ()
+
+
+def test_generator_writes_nothing_for_a_question_naming_what_no_document_mentions():
+    async def collect(unknown: tuple[str, ...]) -> list[str]:
+        request = GenerationRequest("How long are deleted files kept in the trash?", tuple(RANKED),
+                                    unknown_names=unknown)
+        return [piece async for piece in ExtractiveGenerator(CONFIG).stream(request)]
+
+    assert asyncio.run(collect(()))
+    assert asyncio.run(collect(("Kafka",))) == []
