@@ -26,7 +26,8 @@ from answers.pipeline.events import (
     SentenceVerified,
 )
 from answers.pipeline.gate import find_conflict, gate_no_material
-from answers.pipeline.generate.base import GenerationFailed, GenerationRequest, Generator
+from answers.pipeline.generate.base import GenerationFailed, GenerationRequest, Generator, attempts
+from answers.pipeline.generate.extractive import unknown_names
 from answers.pipeline.generate.score import corpus_term_weights
 from answers.pipeline.lists import sentence_list_item
 from answers.pipeline.text.markup import MarkdownSentenceBuffer, PlainSentence
@@ -102,6 +103,7 @@ async def answer_events(
         return
 
     by_number = {block.number: block for block in blocks}
+    unknown = unknown_names(question, has_term=retriever.has_term, config=config)
     common = common_terms(blocks, config=config)
     weights = _term_weights(question, retriever, config)
     shown = dropped = 0
@@ -120,12 +122,15 @@ async def answer_events(
             reasons.append(f'"{event.text}": {"; ".join(event.reasons)}')
         return event
 
-    for _attempt in range(2):
+    attempt = 0
+    while True:  # until a sentence is verified, the generator fails, or its attempts are spent
         reasons: list[str] = []
         buffer = MarkdownSentenceBuffer()  # the model's Markdown out, its list items kept (text/markup.py)
         sentences: list[PlainSentence] = []
         try:
-            async for delta in generator.stream(GenerationRequest(question, blocks, feedback, weights)):
+            async for delta in generator.stream(
+                GenerationRequest(question, blocks, feedback, weights, attempt, unknown)
+            ):
                 for sentence in buffer.feed(delta):
                     yield judge(sentence, reasons)
             sentences, tail = buffer.flush()
@@ -144,8 +149,11 @@ async def answer_events(
         if tail:
             dropped += 1
             yield SentenceDropped(tail, (unfinished,))
-        if shown or failure is not None or not generator.regenerates:  # asked after each try: it may change
+        attempt += 1
+        if shown or failure is not None or attempt >= attempts(generator):  # asked after each try: it may change
             break
+        if not generator.regenerates and not reasons:
+            break  # a generator of ranked answers that wrote nothing has no further one to offer
         feedback = tuple(reasons) or ("No sentence cited a block with [n] markers.",)
 
     timings["total_ms"] = elapsed()

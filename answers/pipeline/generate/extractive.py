@@ -1,7 +1,7 @@
 """The extractive generator: quotes the stored sentences of the answer unit that best answers the question (never an
 instruction), or nothing when no unit scores `min_answer_score`."""
 import re
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from answers.pipeline.config import PipelineConfig
@@ -29,6 +29,10 @@ _MULTI_SENTENCE = ("steps", "section")
 _TYPE_PART = (QuestionType.DURATION, QuestionType.TIME, QuestionType.DATE)
 # The semantic signal (a cosine of 0.6) that lets a unit qualify with fewer of the question's words.
 SEMANTIC_MATCH = 0.8
+CANDIDATES = 3  # answers offered in turn while the verifier drops every sentence of the one before
+# What a question names: a capitalised word or acronym past its first word ("Kafka", "PostgreSQL", "S3"), or a word
+# holding a digit ("17", "sqlite3"); "I" is not a name.
+_QUESTION_NAME = re.compile(r"(?<!^)(?<![\w.\-])(?:[A-Z][\w\-]*[A-Za-z0-9]|\w*\d\w*(?:\.\d+)*)")
 
 
 @dataclass(frozen=True)
@@ -47,33 +51,46 @@ class Candidate:
 
 
 def extract_answer(
-    question: str, blocks: Sequence[Block], *, config: PipelineConfig, term_weights: Mapping[str, float] | None = None
+    question: str, blocks: Sequence[Block], *, config: PipelineConfig, rank: int = 0,
+    term_weights: Mapping[str, float] | None = None,
 ) -> list[str]:
-    """Pick the sentences that answer the question, each ending with its block's marker."""
-    found = answer_sentences(question, blocks, config=config, term_weights=term_weights)
-    return [_with_marker(text, number) for text, number in found]
+    """Pick the sentences that answer the question, each ending with its block's marker: the best answer, or at
+    `rank` n the n-th next one (nothing when there is no such answer)."""
+    answers = answer_candidates(question, blocks, config=config, limit=rank + 1, term_weights=term_weights)
+    if rank >= len(answers):
+        return []
+    return [_with_marker(text, number) for text, number in answers[rank]]
 
 
 def answer_sentences(
     question: str, blocks: Sequence[Block], *, config: PipelineConfig, term_weights: Mapping[str, float] | None = None
 ) -> list[tuple[str, int]]:
-    """The quoted sentences of the chosen units with their block numbers.
+    """The quoted sentences of the best answer with their block numbers (none when no unit answers)."""
+    answers = answer_candidates(question, blocks, config=config, limit=1, term_weights=term_weights)
+    return answers[0] if answers else []
+
+
+def answer_candidates(
+    question: str, blocks: Sequence[Block], *, config: PipelineConfig, limit: int = CANDIDATES,
+    term_weights: Mapping[str, float] | None = None,
+) -> list[list[tuple[str, int]]]:
+    """Up to `limit` answers, best first, each the quoted sentences of its units with their block numbers.
 
     A unit qualifies when its words (and, at half weight, its heading) reach `min_sentence_coverage` of the question's
     terms, it holds the type of answer asked for (a duration for "how long", a time for "what time", a number for
     "how many") and it speaks of every part of each identifier the question names (an underscored name written
     whole); for a duration, time or date question with `term_weights` (each term's idf over the caller's chunks),
     a unit's coverage and reach are weighed by them, the asked type counting as one more part weighed as the rarest
-    term
-    ("Backups are taken every 6 hours." for "How frequently does Lumora back up data?", where nearly every chunk
-    names Lumora); the best of them must score at
-    least `min_answer_score`, else nothing is written. It answers; a
-    question asking for several facts may instead be answered by up to `max_sentences` sentences of units that each
-    reach part of it (`_PART_SLACK` less) and together reach that share; a comparison takes the best unit about each
-    thing compared.
+    term ("Backups are taken every 6 hours." for "How frequently does Lumora back up data?", where nearly every
+    chunk names Lumora). A unit answers only if it scores at least `min_answer_score`, so the best decides whether
+    anything is written. The next-ranked units that pass the same threshold, with sentences of their own, are the
+    answers to try when the verifier drops every sentence of the one before (§5.6 judges each). A question asking
+    for several facts may instead be answered by up to `max_sentences` sentences of units that each reach part of it
+    (`_PART_SLACK` less) and together reach that share; a comparison takes the best unit about each thing compared;
+    either is one answer, with none after it.
     """
     terms = question_terms(question, config=config)
-    if not terms or not blocks:
+    if not terms or not blocks or limit < 1:
         return []
     kind = question_type(question)
     several = bool(ASKS_SEVERAL.search(question)) and kind is not QuestionType.PROCEDURE
@@ -91,29 +108,65 @@ def answer_sentences(
     if not ranked or ranked[0].signals.score < config.min_answer_score:
         return []  # the best unit decides whether to answer; a several-fact answer's partners need only their reach
     if not several:
-        best = ranked[0]
-        if best.signals.distinct_reach < config.min_sentence_coverage and not _close_in_meaning(best):
-            return []
-        return [(s.text, best.unit.block.number) for s in best.unit.sentences]
+        return _alternatives(ranked, limit=limit, config=config)
     chosen = _several(ranked, compared=_compared(question, config), config=config)
     reached = set().union(*(c.signals.reached for c in chosen))
     if len(reached) / len(set(terms)) < config.min_sentence_coverage:
         return []
-    return [(s.text, c.unit.block.number) for c in chosen for s in c.unit.sentences][: config.max_sentences]
+    return [[(s.text, c.unit.block.number) for c in chosen for s in c.unit.sentences][: config.max_sentences]]
+
+
+def question_names(question: str) -> list[str]:
+    """The things a question names: a capitalised word or acronym past its first word, or a word holding a digit."""
+    return [m.group(0) for m in _QUESTION_NAME.finditer(question.strip())]
+
+
+def unknown_names(question: str, *, has_term: Callable[[str], bool], config: PipelineConfig) -> tuple[str, ...]:
+    """The things the question names that the caller's documents never mention ("Kafka" in "How do I stream logical
+    replication changes into Kafka?"): units about the rest of it answer another question."""
+    return tuple(
+        name for name in question_names(question)
+        if not all(has_term(term) for term in significant_terms(name, config.tokenizer))
+    )
+
+
+def _alternatives(ranked: Sequence[Candidate], *, limit: int, config: PipelineConfig) -> list[list[tuple[str, int]]]:
+    """The best unit's sentences, then those of the next units that answer on their own (the threshold, and the
+    coverage or closeness in meaning), each quoting a sentence no answer before it quoted."""
+    answers: list[list[tuple[str, int]]] = []
+    seen: set[str] = set()
+    for candidate in ranked:
+        if len(answers) >= limit or candidate.signals.score < config.min_answer_score:
+            break  # ranked best first: no unit after one under the threshold reaches it
+        if candidate.signals.distinct_reach < config.min_sentence_coverage and not _close_in_meaning(candidate):
+            if not answers:
+                return []  # the best unit does not answer: nothing is written
+            continue
+        texts = {_normalise(s.text) for s in candidate.unit.sentences}
+        if texts <= seen:
+            continue  # it would only repeat sentences already dropped
+        seen |= texts
+        answers.append([(s.text, candidate.unit.block.number) for s in candidate.unit.sentences])
+    return answers
 
 
 class ExtractiveGenerator:
-    """Streams the extracted sentences; deterministic, so it never regenerates."""
+    """Streams the extracted sentences; deterministic, so it never regenerates, but when the verifier drops every
+    sentence of its answer it is asked for the next-ranked one, `CANDIDATES` answers in all."""
 
     name = "extractive"
     regenerates = False
+    offers = CANDIDATES
 
     def __init__(self, config: PipelineConfig) -> None:
         self._config = config
 
     async def stream(self, request: GenerationRequest) -> AsyncIterator[str]:
-        """Yield one sentence at a time."""
-        for sentence in extract_answer(request.question, request.blocks, config=self._config,
+        """Yield one sentence at a time, of the answer ranked at the request's attempt; nothing for a question naming
+        what the caller's documents never mention."""
+        if request.unknown_names:
+            return
+        for sentence in extract_answer(request.question, request.blocks, config=self._config, rank=request.attempt,
                                        term_weights=request.term_weights):
             yield sentence + " "
 

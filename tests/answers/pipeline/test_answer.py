@@ -318,3 +318,79 @@ def test_the_reader_weighs_the_questions_terms_by_the_callers_chunks(make_record
 
     assert plain[-1].status == "refused"  # "backup" is one of three terms
     assert [e.text for e in counted if isinstance(e, SentenceVerified)] == ["Backups are taken every 6 hours."]
+
+
+class RankedGenerator:
+    """A generator of ranked answers, as the extractive one is: the answer at each attempt's rank, none past them."""
+
+    name = "ranked"
+    regenerates = False
+    offers = 3
+
+    def __init__(self, *answers: str) -> None:
+        self.answers = answers
+        self.requests: list[int] = []
+
+    async def stream(self, request):
+        self.requests.append(request.attempt)
+        if request.attempt < len(self.answers):
+            yield self.answers[request.attempt]
+
+
+def test_answer_dropped_by_the_verifier_is_followed_by_the_next_ranked_one(corpus):
+    generator = RankedGenerator(
+        "Deleted files stay 90 days [1].", "Deleted files are kept in the trash for 30 days [1]."
+    )
+
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(corpus), generator)
+
+    assert generator.requests == [0, 1]
+    assert [e.text for e in events if isinstance(e, SentenceDropped)] == ["Deleted files stay 90 days."]
+    assert [e.text for e in events if isinstance(e, SentenceVerified)] == [
+        "Deleted files are kept in the trash for 30 days."
+    ]
+    assert events[-1].status == "answered" and events[-1].counts["dropped"] == 1
+
+
+def test_ranked_answers_stop_at_the_first_verified_one(corpus):
+    generator = RankedGenerator("Deleted files are kept in the trash for 30 days [1].", "Files stay 90 days [1].")
+
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(corpus), generator)
+
+    assert generator.requests == [0] and not any(isinstance(e, SentenceDropped) for e in events)
+
+
+def test_ranked_answers_all_dropped_end_refused_after_their_bound(corpus):
+    generator = RankedGenerator(*["Files stay 90 days [1]."] * 5)
+
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(corpus), generator)
+
+    assert generator.requests == [0, 1, 2]  # `offers` answers, never more
+    assert next(e for e in events if isinstance(e, AnswerRefused)).reason == "unsupported"
+
+
+def test_ranked_answers_that_run_out_end_refused_without_asking_again(corpus):
+    generator = RankedGenerator("Files stay 90 days [1].")
+
+    events = run("How long are deleted files kept in the trash?", IndexRetriever(corpus), generator)
+
+    assert generator.requests == [0, 1]  # the second attempt wrote nothing: no third is asked for
+    assert events[-1].status == "refused"
+
+
+def test_question_naming_what_the_callers_documents_never_mention_is_refused_unsupported(corpus):
+    retriever = IndexRetriever(corpus)
+
+    events = run("How long are deleted files kept in the Dropbox trash?", retriever, ExtractiveGenerator(CONFIG))
+    plain = run("How long are deleted files kept in the trash?", retriever, ExtractiveGenerator(CONFIG))
+
+    assert next(e for e in events if isinstance(e, AnswerRefused)).reason == "unsupported"
+    assert plain[-1].status == "answered"
+
+
+def test_the_names_no_document_mentions_reach_the_generator(corpus):
+    generator = ScriptedGenerator(["Deleted files are kept in the trash for 30 days [1]."])
+
+    run("How long are deleted files kept in the Dropbox trash?", IndexRetriever(corpus), generator)
+
+    assert generator.requests[0].unknown_names == ("Dropbox",)

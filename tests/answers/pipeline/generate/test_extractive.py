@@ -5,9 +5,17 @@ import pytest
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generate.base import GenerationRequest
-from answers.pipeline.generate.extractive import ExtractiveGenerator, extract_answer
+from answers.pipeline.generate.extractive import (
+    ExtractiveGenerator,
+    _candidates,
+    answer_candidates,
+    extract_answer,
+    question_names,
+    unknown_names,
+)
 from answers.pipeline.generate.score import corpus_term_weights
 from answers.pipeline.records import ChunkRecord
+from answers.pipeline.text.questions import question_terms, question_type
 from answers.pipeline.types import Block
 
 CONFIG = PipelineConfig()
@@ -207,3 +215,66 @@ def test_the_generator_reads_the_requests_term_weights():
 
     assert asyncio.run(collect(None)) == []
     assert asyncio.run(collect(BACKUP_WEIGHTS)) == ["Backups are taken every 6 hours [2]. "]
+RANKED = [
+    block(1, "Deleted files are kept in the trash for 30 days.", 5.0),
+    block(2, "Files deleted from the trash are kept for 30 days in backups.", 4.0),
+    block(3, "Pricing\nThe Team plan costs $12 per user per month.", 3.0),
+]
+
+
+def test_next_ranked_answer_is_another_unit_answering_on_its_own():
+    question = "How long are deleted files kept in the trash?"
+
+    first = extract_answer(question, RANKED, config=CONFIG)
+    second = extract_answer(question, RANKED, config=CONFIG, rank=1)
+
+    assert first == ["Deleted files are kept in the trash for 30 days [1]."]
+    assert second == ["Files deleted from the trash are kept for 30 days in backups [2]."]
+    assert extract_answer(question, RANKED, config=CONFIG, rank=2) == []  # the pricing unit does not answer
+
+
+def test_no_next_answer_under_the_answerability_threshold():
+    question = "How long are deleted files kept in the trash?"
+    answers = answer_candidates(question, RANKED, config=CONFIG)
+    strict = PipelineConfig(min_answer_score=_best_score(question, RANKED) - 1e-9)  # only the best reaches it
+
+    assert len(answers) == 2
+    assert answer_candidates(question, RANKED, config=strict) == answers[:1]
+
+
+def _best_score(question: str, blocks: list[Block]) -> float:
+    found = _candidates(question, blocks, question_terms(question, config=CONFIG), question_type(question),
+                        config=CONFIG)
+    return max(c.signals.score for c in found)
+
+
+def test_generator_streams_the_answer_ranked_at_its_attempt():
+    async def collect(attempt: int) -> list[str]:
+        request = GenerationRequest("How long are deleted files kept in the trash?", tuple(RANKED), attempt=attempt)
+        return [piece async for piece in ExtractiveGenerator(CONFIG).stream(request)]
+
+    assert asyncio.run(collect(1)) == ["Files deleted from the trash are kept for 30 days in backups [2]. "]
+    assert asyncio.run(collect(5)) == []
+
+
+def test_question_names_are_capitalised_words_past_the_first_acronyms_and_words_with_digits():
+    assert question_names("On what date will PostgreSQL 17.2 be released to S3?") == ["PostgreSQL", "17.2", "S3"]
+    assert question_names("Which date do I need?") == []  # the first word and "I" name nothing
+
+
+def test_unknown_names_are_those_the_callers_documents_never_mention():
+    known = {"postgresql", "releas", "date"}
+
+    assert unknown_names("On what date will PostgreSQL 17 be released?", has_term=known.__contains__,
+                         config=CONFIG) == ("17",)
+    assert unknown_names("When was PostgreSQL released?", has_term=known.__contains__, config=CONFIG) == ()
+
+
+def test_generator_writes_nothing_for_a_question_naming_what_no_document_mentions():
+    async def collect(unknown: tuple[str, ...]) -> list[str]:
+        request = GenerationRequest("How long are deleted files kept in the trash?", tuple(RANKED),
+                                    unknown_names=unknown)
+        return [piece async for piece in ExtractiveGenerator(CONFIG).stream(request)]
+
+    assert asyncio.run(collect(()))
+    assert asyncio.run(collect(("Kafka",))) == []
