@@ -9,10 +9,39 @@ from django.test import override_settings
 from corpus_admin.ingestion import IngestResult, ingest_file
 from corpus_admin.testing import IMMEDIATE_TASKS
 from corpus_admin.visibility import PARTNER_GROUP
+from rag_site.testing import BACKEND_ONLY_ENV, backend_reasons
 
 # Lexical unless a test asks for embeddings (@pytest.mark.embeddings): the suite ingests the demo corpus many times,
 # and embedding it each time would cost CI minutes. The environment variable reaches the servers tests start.
 os.environ["RAG_EMBEDDINGS"] = "0"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With RAG_TEST_BACKEND_ONLY=1 (CI's PostgreSQL + Redis pass), leave out tests no backend can change."""
+    if os.environ.get(BACKEND_ONLY_ENV) != "1":
+        return
+    sources: dict[str, str] = {}
+    kept, left_out = [], []
+    for item in items:
+        path = str(item.path)
+        if path not in sources:
+            sources[path] = item.path.read_text(encoding="utf-8")
+        reasons = backend_reasons(
+            getattr(item, "fixturenames", ()),
+            (marker.name for marker in item.iter_markers()),
+            getattr(item, "cls", None),
+            sources[path],
+        )
+        (kept if reasons else left_out).append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(
+            f"{BACKEND_ONLY_ENV}=1: {len(left_out)} of {len(kept) + len(left_out)} tests deselected "
+            "(no database, channel layer, cache, Redis, limits or live server: same outcome on every backend)"
+        )
 
 
 @pytest.fixture(autouse=True)

@@ -1,6 +1,7 @@
 """The demo corpus end to end: factual answers with the right citations, the three refusals, no leaks."""
 import io
 import json
+from collections.abc import Iterator
 
 import pytest
 from django.core.management import call_command
@@ -9,7 +10,9 @@ from answers.models import QuestionLog
 from corpus_admin.ingestion import withdraw_source
 from corpus_admin.models import Source
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Each test runs in a transaction rolled back at its end (`ask` and the test client keep their database calls on
+# this thread), over the demo corpus loaded once for the module: loading it costs far more than a question.
+pytestmark = pytest.mark.django_db
 
 FACTS = [
     ("How long does a refund take to process?", "5-7 business days", "refund-policy"),
@@ -32,9 +35,14 @@ FACTS = [
 ]
 
 
-@pytest.fixture
-def demo(db):
-    call_command("load_demo", stdout=io.StringIO())
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker) -> Iterator[None]:
+    """The demo corpus, committed once for the module's tests and flushed after the last."""
+    with django_db_blocker.unblock():
+        call_command("load_demo", stdout=io.StringIO())
+    yield
+    with django_db_blocker.unblock():
+        call_command("flush", interactive=False, verbosity=0)
 
 
 def ask_json(question: str, *extra: str) -> dict:
@@ -106,7 +114,9 @@ def test_restricted_facts_never_reach_a_public_caller_or_their_log(demo, client,
     data = ask_json(question)
     api = client.post("/api/answer", {"question": question}, content_type="application/json").content.decode()
 
-    body = json.dumps(data) + api + json.dumps(list(QuestionLog.objects.values()), default=str)
+    logs = list(QuestionLog.objects.values())
+    body = json.dumps(data) + api + json.dumps(logs, default=str)
+    assert len(logs) == 2  # both questions were logged (and only this test's: the others' were rolled back)
     for leak in (
         "CANARY",
         "partner-program",

@@ -1,6 +1,7 @@
 """manage.py evaluate end to end on a small hand-made corpus whose answers are known."""
 import json
 import shutil
+from collections.abc import Callable
 from io import StringIO
 from pathlib import Path
 
@@ -28,9 +29,28 @@ def evaluate(*args: str) -> str:
     return out.getvalue()
 
 
-def test_metrics_on_the_hand_made_corpus_match_hand_computed_values(tmp_path):
-    output = evaluate("--json", str(tmp_path / "out.json"))
-    data = json.loads((tmp_path / "out.json").read_text())
+@pytest.fixture(scope="module")
+def _runs() -> dict[tuple[str, ...], tuple[str, Path]]:
+    return {}
+
+
+@pytest.fixture
+def evaluate_once(_runs, tmp_path_factory) -> Callable[..., tuple[str, Path]]:
+    """evaluate on the hand-made corpus with these arguments ("{out}": a folder of the run's own), run by the first
+    test that asks and read by the others: (its output, that folder). Tests that change nothing share a run."""
+
+    def run(*args: str) -> tuple[str, Path]:
+        if args not in _runs:
+            folder = tmp_path_factory.mktemp("evaluate")
+            _runs[args] = (evaluate(*(arg.format(out=folder) for arg in args)), folder)
+        return _runs[args]
+
+    return run
+
+
+def test_metrics_on_the_hand_made_corpus_match_hand_computed_values(evaluate_once):
+    output, folder = evaluate_once("--json", "{out}/out.json")
+    data = json.loads((folder / "out.json").read_text())
 
     # 8 cases; only refund-expected-refused (expected unsupported) came back answered.
     assert data["status_accuracy"] == 7 / 8
@@ -84,20 +104,21 @@ def test_throwaway_run_leaves_the_site_database_and_index_untouched(ingest, fill
     assert json.loads(answer.getvalue())["citations"] == ["site-only-v1-c01"]
 
 
-def test_report_shows_a_hostile_question_escaped(tmp_path):
-    evaluate("--report", str(tmp_path), "--sweep")
-    html = (tmp_path / "report.html").read_text()
+def test_report_shows_a_hostile_question_escaped(evaluate_once):
+    _, folder = evaluate_once("--report", "{out}/report", "--sweep", "--json", "{out}/out.json")
+    report = folder / "report"
+    html = (report / "report.html").read_text()
 
     assert "&lt;script&gt;alert(1)&lt;/script&gt;{{ x }}{% now &#x27;Y&#x27; %}" in html
     assert "<script" not in html
     assert html.count("<svg") == 4  # one plot per swept threshold
-    assert "refund-expected-refused" in (tmp_path / "known_misses.md").read_text()
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in (tmp_path / "report.md").read_text()
+    assert "refund-expected-refused" in (report / "known_misses.md").read_text()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in (report / "report.md").read_text()
 
 
-def test_sweep_reports_every_value_and_the_known_misses(tmp_path):
-    output = evaluate("--sweep", "--json", str(tmp_path / "out.json"))
-    sweep = json.loads((tmp_path / "out.json").read_text())["sweep"]
+def test_sweep_reports_every_value_and_the_known_misses(evaluate_once):
+    output, folder = evaluate_once("--report", "{out}/report", "--sweep", "--json", "{out}/out.json")
+    sweep = json.loads((folder / "out.json").read_text())["sweep"]
 
     assert [p["value"] for p in sweep["coverage"]] == [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
     assert [p["value"] for p in sweep["score"]] == [0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0]
@@ -161,10 +182,10 @@ def test_held_out_misses_are_counted_and_never_named(tmp_path):
     assert data["known_misses"] == [] and data["held_out_misses"] == {"misses": 1, "cases": 2}
 
 
-def test_a_set_without_held_out_cases_reports_no_parts(tmp_path):
-    output = evaluate("--json", str(tmp_path / "o.json"))
+def test_a_set_without_held_out_cases_reports_no_parts(evaluate_once):
+    output, folder = evaluate_once("--json", "{out}/out.json")
 
-    assert json.loads((tmp_path / "o.json").read_text())["parts"] == {}
+    assert json.loads((folder / "out.json").read_text())["parts"] == {}
     assert "Held-out part" not in output
 
 
