@@ -724,7 +724,8 @@ def test_roles_said_in_another_order_are_no_swap():
     ("span", "sentence", "reason"),
     [
         # A word no issued block writes, in the span's word's place after the same preposition or article.
-        ("Business plan customers can also pay by bank transfer.", "Business plan customers can also pay by cheque [1].",
+        ("Business plan customers can also pay by bank transfer.",
+         "Business plan customers can also pay by cheque [1].",
          "[1] says bank transfer, not cheque"),
         ("The API rate limit is 600 requests per minute for each workspace.",
          "The API rate limit is 600 requests per minute for each device [1].", "[1] says workspace, not device"),
@@ -746,7 +747,8 @@ def test_a_word_written_in_no_block_in_the_place_of_the_spans_word_is_a_swap(spa
         ("The upload limit is the largest single file that the web app accepts in one upload.",
          "The upload limit is the biggest single file the web app takes in one upload [1]."),
         # Different words before the two: no one slot.
-        ("Both data centres have staff on site at all times.", "Both data centres have staff on site around the clock [1]."),
+        ("Both data centres have staff on site at all times.",
+         "Both data centres have staff on site around the clock [1]."),
     ],
 )
 def test_a_word_no_block_writes_in_another_slot_or_as_a_modifier_is_a_rewording(span, sentence):
