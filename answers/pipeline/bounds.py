@@ -71,6 +71,7 @@ def bound_problems(
         or _polarity_problems(n, claims, stated, held)
         or (_antonym_problems(n, sentence, span, record, claims, stated, tokenizer) if sentence else [])
         or (_swap_problems(n, sentence, span.quote, elsewhere, tokenizer, names) if sentence else [])
+        or (_clause_problems(n, sentence, span, record, tokenizer) if sentence else [])
     )
 
 
@@ -347,19 +348,37 @@ def _antonym_problems(
             len(claim & {w.term for w in part}) for part in parts if any(w.written.lower() in own for w in part)
         ]
         against = [
-            (len(claim & {w.term for w in part}), next(w for w in part if w.written.lower() in opposite))
+            (len(claim & {w.term for w in part}), next(w for w in part if w.written.lower() in opposite), part)
             for part in parts
             if any(w.written.lower() in opposite for w in part) and not any(w.written.lower() in own for w in part)
         ]
         if not against:
             continue
-        held, written = max(against, key=lambda pair: pair[0])
+        held, written, part = max(against, key=lambda found: found[0])
         if held <= max(with_word, default=-1):
             continue
         if _negated(word.written, claims, tokenizer) != _negated(written.written, stated, tokenizer):
             continue
+        if lowered in _ORDER_WORDS and _reversed(words, word, part, written):
+            continue  # "takes effect after the owner accepts" is "the owner must accept before it takes effect"
         problems.append(f"[{n}] says {written.written}, the sentence says {word.written}")
     return problems
+
+
+_ORDER_WORDS = frozenset(("before", "after"))
+
+
+def _reversed(said: Sequence[Word], word: Word, stated: Sequence[Word], written: Word) -> bool:
+    """Whether the sentence puts on each side of its "before" or "after" what the span puts on the other side of its
+    opposite: "X after Y" says what "Y before X" does."""
+    def sides(words: Sequence[Word], at: Word) -> tuple[frozenset[str], frozenset[str]]:
+        i = words.index(at)
+        return frozenset(w.term for w in words[:i]), frozenset(w.term for w in words[i + 1 :])
+
+    said_before, said_after = sides(said, word)
+    stated_before, stated_after = sides(stated, written)
+    crossed = len(said_before & stated_after) + len(said_after & stated_before)
+    return crossed > len(said_before & stated_before) + len(said_after & stated_after)
 
 
 def _span_sentences(span: SupportSpan, record: ChunkRecord) -> list[SentenceSpan]:
@@ -435,20 +454,99 @@ def _swap_problems(
         # another role.
         verb = i2 - i1 == 1 and (_inflected(said[i1].written) or _after_modal(sentence, said[i1].written))
         small = i2 - i1 <= _MAX_KIND and j2 - j1 <= _MAX_KIND and not set(span_terms[j1:j2]) & set(said_terms)
+        # After an article the word is no verb: "a fixed window" for "a rolling window".
+        led = _led_alike(sentence, said[i1].written, quote, span[j1].written)
+        modifier = not verb or led in _ARTICLES
         if not (
             _roles_differ(swapped_in, span_terms[j1:j2], tokenizer)
             or (one and before and _role_for_thing(said[i1], span[j1], tokenizer))
             or (
-                small and not verb and after and names_kind(said_terms[i2], tokenizer)
+                small and modifier and after and names_kind(said_terms[i2], tokenizer)
                 and (one or role_of(said_terms[i2], tokenizer) is None)  # "count as paid users": a rewording
             )
             or (not verb and _found_elsewhere(said_terms, i1, i2, before, after, elsewhere, tokenizer))
+            or (
+                small and modifier and led and _ends_phrase(sentence, said[i2 - 1].written, tokenizer)
+                # "-ly" and "-ing" words are said of an action; an all-capitals one is an abbreviation ("SSO").
+                and not any(word.written.lower().endswith(("ly", "ing")) or word.written.isupper()
+                            for word in said[i1:i2])
+                and _unwritten(swapped_in, quote, elsewhere, tokenizer)
+            )
         ):
             continue
         flank = after and (i2 - i1 == 1 or j2 - j1 == 1)
         flank_said, flank_span = _flank(said, i1, i2, flank), _flank(span, j1, j2, flank)
         problems.append(f"[{n}] says {_written(flank_span)}, not {_written(flank_said)}")
     return problems
+
+
+# Words that lead a noun phrase: the same one before a word of the sentence and the span's word in its place makes
+# them the same slot ("pay by cheque" where the span says "pay by bank transfer").
+_ARTICLES = frozenset(("a", "an", "the", "each", "every", "per"))
+_LEADERS = _ARTICLES | frozenset(("by", "in", "on", "at", "for", "with", "from", "via", "into", "through", "of"))
+
+
+def _led_alike(sentence: str, said: str, quote: str, stated: str) -> str:
+    """The article or preposition written right before both words (the sentence's and the span's), or ""."""
+    def leader(text: str, word: str) -> str:
+        found = re.search(rf"(\w+)\s+{re.escape(word)}\b", MARKER.sub(" ", text))
+        return found.group(1).lower() if found else ""
+
+    lead = leader(sentence, said)
+    return lead if lead in _LEADERS and lead == leader(quote, stated) else ""
+
+
+def _ends_phrase(sentence: str, last: str, tokenizer: TokenizerConfig) -> bool:
+    """Whether the word ends its noun phrase: no content word follows it ("by cheque.", "in euros and")."""
+    found = re.search(rf"\b{re.escape(last)}\b\W*(\w*)", MARKER.sub(" ", sentence))
+    return found is not None and not (found.group(1) and word_terms(found.group(1), tokenizer))
+
+
+def _unwritten(
+    terms: Sequence[str], quote: str, elsewhere: Callable[[], Sequence[str]], tokenizer: TokenizerConfig
+) -> bool:
+    """Whether no issued evidence writes any of the terms: a word that stands in the span's word's place and comes
+    from nowhere the model was shown ("retina scan" for "fingerprint check")."""
+    written = {word.term for text in (quote, *elsewhere()) for word in content_words(text, tokenizer)}
+    return not set(terms) & written
+
+
+_MIN_REST = 2
+
+
+def _clause_problems(
+    n: int, sentence: str, span: SupportSpan, record: ChunkRecord, tokenizer: TokenizerConfig
+) -> list[str]:
+    """Of a two-sentence span, one sentence's words put in the place of the other's: "The Frankfurt data centre
+    serves the United States data region" against "The Frankfurt data centre serves the European data region. The
+    Oregon data centre serves the United States data region." The sentence is aligned with each sentence of the span;
+    a substitution whose words only the other sentence holds, for words only this one holds, in a sentence whose other
+    words this one all holds, recombines two claims."""
+    parts = _span_sentences(span, record)
+    if len(parts) != 2:
+        return []
+    said = content_words(sentence, tokenizer)
+    said_terms = [word.term for word in said]
+    texts = [content_words(record.text[part.start : part.end], tokenizer) for part in parts]
+    for own, other in ((texts[0], texts[1]), (texts[1], texts[0])):
+        own_terms, other_terms = [word.term for word in own], frozenset(word.term for word in other)
+        opcodes = SequenceMatcher(None, said_terms, own_terms, autojunk=False).get_opcodes()
+        for k, (tag, i1, i2, j1, j2) in enumerate(opcodes):
+            if tag != "replace" or i2 - i1 > _MAX_SWAPPED or j2 - j1 > _MAX_SWAPPED:
+                continue
+            flanked = any(0 <= m < len(opcodes) and opcodes[m][0] == "equal" for m in (k - 1, k + 1))
+            taken, left = set(said_terms[i1:i2]), set(own_terms[j1:j2])
+            rest = set(said_terms) - taken
+            if (
+                flanked and not any(_numeric(term) for term in taken | left)
+                and taken <= other_terms and not taken & set(own_terms)
+                and not left & set(said_terms)
+                # The rest of the claim is this sentence's, as many words as were taken and two at least ("Escape
+                # closes that panel" against "The list opens in a panel" is another claim).
+                and len(rest) >= max(_MIN_REST, len(taken)) and rest <= set(own_terms)
+            ):
+                return [f"[{n}] says {_written(own[j1:j2])}, not {_written(said[i1:i2])}, which it says of another"]
+    return []
 
 
 def _names_swapped(

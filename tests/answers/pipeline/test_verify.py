@@ -718,3 +718,86 @@ def test_roles_said_in_another_order_are_no_swap():
 
     assert verify_sentence("Members and admins can restore files from the trash [1].", blocks=blocks,
                            config=CONFIG).shown
+
+
+@pytest.mark.parametrize(
+    ("span", "sentence", "reason"),
+    [
+        # A word no issued block writes, in the span's word's place after the same preposition or article.
+        ("Business plan customers can also pay by bank transfer.",
+         "Business plan customers can also pay by cheque [1].",
+         "[1] says bank transfer, not cheque"),
+        ("The API rate limit is 600 requests per minute for each workspace.",
+         "The API rate limit is 600 requests per minute for each device [1].", "[1] says workspace, not device"),
+        # After an article a word ending in -ed names a kind of the shared noun, not a verb.
+        ("The limit is counted over a rolling window.", "The limit is counted over a fixed window [1].",
+         "[1] says rolling window, not fixed window"),
+    ],
+)
+def test_a_word_written_in_no_block_in_the_place_of_the_spans_word_is_a_swap(span, sentence, reason):
+    verdict = verify_sentence(sentence, blocks={1: block(1, span)}, config=CONFIG)
+
+    assert not verdict.shown and verdict.reasons == (reason,)
+
+
+@pytest.mark.parametrize(
+    ("span", "sentence"),
+    [
+        # An adjective before a shared word is a rewording, though no block writes it.
+        ("The upload limit is the largest single file that the web app accepts in one upload.",
+         "The upload limit is the biggest single file the web app takes in one upload [1]."),
+        # Different words before the two: no one slot.
+        ("Both data centres have staff on site at all times.",
+         "Both data centres have staff on site around the clock [1]."),
+    ],
+)
+def test_a_word_no_block_writes_in_another_slot_or_as_a_modifier_is_a_rewording(span, sentence):
+    assert verify_sentence(sentence, blocks={1: block(1, span)}, config=CONFIG).shown
+
+
+TRANSFER = "The new owner must accept the transfer before it takes effect."
+
+
+def test_after_with_its_clauses_swapped_round_says_what_before_does():
+    verdict = verify_sentence("A transfer only takes effect after the new owner accepts it [1].",
+                              blocks={1: block(1, TRANSFER)}, config=CONFIG)
+
+    assert verdict.shown
+
+
+def test_after_with_the_clauses_in_the_spans_order_is_the_opposite_of_before():
+    verdict = verify_sentence("The new owner accepts the transfer after it has already taken effect [1].",
+                              blocks={1: block(1, TRANSFER)}, config=CONFIG)
+
+    assert verdict.reasons == ("[1] says before, the sentence says after",)
+
+
+REGIONS = ("The Frankfurt data centre serves the European data region. "
+           "The Oregon data centre serves the United States data region.")
+
+
+@pytest.mark.parametrize(
+    ("span", "sentence", "reason"),
+    [
+        (REGIONS, "The Frankfurt data centre serves the United States data region [1].",
+         "[1] says European, not United States, which it says of another"),
+        ("Workspace admins can restore files deleted by any member. Guests cannot open the Trash view.",
+         "Guests can restore files deleted by any member [1].",
+         "[1] says Workspace admins, not Guests, which it says of another"),
+        # The word put back in the place of the taken one may be the other sentence's too.
+        ("Lumora stores customer data in Frankfurt and Oregon. The Frankfurt data centre serves the European data "
+         "region.", "The Oregon data centre serves the European data region [1].",
+         "[1] says Frankfurt, not Oregon, which it says of another"),
+    ],
+)
+def test_a_two_sentence_span_whose_clauses_the_sentence_recombines_is_a_clause_swap(span, sentence, reason):
+    verdict = verify_sentence(sentence, blocks={1: block(1, span)}, config=CONFIG)
+
+    assert not verdict.shown and verdict.reasons == (reason,)
+
+
+def test_a_sentence_joining_both_sentences_of_a_span_is_shown():
+    span = "The widget does not need inline scripts. The widget does not use eval."
+
+    assert verify_sentence("The widget does not need inline scripts and does not use eval [1].",
+                           blocks={1: block(1, span)}, config=CONFIG).shown
