@@ -15,8 +15,8 @@ from answers.dbcalls import db_call
 from answers.generators.claude import ClaudeGenerator, ClaudeSettings
 from answers.generators.fallback import FallbackGenerator
 from answers.generators.rewrite import rewrite_question
-from answers.limits.rates import caller_key, rate_limit_hit
-from answers.limits.slots import QuestionRefused, answering
+from answers.limits.rates import caller_key
+from answers.limits.slots import admitted
 from answers.models import Conversation, QuestionLog
 from answers.outages import database_available
 from answers.pipeline.answer import Retriever, answer_events
@@ -267,23 +267,21 @@ async def ask(
     """The one entry point for a question: admission, then the answer's events, folded once and logged at the end.
 
     Admission cleans the question, counts it against the caller's rate limits, takes one of their concurrent-answer
-    slots (held until the stream ends, however it ends) and reads the caller's audiences. It raises
-    QuestionRejected, QuestionRefused or ServiceUnavailable before any event, so a surface can still answer 400,
-    429 or 503. `make_generator` makes the answer's generator: each surface passes the one it was given (the site
-    wires `choose_generator`, a test a scripted one). `audiences`, `config` and `record=False` are for trusted
-    internal callers such as the evaluation. `history`, the conversation's earlier turns (oldest first), makes a
-    follow-up be answered as its standalone form (`resolve`), announced first by a QuestionResolved event.
+    slots (held until the answer ends, however it ends, and given back before its log row is written) and reads the
+    caller's audiences. It raises QuestionRejected, QuestionRefused or ServiceUnavailable before any event, so a
+    surface can still answer 400, 429 or 503. `make_generator` makes the answer's generator: each surface passes the
+    one it was given (the site wires `choose_generator`, a test a scripted one). `audiences`, `config` and
+    `record=False` are for trusted internal callers such as the evaluation. `history`, the conversation's earlier
+    turns (oldest first), makes a follow-up be answered as its standalone form (`resolve`), announced first by a
+    QuestionResolved event.
     `conversation`, a stored conversation of the caller's, gives the history instead (its last turns, re-read with
     the caller's audiences now) and the answer is logged in it; with none, `keep` starts one (when the caller has a
     user or a session), titled by this question.
     """
     text = clean_question(question)
     slot = contextlib.AsyncExitStack()
-    if caller.limited:
-        decision = await rate_limit_hit(caller.key)
-        if not decision.allowed:
-            raise QuestionRefused(decision.message, retry_after_s=decision.retry_after_s)
-        await slot.enter_async_context(answering(caller.key))
+    if caller.limited:  # the rates and the caller's slot in one shared step (limits/slots.py)
+        await slot.enter_async_context(admitted(caller.key))
     touch = conversation is not None  # one started by this question was created just now: no update to mark it
     try:
         prepared, stored, conversation = await db_call(_admitted)(caller, text, audiences, conversation, keep)
@@ -333,8 +331,10 @@ async def _answer(
     conversation: Conversation | None = None,
     touch: bool = True,
 ) -> AsyncIterator[Event]:
-    async with slot:  # the concurrent-answer slot, given back when the stream ends however it ends
-        try:
+    try:
+        # The concurrent-answer slots, given back when the answer ends however it ends, before its log row is
+        # written: the log holds nobody's place.
+        async with slot:
             answered = question
             if history:
                 resolution = await _resolved(question, history, config, resolve)
@@ -347,14 +347,14 @@ async def _answer(
             async for event in answer_events(answered, retriever=retriever, generator=generator, config=config):
                 summary.add(event)
                 yield event
-        finally:
-            if record:
-                stats = getattr(generator, "stats", None)
-                await _record(
-                    summary, caller=caller, audiences=prepared.audiences, channel=channel, generator=generator.name,
-                    generation=stats.as_dict() if stats is not None else {}, answer_key=answer_key,
-                    conversation=conversation, touch=touch,
-                )
+    finally:
+        if record:
+            stats = getattr(generator, "stats", None)
+            await _record(
+                summary, caller=caller, audiences=prepared.audiences, channel=channel, generator=generator.name,
+                generation=stats.as_dict() if stats is not None else {}, answer_key=answer_key,
+                conversation=conversation, touch=touch,
+            )
 
 
 async def _resolved(question: str, history: tuple[Turn, ...], config: PipelineConfig, resolve: Resolver) -> Resolution:

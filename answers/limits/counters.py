@@ -1,10 +1,12 @@
 """Shared counters for the question limits: Redis when the site has one (every worker adds up), else this process.
 
 Each call is one atomic step and, on Redis, one round trip made on the event loop itself: a question's limits cost
-three round trips and no thread hops (Django's cache API would take seven, each in a thread of its own).
+two round trips and no thread hops, its admission (the rates and the caller's slot, `admit`) and the slot's return
+(Django's cache API would take seven, each in a thread of its own).
 """
 import asyncio
 import contextlib
+import functools
 import logging
 import threading
 import time
@@ -56,7 +58,40 @@ end
 return 0
 """
 
-_SCRIPTS = {"rate": _RATE_SCRIPT, "take": _TAKE_SCRIPT, "give": _GIVE_SCRIPT, "uncount": _UNCOUNT_SCRIPT}
+# A question's admission in one round trip: the rate script over KEYS[1..n-1] (ARGV[1]: their expiry, ARGV[i + 1]:
+# KEYS[i]'s limit), then, only if every counter was within its limit, the take script on KEYS[n] (ARGV[n + 1]: its
+# expiry, ARGV[n + 2]: its limit). Returns the counts, then 1 if the slot was taken, 0 if refused or not tried.
+_ADMIT_SCRIPT = """
+local n = #KEYS - 1
+local counts = {}
+for i = 1, n do counts[i] = 0 end
+local within = true
+for i = 1, n do
+  local count = redis.call('INCR', KEYS[i])
+  if count == 1 then redis.call('EXPIRE', KEYS[i], ARGV[1]) end
+  counts[i] = count
+  local limit = tonumber(ARGV[i + 1])
+  if limit > 0 and count > limit then within = false; break end
+end
+local taken = 0
+if within then
+  local held = redis.call('INCR', KEYS[n + 1])
+  local slot_limit = tonumber(ARGV[n + 3])
+  if slot_limit > 0 and held > slot_limit then
+    redis.call('DECR', KEYS[n + 1])
+  else
+    redis.call('EXPIRE', KEYS[n + 1], ARGV[n + 2])
+    taken = 1
+  end
+end
+counts[n + 1] = taken
+return counts
+"""
+
+_SCRIPTS = {
+    "rate": _RATE_SCRIPT, "take": _TAKE_SCRIPT, "give": _GIVE_SCRIPT, "uncount": _UNCOUNT_SCRIPT,
+    "admit": _ADMIT_SCRIPT,
+}
 
 
 class Counters(Protocol):
@@ -64,6 +99,12 @@ class Counters(Protocol):
 
     async def count_rate(self, counters: Sequence[tuple[str, int]], *, ttl_s: int) -> tuple[int, ...]:
         """Count a question in each (key, limit) in turn until one is over its limit; the counts, 0 if not counted."""
+
+    async def admit(
+        self, counters: Sequence[tuple[str, int]], slot: str, *, rate_ttl_s: int, slot_limit: int, slot_ttl_s: int,
+    ) -> tuple[tuple[int, ...], bool]:
+        """count_rate, then take_slot only if every counter was within its limit, in one step: the counts and
+        whether the slot was taken."""
 
     async def uncount_rate(self, keys: Sequence[str]) -> None:
         """Take back one count that count_rate made in each of `keys`, in one step (never below zero)."""
@@ -80,7 +121,7 @@ class Counters(Protocol):
 # retry ten times with backoff.
 CONNECT_TIMEOUT_S = 1.0
 REPLY_TIMEOUT_S = 2.0
-MAX_CONNECTIONS = 50  # per event loop; each script is one short round trip
+MAX_CONNECTIONS = 200  # per event loop: 100 sockets each asking at once must not wait for one (a busy loop reads late)
 # A replaced client is closed after its last scripts can have ended: a wait for a connection, a connect, a reply.
 RETIRE_AFTER_S = 2 * REPLY_TIMEOUT_S + CONNECT_TIMEOUT_S + 1.0
 
@@ -111,6 +152,15 @@ class RedisCounters:
         counts = await self._run("rate", [key for key, _ in counters], [ttl_s, *(limit for _, limit in counters)])
         return tuple(int(count) for count in counts)
 
+    async def admit(
+        self, counters: Sequence[tuple[str, int]], slot: str, *, rate_ttl_s: int, slot_limit: int, slot_ttl_s: int,
+    ) -> tuple[tuple[int, ...], bool]:
+        keys = [key for key, _ in counters] + [slot]
+        limits = [limit for _, limit in counters]
+        replies = await self._run("admit", keys, [rate_ttl_s, *limits, slot_ttl_s, slot_limit])
+        counts = tuple(int(count) for count in replies)
+        return counts[:-1], counts[-1] > 0
+
     async def uncount_rate(self, keys: Sequence[str]) -> None:
         await self._run("uncount", list(keys), [])
 
@@ -129,6 +179,11 @@ class RedisCounters:
         try:
             return await scripts[script](keys=keys, args=args)
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
+            if _pool_exhausted(error):
+                # Every connection is busy (a loaded event loop reads replies late): Redis itself is fine, and a new
+                # client would only open fresh connections to a loop already behind.
+                logger.warning("The shared counters (Redis) had no free connection within %g s", REPLY_TIMEOUT_S)
+                raise ServiceUnavailable() from error
             # The next question starts from a fresh client rather than trusting this one to recover. The old one is
             # closed once the scripts other questions still run on it have had their time: closing it at once cut
             # their connections mid-command (redis-py then failed them with AttributeError, and the socket with 1011).
@@ -149,7 +204,7 @@ class RedisCounters:
             # A question in flight per socket can mean more concurrent scripts than a pool has connections: wait
             # for one (at most a reply's time), rather than failing at once as the plain pool does.
             pool = redis.asyncio.BlockingConnectionPool.from_url(
-                self.url, max_connections=MAX_CONNECTIONS, timeout=REPLY_TIMEOUT_S,
+                self.url, max_connections=MAX_CONNECTIONS, timeout=REPLY_TIMEOUT_S, driver_info=_driver_info(),
                 socket_connect_timeout=CONNECT_TIMEOUT_S, socket_timeout=REPLY_TIMEOUT_S,
                 retry=Retry(NoBackoff(), 1, supported_errors=(redis.exceptions.ConnectionError,)),
             )
@@ -157,6 +212,24 @@ class RedisCounters:
             scripts = {name: client.register_script(source) for name, source in _SCRIPTS.items()}
             entry = self._clients[loop] = (client, scripts)
         return entry
+
+
+def _pool_exhausted(error: Exception) -> bool:
+    """Whether redis-py's blocking pool gave up waiting for a free connection (its ConnectionError "No connection
+    available." raised from the wait's TimeoutError), not a connection to Redis that failed."""
+    import redis.exceptions
+
+    return type(error) is redis.exceptions.ConnectionError and isinstance(error.__cause__, TimeoutError)
+
+
+@functools.cache
+def _driver_info():
+    """The client name and version every connection announces, read once: left to redis-py, each new connection
+    reads the package's metadata from disk (15 ms of CPU apiece, most of a worker's when a client is replaced)."""
+    import redis
+    from redis.driver_info import DriverInfo
+
+    return DriverInfo(lib_version=redis.__version__)
 
 
 class MemoryCounters:
@@ -176,14 +249,27 @@ class MemoryCounters:
         return value + amount
 
     async def count_rate(self, counters: Sequence[tuple[str, int]], *, ttl_s: int) -> tuple[int, ...]:
-        counts = [0] * len(counters)
         with self._lock:
-            self._forget_expired()
-            for i, (key, limit) in enumerate(counters):
-                counts[i] = self._add(key, 1, ttl_s)
-                if 0 < limit < counts[i]:
-                    break
+            return self._count(counters, ttl_s)
+
+    def _count(self, counters: Sequence[tuple[str, int]], ttl_s: int) -> tuple[int, ...]:
+        """count_rate's step (under the lock)."""
+        self._forget_expired()
+        counts = [0] * len(counters)
+        for i, (key, limit) in enumerate(counters):
+            counts[i] = self._add(key, 1, ttl_s)
+            if 0 < limit < counts[i]:
+                break
         return tuple(counts)
+
+    async def admit(
+        self, counters: Sequence[tuple[str, int]], slot: str, *, rate_ttl_s: int, slot_limit: int, slot_ttl_s: int,
+    ) -> tuple[tuple[int, ...], bool]:
+        with self._lock:
+            counts = self._count(counters, rate_ttl_s)
+            if any(0 < limit < count for (_, limit), count in zip(counters, counts, strict=True)):
+                return counts, False
+            return counts, self._take(slot, slot_limit, slot_ttl_s)
 
     async def uncount_rate(self, keys: Sequence[str]) -> None:
         with self._lock:
@@ -192,12 +278,16 @@ class MemoryCounters:
 
     async def take_slot(self, key: str, *, limit: int, ttl_s: int) -> bool:
         with self._lock:
-            held = self._add(key, 1, ttl_s)
-            if held > limit > 0:
-                self._add(key, -1, ttl_s)
-                return False
-            self._values[key] = (held, self._clock() + ttl_s)  # as in Redis: a successful take renews the expiry
-            return True
+            return self._take(key, limit, ttl_s)
+
+    def _take(self, key: str, limit: int, ttl_s: int) -> bool:
+        """take_slot's step (under the lock)."""
+        held = self._add(key, 1, ttl_s)
+        if held > limit > 0:
+            self._add(key, -1, ttl_s)
+            return False
+        self._values[key] = (held, self._clock() + ttl_s)  # as in Redis: a successful take renews the expiry
+        return True
 
     async def give_slot(self, key: str) -> None:
         with self._lock:

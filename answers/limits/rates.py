@@ -72,20 +72,45 @@ def wall_clock() -> float:
     return time.time()
 
 
+@dataclass(frozen=True)
+class RatePlan:
+    """The counters one question of a caller is counted in now, and how to read their counts."""
+
+    tiers: tuple[_RateTier, ...]
+    window: int
+    now: float
+
+    @property
+    def counters(self) -> list[tuple[str, int]]:
+        """(key, limit) of each counter, in the order they are counted."""
+        return [(tier.key, tier.limit) for tier in self.tiers]
+
+    def decision(self, counts: tuple[int, ...]) -> RateDecision:
+        """Refused by the first counter over its limit, with when to retry; else allowed."""
+        for tier, count in zip(self.tiers, counts, strict=True):  # one count per tier asked
+            if count > tier.limit:
+                retry = max(1, math.ceil((self.window + 1) * WINDOW_S - self.now))
+                return RateDecision(False, retry, f"{tier.refusal}; please try again in {retry} seconds.")
+        return RateDecision(True)
+
+
+RATE_TTL_S = WINDOW_S * 2
+
+
+def rate_plan(key: str, *, clock: Callable[[], float] | None = None) -> RatePlan:
+    """The counters a question of the caller with this key is counted in now (none when every limit is off)."""
+    now = (clock or wall_clock)()
+    window = int(now // WINDOW_S)
+    return RatePlan(tuple(_rate_tiers(key, window)), window, now)
+
+
 async def rate_limit_hit(key: str, *, clock: Callable[[], float] | None = None) -> RateDecision:
     """Count one question for the caller, their address (anonymous callers) and the site; refuse it if one is over.
 
     A counter counts a question only if it is within the limits before it: a session over its own limit does not
     use up its address's allowance, nor a caller over theirs the site's.
     """
-    now = (clock or wall_clock)()
-    window = int(now // WINDOW_S)
-    tiers = _rate_tiers(key, window)
-    if not tiers:
+    plan = rate_plan(key, clock=clock)
+    if not plan.tiers:
         return RateDecision(True)
-    counts = await shared_counters().count_rate([(tier.key, tier.limit) for tier in tiers], ttl_s=WINDOW_S * 2)
-    for tier, count in zip(tiers, counts, strict=True):  # one count per tier asked
-        if count > tier.limit:
-            retry = max(1, math.ceil((window + 1) * WINDOW_S - now))
-            return RateDecision(False, retry, f"{tier.refusal}; please try again in {retry} seconds.")
-    return RateDecision(True)
+    return plan.decision(await shared_counters().count_rate(plan.counters, ttl_s=RATE_TTL_S))

@@ -3,11 +3,12 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from django.conf import settings
 
 from answers.limits.counters import shared_counters
+from answers.limits.rates import RATE_TTL_S, rate_plan
 from answers.outages import ServiceUnavailable
 
 logger = logging.getLogger(__name__)
@@ -48,17 +49,52 @@ class LoopSlots:
 _worker_slots = LoopSlots()
 
 
+def _too_many(per_caller: int) -> QuestionRefused:
+    return QuestionRefused(
+        f"You already have {per_caller} answer{'s' if per_caller != 1 else ''} being written; "
+        "wait for one to finish, then ask again."
+    )
+
+
 @contextlib.asynccontextmanager
 async def answering(key: str) -> AsyncIterator[None]:
     """Hold one of the caller's concurrent-answer slots and one of this worker's for the answer's duration."""
     per_caller = settings.RAG_MAX_CONCURRENT_PER_CALLER
-    counters = shared_counters()
     slot_key = f"rag:answering:{key}"
-    if per_caller > 0 and not await counters.take_slot(slot_key, limit=per_caller, ttl_s=SLOT_TTL_S):
-        raise QuestionRefused(
-            f"You already have {per_caller} answer{'s' if per_caller != 1 else ''} being written; "
-            "wait for one to finish, then ask again."
+    if per_caller > 0 and not await shared_counters().take_slot(slot_key, limit=per_caller, ttl_s=SLOT_TTL_S):
+        raise _too_many(per_caller)
+    async with _held(slot_key if per_caller > 0 else None, key):
+        yield
+
+
+@contextlib.asynccontextmanager
+async def admitted(key: str, *, clock: Callable[[], float] | None = None) -> AsyncIterator[None]:
+    """Count a question against the caller's rates (limits/rates.py) and, if within them, hold one of their
+    concurrent-answer slots, in one shared step (one Redis round trip, where `rate_limit_hit` then `answering` take
+    two), then one of this worker's slots, for the answer's duration. QuestionRefused when a rate or a cap says no."""
+    plan = rate_plan(key, clock=clock)
+    per_caller = settings.RAG_MAX_CONCURRENT_PER_CALLER
+    slot_key = f"rag:answering:{key}"
+    counters = shared_counters()
+    if per_caller > 0:
+        counts, taken = await counters.admit(
+            plan.counters, slot_key, rate_ttl_s=RATE_TTL_S, slot_limit=per_caller, slot_ttl_s=SLOT_TTL_S,
         )
+    else:
+        counts, taken = (await counters.count_rate(plan.counters, ttl_s=RATE_TTL_S) if plan.tiers else ()), False
+    decision = plan.decision(counts)
+    if not decision.allowed:
+        raise QuestionRefused(decision.message, retry_after_s=decision.retry_after_s)
+    if per_caller > 0 and not taken:
+        raise _too_many(per_caller)
+    async with _held(slot_key if per_caller > 0 else None, key):
+        yield
+
+
+@contextlib.asynccontextmanager
+async def _held(slot_key: str | None, key: str) -> AsyncIterator[None]:
+    """Hold one of this worker's slots while the caller's (`slot_key`, None when uncapped) is held; give both back."""
+    counters = shared_counters()
     try:
         semaphore = await _worker_slots.take(
             limit=settings.RAG_MAX_CONCURRENT_ANSWERS, wait_s=settings.RAG_ANSWER_QUEUE_WAIT_S
@@ -70,7 +106,7 @@ async def answering(key: str) -> AsyncIterator[None]:
         finally:
             semaphore.release()
     finally:
-        if per_caller > 0:
+        if slot_key is not None:
             try:
                 await counters.give_slot(slot_key)
             except ServiceUnavailable:  # the answer is given; the slot lapses after SLOT_TTL_S

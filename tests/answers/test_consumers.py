@@ -304,15 +304,20 @@ async def test_document_html_reaches_the_socket_escaped(ingest, filler):
     await communicator.disconnect()
 
 
-async def test_an_unreachable_service_gets_a_notice_and_the_next_question_is_answered(corpus, monkeypatch):
-    from answers import services
+async def test_an_unreachable_service_gets_a_notice_and_the_next_question_is_answered(corpus, monkeypatch, settings):
+    from answers.limits import slots
 
-    async def unreachable(key: str):
-        raise ServiceUnavailable()
+    settings.RAG_RATE_LIMIT = 20  # a question is counted in the shared counters
+
+    class Unreachable:  # the shared counters, down while the question is admitted
+        async def admit(self, *args, **kwargs):
+            raise ServiceUnavailable()
+
+        count_rate = admit
 
     communicator = await connect()
     with monkeypatch.context() as patched:
-        patched.setattr(services, "rate_limit_hit", unreachable)
+        patched.setattr(slots, "shared_counters", Unreachable)
         await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
         notice = await communicator.receive_from()
 
@@ -345,7 +350,7 @@ async def test_a_service_lost_while_admitting_the_answer_gets_a_notice(corpus, m
 
     communicator = await connect()
     with monkeypatch.context() as patched:
-        patched.setattr(services, "answering", unreachable)
+        patched.setattr(services, "admitted", unreachable)
         await communicator.send_to(text_data=json.dumps({"question": TRASH_Q}))
         notice = await communicator.receive_from()
 

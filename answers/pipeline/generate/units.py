@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from answers.pipeline.evidence import block_evidence
 from answers.pipeline.generate.fields import line_term
-from answers.pipeline.records import SentenceSpan
+from answers.pipeline.records import ChunkRecord, SentenceSpan
 from answers.pipeline.text.instructions import instruction_reason
 from answers.pipeline.text.sentences import MARKER, passage_sentences
 from answers.pipeline.types import Block
@@ -89,13 +89,29 @@ def quoted_sentences(block: Block) -> list[Quoted]:
     sentences were. A document's own "[1]" never becomes a citation; fragments and instructions are left out.
     """
     record = block.record
-    raw: list[Quoted]
     if block.text != record.text or not record.sentences:
-        raw = [Quoted(s, 0, False) for s in passage_sentences(block_evidence(block))]
-    else:
-        items = _listed(record.text, record.sentences)
-        placed = _with_terms(record.text, record.sentences, items)
-        raw = [q for q, span in zip(placed, record.sentences, strict=True) if not span.instruction]
+        return _quotable([Quoted(s, 0, False) for s in passage_sentences(block_evidence(block))])
+    kept = _quoted.get(id(record))
+    if kept is not None and kept[0] is record:
+        return list(kept[1])
+    items = _listed(record.text, record.sentences)
+    placed = _with_terms(record.text, record.sentences, items)
+    quoted = _quotable([q for q, span in zip(placed, record.sentences, strict=True) if not span.instruction])
+    if len(_quoted) >= QUOTED_KEPT:
+        _quoted.clear()
+    _quoted[id(record)] = (record, tuple(quoted))
+    return quoted
+
+
+# A chunk's quotable sentences depend on its record alone (immutable; an update makes a new one), and every question
+# retrieving the chunk read them afresh: a quarter of an extractive answer's time. Kept per record object (the entry
+# holds the record, so its id is not reused while kept) for the last QUOTED_KEPT chunks read.
+QUOTED_KEPT = 16_384
+_quoted: dict[int, tuple[ChunkRecord, tuple[Quoted, ...]]] = {}
+
+
+def _quotable(raw: Sequence[Quoted]) -> list[Quoted]:
+    """The sentences the reader may quote, cleaned and numbered in order: whole, long enough, no instruction."""
     quoted: list[Quoted] = []
     for sentence in raw:
         clean = " ".join(MARKER.sub("", _LIST_MARK.sub("", sentence.text)).split())

@@ -196,3 +196,52 @@ async def test_a_failed_client_is_replaced_at_once_and_closed_only_after_other_s
     assert closed == []  # scripts other questions still run on the old one are not cut mid-command
     await asyncio.sleep(0.5)
     assert len(closed) == 1 and closed[0] - replaced_at >= 0.15
+
+
+@pytest.mark.parametrize("make", BACKENDS)
+async def test_admission_counts_the_rates_then_takes_the_slot_only_within_them(make):
+    counters, key = make(), uuid.uuid4().hex
+    tiers, slot = [(f"rag:test:{key}:c", 2), (f"rag:test:{key}:s", 100)], f"rag:test:{key}:slot"
+
+    admitted = [await counters.admit(tiers, slot, rate_ttl_s=60, slot_limit=1, slot_ttl_s=60) for _ in range(3)]
+    await counters.give_slot(slot)
+
+    # the second is within the rates but the caller's one slot is held: counted, refused; the third is over the
+    # caller's rate: not counted for the site, and no slot tried
+    assert admitted == [((1, 1), True), ((2, 2), False), ((3, 0), False)]
+    assert await counters.take_slot(slot, limit=1, ttl_s=60)  # the refused takes left the slot as it was
+
+
+@pytest.mark.parametrize("make", BACKENDS)
+async def test_admission_without_rate_limits_only_takes_the_slot(make):
+    counters, slot = make(), f"rag:test:{uuid.uuid4().hex}:slot"
+
+    taken = [await counters.admit([], slot, rate_ttl_s=60, slot_limit=2, slot_ttl_s=60) for _ in range(3)]
+
+    assert taken == [((), True), ((), True), ((), False)]
+
+
+async def test_a_pool_without_a_free_connection_is_unavailable_but_keeps_its_client(monkeypatch):
+    import asyncio
+
+    import redis.exceptions
+
+    counters = RedisCounters("redis://127.0.0.1:1/0")
+    loop = asyncio.get_running_loop()
+    client, scripts = counters._client(loop)
+
+    async def exhausted(**_) -> None:  # what redis-py's blocking pool raises when no connection frees up in time
+        raise redis.exceptions.ConnectionError("No connection available.") from TimeoutError()
+
+    monkeypatch.setitem(scripts, "take", exhausted)
+    with pytest.raises(ServiceUnavailable):
+        await counters.take_slot("rag:test:busy", limit=1, ttl_s=60)
+
+    assert counters._client(loop)[0] is client  # Redis is fine: no fresh connections for a loop already behind
+
+
+async def test_every_connection_announces_one_driver_info_read_once():
+    from answers.limits import counters as module
+
+    assert module._driver_info() is module._driver_info()
+    assert module._driver_info().lib_version  # given, so a new connection does not read the package metadata

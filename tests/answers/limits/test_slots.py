@@ -8,7 +8,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from answers.limits.slots import QuestionRefused, answering
+from answers.limits.slots import QuestionRefused, admitted, answering
 from answers.routing import websocket_urls
 from answers.testing.scripted import ScriptedGenerator
 from rag_site.asgi import websocket_application
@@ -75,3 +75,20 @@ async def test_many_sockets_of_one_user_share_the_concurrency_cap(corpus, settin
     release.set()
     for socket in sockets:
         await socket.disconnect()
+
+
+async def test_admission_counts_the_rate_and_holds_the_callers_slot_in_one_step(settings):
+    settings.RAG_MAX_CONCURRENT_PER_CALLER = 1
+    settings.RAG_RATE_LIMIT = 2
+    key, minute = f"user:{uuid.uuid4()}", 60.0 * 1000 + 1
+
+    async with admitted(key, clock=lambda: minute):
+        with pytest.raises(QuestionRefused, match="already have 1 answer being written"):
+            async with admitted(key, clock=lambda: minute):
+                pass
+    with pytest.raises(QuestionRefused, match="You have asked 2 questions in the last minute") as refused:
+        async with admitted(key, clock=lambda: minute):
+            pass
+    assert refused.value.retry_after_s == 59
+    async with admitted(key, clock=lambda: minute + 60):  # the next minute, the slot given back
+        pass

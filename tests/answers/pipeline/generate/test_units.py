@@ -126,3 +126,21 @@ def test_a_signature_line_is_a_unit_of_its_own_kind():
     units = block_units(block)
 
     assert [u.kind for u in units if u.text.startswith("math.isclose")] == ["signature"]
+
+
+def test_a_chunks_quoted_sentences_are_read_once_and_a_compressed_copy_afresh(monkeypatch):
+    import dataclasses
+
+    from answers.pipeline.generate import units
+
+    block = next(b for b in document_blocks("guide.md", GUIDE) if b.record.heading_path[-1] == "Tokens")
+    first = quoted_sentences(block)
+    renumbered = dataclasses.replace(block, number=block.number + 4)  # the same chunk issued to another question
+
+    def read_again(*args):
+        raise AssertionError("the chunk's sentences were read again")
+
+    monkeypatch.setattr(units, "_with_terms", read_again)
+    assert quoted_sentences(renumbered) == first
+    compressed = dataclasses.replace(block, text="They expire after one hour.")
+    assert [q.text for q in quoted_sentences(compressed)] == ["They expire after one hour."]
