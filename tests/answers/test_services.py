@@ -1,9 +1,13 @@
 """The answer service: one entry point; an answer is delivered even when its log cannot be written (an error)."""
 import logging
+import uuid
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.contrib.auth.models import AnonymousUser
 
+from answers import services
+from answers.limits.slots import QuestionRefused, admitted
 from answers.models import QuestionLog
 from answers.pipeline.events import AnswerDone
 from answers.pipeline.followups import Resolution, Turn
@@ -55,6 +59,34 @@ async def test_an_answer_cut_off_whose_log_fails_leaves_a_row_saying_cancelled(c
     row = await QuestionLog.objects.aget()
     assert (row.channel, row.status) == ("ws", "cancelled")
     assert row.error.startswith("The conversation log could not be written")
+
+
+async def test_the_callers_slot_is_free_again_while_the_log_row_is_written(corpus, monkeypatch, settings):
+    settings.RAG_MAX_CONCURRENT_PER_CALLER = 1
+    settings.REDIS_URL = ""  # the in-process counters
+    caller = Caller(session_key=f"slot-{uuid.uuid4()}")
+    written = services.log_answer
+    during_log: list[str] = []
+
+    async def ask_again() -> None:
+        async with admitted(caller.key):
+            pass
+
+    def log_asking_again(summary, **fields):
+        """The log write, which first tries to admit the same caller again (an error here would be swallowed)."""
+        try:
+            async_to_sync(ask_again)()
+            during_log.append("admitted")
+        except QuestionRefused as refused:
+            during_log.append(refused.message)
+        return written(summary, **fields)
+
+    monkeypatch.setattr("answers.services.log_answer", log_asking_again)
+    events = await answer(TRASH_Q, caller=caller)
+
+    assert events[-1].status == "answered"
+    assert during_log == ["admitted"]
+    assert (await QuestionLog.objects.aget()).session_key == caller.session_key
 
 
 @pytest.mark.parametrize("who", ["signed in", "anonymous", "nobody"])
