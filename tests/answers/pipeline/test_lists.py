@@ -67,6 +67,7 @@ def test_a_model_answer_loses_its_markdown_and_keeps_its_list(retriever):
 
 
 def test_a_model_sentence_that_only_paraphrases_a_stored_list_item_is_not_a_list_item(retriever):
-    generator = ScriptedGenerator(["The reset password button is on the security section of the settings [1]."])
+    # One step in other words (a sentence joining two steps' words is judged as a clause swap: test_verify).
+    generator = ScriptedGenerator(["From the menu, open the page of the account settings [1]."])
     (sentence,) = shown(run("How do I reset my password?", retriever, generator))
     assert sentence.list_item is None
