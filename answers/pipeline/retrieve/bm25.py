@@ -680,11 +680,7 @@ class Bm25Index:
 
     def has_term(self, term: str, *, max_rank: int) -> bool:
         """Whether the term occurs in any of the tier's documents."""
-        for segment, tier in self._segments(max_rank):
-            term_id = segment.term_ids.get(term)
-            if term_id is not None:
-                return bool(tier.df[term_id] > 0)  # the whole index's df, in either segment
-        return False
+        return self.document_frequency(term, max_rank=max_rank) > 0
 
     def document_frequency(self, term: str, *, max_rank: int) -> int:
         """How many of the tier's documents hold the term (the whole index's df, in either segment)."""
