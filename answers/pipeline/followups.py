@@ -9,7 +9,8 @@ cited passages. The rule, word by word and without part-of-speech tagging:
    - a *fragment*: it opens with "and", "or", "but", "also" not followed by a question word or an auxiliary ("and
      for macOS?", "and downgrade?"), opens with a preposition ("on which plan?", "through the desktop app?"), is
      "what/how about X" with a short X (at most `max_fragment_terms` significant terms: "what about the Team plan?",
-     not "what about the storage included in a trial workspace?"), is a bare noun phrase of at most two terms
+     not "what about the storage included in a trial workspace?", nor "what about guests, are they charged as
+     users?", whose clause after the comma is a question of its own), is a bare noun phrase of at most two terms
      ("Windows?", "the Oregon one?"), or a phrase with "too/as well/either" and no verb ("German too?"; not "are
      taxes refunded too?", which opens with an auxiliary);
    - a *sameness* question: "is that the same on mobile?", "same for bulk endpoints?", "does the same apply to
@@ -251,6 +252,8 @@ def _rewrite(
                           "sameness: the previous question, new case")
     if about := _WHAT_ABOUT.match(question):
         rest = _END.sub("", about.group("rest"))
+        if _asks_after_comma(rest):
+            return None  # "What about guests, are they charged as users?": the clause asks it all, about X
         if len(_terms(rest, config)) > rules.max_fragment_terms:
             return None
         return _noted(_fragment(rest, previous, history, config=config), "ellipsis: what about")
@@ -284,6 +287,14 @@ def _rewrite(
             return None
         return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a fragment")
     return _refer(question, words, history, config=config, rules=rules)
+
+
+def _asks_after_comma(rest: str) -> bool:
+    """Whether "what about X, ..." goes on after its phrase with a question of its own, opening with an auxiliary
+    or a question word ("guests, are they charged as users")."""
+    _, comma, clause = rest.partition(",")
+    words = words_of(clause)
+    return bool(comma and words) and (words[0].lower in AUXILIARIES or words[0].lower in QUESTION_WORDS)
 
 
 def _to_for(case: str) -> str:
