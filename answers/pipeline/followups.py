@@ -578,6 +578,26 @@ def _predicate(previous: str, *, gerund: bool) -> str:
     return ""
 
 
+def _own_subject(words: list[Word], do: int) -> bool:
+    """Whether "do that" has a subject noun of its own right before it, after a modal ("can *guests* do that?")."""
+    return do >= 2 and words[do - 2].lower in MODALS and is_content(words[do - 1])
+
+
+def _after_subject(previous: str) -> str:
+    """The verb phrase of a question asked as "<modal> <noun> <verb> ..." ("Can members *empty their own trash*?",
+    "Can the owner *delete the workspace*?"), for a "can X do that?" naming another subject; "" for another shape
+    or a word after the noun that looks plural (no verb: "Can Business users ...")."""
+    words = words_of(previous)
+    if len(words) < 4 or words[0].lower not in MODALS or words[0].lower in _PRO_VERBS:
+        return ""
+    head = 2 if words[1].lower in DETERMINERS else 1
+    verb = words[head + 1] if head + 1 < len(words) else None
+    if (verb is None or not is_content(words[head]) or words[head].lower in SUBJECTS or not is_content(verb)
+            or verb.lower in LIGHT_VERBS or is_plural(verb.text) or is_name(verb, head + 1)):
+        return ""
+    return _END.sub("", previous[verb.start :])
+
+
 def _gerund(verb: str) -> str:
     """The -ing form of a verb by its spelling ("empty" -> "emptying", "lock" -> "locking", "stop" -> "stopping")."""
     lower = verb.lower()
@@ -628,7 +648,8 @@ def _substitute_pronouns(
             continue
         if (word.lower in ("it", "that", "this") and i > 0 and words[i - 1].lower in _PRO_VERBS
                 and _adverbs_only(words[i + 1 :])  # "do that (too)", "do that for a folder", not "does that take"
-                and (predicate := _predicate(history[-1].question, gerund=words[i - 1].lower == "doing"))):
+                and (predicate := _predicate(history[-1].question, gerund=words[i - 1].lower == "doing")
+                     or (_own_subject(words, i - 1) and _after_subject(history[-1].question)))):
             # "who can do this?" after "Can I restore a deleted file?": who can restore a deleted file
             text = text[: words[i - 1].start] + predicate + text[word.end :]
             continue

@@ -524,3 +524,15 @@ def test_it_is_the_head_of_x_of_y_that_the_passages_put_next_to_its_verb():
                   ("Share links\nThe report lists the creator and the expiry date.",))
 
     assert resolve("what does it list?", report) == "What does a report list?"
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "resolved"),
+    [
+        ("Can members empty their own trash?", "can guests do that?", "Can guests empty their own trash?"),
+        ("Can the owner delete the workspace?", "can admins do that?", "Can admins delete the workspace?"),
+    ],
+)
+def test_do_that_with_a_subject_of_its_own_takes_the_verb_phrase_after_the_previous_questions_subject(
+        previous, question, resolved):
+    assert resolve(question, Turn(previous)) == resolved
