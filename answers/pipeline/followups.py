@@ -80,6 +80,11 @@ noun in the singular ranks below a singular thing the question names ("is it fre
 does the desktop app support?"); and a refused question's phrase gets no bonus for a word an older question shares
 ("a GraphQL API", not "API").
 
+Since the fourth held-out part: "what about X, <question>?" whose clause after the comma opens with an auxiliary or a
+question word asks it all and is left as asked ("What about guests, are they charged as users?"); "can X do that?"
+with a subject noun of its own, after a question "<modal> <noun> <verb> ...", takes the verb phrase after that noun
+("can guests do that?" after "Can members empty their own trash?" -> "Can guests empty their own trash?").
+
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name ("where does the money go?" after "How long do refunds take?") is left alone (a
 rule taking "for" the topic rewrote standalone golden questions: "What is the uptime SLA?"); a subject "they" that
