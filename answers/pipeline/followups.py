@@ -9,7 +9,8 @@ cited passages. The rule, word by word and without part-of-speech tagging:
    - a *fragment*: it opens with "and", "or", "but", "also" not followed by a question word or an auxiliary ("and
      for macOS?", "and downgrade?"), opens with a preposition ("on which plan?", "through the desktop app?"), is
      "what/how about X" with a short X (at most `max_fragment_terms` significant terms: "what about the Team plan?",
-     not "what about the storage included in a trial workspace?"), is a bare noun phrase of at most two terms
+     not "what about the storage included in a trial workspace?", nor "what about guests, are they charged as
+     users?", whose clause after the comma is a question of its own), is a bare noun phrase of at most two terms
      ("Windows?", "the Oregon one?"), or a phrase with "too/as well/either" and no verb ("German too?"; not "are
      taxes refunded too?", which opens with an auxiliary);
    - a *sameness* question: "is that the same on mobile?", "same for bulk endpoints?", "does the same apply to
@@ -78,6 +79,11 @@ citing "reset your 2FA"); the head of "X of Y" is X ("a report of active share l
 noun in the singular ranks below a singular thing the question names ("is it free?" after "Which operating systems
 does the desktop app support?"); and a refused question's phrase gets no bonus for a word an older question shares
 ("a GraphQL API", not "API").
+
+Since the fourth held-out part: "what about X, <question>?" whose clause after the comma opens with an auxiliary or a
+question word asks it all and is left as asked ("What about guests, are they charged as users?"); "can X do that?"
+with a subject noun of its own, after a question "<modal> <noun> <verb> ...", takes the verb phrase after that noun
+("can guests do that?" after "Can members empty their own trash?" -> "Can guests empty their own trash?").
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name ("where does the money go?" after "How long do refunds take?") is left alone (a
@@ -251,6 +257,8 @@ def _rewrite(
                           "sameness: the previous question, new case")
     if about := _WHAT_ABOUT.match(question):
         rest = _END.sub("", about.group("rest"))
+        if _asks_after_comma(rest):
+            return None  # "What about guests, are they charged as users?": the clause asks it all, about X
         if len(_terms(rest, config)) > rules.max_fragment_terms:
             return None
         return _noted(_fragment(rest, previous, history, config=config), "ellipsis: what about")
@@ -284,6 +292,14 @@ def _rewrite(
             return None
         return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a fragment")
     return _refer(question, words, history, config=config, rules=rules)
+
+
+def _asks_after_comma(rest: str) -> bool:
+    """Whether "what about X, ..." goes on after its phrase with a question of its own, opening with an auxiliary
+    or a question word ("guests, are they charged as users")."""
+    _, comma, clause = rest.partition(",")
+    words = words_of(clause)
+    return bool(comma and words) and (words[0].lower in AUXILIARIES or words[0].lower in QUESTION_WORDS)
 
 
 def _to_for(case: str) -> str:
@@ -567,6 +583,26 @@ def _predicate(previous: str, *, gerund: bool) -> str:
     return ""
 
 
+def _own_subject(words: list[Word], do: int) -> bool:
+    """Whether "do that" has a subject noun of its own right before it, after a modal ("can *guests* do that?")."""
+    return do >= 2 and words[do - 2].lower in MODALS and is_content(words[do - 1])
+
+
+def _after_subject(previous: str) -> str:
+    """The verb phrase of a question asked as "<modal> <noun> <verb> ..." ("Can members *empty their own trash*?",
+    "Can the owner *delete the workspace*?"), for a "can X do that?" naming another subject; "" for another shape
+    or a word after the noun that looks plural (no verb: "Can Business users ...")."""
+    words = words_of(previous)
+    if len(words) < 4 or words[0].lower not in MODALS or words[0].lower in _PRO_VERBS:
+        return ""
+    head = 2 if words[1].lower in DETERMINERS else 1
+    verb = words[head + 1] if head + 1 < len(words) else None
+    if (verb is None or not is_content(words[head]) or words[head].lower in SUBJECTS or not is_content(verb)
+            or verb.lower in LIGHT_VERBS or is_plural(verb.text) or is_name(verb, head + 1)):
+        return ""
+    return _END.sub("", previous[verb.start :])
+
+
 def _gerund(verb: str) -> str:
     """The -ing form of a verb by its spelling ("empty" -> "emptying", "lock" -> "locking", "stop" -> "stopping")."""
     lower = verb.lower()
@@ -617,7 +653,8 @@ def _substitute_pronouns(
             continue
         if (word.lower in ("it", "that", "this") and i > 0 and words[i - 1].lower in _PRO_VERBS
                 and _adverbs_only(words[i + 1 :])  # "do that (too)", "do that for a folder", not "does that take"
-                and (predicate := _predicate(history[-1].question, gerund=words[i - 1].lower == "doing"))):
+                and (predicate := _predicate(history[-1].question, gerund=words[i - 1].lower == "doing")
+                     or (_own_subject(words, i - 1) and _after_subject(history[-1].question)))):
             # "who can do this?" after "Can I restore a deleted file?": who can restore a deleted file
             text = text[: words[i - 1].start] + predicate + text[word.end :]
             continue

@@ -189,6 +189,29 @@ def test_a_standalone_question_comes_back_as_the_very_same_string(history, quest
     assert resolution.question is question
 
 
+INVITE = Turn("How do I invite my team?", ("Open the Members page in the admin console and click Invite.",),
+              ("Invite your team\nOpen the Members page in the admin console and click Invite.",))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What about guests, are they charged as users?",
+        "What about the Business plan, does it include phone support?",
+        "what about guests, which files can they see?",
+    ],
+)
+def test_what_about_a_phrase_then_a_question_of_its_own_after_a_comma_is_untouched(question):
+    resolution = resolve_question(question, (INVITE,), config=CONFIG)
+
+    assert resolution.question is question
+
+
+def test_what_about_a_phrase_with_no_question_after_it_is_still_a_follow_up():
+    assert "guests" in resolve("what about guests?", INVITE).lower()
+    assert resolve("what about guests?", INVITE) != "what about guests?"
+
+
 @pytest.mark.parametrize(
     "question",
     [
@@ -501,3 +524,15 @@ def test_it_is_the_head_of_x_of_y_that_the_passages_put_next_to_its_verb():
                   ("Share links\nThe report lists the creator and the expiry date.",))
 
     assert resolve("what does it list?", report) == "What does a report list?"
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "resolved"),
+    [
+        ("Can members empty their own trash?", "can guests do that?", "Can guests empty their own trash?"),
+        ("Can the owner delete the workspace?", "can admins do that?", "Can admins delete the workspace?"),
+    ],
+)
+def test_do_that_with_a_subject_of_its_own_takes_the_verb_phrase_after_the_previous_questions_subject(
+        previous, question, resolved):
+    assert resolve(question, Turn(previous)) == resolved
