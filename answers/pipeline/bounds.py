@@ -232,10 +232,19 @@ def _list_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig
             continue
         for item in _list_items(said, i):
             item_terms = [term for word in item for term in word_terms(word, tokenizer)]
-            # Half its words or more: "in light and dark mode alike" lists dark mode, said with a word more.
-            if item_terms and 2 * sum(term not in held for term in item_terms) >= len(item_terms):
+            if item_terms and _unlisted(item, item_terms, held):
                 missing.append(" ".join(item))
     return [f"[{n}] does not list {item}" for item in dict.fromkeys(missing)]
+
+
+def _unlisted(item: Sequence[str], terms: Sequence[str], held: frozenset[str]) -> bool:
+    """Whether an item of the sentence's list is not the span's: its first word unheld when that word ends in
+    "-ing" ("renaming files" against "moving, copying and deleting files": the action is the item, the noun its
+    shared object), else more than half its words unheld ("quicker replies" against "faster support replies" is the
+    span's item reworded, "pounds" against "euros" is not; "in light and dark mode alike" lists dark mode)."""
+    if item[0].lower().endswith("ing"):
+        return terms[0] not in held
+    return 2 * sum(term not in held for term in terms) > len(terms)
 
 
 def _list_items(tokens: Sequence[str], at: int) -> list[list[str]]:

@@ -171,3 +171,20 @@ def test_a_number_word_for_the_spans_single_is_left_to_the_numbers_check(make_re
     other = "The upload limit is the largest single file that the web app accepts in one upload."  # "one upload"
 
     assert checked("One upload batch can hold up to 500 files.", chunk, make_record, other) == []
+
+
+def test_a_list_item_with_half_its_words_the_spans_is_the_spans_item_reworded(make_record):
+    chunk = "The Business plan adds phone support and faster support replies."
+
+    assert checked("The Business plan adds phone support and quicker replies.", chunk, make_record) == []
+    assert checked("The Business plan adds phone support and on-site visits.", chunk, make_record) == [
+        "[1] does not list on-site visits"
+    ]
+
+
+def test_a_listed_action_must_be_the_spans_though_its_object_is_shared(make_record):
+    chunk = "Bulk endpoints exist for moving, copying and deleting files."
+
+    assert checked("Bulk endpoints exist for moving and renaming files.", chunk, make_record) == [
+        "[1] does not list renaming files"
+    ]
