@@ -730,12 +730,13 @@ def _slot_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig
 
 
 def _leads_both(sentence: str, said: str, quote: str, stated: str) -> str:
-    """The article, preposition or number before the sentence's word that also stands before some use of the span's
-    word ("the" of "in the restore register", though the span opens with "Every restore"; "500" of "up to 500
-    folders" against "up to 500 files"), or ""."""
+    """The article, preposition, number or "-ing" modifier before the sentence's word that also stands before some
+    use of the span's word ("the" of "in the restore register", though the span opens with "Every restore"; "500" of
+    "up to 500 folders" against "up to 500 files"; "failing" of "failing downloads" against "failing uploads"), or
+    ""."""
     found = re.search(rf"([\w.]+)\s+{re.escape(said)}\b", MARKER.sub(" ", sentence))
     lead = found.group(1).lower() if found else ""
-    if lead not in _LEADERS and not lead[:1].isdigit():
+    if lead not in _LEADERS and not lead[:1].isdigit() and not lead.endswith("ing"):
         return ""
     if not re.search(rf"\b{re.escape(lead)}\s+{re.escape(stated)}\b", quote, re.I):
         return ""

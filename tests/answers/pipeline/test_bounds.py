@@ -121,6 +121,10 @@ def test_roles_the_span_names_all_pass_in_any_order(make_record):
         ("The API rate limit is 600 requests per minute for each workspace.",
          "The API rate limit is 600 requests per minute for each token.", "Each token has its own scopes.",
          "[1] says workspace, not token"),
+        # The same "-ing" modifier leads both nouns.
+        ("A Sev-2 incident is a partial outage, such as failing uploads in one data region.",
+         "A Sev-2 incident is a partial outage, such as failing downloads in one data region.",
+         "A Sev-3 incident is a minor problem.", "[1] says uploads, not downloads"),
         # A number leads both nouns: the sentence's number counts other things.
         ("A single upload batch can contain up to 500 files.", "A single upload batch can contain up to 500 folders.",
          "Folders can be uploaded in browsers that support it.", "[1] says files, not folders"),
