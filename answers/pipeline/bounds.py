@@ -66,11 +66,12 @@ def bound_problems(
     return (
         _number_problems(n, claims, stated, record, tokenizer, span)
         or (_duration_problems(n, claims, sentence, span.quote) if sentence else [])
-        or _name_problems(n, names, stated, record, tokenizer)
+        or _name_problems(n, _not_ours(names, span.quote, record, elsewhere), stated, record, tokenizer)
         or (_list_problems(n, sentence, span.quote, tokenizer) if sentence else [])
         or _polarity_problems(n, claims, stated, held)
         or (_antonym_problems(n, sentence, span, record, claims, stated, tokenizer) if sentence else [])
         or (_swap_problems(n, sentence, span.quote, elsewhere, tokenizer, names) if sentence else [])
+        or (_entity_problems(n, sentence, span, record, tokenizer) if sentence else [])
         or (_clause_problems(n, sentence, span, record, tokenizer) if sentence else [])
     )
 
@@ -231,10 +232,19 @@ def _list_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig
             continue
         for item in _list_items(said, i):
             item_terms = [term for word in item for term in word_terms(word, tokenizer)]
-            # Half its words or more: "in light and dark mode alike" lists dark mode, said with a word more.
-            if item_terms and 2 * sum(term not in held for term in item_terms) >= len(item_terms):
+            if item_terms and _unlisted(item, item_terms, held):
                 missing.append(" ".join(item))
     return [f"[{n}] does not list {item}" for item in dict.fromkeys(missing)]
+
+
+def _unlisted(item: Sequence[str], terms: Sequence[str], held: frozenset[str]) -> bool:
+    """Whether an item of the sentence's list is not the span's: its first word unheld when that word ends in
+    "-ing" ("renaming files" against "moving, copying and deleting files": the action is the item, the noun its
+    shared object), else more than half its words unheld ("quicker replies" against "faster support replies" is the
+    span's item reworded, "pounds" against "euros" is not; "in light and dark mode alike" lists dark mode)."""
+    if item[0].lower().endswith("ing"):
+        return terms[0] not in held
+    return 2 * sum(term not in held for term in terms) > len(terms)
 
 
 def _list_items(tokens: Sequence[str], at: int) -> list[list[str]]:
@@ -243,12 +253,12 @@ def _list_items(tokens: Sequence[str], at: int) -> list[list[str]]:
     after: list[str] = []
     for token in tokens[at + 1 :]:
         lowered = token.lower()
-        if not token[:1].isalnum() or len(after) == _MAX_ITEM or (
+        if not token[:1].isalnum() or _item_length(after) == _MAX_ITEM or (
             lowered in ENGLISH_STOP_WORDS and lowered not in _ITEM_STARTS
         ):
             break  # "light mode or high-contrast mode in Account settings": the item ends at "in"
         after.append(token)
-    items = [after] if 0 < len(after) < _MAX_ITEM else []
+    items = [after] if 0 < _item_length(after) < _MAX_ITEM else []
     end = at
     for k in range(at - 1, -1, -1):
         if tokens[k] != ",":
@@ -259,6 +269,12 @@ def _list_items(tokens: Sequence[str], at: int) -> list[list[str]]:
         items.append(run)
         end = k
     return items
+
+
+def _item_length(words: Sequence[str]) -> int:
+    """The words of an item that count towards its length: a leading article or possessive pronoun does not ("the
+    visitor's email address" is an item of three words)."""
+    return len(words) - (1 if words and words[0].lower() in _ITEM_STARTS else 0)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -298,6 +314,30 @@ def _name_problems(
             problem += ONLY_IN_INSTRUCTIONS
         problems.append(problem)
     return problems
+
+
+_FIRST_PERSON = re.compile(r"\b(?:our|ours|we|us)\b", re.I)
+_POSSESSIVE = re.compile(r"^(.+?)(?:['’]s|['’])$")
+
+
+def _not_ours(
+    names: Sequence[Name], quote: str, record: ChunkRecord, elsewhere: Callable[[], Sequence[str]]
+) -> Sequence[Name]:
+    """The names less a possessive one ("Lumora's print partner") where the span says "our" or "we" and the issued
+    evidence writes the name: the document speaking of itself in the first person names the same owner. Another
+    possessive, or one no issued text writes, still needs the span to name it."""
+    if not _FIRST_PERSON.search(quote):
+        return names
+    kept = []
+    for name in names:
+        owner = _POSSESSIVE.match(name.text)
+        if owner and any(
+            re.search(rf"\b{re.escape(owner.group(1))}\b", text)
+            for text in (record.source_title, record.text, *elsewhere())
+        ):
+            continue
+        kept.append(name)
+    return kept
 
 
 def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[str]) -> list[str]:
@@ -431,7 +471,10 @@ def _swap_problems(
         if tag != "replace" or not (i2 - i1 <= _MAX_SWAPPED and j2 - j1 <= _MAX_SWAPPED):
             continue
         swapped_in = said_terms[i1:i2]
-        if any(term[:1].isdigit() for term in swapped_in + span_terms[j1:j2]):
+        # A number word swapped in is the numbers check's ("One upload batch" for "A single upload batch").
+        if any(term[:1].isdigit() for term in swapped_in + span_terms[j1:j2]) or any(
+            term in NUMBER_WORDS for term in swapped_in
+        ):
             continue
         # A shared number or number word next to the words tells nothing of what they are ("used one time").
         before = k > 0 and opcodes[k - 1][0] == "equal" and not _numeric(said_terms[i1 - 1])
@@ -615,3 +658,103 @@ def _flank(words: Sequence[Word], start: int, end: int, flank: bool) -> Sequence
 
 def _written(words: Sequence[Word]) -> str:
     return " ".join(word.written for word in words)
+
+
+def _entity_problems(
+    n: int, sentence: str, span: SupportSpan, record: ChunkRecord, tokenizer: TokenizerConfig
+) -> list[str]:
+    """The entity swaps the word-by-word swap check lets through: a role the span does not name where it names
+    another (`_role_problems`), a noun put in the slot of the span's after the same article or preposition
+    (`_slot_problems`), and an identifier of the span's shape with another ending (`_identifier_problems`)."""
+    return (
+        _role_problems(n, sentence, span.quote, record, tokenizer)
+        or _slot_problems(n, sentence, span.quote, tokenizer)
+        or _identifier_problems(n, sentence, span.quote)
+    )
+
+
+def _role_problems(
+    n: int, sentence: str, quote: str, record: ChunkRecord, tokenizer: TokenizerConfig
+) -> list[str]:
+    """A role the sentence names that neither the span nor its headings name, where the span names a role the
+    sentence does not: "seen by the workspace owner and by guests" against "the workspace owner and billing admins
+    can see invoices", "a maximum of 50 guests" against "50 members", "The incident commander decides" against
+    "The security lead decides". Roles are compared as groups ("admins" and "administrators" are one)."""
+    def roles(text: str) -> dict[int, str]:
+        found: dict[int, str] = {}
+        for word in content_words(text, tokenizer):
+            role = role_of(word.term, tokenizer)
+            if role is not None:
+                found.setdefault(role, word.written)
+        return found
+
+    said, stated = roles(sentence), roles(quote)
+    headed = roles("\n".join((record.source_title, *record.heading_path)))
+    astray = [word for role, word in said.items() if role not in stated and role not in headed]
+    instead = [word for role, word in stated.items() if role not in said]
+    if not astray or not instead:
+        return []
+    return [f"[{n}] names {' or '.join(instead)}, not {' or '.join(astray)}"]
+
+
+def _slot_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig) -> list[str]:
+    """One or two nouns that end their phrase in the sentence, after the article or preposition that leads the
+    span's own one or two words there, and that the span does not use: "pay by cheque" against "pay by bank
+    transfer", "for each token" against "for each workspace", "logged in the incident channel" against "logged in
+    the restore register", "shown in euros" against "shown in US dollars". Whether another block writes the words
+    tells nothing here (a model takes them from its context as readily as from nowhere); a verb after a modal, an
+    "-ly" or "-ing" word and an abbreviation are left alone."""
+    said, span = content_words(sentence, tokenizer), content_words(quote, tokenizer)
+    said_terms, span_terms = [word.term for word in said], [word.term for word in span]
+    in_span = frozenset(span_terms)
+    opcodes = SequenceMatcher(None, said_terms, span_terms, autojunk=False).get_opcodes()
+    for k, (tag, i1, i2, j1, j2) in enumerate(opcodes):
+        if tag != "replace" or i2 - i1 > _MAX_KIND or j2 - j1 > _MAX_KIND or k == 0 or opcodes[k - 1][0] != "equal":
+            continue
+        words = said[i1:i2]
+        if set(said_terms[i1:i2]) & in_span or any(_numeric(term) for term in said_terms[i1:i2] + span_terms[j1:j2]):
+            continue
+        if any(
+            word.written.lower() in ENGLISH_STOP_WORDS or word.written.isupper()
+            or word.written.lower().endswith(("ly", "ing"))
+            for word in words
+        ) or (i2 - i1 == 1 and _after_modal(sentence, words[0].written)):
+            continue
+        if (
+            _leads_both(sentence, words[0].written, quote, span[j1].written)
+            and _ends_phrase(sentence, words[-1].written, tokenizer)
+            and _ends_phrase(quote, span[j2 - 1].written, tokenizer)
+        ):
+            return [f"[{n}] says {_written(span[j1:j2])}, not {_written(words)}"]
+    return []
+
+
+def _leads_both(sentence: str, said: str, quote: str, stated: str) -> str:
+    """The article, preposition, number or "-ing" modifier before the sentence's word that also stands before some
+    use of the span's word ("the" of "in the restore register", though the span opens with "Every restore"; "500" of
+    "up to 500 folders" against "up to 500 files"; "failing" of "failing downloads" against "failing uploads"), or
+    ""."""
+    found = re.search(rf"([\w.]+)\s+{re.escape(said)}\b", MARKER.sub(" ", sentence))
+    lead = found.group(1).lower() if found else ""
+    if lead not in _LEADERS and not lead[:1].isdigit() and not lead.endswith("ing"):
+        return ""
+    if not re.search(rf"\b{re.escape(lead)}\s+{re.escape(stated)}\b", quote, re.I):
+        return ""
+    return lead
+
+
+_IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:[-_:][a-z0-9]+)+\b", re.I)
+
+
+def _identifier_problems(n: int, sentence: str, quote: str) -> list[str]:
+    """An identifier ("data-theme") the span does not write where the span writes one of the same first part and
+    another ending ("data-accent"), which the sentence does not: one attribute, event or setting named for another."""
+    said = {found.lower() for found in _IDENTIFIER.findall(MARKER.sub(" ", sentence))}
+    stated = {found.lower() for found in _IDENTIFIER.findall(quote)}
+    problems = []
+    for name in sorted(said - stated):
+        head = re.split(r"[-_:]", name)[0]
+        rivals = sorted(other for other in stated - said if re.split(r"[-_:]", other)[0] == head)
+        if rivals:
+            problems.append(f"[{n}] names {rivals[0]}, not {name}")
+    return problems

@@ -1,4 +1,6 @@
 """The bound checks within one span: numbers first, then names, then negation, each failure a reason to read."""
+import pytest
+
 from answers.pipeline.bounds import bound_problems
 from answers.pipeline.spans import support_span
 from answers.pipeline.text.claims import read_claims, read_names
@@ -74,3 +76,119 @@ def test_a_span_pointing_back_states_the_number_of_the_sentence_before(make_reco
     assert reasons("Charges older than 21 days are not eligible for a refund.", text) == []
     assert reasons("Charges older than 30 days are not eligible for a refund.", text) != []
     assert reasons("Charges older than 21 days are not eligible for a refund.", plain) != []
+
+
+# Entity swaps the word-by-word swap check lets through: roles, slots, identifiers, list items and possessives.
+def checked(sentence: str, chunk: str, make_record, *others: str) -> list[str]:
+    record = make_record("doc-v1-c01", text=chunk, flagged=[])
+    names = read_names(sentence, DEFAULT)
+    found = support_span(significant_terms(sentence, DEFAULT), record, tokenizer=DEFAULT)
+    assert found is not None
+    span, held = found
+    return bound_problems(
+        1, read_claims(sentence, DEFAULT), span, record, names=names, held=held, tokenizer=DEFAULT,
+        sentence=sentence, elsewhere=lambda: others,
+    )
+
+
+@pytest.mark.parametrize(
+    ("chunk", "sentence", "reason"),
+    [
+        ("Only the workspace owner and billing admins can see invoices.",
+         "Invoices can be seen by the workspace owner and by guests.", "[1] names admins, not guests"),
+        ("The Team plan allows a maximum of 50 members.", "The Team plan allows a maximum of 50 guests.",
+         "[1] names members, not guests"),
+    ],
+)
+def test_a_role_the_span_does_not_name_where_it_names_another_is_a_swap(make_record, chunk, sentence, reason):
+    assert checked(sentence, chunk, make_record) == [reason]
+
+
+def test_roles_the_span_names_all_pass_in_any_order(make_record):
+    chunk = "Only the workspace owner and billing admins can see invoices."
+
+    assert checked("Billing admins and the workspace owner can see invoices.", chunk, make_record) == []
+
+
+@pytest.mark.parametrize(
+    ("chunk", "sentence", "other", "reason"),
+    [
+        # The word swapped in is one another issued block writes: a model takes it from its context.
+        ("Prices are shown in US dollars and do not include tax.", "Prices are shown in euros and do not include tax.",
+         "Invoices for European customers can be paid in euros.", "[1] says US dollars, not euros"),
+        ("Every restore is logged in the restore register.", "Every restore is logged in the incident channel.",
+         "Incidents are declared by the first responder.", "[1] says restore register, not incident channel"),
+        ("The API rate limit is 600 requests per minute for each workspace.",
+         "The API rate limit is 600 requests per minute for each token.", "Each token has its own scopes.",
+         "[1] says workspace, not token"),
+        # The same "-ing" modifier leads both nouns.
+        ("A Sev-2 incident is a partial outage, such as failing uploads in one data region.",
+         "A Sev-2 incident is a partial outage, such as failing downloads in one data region.",
+         "A Sev-3 incident is a minor problem.", "[1] says uploads, not downloads"),
+        # A number leads both nouns: the sentence's number counts other things.
+        ("A single upload batch can contain up to 500 files.", "A single upload batch can contain up to 500 folders.",
+         "Folders can be uploaded in browsers that support it.", "[1] says files, not folders"),
+    ],
+)
+def test_a_noun_put_in_the_slot_of_the_spans_is_a_swap_though_another_block_writes_it(
+    make_record, chunk, sentence, other, reason
+):
+    assert checked(sentence, chunk, make_record, other) == [reason]
+
+
+def test_the_same_slot_said_with_the_spans_words_passes(make_record):
+    chunk = "Prices are shown in US dollars and do not include tax."
+
+    assert checked("All prices are shown in US dollars.", chunk, make_record, "Invoices can be paid in euros.") == []
+
+
+def test_an_identifier_of_the_spans_shape_with_another_ending_is_a_swap(make_record):
+    chunk = "You can set the accent colour with the data-accent attribute."
+
+    assert checked("You can set the accent colour with the data-theme attribute.", chunk, make_record) == [
+        "[1] names data-accent, not data-theme"
+    ]
+    assert checked("The data-accent attribute sets the accent colour.", chunk, make_record) == []
+
+
+def test_a_list_item_after_an_article_is_read_as_an_item(make_record):
+    chunk = "The event includes the file name and file size."
+
+    assert checked("The event includes the file name and the visitor's email address.", chunk, make_record) == [
+        "[1] does not list the visitor's email address"
+    ]
+
+
+def test_a_possessive_name_is_the_spans_our_when_the_evidence_writes_the_name(make_record):
+    chunk = "Kits are posted by our print partner in Rotterdam."
+    sentence = "Kits are posted by Lumora's print partner in Rotterdam."
+
+    assert checked(sentence, chunk, make_record, "Post in the Lumora community forum.") == []
+    assert checked(sentence, chunk, make_record) == ["[1] does not name Lumora's"]  # no text writes Lumora
+    assert checked("Kits are posted by Acme's print partner in Rotterdam.", chunk, make_record,
+                   "Post in the Lumora community forum.") == ["[1] does not name Acme's"]
+
+
+def test_a_number_word_for_the_spans_single_is_left_to_the_numbers_check(make_record):
+    chunk = "A single upload batch can contain up to 500 files."
+
+    other = "The upload limit is the largest single file that the web app accepts in one upload."  # "one upload"
+
+    assert checked("One upload batch can hold up to 500 files.", chunk, make_record, other) == []
+
+
+def test_a_list_item_with_half_its_words_the_spans_is_the_spans_item_reworded(make_record):
+    chunk = "The Business plan adds phone support and faster support replies."
+
+    assert checked("The Business plan adds phone support and quicker replies.", chunk, make_record) == []
+    assert checked("The Business plan adds phone support and on-site visits.", chunk, make_record) == [
+        "[1] does not list on-site visits"
+    ]
+
+
+def test_a_listed_action_must_be_the_spans_though_its_object_is_shared(make_record):
+    chunk = "Bulk endpoints exist for moving, copying and deleting files."
+
+    assert checked("Bulk endpoints exist for moving and renaming files.", chunk, make_record) == [
+        "[1] does not list renaming files"
+    ]
