@@ -147,6 +147,10 @@ def unit_signals(
     weighted = (
         sum(weights[t] for t in covered | named) + share * sum(weights[t] for t in context_covered) + asked_type
     )
+    # The corpus's weights let a unit leave out only terms commoner among the caller's chunks than every term it
+    # holds (the company's name beside "backup"), never one as rare as those ("refunds" in "How long are refunds
+    # kept in the trash?" beside "trash"): else the plain share stands.
+    by_corpus = by_corpus and _misses_only_commoner(weights, covered | named | context_covered, wanted)
     first = _terms(unit.sentences[0].text, tokenizer)
     fit = _type(unit, kind)
     if DEFAULT in wanted:
@@ -171,6 +175,14 @@ def unit_signals(
         heading_share=share,
         semantic=None if similarities is None else _semantic(unit, kind, similarities),
     )
+
+
+def _misses_only_commoner(weights: Mapping[str, float], held: frozenset[str], wanted: set[str]) -> bool:
+    """Whether every asked term the unit lacks weighs less than each one it holds."""
+    if not held:
+        return False
+    lightest = min(weights[t] for t in held)
+    return all(weights[t] < lightest for t in wanted - held)
 
 
 def _plain_coverage(

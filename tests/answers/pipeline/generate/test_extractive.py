@@ -199,6 +199,18 @@ def test_a_unit_with_only_the_common_term_does_not_answer_by_the_corpus_weights(
                           term_weights=BACKUP_WEIGHTS) == []
 
 
+def test_a_unit_lacking_a_term_as_rare_as_those_it_holds_does_not_answer_by_the_corpus_weights():
+    blocks = [block(1, "Deleted files are kept in the trash for 30 days.", 3.0),
+              block(2, "Refunds are processed within 5-7 business days.", 2.0)]
+    weights = corpus_term_weights({"refund": 2, "kept": 1, "trash": 2}, 6)  # "refund" as rare as "trash"
+
+    assert extract_answer("How long are refunds kept in the trash?", blocks, config=CONFIG, term_weights=weights) == []
+    assert extract_answer("How long are deleted files kept in the trash?", blocks, config=CONFIG,
+                          term_weights=corpus_term_weights({"delet": 1, "file": 2, "kept": 1, "trash": 2}, 6)) == [
+        "Deleted files are kept in the trash for 30 days [1]."
+    ]
+
+
 def test_without_the_asked_type_the_rare_term_alone_does_not_reach():
     blocks = [block(1, "Backups are stored in the same region as the workspace.", 6.0)]
 
