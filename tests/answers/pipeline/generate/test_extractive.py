@@ -209,6 +209,22 @@ def test_a_unit_lacking_a_term_as_rare_as_those_it_holds_does_not_answer_by_the_
     ]
 
 
+def test_a_question_asking_for_a_bound_is_not_answered_by_a_number_that_states_none():
+    blocks = [block(1, "The pg_hba.conf file holds records, one record per line, in 3 formats.", 3.0),
+              block(2, "Each pg_hba.conf record may hold at most 8 fields.", 2.0)]
+
+    assert extract_answer("How many records can pg_hba.conf hold at most?", blocks[:1], config=CONFIG) == []
+    assert extract_answer("How many fields can a pg_hba.conf record hold at most?", blocks, config=CONFIG) == [
+        "Each pg_hba.conf record may hold at most 8 fields [2]."
+    ]
+
+
+def test_a_quantity_question_is_not_answered_by_an_idiom_of_number_words():
+    blocks = [block(1, "A table name may contain one or more letters, digits or underscores.", 3.0)]
+
+    assert extract_answer("How many letters can a table name contain?", blocks, config=CONFIG) == []
+
+
 def test_without_the_asked_type_the_rare_term_alone_does_not_reach():
     blocks = [block(1, "Backups are stored in the same region as the workspace.", 6.0)]
 
