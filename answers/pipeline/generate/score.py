@@ -40,6 +40,11 @@ DEFAULT = "default"  # the question's term a signature's `name=value` states
 UNSTATED_DEFAULT = 0.75  # the type fit of a unit that does not state the asked field's default
 # Soft kinds that a unit stating the asked default answers in full (whether it holds their mark or not).
 DEFAULT_ANSWERS = (QuestionType.YES_NO, QuestionType.NAME)
+# A heading's section number ("E.17. Release 15.4", "9.4. String Functions", "Chapter 5."): where the section stands,
+# not a number it speaks of ("PostgreSQL 17" is not answered under E.17).
+_SECTION_NUMBER = re.compile(
+    r"^\s*(?:(?:chapter|appendix|section|part)\s+)?(?:(?:[A-Z]|\d+)(?:\.\d+)*\.|\d+(?:\.\d+)+)(?=\s)", re.I
+)
 HEADING_SHARE = 0.5  # a term only the heading covers counts half (the heading is context), a field's term in full
 
 
@@ -137,7 +142,7 @@ def unit_signals(
     implied = signature_terms(unit, wanted, tokenizer)
     own = set().union(*(_terms(s.text, tokenizer) for s in unit.sentences)) | implied
     term_words = _terms(" ".join(unit.terms), tokenizer)
-    heading = _terms(" ".join(unit.context), tokenizer)
+    heading = _terms(" ".join(_SECTION_NUMBER.sub(" ", part) for part in unit.context), tokenizer)
     covered = frozenset(wanted & own)
     named = frozenset((wanted & term_words) - covered)
     context_covered = frozenset((wanted & heading) - covered - named)

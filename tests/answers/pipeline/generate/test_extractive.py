@@ -1,5 +1,6 @@
 """The extractive generator quotes whole block sentences that answer the question, or writes nothing."""
 import asyncio
+import dataclasses
 
 import pytest
 
@@ -223,6 +224,17 @@ def test_a_quantity_question_is_not_answered_by_an_idiom_of_number_words():
     blocks = [block(1, "A table name may contain one or more letters, digits or underscores.", 3.0)]
 
     assert extract_answer("How many letters can a table name contain?", blocks, config=CONFIG) == []
+
+
+def test_a_headings_section_number_is_not_a_number_the_question_names():
+    def under(heading: str) -> Block:
+        record = dataclasses.replace(block(1, "Release date: 2023-08-10.").record, heading_path=(heading,))
+        return Block(number=1, record=record, score=1.0, text=record.text)
+
+    question = "On what date will PostgreSQL 17 be released?"
+
+    assert extract_answer(question, [under("E.17. Release 15.4")], config=CONFIG) == []
+    assert extract_answer(question, [under("PostgreSQL Release 17")], config=CONFIG) == ["Release date: 2023-08-10 [1]."]
 
 
 def test_without_the_asked_type_the_rare_term_alone_does_not_reach():
