@@ -234,7 +234,9 @@ def test_a_headings_section_number_is_not_a_number_the_question_names():
     question = "On what date will PostgreSQL 17 be released?"
 
     assert extract_answer(question, [under("E.17. Release 15.4")], config=CONFIG) == []
-    assert extract_answer(question, [under("PostgreSQL Release 17")], config=CONFIG) == ["Release date: 2023-08-10 [1]."]
+    assert extract_answer(question, [under("PostgreSQL Release 17")], config=CONFIG) == [
+        "Release date: 2023-08-10 [1]."
+    ]
 
 
 def test_without_the_asked_type_the_rare_term_alone_does_not_reach():
