@@ -176,8 +176,8 @@ async def answer_events(
     yield AnswerDone(status, counts, timings, generator.name)
 
 
-def _term_weights(terms: Sequence[str], retriever: Retriever) -> dict[str, float]:
-    """The question's terms weighted by how rare they are among the caller's chunks."""
+def _term_weights(terms: Sequence[str], retriever: Retriever) -> dict[str, float] | None:
+    """The question's terms weighted by how rare they are among the caller's chunks (None when none tells)."""
     frequencies, count = retriever.document_frequencies(terms)
     return corpus_term_weights(frequencies, count)
 

@@ -40,7 +40,7 @@ def gate_no_material(
 
 
 def find_conflict(
-    blocks: Sequence[Block], *, config: PipelineConfig, question: str | None = None, terms: Sequence[str] | None = None
+    blocks: Sequence[Block], *, config: PipelineConfig, question: str | None = None, terms: list[str] | None = None
 ) -> Conflict | None:
     """The best-ranked conflict between two sources, or None.
 
