@@ -126,7 +126,7 @@ _NUMBER_IDIOM = re.compile(
 # A question asking for a bound, and the words that state one (in the text or in a name: "max_connections").
 _ASKS_BOUND = re.compile(
     r"\b(?:at\s+(?:most|least)|maxim(?:um|al|ally)|minim(?:um|al|ally)|max|min|limits?|upper\s+bound|"
-    r"lower\s+bound)\b",
+    r"lower\s+bound|at\s+(?:the\s+same\s+time|once)|simultaneously|concurrently)\b",
     re.I,
 )
 _STATES_BOUND = re.compile(
@@ -220,7 +220,8 @@ def holds_type(text: str, kind: QuestionType) -> bool:
 
 
 def asks_bound(question: str) -> bool:
-    """Whether the question asks for a bound ("at most", "the maximum", "the limit", "at least", "the minimum")."""
+    """Whether the question asks for a bound ("at most", "the maximum", "the limit", "at least", "the minimum", how
+    many "at the same time")."""
     return bool(_ASKS_BOUND.search(question))
 
 

@@ -220,6 +220,13 @@ def test_a_question_asking_for_a_bound_is_not_answered_by_a_number_that_states_n
     ]
 
 
+def test_a_question_asking_how_many_at_the_same_time_is_not_answered_by_a_signatures_numbers():
+    blocks = [block(1, "sqlite3.connect(database, timeout=5.0, cached_statements=128): Open a connection.", 3.0)]
+
+    assert extract_answer("How many connections can sqlite3.connect open at the same time?", blocks,
+                          config=CONFIG) == []
+
+
 def test_a_quantity_question_is_not_answered_by_an_idiom_of_number_words():
     blocks = [block(1, "A table name may contain one or more letters, digits or underscores.", 3.0)]
 

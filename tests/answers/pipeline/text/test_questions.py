@@ -127,6 +127,7 @@ def test_a_default_asked_in_other_words_is_asked_as_default():
     ("What is the maximum number of members on the Team plan?", True),
     ("What minimum password length is enforced?", True),
     ("What is the API rate limit?", True),
+    ("How many connections can sqlite3.connect open at the same time?", True),  # a capacity is a bound
     ("How many files does a batch contain?", False),
     ("How long are deleted files kept?", False),
 ])
