@@ -59,6 +59,10 @@ class Retriever(Protocol):
         """Whether the term occurs in any chunk the caller may see."""
         ...
 
+    def document_frequencies(self, terms: Sequence[str]) -> tuple[dict[str, int], int]:
+        """How many of the caller's chunks hold each term, and how many chunks the caller sees."""
+        ...
+
 
 async def answer_events(
     question: str,
@@ -90,7 +94,8 @@ async def answer_events(
     assembly = assemble_blocks(retrieved, config=config)
     blocks = assembly.blocks
     yield BlocksIssued(blocks=_issued(blocks), context_tokens=assembly.tokens_used, retrieved=ranked)
-    conflict = find_conflict(blocks, config=config, question=question)
+    terms = question_terms(question, config=config)  # once: the conflict check and the reader's weights read them
+    conflict = find_conflict(blocks, config=config, question=question, terms=terms)
     if conflict is not None:
         yield AnswerRefused(CONFLICT, CONFLICT_MESSAGE, sides=_sides(conflict))
         yield AnswerDiagnosed(gate=_conflict_reason(conflict), skipped=assembly.skipped)
@@ -105,7 +110,7 @@ async def answer_events(
     by_number = {block.number: block for block in blocks}
     unknown = unknown_names(question, has_term=retriever.has_term, config=config)
     common = common_terms(blocks, config=config)
-    weights = _term_weights(question, retriever, config)
+    weights = _term_weights(terms, retriever)
     shown = dropped = 0
     failure: GenerationFailed | None = None
     broke = ""  # what broke the generator, for staff
@@ -171,12 +176,9 @@ async def answer_events(
     yield AnswerDone(status, counts, timings, generator.name)
 
 
-def _term_weights(question: str, retriever: Retriever, config: PipelineConfig) -> dict[str, float] | None:
-    """The question's terms weighted by how rare they are among the caller's chunks, when the retriever counts them."""
-    count_terms = getattr(retriever, "document_frequencies", None)
-    if count_terms is None:
-        return None
-    frequencies, count = count_terms(question_terms(question, config=config))
+def _term_weights(terms: Sequence[str], retriever: Retriever) -> dict[str, float] | None:
+    """The question's terms weighted by how rare they are among the caller's chunks (None when none tells)."""
+    frequencies, count = retriever.document_frequencies(terms)
     return corpus_term_weights(frequencies, count)
 
 

@@ -39,7 +39,9 @@ def gate_no_material(
     return None
 
 
-def find_conflict(blocks: Sequence[Block], *, config: PipelineConfig, question: str | None = None) -> Conflict | None:
+def find_conflict(
+    blocks: Sequence[Block], *, config: PipelineConfig, question: str | None = None, terms: list[str] | None = None
+) -> Conflict | None:
     """The best-ranked conflict between two sources, or None.
 
     Two statements conflict when their blocks come from different sources, they have the same unit and different
@@ -50,10 +52,12 @@ def find_conflict(blocks: Sequence[Block], *, config: PipelineConfig, question: 
     update date (no date is oldest), ties by chunk id. Given the question, a pair counts only when the context the
     two statements share holds at least two of the question's significant terms (all of them if it has fewer), and
     each statement's sentence covers as much of the question as an answering sentence must
-    (`min_sentence_coverage`): a disagreement that would not answer the question does not refuse it.
+    (`min_sentence_coverage`): a disagreement that would not answer the question does not refuse it. `terms` are the
+    question's terms (`question_terms`) when the caller has them already.
     """
     asked = None if question is None else frozenset(tokenize(question, config.tokenizer))
-    terms = None if question is None else question_terms(question, config=config)
+    if terms is None and question is not None:  # the caller may pass the question's terms it already has
+        terms = question_terms(question, config=config)
     ranked = sorted(blocks, key=lambda block: (-block.score, block.record.chunk_id))
     stated = [
         _Stated(rank=rank, statement=statement, context=_context(quantity, config=config))

@@ -1,6 +1,7 @@
 """Retriever backends: where a question's retriever comes from, chosen by `RAG_RETRIEVER` (default `memory`).
 
-The pipeline asks only for `answers.pipeline.answer.Retriever` (search and has_term over the caller's chunks).
+The pipeline asks only for `answers.pipeline.answer.Retriever` (search, has_term and document_frequencies over the
+caller's chunks).
 A backend makes one for a caller's audiences, re-read for each question (§3). `memory` is the process-wide
 in-process index (`answers.retrieval.holder`): exact rank-bm25 scores with each audience tier's own statistics.
 Another backend (a search engine with one index per tier, README "Scaling") registers itself in BACKENDS.

@@ -11,11 +11,13 @@ from answers.pipeline.generate.units import Unit, block_units, quoted_sentences
 from answers.pipeline.text.questions import (
     ASKS_SEVERAL,
     QuestionType,
+    asks_bound,
     holds_type,
     question_identifiers,
     question_joined_names,
     question_terms,
     question_type,
+    states_bound,
 )
 from answers.pipeline.text.tokens import significant_terms
 from answers.pipeline.types import Block
@@ -77,17 +79,17 @@ def answer_candidates(
     """Up to `limit` answers, best first, each the quoted sentences of its units with their block numbers.
 
     A unit qualifies when its words (and, at half weight, its heading) reach `min_sentence_coverage` of the question's
-    terms, it holds the type of answer asked for (a duration for "how long", a time for "what time", a number for
-    "how many") and it speaks of every part of each identifier the question names (an underscored name written
-    whole); for a duration, time or date question with `term_weights` (each term's idf over the caller's chunks),
-    a unit's coverage and reach are weighed by them, the asked type counting as one more part weighed as the rarest
-    term ("Backups are taken every 6 hours." for "How frequently does Lumora back up data?", where nearly every
-    chunk names Lumora). A unit answers only if it scores at least `min_answer_score`, so the best decides whether
-    anything is written. The next-ranked units that pass the same threshold, with sentences of their own, are the
-    answers to try when the verifier drops every sentence of the one before (§5.6 judges each). A question asking
-    for several facts may instead be answered by up to `max_sentences` sentences of units that each reach part of it
-    (`_PART_SLACK` less) and together reach that share; a comparison takes the best unit about each thing compared;
-    either is one answer, with none after it.
+    terms, it holds the type of answer asked for (a duration for "how long", a time for "what time", a number for "how
+    many", a stated bound for "at most", "the maximum" or "the limit") and it speaks of every part of each identifier
+    the question names (an underscored name written whole); for a duration, time or date question with `term_weights`
+    (each term's idf over the caller's chunks), a unit's coverage and reach are weighed by them, the asked type counting
+    as one more part weighed as the rarest term ("Backups are taken every 6 hours." for "How frequently does Lumora back
+    up data?", where nearly every chunk names Lumora). A unit answers only if it scores at least `min_answer_score`, so
+    the best decides whether anything is written. The next-ranked units that pass the same threshold, with sentences of
+    their own, are the answers to try when the verifier drops every sentence of the one before (§5.6 judges each). A
+    question asking for several facts may instead be answered by up to `max_sentences` sentences of units that each
+    reach part of it (`_PART_SLACK` less) and together reach that share; a comparison takes the best unit about each
+    thing compared; either is one answer, with none after it.
     """
     terms = question_terms(question, config=config)
     if not terms or not blocks or limit < 1:
@@ -183,11 +185,13 @@ def _candidates(
         weights = term_weights((s.text for b in blocks for s in quoted_sentences(b)), terms, config.tokenizer)
         asked_type = 0.0
     best_score = max(b.score for b in blocks)
+    bound = asks_bound(question)
     units = [
         unit
         for block in blocks
         for unit in block_units(block, procedure=kind is QuestionType.PROCEDURE)
-        if kind not in _REQUIRED or holds_type(unit.text, kind)  # a unit without the asked type never answers
+        if (kind not in _REQUIRED or holds_type(unit.text, kind))  # a unit without the asked type never answers
+        and (not bound or kind not in _REQUIRED or states_bound(" ".join((unit.text, *unit.terms, *unit.context))))
     ]
     similarities = sentence_similarities(question, units) if config.semantic and units else None
     return [

@@ -40,6 +40,11 @@ DEFAULT = "default"  # the question's term a signature's `name=value` states
 UNSTATED_DEFAULT = 0.75  # the type fit of a unit that does not state the asked field's default
 # Soft kinds that a unit stating the asked default answers in full (whether it holds their mark or not).
 DEFAULT_ANSWERS = (QuestionType.YES_NO, QuestionType.NAME)
+# A heading's section number ("E.17. Release 15.4", "9.4. String Functions", "Chapter 5."): where the section stands,
+# not a number it speaks of ("PostgreSQL 17" is not answered under E.17).
+_SECTION_NUMBER = re.compile(
+    r"^\s*(?:(?:chapter|appendix|section|part)\s+)?(?:(?:[A-Z]|\d+)(?:\.\d+)*\.|\d+(?:\.\d+)+)(?=\s)", re.I
+)
 HEADING_SHARE = 0.5  # a term only the heading covers counts half (the heading is context), a field's term in full
 
 
@@ -137,7 +142,7 @@ def unit_signals(
     implied = signature_terms(unit, wanted, tokenizer)
     own = set().union(*(_terms(s.text, tokenizer) for s in unit.sentences)) | implied
     term_words = _terms(" ".join(unit.terms), tokenizer)
-    heading = _terms(" ".join(unit.context), tokenizer)
+    heading = _terms(" ".join(_SECTION_NUMBER.sub(" ", part) for part in unit.context), tokenizer)
     covered = frozenset(wanted & own)
     named = frozenset((wanted & term_words) - covered)
     context_covered = frozenset((wanted & heading) - covered - named)
@@ -147,6 +152,10 @@ def unit_signals(
     weighted = (
         sum(weights[t] for t in covered | named) + share * sum(weights[t] for t in context_covered) + asked_type
     )
+    # The corpus's weights let a unit leave out only terms commoner among the caller's chunks than every term it
+    # holds (the company's name beside "backup"), never one as rare as those ("refunds" in "How long are refunds
+    # kept in the trash?" beside "trash"): else the plain share stands.
+    by_corpus = by_corpus and _misses_only_commoner(weights, covered | named | context_covered, wanted)
     first = _terms(unit.sentences[0].text, tokenizer)
     fit = _type(unit, kind)
     if DEFAULT in wanted:
@@ -171,6 +180,14 @@ def unit_signals(
         heading_share=share,
         semantic=None if similarities is None else _semantic(unit, kind, similarities),
     )
+
+
+def _misses_only_commoner(weights: Mapping[str, float], held: frozenset[str], wanted: set[str]) -> bool:
+    """Whether every asked term the unit lacks weighs less than each one it holds."""
+    if not held:
+        return False
+    lightest = min(weights[t] for t in held)
+    return all(weights[t] < lightest for t in wanted - held)
 
 
 def _plain_coverage(

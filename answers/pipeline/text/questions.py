@@ -110,6 +110,32 @@ _DURATION_UNIT = re.compile(
     r"|\bin\s+seconds\b",
     re.I,
 )
+# A number word that counts ("two replicas", "no limit", "unlimited"); a bare "no" denies, it counts nothing.
+_QUANTITY_WORD = re.compile(
+    r"\b(?:unlimited|one|two|three|four|five|six|seven|eight|nine|ten|twelve|dozens?|hundreds?|thousands?)\b|"
+    r"\bno\s+(?:(?:upper|lower|fixed|hard|built-in)\s+)?(?:limit|limits|maximum|minimum|more|fewer|less|cap)\b",
+    re.I,
+)
+# Number words that count nothing: "one or more", "one of the", "one another", "no one", "each one", "a dozen ways".
+_NUMBER_IDIOM = re.compile(
+    r"\bone\s+(?:or\s+more|or\s+several|of|another|by\s+one)\b|"
+    r"\b(?:no|any|every|each|some|the|this|that|which|another|someone|anyone)\s+one\b|"
+    r"\b(?:a|one)\s+(?:couple|dozen)\s+of\s+(?:ways|things|reasons|times|places|examples|options)\b",
+    re.I,
+)
+# A question asking for a bound, and the words that state one (in the text or in a name: "max_connections").
+_ASKS_BOUND = re.compile(
+    r"\b(?:at\s+(?:most|least)|maxim(?:um|al|ally)|minim(?:um|al|ally)|max|min|limits?|upper\s+bound|"
+    r"lower\s+bound|at\s+(?:the\s+same\s+time|once)|simultaneously|concurrently)\b",
+    re.I,
+)
+_STATES_BOUND = re.compile(
+    r"(?<![a-z])(?:max|min)(?![a-z])|\b(?:at\s+(?:most|least)|maxim\w*|minim\w*|limit\w*|up\s+to|"
+    r"(?:no|not)\s+(?:more|fewer|less|longer|larger)\s+than|exceed\w*|capped|ceiling|unlimited|bound(?:ed)?|"
+    r"or\s+(?:more|fewer|less|longer|shorter|larger|smaller)|as\s+(?:many|much|long|large)\s+as|"
+    r"(?:longer|larger|greater|bigger|more)\s+than|truncated|restricted\s+to|only)\b",
+    re.I,
+)
 _PROCEDURAL = re.compile(
     r"^(?:click|tap|select|choose|open|go|enter|type|press|run|use|set|add|remove|follow|visit|navigate|install|"
     r"create|sign|turn|pick|drag|copy|paste|call|pass|edit|start|stop|restart|contact|ask|send|write|make)\b|"
@@ -189,8 +215,20 @@ def holds_type(text: str, kind: QuestionType) -> bool:
     if kind is QuestionType.DATE:
         return bool(_DATE_WORD.search(text) or _CLOCK.search(text) or _DURATION_UNIT.search(text))
     if kind is QuestionType.QUANTITY:
-        return bool(numbers_in(text) or re.search(r"\b(?:no|unlimited|one|two|three|four|five|ten)\b", text, re.I))
+        return bool(numbers_in(text) or _QUANTITY_WORD.search(_NUMBER_IDIOM.sub(" ", text)))
     return True
+
+
+def asks_bound(question: str) -> bool:
+    """Whether the question asks for a bound ("at most", "the maximum", "the limit", "at least", "the minimum", how
+    many "at the same time")."""
+    return bool(_ASKS_BOUND.search(question))
+
+
+def states_bound(text: str) -> bool:
+    """Whether the text states a bound: "up to 500 files", "a maximum of 50", "at least 12", "max_connections",
+    "the limit is", "no more than", "unlimited"."""
+    return bool(_STATES_BOUND.search(text))
 
 
 def type_match(text: str, kind: QuestionType) -> float:

@@ -43,10 +43,6 @@ class IndexRetriever:
     def has_term(self, term: str) -> bool:
         return self.index.has_term(term, max_rank=self.max_rank)
 
-
-class CountingRetriever(IndexRetriever):
-    """The same, also counting the chunks that hold each term, as the caller's retriever does."""
-
     def document_frequencies(self, terms: Sequence[str]) -> tuple[dict[str, int], int]:
         found = {t: self.index.document_frequency(t, max_rank=self.max_rank) for t in terms}
         return found, self.index.doc_count(max_rank=self.max_rank)
@@ -313,11 +309,10 @@ def test_the_reader_weighs_the_questions_terms_by_the_callers_chunks(make_record
 
     config = dataclasses.replace(CONFIG, min_coverage=0.5)  # "frequently" and "back" are in no chunk
 
-    plain = run(question, IndexRetriever(records), ExtractiveGenerator(config), config)
-    counted = run(question, CountingRetriever(records), ExtractiveGenerator(config), config)
+    events = run(question, IndexRetriever(records), ExtractiveGenerator(config), config)
 
-    assert plain[-1].status == "refused"  # "backup" is one of three terms
-    assert [e.text for e in counted if isinstance(e, SentenceVerified)] == ["Backups are taken every 6 hours."]
+    # Weighed by the blocks alone "backup" is one of three terms, too little to answer (test_extractive).
+    assert [e.text for e in events if isinstance(e, SentenceVerified)] == ["Backups are taken every 6 hours."]
 
 
 class RankedGenerator:

@@ -96,6 +96,9 @@ class FixedRetriever:
     def has_term(self, term: str) -> bool:
         return True
 
+    def document_frequencies(self, terms: Sequence[str]) -> tuple[dict[str, int], int]:
+        return dict.fromkeys(terms, len(RECORDS)), len(RECORDS)
+
 
 def answer(deltas: Sequence[str]) -> tuple[list, tuple[Block, ...]]:
     generator = ScriptedGenerator(list(deltas), regenerates=False)

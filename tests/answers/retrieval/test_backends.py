@@ -2,6 +2,8 @@
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
+from answers.pipeline.config import PipelineConfig
+from answers.pipeline.text.questions import question_terms
 from answers.retrieval.backends import BACKENDS, MemoryBackend, retriever_backend, retriever_for
 from answers.retrieval.caller import CallerRetriever
 from corpus_admin.visibility import EVERYONE, PUBLIC_ONLY
@@ -50,3 +52,17 @@ def test_a_callers_document_frequencies_count_only_the_chunks_it_may_see(ingest)
 
     assert public.document_frequencies(["refund", "floor"]) == ({"refund": 1, "floor": 0}, 2)
     assert staff.document_frequencies(["refund", "floor"]) == ({"refund": 1, "floor": 1}, 3)
+
+
+@pytest.mark.django_db
+def test_a_staff_chunk_saying_refunds_counts_for_the_question_term_refund(ingest):
+    ingest("refunds.md", "# Refunds\n\nRefunds are issued within 30 days of purchase.\n")
+    ingest("approvals.md", "# Approvals\n\nStaff refunds above $500 need a manager.\n", audience="internal")
+    ingest("hours.md", "# Support hours\n\nSupport answers on weekdays from nine to five.\n")
+    terms = question_terms("How are refunds approved?", config=PipelineConfig())
+
+    public, staff = retriever_for(PUBLIC_ONLY), retriever_for(EVERYONE)
+
+    assert "refund" in terms  # the question's word, stemmed as the index stems the chunks' words
+    assert public.document_frequencies(terms)[0]["refund"] == 1
+    assert staff.document_frequencies(terms)[0]["refund"] == 2

@@ -1,5 +1,6 @@
 """The extractive generator quotes whole block sentences that answer the question, or writes nothing."""
 import asyncio
+import dataclasses
 
 import pytest
 
@@ -7,7 +8,6 @@ from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generate.base import GenerationRequest
 from answers.pipeline.generate.extractive import (
     ExtractiveGenerator,
-    _candidates,
     answer_candidates,
     extract_answer,
     question_names,
@@ -15,7 +15,6 @@ from answers.pipeline.generate.extractive import (
 )
 from answers.pipeline.generate.score import corpus_term_weights
 from answers.pipeline.records import ChunkRecord
-from answers.pipeline.text.questions import question_terms, question_type
 from answers.pipeline.types import Block
 
 CONFIG = PipelineConfig()
@@ -199,6 +198,54 @@ def test_a_unit_with_only_the_common_term_does_not_answer_by_the_corpus_weights(
                           term_weights=BACKUP_WEIGHTS) == []
 
 
+def test_a_unit_lacking_a_term_as_rare_as_those_it_holds_does_not_answer_by_the_corpus_weights():
+    blocks = [block(1, "Deleted files are kept in the trash for 30 days.", 3.0),
+              block(2, "Refunds are processed within 5-7 business days.", 2.0)]
+    weights = corpus_term_weights({"refund": 2, "kept": 1, "trash": 2}, 6)  # "refund" as rare as "trash"
+
+    assert extract_answer("How long are refunds kept in the trash?", blocks, config=CONFIG, term_weights=weights) == []
+    assert extract_answer("How long are deleted files kept in the trash?", blocks, config=CONFIG,
+                          term_weights=corpus_term_weights({"delet": 1, "file": 2, "kept": 1, "trash": 2}, 6)) == [
+        "Deleted files are kept in the trash for 30 days [1]."
+    ]
+
+
+def test_a_question_asking_for_a_bound_is_not_answered_by_a_number_that_states_none():
+    blocks = [block(1, "The pg_hba.conf file holds records, one record per line, in 3 formats.", 3.0),
+              block(2, "Each pg_hba.conf record may hold at most 8 fields.", 2.0)]
+
+    assert extract_answer("How many records can pg_hba.conf hold at most?", blocks[:1], config=CONFIG) == []
+    assert extract_answer("How many fields can a pg_hba.conf record hold at most?", blocks, config=CONFIG) == [
+        "Each pg_hba.conf record may hold at most 8 fields [2]."
+    ]
+
+
+def test_a_question_asking_how_many_at_the_same_time_is_not_answered_by_a_signatures_numbers():
+    blocks = [block(1, "sqlite3.connect(database, timeout=5.0, cached_statements=128): Open a connection.", 3.0)]
+
+    assert extract_answer("How many connections can sqlite3.connect open at the same time?", blocks,
+                          config=CONFIG) == []
+
+
+def test_a_quantity_question_is_not_answered_by_an_idiom_of_number_words():
+    blocks = [block(1, "A table name may contain one or more letters, digits or underscores.", 3.0)]
+
+    assert extract_answer("How many letters can a table name contain?", blocks, config=CONFIG) == []
+
+
+def test_a_headings_section_number_is_not_a_number_the_question_names():
+    def under(heading: str) -> Block:
+        record = dataclasses.replace(block(1, "Release date: 2023-08-10.").record, heading_path=(heading,))
+        return Block(number=1, record=record, score=1.0, text=record.text)
+
+    question = "On what date will PostgreSQL 17 be released?"
+
+    assert extract_answer(question, [under("E.17. Release 15.4")], config=CONFIG) == []
+    assert extract_answer(question, [under("PostgreSQL Release 17")], config=CONFIG) == [
+        "Release date: 2023-08-10 [1]."
+    ]
+
+
 def test_without_the_asked_type_the_rare_term_alone_does_not_reach():
     blocks = [block(1, "Backups are stored in the same region as the workspace.", 6.0)]
 
@@ -236,16 +283,22 @@ def test_next_ranked_answer_is_another_unit_answering_on_its_own():
 def test_no_next_answer_under_the_answerability_threshold():
     question = "How long are deleted files kept in the trash?"
     answers = answer_candidates(question, RANKED, config=CONFIG)
-    strict = PipelineConfig(min_answer_score=_best_score(question, RANKED) - 1e-9)  # only the best reaches it
+    strict = PipelineConfig(min_answer_score=_best_score(question, RANKED))  # only the best reaches it
 
     assert len(answers) == 2
     assert answer_candidates(question, RANKED, config=strict) == answers[:1]
 
 
 def _best_score(question: str, blocks: list[Block]) -> float:
-    found = _candidates(question, blocks, question_terms(question, config=CONFIG), question_type(question),
-                        config=CONFIG)
-    return max(c.signals.score for c in found)
+    """The highest threshold at which the question is still answered: the best unit's score, found by bisection."""
+    low, high = 0.0, 2.0
+    for _ in range(50):
+        middle = (low + high) / 2
+        if answer_candidates(question, blocks, config=PipelineConfig(min_answer_score=middle)):
+            low = middle
+        else:
+            high = middle
+    return low
 
 
 def test_generator_streams_the_answer_ranked_at_its_attempt():

@@ -4,11 +4,13 @@ import pytest
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.questions import (
     QuestionType,
+    asks_bound,
     holds_type,
     question_identifiers,
     question_terms,
     question_type,
     search_terms,
+    states_bound,
     type_match,
 )
 
@@ -55,6 +57,13 @@ def test_question_type(question, kind):
     ("Invoices are issued in US dollars or euros.", T.DATE, False),
     ("The Team plan allows a maximum of 50 members.", T.QUANTITY, True),
     ("The Team plan is for small teams.", T.QUANTITY, False),
+    ("Two replicas are kept.", T.QUANTITY, True),
+    ("There is no limit on the number of tablespaces.", T.QUANTITY, True),
+    ("An identifier may hold one or more letters.", T.QUANTITY, False),  # an idiom counts nothing
+    ("Each table belongs to one of the schemas.", T.QUANTITY, False),
+    ("No one may log in without a password.", T.QUANTITY, False),
+    ("There are a dozen of ways to configure it.", T.QUANTITY, False),
+    ("No password is needed for local connections.", T.QUANTITY, False),  # a bare "no" denies, it counts nothing
     ("Anything at all.", T.NAME, True),  # soft kinds are scored, not required
 ])
 def test_a_text_holds_a_required_type_only_with_its_value(text, kind, holds):
@@ -111,3 +120,29 @@ def test_a_default_asked_in_other_words_is_asked_as_default():
     assert "default" in question_terms("Which port does the server listen on unless configured otherwise?",
                                        config=config)
     assert "valu" not in question_terms("What is the default value of shared_buffers?", config=config)
+
+
+@pytest.mark.parametrize(("question", "bound"), [
+    ("How many lines can pg_hba.conf hold at most?", True),
+    ("What is the maximum number of members on the Team plan?", True),
+    ("What minimum password length is enforced?", True),
+    ("What is the API rate limit?", True),
+    ("How many connections can sqlite3.connect open at the same time?", True),  # a capacity is a bound
+    ("How many files does a batch contain?", False),
+    ("How long are deleted files kept?", False),
+])
+def test_a_question_asks_for_a_bound_when_it_says_most_least_maximum_minimum_or_limit(question, bound):
+    assert asks_bound(question) is bound
+
+
+@pytest.mark.parametrize(("text", "bound"), [
+    ("A single upload batch can contain up to 500 files.", True),
+    ("The Team plan allows a maximum of 50 members.", True),
+    ("Passwords must be at least 12 characters long.", True),
+    ("Sets max_connections, the number of concurrent connections (100).", True),
+    ("The API rate limit is 600 requests per minute.", True),
+    ("The file holds a set of records, one per line.", False),
+    ("The default port is 5432.", False),
+])
+def test_a_text_states_a_bound_with_a_word_or_name_for_one(text, bound):
+    assert states_bound(text) is bound
