@@ -1,0 +1,113 @@
+"""Contradictions said without a number or a negation word (§5.6): the sentence puts one side of an opposite pair
+("hidden", "later", "only") where its span puts the other ("appear", "earlier", "also") next to the same words.
+
+An opposite counts only where it qualifies the same words on both sides: one of the four content words either side of
+the sentence's word is one of the four either side of the span's. A sentence that says "after" of one thing, with
+a span saying "before" of another, is no contradiction. Neither is a negated opposite ("not hidden" for "appear"),
+nor a span that also says the sentence's word of those words. The pairs of wording.ANTONYMS are read by the antonym
+check of bounds.py; these are others.
+"""
+import functools
+import re
+from collections.abc import Sequence
+
+from answers.pipeline.text.sentences import MARKER
+from answers.pipeline.text.tokens import TokenizerConfig
+from answers.pipeline.text.wording import word_terms
+
+_PAIRS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("earlier", "earliest"), ("later", "latest")),
+    (("older", "oldest"), ("newer", "newest")),
+    (("increase", "increases", "increased", "raise", "raises", "raised"),
+     ("decrease", "decreases", "decreased", "reduce", "reduces", "reduced", "lower", "lowers", "lowered")),
+    (("automatically",), ("manually", "by hand")),
+    (("public",), ("private",)),
+    (("upgrade", "upgrades", "upgraded", "upgrading"), ("downgrade", "downgrades", "downgraded", "downgrading")),
+    (("at least",), ("at most", "up to", "no more than")),
+    (("hidden", "hide", "hides"), ("appear", "appears", "visible", "shown")),
+    (("only",), ("also", "every", "all", "both")),
+    (("optional",), ("must",)),
+    (("same",), ("separate", "different")),
+    (("cancel", "cancels", "cancelled", "canceled"), ("carry on", "carries on", "continue", "continues")),
+    (("include", "includes", "included", "including"), ("left out", "leaves out", "omit", "omits", "omitted")),
+    (("kept", "keeps", "keep", "retained", "retains"), ("erased", "deleted", "removed")),
+    (("still",), ("replaced", "removed", "retired", "discontinued")),
+    (("outside",), ("through", "inside")),
+    (("at all times", "always", "around the clock"), ("during office hours", "during business hours",
+                                                      "during working hours", "only during")),
+)
+_WINDOW = 4  # content words either side of an opposite that it qualifies
+_TOKEN = re.compile(r"[^\W_][\w'’-]*")
+_NEGATIONS = frozenset(("no", "not", "never", "without", "cannot", "none", "nothing", "nobody", "nor"))
+
+
+@functools.lru_cache(maxsize=1)
+def _sides() -> tuple[tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]], ...]:
+    """Each pair both ways round, each phrase as its words."""
+    def split(side: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+        return tuple(tuple(phrase.split()) for phrase in side)
+
+    return tuple((split(one), split(other)) for a, b in _PAIRS for one, other in ((a, b), (b, a)))
+
+
+def contradiction_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig) -> list[str]:
+    """Each opposite the span states of the words the sentence qualifies with the other side of its pair: "[1] says
+    appear, not hidden"; empty when none."""
+    said = _parts(sentence)
+    stated = _parts(quote)
+    problems = []
+    for own, opposite in _sides():
+        for words, at, phrase in _found(said, own):
+            near = _near(words, at, len(phrase), tokenizer)
+            if not near:
+                continue
+            against = [
+                (len(near & _near(part, k, len(other), tokenizer)), other)
+                for part, k, other in _found(stated, opposite)
+            ]
+            against = [(shared, other) for shared, other in against if shared]
+            if not against:
+                continue
+            shared, other = max(against)
+            # The span saying the sentence's word of those words too, or the sentence saying the other of them,
+            # sets the two apart itself ("a free trial before a paid plan").
+            if any(len(near & _near(part, k, len(p), tokenizer)) >= shared for part, k, p in _found(stated, own)):
+                continue
+            if any(near & _near(part, k, len(p), tokenizer) for part, k, p in _found(said, opposite)):
+                continue
+            problems.append(f"[{n}] says {' '.join(other)}, not {' '.join(phrase)}")
+    return list(dict.fromkeys(problems))
+
+
+@functools.lru_cache(maxsize=2048)
+def _parts(text: str) -> tuple[tuple[str, ...], ...]:
+    """The text's clauses-to-sentences as lower-cased words (markers out; split at . ! ? ; and new lines)."""
+    return tuple(
+        tuple(word.lower() for word in _TOKEN.findall(part))
+        for part in re.split(r"[.!?;]\s|\n", MARKER.sub(" ", text))
+    )
+
+
+def _found(
+    parts: Sequence[Sequence[str]], side: Sequence[Sequence[str]]
+) -> list[tuple[Sequence[str], int, Sequence[str]]]:
+    """Each place a phrase of the side is written, not negated: (its part's words, where it starts, the phrase)."""
+    found = []
+    for words in parts:
+        for phrase in side:
+            size = len(phrase)
+            for k in range(len(words) - size + 1):
+                if tuple(words[k : k + size]) != tuple(phrase):
+                    continue
+                before = words[max(0, k - 3) : k]
+                if any(word in _NEGATIONS or word.endswith(("n't", "n’t")) for word in before):
+                    continue  # "not hidden" says what "appears" does
+                found.append((words, k, phrase))
+    return found
+
+
+def _near(words: Sequence[str], at: int, size: int, tokenizer: TokenizerConfig) -> frozenset[str]:
+    """The content terms of the words either side of a phrase: what it qualifies."""
+    before = [term for word in words[:at] for term in word_terms(word, tokenizer)][-_WINDOW:]
+    after = [term for word in words[at + size :] for term in word_terms(word, tokenizer)][:_WINDOW]
+    return frozenset(before + after)
