@@ -6,7 +6,8 @@ Rules callers rely on:
 - Always, on either side: "left out of" and "excluded from" read as "not"; "leaves out", "omits" and "exclude(s)"
   as "does not include"; "lacks" as "has no"; "refuses to" and "fails to" as "does not".
 - "keeps", "leaves", "retains" or "preserves" read as "does not delete" when the other text says "not delete" (or
-  remove, erase) and never the verb itself: "keeps the newer versions" is "does not delete newer versions".
+  remove, erase) and the text itself writes none of those verbs: "keeps the newer versions" is "does not delete
+  newer versions".
 - "blocks X that" (or rejects, forbids, prohibits, disallows) reads as "X that not" when the other text writes no
   such verb: "blocks passwords that contain the word" says what "a password may not contain the word" does (and
   "passwords ... are blocked" is read word for word).
