@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from difflib import SequenceMatcher
 
+from answers.pipeline.clauses import clause_swap_problems
 from answers.pipeline.contradictions import contradiction_problems
 from answers.pipeline.evidence import evidence_text, instruction_text
 from answers.pipeline.records import ChunkRecord, SentenceSpan
@@ -75,6 +76,7 @@ def bound_problems(
         or (contradiction_problems(n, sentence, span.quote, tokenizer) if sentence else [])
         or (_swap_problems(n, sentence, span.quote, elsewhere, tokenizer, names) if sentence else [])
         or (_clause_problems(n, sentence, span, record, tokenizer) if sentence else [])
+        or (clause_swap_problems(n, sentence, span.quote, tokenizer) if sentence else [])
     )
 
 
