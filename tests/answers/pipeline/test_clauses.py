@@ -20,7 +20,8 @@ SYNC = (
         ("The web app shows folder colours and the mobile app shows file sizes.", COLOURS,
          ["[1] says folder colours of mobile, not of web", "[1] says file sizes of web, not of mobile"]),
         ("Chat support is open on weekdays.", SUPPORT, ["[1] says open weekdays of Phone, not of Chat"]),
-        ("Local changes are uploaded every 15 seconds.", SYNC, ["[1] says every 15 seconds of desktop app, not of Local"]),
+        ("Local changes are uploaded every 15 seconds.", SYNC,
+         ["[1] says every 15 seconds of desktop app, not of Local"]),
     ],
 )
 def test_a_subject_given_the_other_claims_words_is_a_clause_swap(sentence, span, reasons):
