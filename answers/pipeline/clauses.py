@@ -14,7 +14,7 @@ from answers.pipeline.text.tokens import TokenizerConfig
 from answers.pipeline.text.wording import Word, content_words
 
 _CLAUSE_BREAK = re.compile(r"[.!?;]\s+|\n|,?\s+\b(?:and|but|while|whereas)\b\s+|,\s+(?:while|whereas)\s+", re.I)
-_SUBJECT = 2  # words naming a clause's subject, at most
+_SUBJECT = 2  # words of a clause's subject that a reason names
 _PRONOUN = re.compile(r"\s*(?:they|it|he|she|this|these|those|we|you)\b", re.I)
 _MIN_WORDS = 2
 
@@ -53,22 +53,22 @@ def _recombined(said: tuple[Word, ...], first: tuple[Word, ...], second: tuple[W
     own_terms, other_terms = {word.term for word in own}, {word.term for word in other}
     if not terms <= own_terms | other_terms or other[0].term in terms:
         return ""  # a word of neither claim, or the other claim's subject written too
-    subject = _leading(said, own_terms - other_terms, set())
+    subject = _leading(said, own_terms - other_terms, set(), len(said))
     taken = terms & (other_terms - own_terms)
     kept = terms & (own_terms - other_terms) - {word.term for word in subject}
     numeric = any(term[:1].isdigit() for term in taken)
     if not taken or (kept and not numeric):
         return ""
     written = " ".join(word.written for word in said if word.term in taken)
-    other_subject = _leading(other, other_terms - own_terms, taken)
-    return f"says {written} of {_written(other_subject)}, not of {_written(subject)}"
+    other_subject = _leading(other, other_terms - own_terms, taken, _SUBJECT)
+    return f"says {written} of {_written(other_subject)}, not of {_written(subject[:_SUBJECT])}"
 
 
-def _leading(words: tuple[Word, ...], only: set[str], taken: set[str]) -> tuple[Word, ...]:
-    """The clause's subject as its first words (two at most) that only its claim holds and the sentence did not take
-    ("first responder", "mobile")."""
+def _leading(words: tuple[Word, ...], only: set[str], taken: set[str], most: int) -> tuple[Word, ...]:
+    """The clause's subject as its first words (`most` at most) that only its claim holds and the sentence did not
+    take ("Members who use single", "mobile")."""
     end = 0
-    while end < min(len(words), _SUBJECT) and words[end].term in only - taken:
+    while end < min(len(words), most) and words[end].term in only - taken:
         end += 1
     return words[: max(end, 1)]
 

@@ -2,7 +2,8 @@
 ("hidden", "later", "only") where its span puts the other ("appear", "earlier", "also") next to the same words.
 
 An opposite counts only where it qualifies the same words on both sides: one of the four content words either side of
-the sentence's word is one of the four either side of the span's. A sentence that says "after" of one thing, with
+the sentence's word (within its clause: up to a comma or a word such as "after", "when", "even") is one of those
+of the span's. A sentence that says "after" of one thing, with
 a span saying "before" of another, is no contradiction. Neither is a negated opposite ("not hidden" for "appear"),
 nor a span that also says the sentence's word of those words. The pairs of wording.ANTONYMS are read by the antonym
 check of bounds.py; these are others.
@@ -37,7 +38,10 @@ _PAIRS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
                                                       "during working hours", "only during")),
 )
 _WINDOW = 4  # content words either side of an opposite that it qualifies
-_TOKEN = re.compile(r"[^\W_][\w'’-]*")
+_TOKEN = re.compile(r"[^\W_][\w'’-]*|,")
+# A comma or a subordinating word ends what an opposite qualifies: "kept even after the file is erased" keeps the
+# history, it does not erase it.
+_BOUNDS = frozenset((",", "after", "before", "when", "if", "unless", "until", "because", "even", "once", "since"))
 _NEGATIONS = frozenset(("no", "not", "never", "without", "cannot", "none", "nothing", "nobody", "nor"))
 
 
@@ -61,19 +65,21 @@ def contradiction_problems(n: int, sentence: str, quote: str, tokenizer: Tokeniz
             near = _near(words, at, len(phrase), tokenizer)
             if not near:
                 continue
-            against = [
-                (len(near & _near(part, k, len(other), tokenizer)), other)
-                for part, k, other in _found(stated, opposite)
-            ]
-            against = [(shared, other) for shared, other in against if shared]
+            against = []
+            for part, k, other in _found(stated, opposite):
+                qualified = _near(part, k, len(other), tokenizer)
+                if near & qualified:
+                    against.append((len(near & qualified), other, qualified))
             if not against:
                 continue
-            shared, other = max(against)
-            # The span saying the sentence's word of those words too, or the sentence saying the other of them,
-            # sets the two apart itself ("a free trial before a paid plan").
+            shared, other, qualified = max(against, key=lambda found: found[0])
+            # The span saying the sentence's word of those words too, or the sentence saying the other of what the
+            # span's word qualifies, sets the two apart itself ("a free trial before a paid plan").
             if any(len(near & _near(part, k, len(p), tokenizer)) >= shared for part, k, p in _found(stated, own)):
                 continue
-            if any(near & _near(part, k, len(p), tokenizer) for part, k, p in _found(said, opposite)):
+            if any(
+                len(qualified & _near(part, k, len(p), tokenizer)) >= shared for part, k, p in _found(said, opposite)
+            ):
                 continue
             problems.append(f"[{n}] says {' '.join(other)}, not {' '.join(phrase)}")
     return list(dict.fromkeys(problems))
@@ -108,6 +114,8 @@ def _found(
 
 def _near(words: Sequence[str], at: int, size: int, tokenizer: TokenizerConfig) -> frozenset[str]:
     """The content terms of the words either side of a phrase: what it qualifies."""
-    before = [term for word in words[:at] for term in word_terms(word, tokenizer)][-_WINDOW:]
-    after = [term for word in words[at + size :] for term in word_terms(word, tokenizer)][:_WINDOW]
+    start = next((i + 1 for i in range(at - 1, -1, -1) if words[i] in _BOUNDS), 0)
+    end = next((i for i in range(at + size, len(words)) if words[i] in _BOUNDS), len(words))
+    before = [term for word in words[start:at] for term in word_terms(word, tokenizer)][-_WINDOW:]
+    after = [term for word in words[at + size : end] for term in word_terms(word, tokenizer)][:_WINDOW]
     return frozenset(before + after)

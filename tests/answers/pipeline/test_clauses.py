@@ -22,6 +22,9 @@ SYNC = (
         ("Chat support is open on weekdays.", SUPPORT, ["[1] says open weekdays of Phone, not of Chat"]),
         ("Local changes are uploaded every 15 seconds.", SYNC,
          ["[1] says every 15 seconds of desktop app, not of Local"]),
+        ("Members who use single sign-on keep a Lumora password.",
+         "Members who use single sign-on do not have a Lumora password. Workspace owners keep a Lumora password.",
+         ["[1] says keep of Workspace owners, not of Members use"]),
     ],
 )
 def test_a_subject_given_the_other_claims_words_is_a_clause_swap(sentence, span, reasons):

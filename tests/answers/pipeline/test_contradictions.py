@@ -29,6 +29,9 @@ from answers.pipeline.text.tokens import DEFAULT
          "Both data centres have staff on site at all times.", "[1] says at all times, not during office hours"),
         ("The classic sharing dialog is still offered next to the new Share dialog.",
          "The classic sharing dialog has been replaced by the new Share dialog.", "[1] says replaced, not still"),
+        # The sentence's "erased" qualifies the file, its "kept" the history the span says is erased.
+        ("A file's version history is kept even after the file is permanently erased.",
+         "When a file is permanently erased, its version history is erased too.", "[1] says erased, not kept"),
         ("Sync pauses are lifted manually after a restart.",
          "Sync pauses are lifted automatically after a restart.", "[1] says automatically, not manually"),
     ],
