@@ -7,6 +7,7 @@ one), every one of its words is in the two, and it takes words only the other cl
 beside its subject (a shared word apart), or a number. The other clause must have a subject of its own, which the
 sentence does not write (a pronoun, "and they can also invite people", is the same subject's).
 """
+import functools
 import re
 
 from answers.pipeline.text.sentences import MARKER
@@ -33,14 +34,15 @@ def clause_swap_problems(n: int, sentence: str, quote: str, tokenizer: Tokenizer
     return problems
 
 
-def _clauses(text: str, tokenizer: TokenizerConfig) -> list[tuple[bool, tuple[Word, ...]]]:
+@functools.lru_cache(maxsize=2048)
+def _clauses(text: str, tokenizer: TokenizerConfig) -> tuple[tuple[bool, tuple[Word, ...]], ...]:
     """The text's clauses of two content words or more: whether a pronoun starts it, and its content words."""
     found = []
     for part in _CLAUSE_BREAK.split(MARKER.sub(" ", text)):
         words = content_words(part, tokenizer)
         if len(words) >= _MIN_WORDS:
             found.append((_PRONOUN.match(part) is not None, words))
-    return found
+    return tuple(found)
 
 
 def _recombined(said: tuple[Word, ...], first: tuple[Word, ...], second: tuple[Word, ...]) -> str:

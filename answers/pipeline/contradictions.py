@@ -54,11 +54,25 @@ def _sides() -> tuple[tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], 
     return tuple((split(one), split(other)) for a, b in _PAIRS for one, other in ((a, b), (b, a)))
 
 
+@functools.lru_cache(maxsize=1)
+def _phrases_by_first_word() -> dict[str, tuple[tuple[str, ...], ...]]:
+    found: dict[str, set[tuple[str, ...]]] = {}
+    for one, _ in _sides():
+        for phrase in one:
+            found.setdefault(phrase[0], set()).add(phrase)
+    return {word: tuple(phrases) for word, phrases in found.items()}
+
+
+_Place = tuple[tuple[str, ...], int, tuple[str, ...]]  # a part's words, where a phrase starts in it, the phrase
+
+
 def contradiction_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig) -> list[str]:
     """Each opposite the span states of the words the sentence qualifies with the other side of its pair: "[1] says
     appear, not hidden"; empty when none."""
-    said = _parts(sentence)
-    stated = _parts(quote)
+    said = _places(sentence)
+    if not said:
+        return []  # most sentences write no word of the table
+    stated = _places(quote)
     problems = []
     for own, opposite in _sides():
         for words, at, phrase in _found(said, own):
@@ -85,31 +99,26 @@ def contradiction_problems(n: int, sentence: str, quote: str, tokenizer: Tokeniz
     return list(dict.fromkeys(problems))
 
 
+def _found(places: dict[tuple[str, ...], list[_Place]], side: Sequence[tuple[str, ...]]) -> list[_Place]:
+    return [place for phrase in side for place in places.get(phrase, ())]
+
+
 @functools.lru_cache(maxsize=2048)
-def _parts(text: str) -> tuple[tuple[str, ...], ...]:
-    """The text's clauses-to-sentences as lower-cased words (markers out; split at . ! ? ; and new lines)."""
-    return tuple(
-        tuple(word.lower() for word in _TOKEN.findall(part))
-        for part in re.split(r"[.!?;]\s|\n", MARKER.sub(" ", text))
-    )
-
-
-def _found(
-    parts: Sequence[Sequence[str]], side: Sequence[Sequence[str]]
-) -> list[tuple[Sequence[str], int, Sequence[str]]]:
-    """Each place a phrase of the side is written, not negated: (its part's words, where it starts, the phrase)."""
-    found = []
-    for words in parts:
-        for phrase in side:
-            size = len(phrase)
-            for k in range(len(words) - size + 1):
-                if tuple(words[k : k + size]) != tuple(phrase):
+def _places(text: str) -> dict[tuple[str, ...], list[_Place]]:
+    """Where the text writes each phrase of the table, not negated, by phrase (the text split at . ! ? ; and new
+    lines, markers out, lower-cased)."""
+    by_first = _phrases_by_first_word()
+    places: dict[tuple[str, ...], list[_Place]] = {}
+    for part in re.split(r"[.!?;]\s|\n", MARKER.sub(" ", text)):
+        words = tuple(word.lower() for word in _TOKEN.findall(part))
+        for k, word in enumerate(words):
+            for phrase in by_first.get(word, ()):
+                if words[k : k + len(phrase)] != phrase:
                     continue
-                before = words[max(0, k - 3) : k]
-                if any(word in _NEGATIONS or word.endswith(("n't", "n’t")) for word in before):
+                if any(w in _NEGATIONS or w.endswith(("n't", "n’t")) for w in words[max(0, k - 3) : k]):
                     continue  # "not hidden" says what "appears" does
-                found.append((words, k, phrase))
-    return found
+                places.setdefault(phrase, []).append((words, k, phrase))
+    return places
 
 
 def _near(words: Sequence[str], at: int, size: int, tokenizer: TokenizerConfig) -> frozenset[str]:

@@ -14,6 +14,7 @@ Rules callers rely on:
 - In a relative clause, "that are not selected stay online" negates "selected" only: a comma closes the clause
   after a past participle that a content word follows.
 """
+import functools
 import re
 
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS
@@ -37,6 +38,7 @@ _BLOCKING = re.compile(r"\b(?:block|reject|forbid|prohibit|disallow)\w*", re.I)
 _RELATIVE = re.compile(r"\b((?:that|which|who)\s+(?:are|is|was|were)\s+not\s+[^\W\d_]+ed)\s+([^\W\d_]+)", re.I)
 
 
+@functools.lru_cache(maxsize=4096)
 def reword_negations(text: str, other: str) -> str:
     """The text with its negations said without a negation word written with one, given the text it is compared
     with (`other`: the span for a sentence, the sentence for a span)."""
