@@ -11,10 +11,11 @@ import statistics
 import time
 from collections.abc import Sequence
 
-from answers.pipeline import bounds, evidence, spans, verify
+from answers.pipeline import bounds, clauses, contradictions, evidence, spans, verify
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.records import ChunkRecord
 from answers.pipeline.text.claims import read_claims
+from answers.pipeline.text.negating import reword_negations
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS
 from answers.pipeline.types import Block
 from answers.pipeline.verify import common_terms, verify_sentence
@@ -79,6 +80,9 @@ def _clear_caches() -> None:
     verify._terms_of.cache_clear()
     evidence._evidence_text.cache_clear()
     bounds._listed_terms.cache_clear()
+    contradictions._places.cache_clear()
+    clauses._clauses.cache_clear()
+    reword_negations.cache_clear()
 
 
 def _percentile(ordered: list[float], share: float) -> float:

@@ -6,6 +6,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from difflib import SequenceMatcher
 
+from answers.pipeline.clauses import clause_swap_problems
+from answers.pipeline.contradictions import contradiction_problems
 from answers.pipeline.evidence import evidence_text, instruction_text
 from answers.pipeline.records import ChunkRecord, SentenceSpan
 from answers.pipeline.spans import chunk_sentences
@@ -19,6 +21,7 @@ from answers.pipeline.text.claims import (
     read_names,
     same_value,
 )
+from answers.pipeline.text.negating import reword_negations
 from answers.pipeline.text.quantities import duration_units
 from answers.pipeline.text.sentences import MARKER
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig
@@ -67,12 +70,14 @@ def bound_problems(
         _number_problems(n, claims, stated, record, tokenizer, span)
         or (_duration_problems(n, claims, sentence, span.quote) if sentence else [])
         or _name_problems(n, _not_ours(names, span.quote, record, elsewhere), stated, record, tokenizer)
-        or (_list_problems(n, sentence, span.quote, tokenizer) if sentence else [])
-        or _polarity_problems(n, claims, stated, held)
+        or (_list_problems(n, reword_negations(sentence, span.quote), span.quote, tokenizer) if sentence else [])
+        or _polarity_problems(n, *_reworded(claims, stated, sentence, span.quote, tokenizer), held)
         or (_antonym_problems(n, sentence, span, record, claims, stated, tokenizer) if sentence else [])
+        or (contradiction_problems(n, sentence, span.quote, tokenizer) if sentence else [])
         or (_swap_problems(n, sentence, span.quote, elsewhere, tokenizer, names) if sentence else [])
         or (_entity_problems(n, sentence, span, record, tokenizer) if sentence else [])
         or (_clause_problems(n, sentence, span, record, tokenizer) if sentence else [])
+        or (clause_swap_problems(n, sentence, span.quote, tokenizer) if sentence else [])
     )
 
 
@@ -357,6 +362,20 @@ def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[st
     if affirmed:
         problems.append(f'[{n}] negates "{_words(affirmed, stated)}"; the sentence affirms it')
     return problems
+
+
+def _reworded(
+    claims: Claims, stated: Claims, sentence: str, quote: str, tokenizer: TokenizerConfig
+) -> tuple[Claims, Claims]:
+    """The sentence's and the span's claims with their negations said without a negation word written with one
+    (negating.py): "keeps the newer versions" against "does not delete newer versions"."""
+    if not sentence:
+        return claims, stated
+    said, span = reword_negations(sentence, quote), reword_negations(quote, sentence)
+    return (
+        claims if said == sentence else read_claims(said, tokenizer),
+        stated if span == quote else read_claims(span, tokenizer),
+    )
 
 
 def _words(terms: Iterable[str], stated: Claims) -> str:

@@ -1,5 +1,6 @@
 """Support spans (§2.7, §5.6): the one or two sentences of a chunk's original text that hold most of a claim's terms."""
 import functools
+import re
 from collections.abc import Collection
 
 from answers.pipeline.evidence import instruction_ranges
@@ -11,6 +12,7 @@ from answers.pipeline.text.wording import say_quantities
 from answers.pipeline.types import SupportSpan
 
 _MAX_SENTENCES = 2
+_NEGATION = re.compile(r"\b(?:no|not|never|without|cannot|none|nothing|nobody|neither|nor)\b|n['’]t\b", re.I)
 _LISTED_NAMES = 3  # a sentence holding this many of the claim's name terms states its list ("Visa, Mastercard, Amex")
 
 
@@ -27,19 +29,22 @@ def support_span(
     tokenizer: TokenizerConfig,
     names: Collection[str] = (),
     letters: Collection[str] = (),
+    negated: bool = False,
 ) -> tuple[SupportSpan, frozenset[str]] | None:
     """The span holding the most of `terms`, and the terms it holds; None when no sentence holds any.
 
     A span is one sentence or two adjacent ones, never a flagged instruction (§2.8). Words (names among them) count
-    first, then one sentence wins over two, and numbers only decide between spans as long holding as many words: a
-    number of the claim must not pull the span to a sentence about something else that happens to state it (the "4"
-    of standard delivery, for a claim that express takes 4 days), so that the numbers check then reads the sentence
-    the claim is about. A sentence that holds no more of the claim than names of it (`names`: "Lisbon" in "Returns go
-    to the Lisbon office") adds nothing: it is not where the claim is stated, unless it lists three or more of its
-    name terms or, alone, holds every name of the claim. Of spans holding as many words, the one holding more of the
-    names wins (a span without a name of the claim fails the names check: "only on the Business plan" is stated
-    where "Business" is); then the one holding more of `letters`, the claim's letters named as keys or values, which
-    have no terms ("press S", "'Y'"); then the earlier.
+    first, and numbers only decide between spans as long holding as many words: a number of the claim must not pull
+    the span to a sentence about something else that happens to state it (the "4" of standard delivery, for a claim
+    that express takes 4 days), so that the numbers check then reads the sentence the claim is about. A sentence
+    that holds no more of the claim than names of it (`names`: "Lisbon" in "Returns go to the Lisbon office") adds
+    nothing: it is not where the claim is stated, unless it lists three or more of its name terms or, alone, holds
+    every name of the claim. Of spans holding as many words, the one holding more of the names wins (a span without
+    a name of the claim fails the names check: "only on the Business plan" is stated where "Business" is); then the
+    one holding more of `letters`, the claim's letters named as keys or values, which have no terms ("press S",
+    "'Y'"); then one sentence over two; then, for a claim that negates (`negated`), a span that negates too ("gets
+    nothing back for the months left" is said where "receives no refund" is, not where "receives a full refund" is);
+    then the earlier.
     A heading line ("AFTER THE INCIDENT") is no claim: never part of a span, so it never supplies a word.
     """
     wanted = frozenset(terms)
@@ -49,8 +54,10 @@ def support_span(
     own = [_terms_of(record.text[s.start : s.end], tokenizer) & wanted for s in sentences]
     held = [_held(terms, wanted, named) for terms in own]
     lettered = [sum(holds_letter(record.text[s.start : s.end], letter) for letter in letters) for s in sentences]
+    negating = [negated and _NEGATION.search(record.text[s.start : s.end]) is not None for s in sentences]
     barred = [s.instruction or (not s.list_item and is_heading(record.text[s.start : s.end])) for s in sentences]
-    best: tuple[int, int, int, int, int, int] | None = None  # (words, names, letters, -sentences, numbers, -first)
+    # (words, names, letters, -sentences, negates, numbers, -first)
+    best: tuple[int, int, int, int, int, int, int] | None = None
     for first in range(len(sentences)):
         if barred[first]:
             continue
@@ -62,12 +69,15 @@ def support_span(
             if count == 1 and not union and named and named <= own[first]:
                 union = own[first]  # alone, a sentence naming every name of the claim states it: "only on Business"
             letters_held = sum(lettered[first : last + 1])
-            key = (len(union - numbers), len(union & named), letters_held, -count, len(union & numbers), -first)
+            negates = int(any(negating[first : last + 1]))
+            key = (
+                len(union - numbers), len(union & named), letters_held, -count, negates, len(union & numbers), -first
+            )
             if union and (best is None or key > best):
                 best = key
     if best is None:
         return None
-    first, count = -best[5], -best[3]
+    first, count = -best[6], -best[3]
     chosen = sentences[first : first + count]
     start, end = chosen[0].start, chosen[-1].end
     numbered = tuple(range(first + 1, first + count + 1))

@@ -78,6 +78,7 @@ def verify_sentence(
     # A span stating the opposite ("closed" for "open") is where the sentence's claim is made: find it, so that the
     # antonym check reads it (an antonym never counts towards the share).
     opposites = antonym_terms(frozenset(terms), config.tokenizer) - terms
+    negating = any(True in polarity for polarity in claims.polarity.values())
     reasons: list[str] = []
     valid: list[int] = []
     spans: dict[int, SupportSpan] = {}
@@ -88,7 +89,7 @@ def verify_sentence(
             continue
         supported = support_span(
             distinctive | name_terms | opposites | negations, block.record, tokenizer=config.tokenizer,
-            names=name_terms, letters=letters,
+            names=name_terms, letters=letters, negated=negating,
         )
         held = supported[1] & distinctive if supported else frozenset()
         share = len(held) / len(distinctive) if distinctive else 0.0

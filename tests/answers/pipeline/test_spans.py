@@ -132,3 +132,15 @@ def test_a_letter_the_claim_names_decides_between_sentences_holding_as_many_word
     found = support_span(significant_terms(sentence, DEFAULT), record, tokenizer=DEFAULT, letters={"Y"})
 
     assert found is not None and found[0].sentences == (2,)
+
+
+def test_of_sentences_holding_as_many_words_a_negating_claim_takes_the_one_that_negates(make_record):
+    text = "Guests are charged as members.\nGuests are free and are not charged as users."
+    record = make_record("pricing-v1-c01", text=text, flagged=[])
+    terms = significant_terms("Guests are not charged.", DEFAULT)
+
+    plain = support_span(terms, record, tokenizer=DEFAULT)
+    negating = support_span(terms, record, tokenizer=DEFAULT, negated=True)
+
+    assert plain is not None and plain[0].sentences == (1,)
+    assert negating is not None and negating[0].sentences == (2,)

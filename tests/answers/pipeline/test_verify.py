@@ -801,3 +801,53 @@ def test_a_sentence_joining_both_sentences_of_a_span_is_shown():
 
     assert verify_sentence("The widget does not need inline scripts and does not use eval [1].",
                            blocks={1: block(1, span)}, config=CONFIG).shown
+
+
+@pytest.mark.parametrize(
+    ("text", "sentence"),
+    [
+        ("Restoring a version does not delete newer versions.", "Restoring a version keeps the newer versions [1]."),
+        ("Signing out does not delete the local Lumora folder.",
+         "Signing out leaves the local Lumora folder in place [1]."),
+        ("Files in the trash are not synced to desktop or mobile devices.",
+         "Items in the trash are left out of syncing to desktop and mobile devices [1]."),
+        ("Prices are shown in US dollars and do not include tax.",
+         "Prices are listed in US dollars and exclude tax [1]."),
+        ("Lumora blocks passwords that contain the word Lumora.", "A password may not contain the word Lumora [1]."),
+        ("Lumora blocks passwords that appear in known data breaches.",
+         "Passwords found in known data breaches are blocked [1]."),
+        ("Folders that are not selected stay online only.", "Unselected folders stay online only [1]."),
+    ],
+)
+def test_a_negation_said_without_a_negation_word_agrees_with_the_span(text, sentence):
+    assert verify_sentence(sentence, blocks={1: block(1, text)}, config=CONFIG).shown
+
+
+@pytest.mark.parametrize(
+    ("text", "sentence", "reason"),
+    [
+        ("The desktop app has a Linux version.", "The desktop app lacks a Linux version [1].",
+         '[1] affirms "Linux version"; the sentence negates it'),
+        ("Lumora blocks passwords that contain the word Lumora.", "A password may contain the word Lumora [1].",
+         '[1] negates "contain word"; the sentence affirms it'),
+        ("Online-only folders still appear in the Lumora web app.",
+         "Online-only folders are hidden from the Lumora web app [1].", "[1] says appear, not hidden"),
+    ],
+)
+def test_a_negation_or_an_opposite_said_in_other_words_is_dropped(text, sentence, reason):
+    verdict = verify_sentence(sentence, blocks={1: block(1, text)}, config=CONFIG)
+
+    assert verdict.reasons == (reason,)
+
+
+def test_a_negating_claim_is_read_against_the_sentence_that_negates_too():
+    text = (
+        "An annual plan cancelled in its first month receives a full refund. "
+        "An annual plan cancelled after its first month receives no refund for the remaining months."
+    )
+    sentence = "An annual plan cancelled after its first month gets nothing back for the months left [1]."
+
+    verdict = verify_sentence(sentence, blocks={1: block(1, text)}, config=CONFIG)
+
+    assert verdict.shown
+    assert verdict.spans[0].quote.endswith("no refund for the remaining months.")

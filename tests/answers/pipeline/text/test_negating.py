@@ -1,0 +1,37 @@
+"""Negations said without a negation word are written with one, the same way in a sentence and its span."""
+import pytest
+
+from answers.pipeline.text.negating import reword_negations
+
+
+@pytest.mark.parametrize(
+    ("text", "other", "reworded"),
+    [
+        ("Items are left out of syncing.", "", "Items are not syncing."),
+        ("The plan omits phone support.", "", "The plan does not include phone support."),
+        ("Prices exclude tax.", "", "Prices does not include tax."),
+        ("The free plan lacks version history.", "", "The free plan has no version history."),
+        ("The app refuses to open the file.", "", "The app does not open the file."),
+        ("Restoring keeps newer versions.", "Restoring does not delete newer versions.",
+         "Restoring does not delete newer versions."),
+        ("Lumora blocks passwords that contain the word Lumora.", "A password may not contain it.",
+         "Lumora passwords that not contain the word Lumora."),
+        ("Folders that are not selected stay online only.", "", "Folders that are not selected, stay online only."),
+    ],
+)
+def test_a_negation_said_another_way_is_written_with_a_negation_word(text, other, reworded):
+    assert reword_negations(text, other) == reworded
+
+
+@pytest.mark.parametrize(
+    ("text", "other"),
+    [
+        ("Restoring keeps newer versions.", "Restoring saves a new version."),  # no "not delete" to agree with
+        # The text says the verb itself: it is read word for word.
+        ("Restoring keeps newer versions and deletes drafts.", "Restoring does not delete newer versions."),
+        ("Lumora blocks passwords that leak.", "Passwords that leak are blocked."),  # said with the verb both times
+        ("Files that are not synced to desktop stay online.", ""),  # the negation goes on past "to"
+    ],
+)
+def test_a_text_is_left_as_written_where_no_rule_applies(text, other):
+    assert reword_negations(text, other) == text
