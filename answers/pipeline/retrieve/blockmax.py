@@ -1,4 +1,4 @@
-"""Block-max bounds: per term and per block of BLOCK consecutive document numbers, a bound of what it adds there.
+"""Block-max bounds: per term and per block of 128 consecutive document numbers, a bound of what it adds there.
 
 MaxScore (`retrieve.maxscore`) bounds a term by its largest contribution anywhere. Here the documents are cut into
 fixed blocks of document numbers, the same cut for every term, and each common term keeps, per block, the pair
@@ -9,8 +9,8 @@ term is absent. Summing a query's terms' block bounds gives, per block, a bound 
 blocks whose bound stays below the k-th best are skipped, and over the others each term's bound is its largest
 there, tighter than its bound over every document.
 
-Tables take 2 bytes per block for terms in at least 1/MIN_SHARE of the documents (a few hundred terms): about
-2 * 8 bytes per chunk at 1/MIN_SHARE = 1/64 and BLOCK = 128, and nothing for the long tail of rare terms.
+Tables take 2 bytes per block for the terms in at least 1/MIN_SHARE of the documents and nothing for the long tail
+of rare terms: on the synthetic Zipfian corpus, 751 terms, 12 bytes a chunk at 100k and at 1M alike.
 """
 import numpy as np
 
