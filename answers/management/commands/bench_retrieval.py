@@ -69,8 +69,14 @@ def _text(result: dict) -> str:
             f"p95 {result['bm25s_p95_ms']:.3f} ms ({result['bm25s_query_ratio']}x ours at p50, "
             f"{result['bm25s_query_ratio_p95']}x at p95), {result['bm25s_bytes_per_chunk']} bytes/chunk; "
             f"top 10 overlap with ours {result['bm25s_top10_overlap']:.3f}, same order for "
-            f"{result['bm25s_top10_same_order']} of {result['queries']} (its BM25 variant differs); its own "
+            f"{result['bm25s_top10_same_order']} of {result['queries']}; its own "
             f"retrieve() p50 {result['bm25s_retrieve_p50_ms']:.3f} ms",
+            f"bm25s overlap: {result['bm25s_top10_overlap_without_floored_term']} on the "
+            f"{result['queries'] - result['bm25s_queries_with_floored_term']} queries without, "
+            f"{result['bm25s_top10_overlap_with_floored_term']} on the {result['bm25s_queries_with_floored_term']} "
+            f"with one of the {result['bm25s_floored_terms']} terms in over half of the chunks (rank-bm25 floors "
+            "their idf at epsilon * mean idf, bm25s clamps it to 0)",
+            "bm25s overlap per query: " + " ".join(f"{share:g}" for share in result["bm25s_top10_overlap_per_query"]),
         ]
     lines += [
         f"memory: index {result['ours_index_mb']} MB ({result['ours_bytes_per_chunk']} bytes/chunk by arrays, "

@@ -16,7 +16,9 @@ the rarest terms (the seed) are scored exactly; when the other terms' bounds sum
 the usual case, the top k is the seed's and the query is done in a few numpy calls per term; otherwise the seed's
 documents at or above that k-th best are kept with their exact scores, and only documents of none of the seed's
 terms are narrowed from it (`maxscore.reaching_docs`: the seed's terms add nothing to them, so the other terms'
-bounds alone decide) and scored. Postings take 6 bytes
+bounds alone decide), first skipping the blocks of 128 document numbers where those terms' block-max bounds
+(`retrieve.blockmax`) sum below it and bounding each term by its largest over the blocks left, then scored.
+Postings take 6 bytes
 (int32 document, uint16 pair code) while the corpus has at most 65,536 distinct (tf, length) pairs, else 8.
 
 Hits are the documents with a non-zero score, best first, ties by chunk id. Scores can be negative: as in
@@ -26,10 +28,11 @@ negative when the average idf is (tiny corpora, such as a single document).
 import bisect
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from answers.pipeline.retrieve.blockmax import BLOCK_SHIFT, block_tables
 from answers.pipeline.retrieve.maxscore import (
     KEPT_COST,
     SEED_POSTINGS,
@@ -49,6 +52,7 @@ PRUNE_FROM = 20_000  # postings a query must read before pruning is worth its bo
 _DENSE_SHARE = 4  # a term in at least 1/4 of the documents also gets a code per document, for O(1) look-ups
 _SPARSE_SHARE = 16  # a query with fewer postings than 1/16 of the documents scores its documents alone
 _DENSE_PASS = 0.25  # adding a column costs about this much a document, against 1 a posting scattered
+_BOUND_MARGIN = 1e-9  # relative, as maxscore's: rounding in a sum of a few dozen float64 terms is below 1e-14
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,7 @@ class _Scoring:
     docs: np.ndarray  # the tier's part of the term's postings: document numbers ascending
     codes: np.ndarray  # their pair codes
     column: np.ndarray | None
+    blocks: np.ndarray | None = None  # its block-max pair codes (`retrieve.blockmax`), if it is common enough
 
 
 @dataclass(frozen=True)
@@ -156,6 +161,14 @@ class Bm25Index:
         self._check_shape()
         self._rank_starts = np.searchsorted(ranks, np.arange(TIERS + 1), side="left").tolist()
         self._columns = self._dense_columns()
+        self._blocks = block_tables(
+            post_docs=post_docs,
+            post_codes=post_codes,
+            term_starts=offsets[0::TIERS],
+            pair_tf=pair_tf,
+            pair_length=pair_length,
+            n_docs=len(chunk_ids),
+        )
         self._set_change(removed, delta_rows, previous=None)
 
     def with_change(
@@ -472,9 +485,14 @@ class Bm25Index:
 
             if seeded is not None:
                 # The seed's top k is known exactly: only documents of none of its terms remain, and for them the
-                # other terms' bounds alone decide (no union with the seed's documents, no second look at them).
+                # other terms' bounds alone decide (no union with the seed's documents, no second look at them),
+                # and only in the blocks where the other terms' block bounds together reach the k-th best.
+                blocks = self._in_live_blocks(scoring, tier, seeded)
+                if blocks is None:
+                    return self._ordered(seeded.best, seeded.values, k)
+                rest, live = blocks
                 outside = reaching_docs(
-                    self._pruning_terms(scoring, tier, leave_out=seeded.term_ids),
+                    self._pruning_terms(rest, tier, leave_out=seeded.term_ids),
                     threshold=seeded.threshold,
                     doc_count=tier.extent,
                     max_postings=None if eager else cost / KEPT_COST,
@@ -483,6 +501,8 @@ class Bm25Index:
                     found, _ = lookup_postings(seeded.docs, outside)
                     if found.size:
                         outside = np.delete(outside, found)  # the seed's documents are scored already
+                    if live is not None:
+                        outside = outside[live.take(outside >> BLOCK_SHIFT)]
                     values = exact(outside)
                     scored = values != 0
                     return self._top(
@@ -550,6 +570,39 @@ class Bm25Index:
             return _Seed(threshold, docs, docs[keep], values[keep], frozenset(term.term_id for term in seed))
         return self._ordered(docs[keep], values[keep], k)
 
+    def _in_live_blocks(
+        self, scoring: list[_Scoring], tier: _Tier, seeded: _Seed
+    ) -> tuple[list[_Scoring], np.ndarray | None] | None:
+        """The query's terms, those outside the seed with bounds over the live blocks alone (where the sum of their
+        block bounds reaches the seed's threshold), and which blocks are live (None: all); None if no block is
+        live, so no document outside the seed can reach the top k.
+
+        A document outside the seed holds none of its terms: its score is at most its block's sum, so one in a
+        block that is not live cannot reach the threshold, and in a live block each term adds at most its largest
+        bound over the live blocks (a term with none there adds nothing and is left out).
+        """
+        others = {term.term_id: term for term in scoring if term.term_id not in seeded.term_ids}
+        if not others or tier.tf_part.size == 0 or tier.tf_part[0] != 0.0:
+            return scoring, None  # the absent code must add 0.0 (k1 * (1 - b) = 0 makes it 0 / 0)
+        repeats: dict[int, int] = {}
+        for term in scoring:
+            repeats[term.term_id] = repeats.get(term.term_id, 0) + 1
+        tables = {term.term_id: term.blocks for term in others.values() if term.blocks is not None}
+        if not tables:
+            return scoring, None
+        blocked = [others[term_id] for term_id in tables]
+        unblocked = sum(repeats[term.term_id] * term.bound for term in others.values() if term.blocks is None)
+        parts = {term_id: tier.tf_part.take(table) for term_id, table in tables.items()}
+        sums = np.full(next(iter(tables.values())).size, float(unblocked))
+        for term in blocked:
+            sums += (repeats[term.term_id] * term.idf) * parts[term.term_id]
+        live = sums * (1 + _BOUND_MARGIN) >= seeded.threshold  # raised as maxscore's sums: far above rounding
+        if not live.any():
+            return None
+        bounds = {term.term_id: float(term.idf * parts[term.term_id][live].max()) for term in blocked}
+        tightened = [replace(term, bound=bounds[term.term_id]) if term.term_id in bounds else term for term in scoring]
+        return [term for term in tightened if term.bound > 0 or term.term_id not in bounds], live
+
     def _top(self, candidates: np.ndarray, values: np.ndarray, k: int) -> list[Hit]:
         if candidates.size > k:
             kth = np.partition(values, candidates.size - k)[candidates.size - k]
@@ -589,7 +642,9 @@ class Bm25Index:
         if start == end or idf == 0.0:
             return None
         docs, codes = self.post_docs[start:end], self.post_codes[start:end]
-        return _Scoring(term_id, idf, float(tier.bound[term_id]), docs, codes, self._columns.get(term_id))
+        return _Scoring(
+            term_id, idf, float(tier.bound[term_id]), docs, codes, self._columns.get(term_id), self._blocks.get(term_id)
+        )
 
     def _prunable(self, scoring: list["_Scoring"], postings: int, prune_from: int) -> bool:
         """Whether the query reads enough postings for pruning to pay, and its bounds are sound."""
@@ -726,7 +781,7 @@ class Bm25Index:
         arrays = [self.ranks, self.lengths, self.chunk_order, self.offsets, self.post_docs, self.post_codes]
         arrays += [self.pair_tf, self.pair_length, self.term_max_tf, self.term_min_length, self.removed]
         arrays += [array for tier in self._tiers for array in (tier.df, tier.idf, tier.tf_part, tier.bound)]
-        arrays += list(self._columns.values())
+        arrays += list(self._columns.values()) + list(self._blocks.values())
         if self._removed_mask is not None:
             arrays.append(self._removed_mask)
         strings = sum(len(s) + 49 for s in self.chunk_ids) + sum(len(s) + 49 for s in self.terms)
@@ -758,6 +813,7 @@ class Bm25Index:
 _MAIN_FIELDS = (
     "k1", "b", "epsilon", "chunk_ids", "ranks", "lengths", "chunk_order", "terms", "term_ids", "offsets",
     "post_docs", "post_codes", "pair_tf", "pair_length", "term_max_tf", "term_min_length", "_rank_starts", "_columns",
+    "_blocks",
 )
 
 

@@ -38,13 +38,17 @@ def test_bench_retrieval_counts_every_compared_query_as_identical_to_rank_bm25()
                             "--json"))
     assert result["rank_bm25_queries"] == 7 and result["top10_identical_count"] == 7
     assert 0 < result["bm25s_top10_overlap"] <= 1
-    assert result["bm25s_variant"]["method"] == "robertson"
+    # rank-bm25's tf part and idf in bm25s (they part only on terms in over half of the chunks), overlap per query
+    assert result["bm25s_variant"] == {"method": "atire", "idf_method": "robertson", "k1": 1.5, "b": 0.75}
+    assert len(result["bm25s_top10_overlap_per_query"]) == 12
+    assert result["bm25s_floored_terms"] > 0 and result["bm25s_queries_with_floored_term"] > 0
+    assert result["bm25s_top10_overlap_without_floored_term"] >= 0.9
     assert result["update_source_chunks"] == 100
 
 
 def test_bench_retrieval_text_output_names_all_three_engines():
     text = run("bench_retrieval", "--chunks", "200", "--queries", "5")
-    assert "rank-bm25" in text and "bm25s (robertson)" in text
+    assert "rank-bm25" in text and "bm25s (atire)" in text and "bm25s overlap per query: " in text
     assert "top10_identical: True (5 of 5 queries" in text
 
 
