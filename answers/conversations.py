@@ -125,7 +125,8 @@ def visible_chunk_ids(chunk_ids: Sequence[str], *, audiences: Sequence[str]) -> 
         return set()
     quote = connection.ops.quote_name
     meta = Chunk._meta
-    chunk_id, audience = (quote(meta.get_field(name).column) for name in ("chunk_id", "audience"))
+    columns = {field.name: quote(field.column) for field in meta.concrete_fields}
+    chunk_id, audience = columns["chunk_id"], columns["audience"]
     sql = (f"SELECT {chunk_id} FROM {quote(meta.db_table)} WHERE {chunk_id} IN ({', '.join(['%s'] * len(ids))})"
            f" AND {audience} IN ({', '.join(['%s'] * len(tiers))})")
     with connection.cursor() as cursor:
