@@ -17,8 +17,11 @@ from answers.conversations import (
     history_seen_now,
     parse_conversation_key,
     purge_expired,
+    visible_chunk_ids,
+    visible_chunks,
 )
 from answers.models import Conversation, QuestionLog
+from corpus_admin.models import Chunk
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -284,3 +287,14 @@ def test_a_sockets_kept_turns_are_read_with_the_audiences_now():
     assert as_partner.answer_sentences == ("Resellers receive a 20% discount.", "Refunds take 5 days.")
     assert as_public.question == kept.question
     assert as_public.answer_sentences == ("Refunds take 5 days.",) and as_public.cited_texts == ("Refunds: 5 days",)
+
+
+@pytest.mark.parametrize("audiences", [("public",), ("public", "internal"), ("internal",), ()])
+def test_the_ids_a_socket_re_reads_its_turns_with_are_the_chunks_those_audiences_may_see(refund_corpus, audiences):
+    every = list(Chunk.objects.values_list("chunk_id", flat=True)) + ["no-such-chunk"]
+
+    seen = visible_chunk_ids(every, audiences=audiences)
+
+    assert seen == set(visible_chunks(every, audiences=audiences))
+    assert any("vault" in cid for cid in seen) == ("internal" in audiences)
+    assert any("refunds" in cid for cid in seen) == ("public" in audiences)
