@@ -83,8 +83,8 @@ def html_events(*, text: str) -> tuple[str | None, list[Event]]:
 def _admonition_title(element: etree._Element) -> bool:
     """Whether a heading element is the title of an admonition (its parent's class names one), not a section's."""
     parent = element.getparent()
-    classes = parent.get("class") if parent is not None else None
-    return bool(classes) and not _ADMONITIONS.isdisjoint(classes.split())
+    classes = (parent.get("class") if parent is not None else None) or ""
+    return not _ADMONITIONS.isdisjoint(classes.split())
 
 
 def _dropped(element: etree._Element) -> bool:
