@@ -4,7 +4,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from answers.evaluation.sweep import KnownMiss
+from answers.evaluation.sweep import KnownMiss, misses_by_retrieval
 
 _SPECIAL = re.compile(r"([\\`*_\[\]|#~])")
 
@@ -43,10 +43,11 @@ def report_markdown(context: dict[str, Any]) -> str:
     lines += md_table(("expected", *context["kinds"]), ((kind, *counts) for kind, counts in context["confusion"]))
     lines += ["## Cases", ""]
     lines += md_table(
-        ("id", "audience", "expected", "actual", "ok", "facts", "citations", "cited", "latency", "question", "answer"),
+        ("id", "audience", "expected", "actual", "ok", "facts", "expected source", "citations", "cited", "latency",
+         "question", "answer"),
         (
             (c["id"], c["audience"], c["expected"], c["actual"], "ok" if c["ok"] else "✗", c["facts"],
-             c["citations"], c["cited"], c["latency"], c["question"], c["answer"])
+             c["retrieval"], c["citations"], c["cited"], c["latency"], c["question"], c["answer"])
             for c in context["cases"]
         ),
     )
@@ -82,7 +83,10 @@ def _replay(replay: dict[str, Any]) -> list[str]:
 
 def known_misses_markdown(misses: Sequence[KnownMiss], *, golden: str, held_out: tuple[int, int] = (0, 0)) -> str:
     """The tuning cases the configured thresholds get wrong, expected against actual; held-out misses counted."""
-    header = ["# Known misses", "", f"Cases of {md_cell(golden)} whose reply is not of the expected kind.", ""]
+    header = ["# Known misses", "", f"Cases of {md_cell(golden)} whose reply is not of the expected kind or lacks an"
+              " expected fact; *expected source*: where the case's source stood for the reader (not retrieved,"
+              " retrieved but not issued as a block, issued without the passage holding the facts, or issued: a"
+              " reader miss).", ""]
     return "\n".join(header + _misses(misses, held_out=held_out))
 
 
@@ -96,7 +100,9 @@ def _misses(misses: Sequence[KnownMiss], *, held_out: tuple[int, int]) -> list[s
     lines = [held_out_line(held_out), ""] if held_out[1] else []
     if not misses:
         return ["None.", ""] + lines
-    return lines + md_table(
-        ("id", "audience", "expected", "actual", "question"),
-        ((m.case_id, m.audience, m.expect, m.actual, m.question) for m in misses),
+    split = ", ".join(f"{state} {count}" for state, count in misses_by_retrieval(misses).items())
+    return lines + [f"Misses by expected source: {split}.", ""] + md_table(
+        ("id", "audience", "expected", "actual", "facts", "expected source", "question"),
+        ((m.case_id, m.audience, m.expect, m.actual, m.facts, m.retrieval or "none listed", m.question)
+         for m in misses),
     )

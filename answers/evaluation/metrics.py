@@ -5,6 +5,9 @@
 - status accuracy with facts: the same, where a case expecting an answer also needs every one of its facts in the
   answer (issue 17's "answered with the asked fact, or refused when unanswerable").
 - recall@K: cases where a chunk of an expected source is among the K retrieved, over the cases that list sources.
+- retrieval (per case, the split of a miss): where the expected source stood for the reader (`RETRIEVAL_STATES`):
+  not among the K retrieved; retrieved but not issued as a block (assembly dropped it); issued, but no issued block
+  holds a spelling of every fact (the expected passage was not given); or issued with its facts (a reader miss).
 - citation precision: citations shown (one per citation of each delivered sentence) whose source is one of the
   case's sources, over all citations shown; a citation in a case that lists no source is never right.
 - citation recall: cases expecting an answer (and listing sources) with at least one right citation, over those cases.
@@ -23,6 +26,12 @@ from answers.evaluation.golden import KINDS, GoldenCase
 from answers.evaluation.recheck import CitedChunk, recheck_sentence
 
 ACTUAL_KINDS = (*KINDS, "failed")
+NOT_RETRIEVED = "not retrieved"
+NOT_ISSUED = "retrieved, not issued"
+PASSAGE_NOT_ISSUED = "source issued, passage not"
+ISSUED = "issued"
+# Where a case's expected source stood for the reader, worst first; "" for a case that lists no source.
+RETRIEVAL_STATES = (NOT_RETRIEVED, NOT_ISSUED, PASSAGE_NOT_ISSUED, ISSUED)
 
 
 @dataclass(frozen=True)
@@ -42,6 +51,7 @@ class Observation:
     sentences: tuple[Delivered, ...]
     retrieved: tuple[str, ...]
     latency_ms: float
+    issued: tuple[str, ...] = ()  # the chunk ids of the blocks issued to the reader, block 1 first
 
     @property
     def kind(self) -> str:
@@ -66,6 +76,7 @@ class CaseResult:
     forbidden_found: tuple[str, ...]
     unverified: tuple[tuple[str, tuple[str, ...]], ...]  # (sentence, reasons)
     latency_ms: float
+    retrieval: str = ""  # one of RETRIEVAL_STATES, "" when the case lists no source
 
     @property
     def ok(self) -> bool:
@@ -136,7 +147,25 @@ def judge_case(case: GoldenCase, observed: Observation, *, chunks: Mapping[str, 
         forbidden_found=tuple(text for text in case.forbid if _normal(text) in _normal(answer)),
         unverified=tuple(unverified),
         latency_ms=observed.latency_ms,
+        retrieval=retrieval_state(case, observed, chunks=chunks),
     )
+
+
+def retrieval_state(case: GoldenCase, observed: Observation, *, chunks: Mapping[str, CitedChunk]) -> str:
+    """Where the case's expected source stood for the reader (one of RETRIEVAL_STATES; "" without sources): the
+    passage counts as issued when one issued block of an expected source holds a spelling of every fact, or, for a
+    case without facts, when any block of one is issued."""
+    expected = set(case.sources)
+    if not expected:
+        return ""
+    if not any(c in chunks and chunks[c].source_path in expected for c in observed.retrieved):
+        return NOT_RETRIEVED
+    issued = [chunks[c] for c in observed.issued if c in chunks and chunks[c].source_path in expected]
+    if not issued:
+        return NOT_ISSUED
+    if case.facts and not any(all(fact_found(fact, chunk.text) for fact in case.facts) for chunk in issued):
+        return PASSAGE_NOT_ISSUED
+    return ISSUED
 
 
 def fact_found(alternatives: Sequence[str], answer: str) -> bool:

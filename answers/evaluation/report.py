@@ -17,7 +17,15 @@ from answers.evaluation.plot import sweep_plot
 from answers.evaluation.replay_metrics import ReplayRun
 from answers.evaluation.replay_report import HEADER as REPLAY_HEADER
 from answers.evaluation.replay_report import outcome_line, replay_json, replay_rows
-from answers.evaluation.sweep import SETTINGS, KnownMiss, Sweep, SweepPoint, held_out_misses, known_misses
+from answers.evaluation.sweep import (
+    SETTINGS,
+    KnownMiss,
+    Sweep,
+    SweepPoint,
+    held_out_misses,
+    known_misses,
+    misses_by_retrieval,
+)
 from answers.pipeline.config import PipelineConfig
 
 TEMPLATE = "answers/evaluation/report.html"
@@ -95,6 +103,7 @@ def case_row(r: CaseResult) -> dict[str, Any]:
         "actual": r.actual,
         "ok": r.ok,
         "facts": f"{sum(r.facts_found)}/{len(r.facts_found)}",
+        "retrieval": r.retrieval or "none listed",
         "citations": f"{r.correct_citations}/{len(r.citations)}",
         "cited": ", ".join(dict.fromkeys(name or chunk_id for chunk_id, name in r.citations)),
         "latency": f"{r.latency_ms:.0f} ms",
@@ -184,6 +193,7 @@ def run_json(run: Run) -> dict[str, Any]:
             "answer_score": [dataclasses.asdict(p) for p in run.sweep.answer_score],
         },
         "known_misses": [dataclasses.asdict(m) for m in run.known_misses],
+        "misses_by_retrieval": misses_by_retrieval(run.known_misses),
         "held_out_misses": dict(zip(("misses", "cases"), run.held_out_misses, strict=True)),
         "parts": {name: dataclasses.asdict(metrics) for name, metrics in run.parts.items()},
         "replay": None if run.replay is None else replay_json(run.replay),
@@ -205,6 +215,7 @@ def report_context(run: Run) -> dict[str, Any]:
         "cases": [case_row(r) for r in run.results if not r.case.held_out],  # held-out: counted in its part only
         "sweeps": sweep_tables(run.sweep),
         "known_misses": run.known_misses,
+        "misses_by_retrieval": misses_by_retrieval(run.known_misses),
         "held_out_misses": run.held_out_misses,
         "replay": None if run.replay is None else {
             "file": run.replay.path,

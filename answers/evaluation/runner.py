@@ -90,6 +90,7 @@ def observation_from(summary: AnswerSummary, *, latency_ms: float) -> Observatio
         ),
         retrieved=tuple(chunk_id for chunk_id, _ in (summary.meta.retrieved if summary.meta else ())),
         latency_ms=round(latency_ms, 2),
+        issued=tuple(block.chunk_id for block in (summary.meta.blocks if summary.meta else ())),
     )
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from answers.evaluation.golden import GoldenCase
-from answers.evaluation.metrics import CaseResult
+from answers.evaluation.metrics import RETRIEVAL_STATES, CaseResult
 from answers.pipeline.config import PipelineConfig
 
 COVERAGE_VALUES = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
@@ -61,6 +61,8 @@ class KnownMiss:
     question: str
     expect: str
     actual: str
+    facts: str = ""  # facts found of the case's facts, "1/2"; a miss of the right kind is missing some
+    retrieval: str = ""  # where the expected source stood for the reader (metrics.RETRIEVAL_STATES)
 
 
 @dataclass(frozen=True)
@@ -103,11 +105,20 @@ def run_sweep(
 
 
 def known_misses(results: Sequence[CaseResult]) -> tuple[KnownMiss, ...]:
-    """The tuning cases whose kind of reply is not the expected one (held-out misses are only counted)."""
+    """The tuning cases whose reply is not the expected kind or lacks an expected fact, each with where its expected
+    source stood for the reader (held-out misses are only counted)."""
     return tuple(
-        KnownMiss(r.case.id, r.case.audience, r.case.question, r.case.expect, r.actual)
-        for r in results if not r.ok and not r.case.held_out
+        KnownMiss(r.case.id, r.case.audience, r.case.question, r.case.expect, r.actual,
+                  facts=f"{sum(r.facts_found)}/{len(r.facts_found)}", retrieval=r.retrieval)
+        for r in results if not r.ok_with_facts and not r.case.held_out
     )
+
+
+def misses_by_retrieval(misses: Sequence[KnownMiss]) -> dict[str, int]:
+    """How many misses had their expected source in each state (RETRIEVAL_STATES order; "no source" last)."""
+    counts = {state: sum(m.retrieval == state for m in misses) for state in RETRIEVAL_STATES}
+    counts["no source"] = sum(not m.retrieval for m in misses)
+    return counts
 
 
 def held_out_misses(results: Sequence[CaseResult]) -> tuple[int, int]:

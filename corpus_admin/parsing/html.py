@@ -48,6 +48,9 @@ _CHROME_CLASSES: Final = frozenset({
     "breadcrumb", "breadcrumbs", "skip-link", "skiplink", "site-header", "site-footer", "site-nav",
 })
 _HEADING_TAGS: Final = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# DocBook's admonitions title themselves with a heading (`<div class="note"><h3 class="title">Note</h3>`): that is a
+# label inside the section, not a section, so the text after it keeps its section's heading path.
+_ADMONITIONS: Final = frozenset({"note", "tip", "caution", "warning", "important"})
 _BLOCK_TAGS: Final = frozenset({
     "address", "article", "blockquote", "body", "br", "caption", "center", "dd", "details", "div", "dl", "dt",
     "fieldset", "figcaption", "figure", "footer", "form", "header", "hgroup", "hr", "html", "legend", "li", "main",
@@ -75,6 +78,13 @@ def html_events(*, text: str) -> tuple[str | None, list[Event]]:
     walker = _Walker()
     walker.walk(root)
     return walker.h1 or _html_title(root), walker.events
+
+
+def _admonition_title(element: etree._Element) -> bool:
+    """Whether a heading element is the title of an admonition (its parent's class names one), not a section's."""
+    parent = element.getparent()
+    classes = (parent.get("class") if parent is not None else None) or ""
+    return not _ADMONITIONS.isdisjoint(classes.split())
 
 
 def _dropped(element: etree._Element) -> bool:
@@ -130,7 +140,8 @@ class _Walker(TermedEvents):
         if tag in _BLOCK_TAGS:
             self._flush()
         if tag in _HEADING_TAGS:
-            self._heading(element)
+            if not _admonition_title(element):
+                self._heading(element)
             return True
         if tag == "pre":
             self._code(element)

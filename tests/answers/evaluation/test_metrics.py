@@ -142,3 +142,21 @@ def test_a_signature_default_is_found_where_the_answer_states_that_parameters_de
     alternatives, answer, found
 ):
     assert fact_found(alternatives, answer) is found
+
+
+@pytest.mark.parametrize(
+    ("golden", "retrieved", "issued", "state"),
+    [
+        (case("c", sources=["a.md"], facts=[("5-7",)]), ["b-c1"], ["b-c1"], "not retrieved"),
+        (case("c", sources=["a.md"], facts=[("5-7",)]), ["b-c1", "a-c1"], ["b-c1"], "retrieved, not issued"),
+        (case("c", sources=["a.md"], facts=[("ten days",)]), ["a-c1"], ["a-c1"], "source issued, passage not"),
+        (case("c", sources=["a.md"], facts=[("5-7",)]), ["b-c1", "a-c1"], ["b-c1", "a-c1"], "issued"),
+        (case("c", sources=["a.md"]), ["a-c1"], ["a-c1"], "issued"),
+        (case("c", "unsupported"), ["a-c1"], ["a-c1"], ""),
+    ],
+)
+def test_retrieval_state_says_where_the_expected_source_stood_for_the_reader(golden, retrieved, issued, state):
+    observed = seen("refused", "unsupported", retrieved=retrieved)
+    observed = Observation(observed.status, observed.refusal, (), observed.retrieved, 1.0, issued=tuple(issued))
+
+    assert judge_case(golden, observed, chunks=CHUNKS).retrieval == state

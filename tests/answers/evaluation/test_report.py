@@ -44,7 +44,20 @@ def test_report_md_and_known_misses_escape_html_and_markdown(tmp_path, run):
 
     assert "<script>" not in markdown and "&lt;script&gt;alert(1)&lt;/script&gt;" in markdown
     assert "| Status accuracy | 0.000 (0/1) |" in markdown
-    assert "| hostile | public | unsupported | answered |" in misses
+    assert "| hostile | public | unsupported | answered | 0/1 |" in misses
+
+
+def test_known_misses_say_where_each_expected_source_stood_and_count_fact_misses(tmp_path):
+    base = result("How long do refunds take?", "Refunds exist.")
+    fact_miss = CaseResult(**{**base.__dict__, "retrieval": "retrieved, not issued"})
+    results = (fact_miss, CaseResult(**{**base.__dict__, "case": GoldenCase("ok", "q", "public", "answered", (), ()),
+                                        "facts_found": ()}))
+    write_reports(tmp_path, Run("golden.jsonl", "corpus", PipelineConfig(), summarise(results, k=8), results))
+    misses = (tmp_path / "known_misses.md").read_text()
+
+    assert "| hostile | public | answered | answered | 0/1 | retrieved, not issued |" in misses
+    assert "Misses by expected source: not retrieved 0, retrieved, not issued 1," in misses
+    assert "| ok |" not in misses
 
 
 @pytest.mark.parametrize(

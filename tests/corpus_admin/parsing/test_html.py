@@ -49,6 +49,21 @@ def test_html_heading_path_and_source_line_numbers() -> None:
     assert document.media_type == "text/html"
 
 
+def test_an_admonitions_title_is_not_a_section_and_the_text_after_it_keeps_its_heading() -> None:
+    page = b"""<html><body>
+<h2>20.8.2. When to Log</h2>
+<div class="note"><h3 class="title">Note</h3><p>Durations are logged in milliseconds.</p></div>
+<p>Setting it to -1 disables logging statement durations.</p>
+<h3>Subsection</h3>
+<p>Deeper.</p>
+</body></html>"""
+    assert [(path, [text for _, text in lines]) for path, lines in outline(parse("log.html", page))] == [
+        (("20.8.2. When to Log",), ["Durations are logged in milliseconds.",
+                                    "Setting it to -1 disables logging statement durations."]),
+        (("20.8.2. When to Log", "Subsection"), ["Deeper."]),
+    ]
+
+
 def test_html_drops_script_style_noscript_and_head() -> None:
     text = "\n".join(texts(parse("b.htm", HTML_PAGE)))
     for dropped in ("secret", "color", "track", "Enable JavaScript", "Page Title"):
