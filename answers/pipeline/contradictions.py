@@ -12,6 +12,7 @@ import functools
 import re
 from collections.abc import Sequence
 
+from answers.pipeline.text.claims import NEGATION_WORDS
 from answers.pipeline.text.sentences import MARKER
 from answers.pipeline.text.tokens import TokenizerConfig
 from answers.pipeline.text.wording import word_terms
@@ -42,7 +43,6 @@ _TOKEN = re.compile(r"[^\W_][\w'’-]*|,")
 # A comma or a subordinating word ends what an opposite qualifies: "kept even after the file is erased" keeps the
 # history, it does not erase it.
 _BOUNDS = frozenset((",", "after", "before", "when", "if", "unless", "until", "because", "even", "once", "since"))
-_NEGATIONS = frozenset(("no", "not", "never", "without", "cannot", "none", "nothing", "nobody", "nor"))
 
 
 @functools.lru_cache(maxsize=1)
@@ -115,7 +115,7 @@ def _places(text: str) -> dict[tuple[str, ...], list[_Place]]:
             for phrase in by_first.get(word, ()):
                 if words[k : k + len(phrase)] != phrase:
                     continue
-                if any(w in _NEGATIONS or w.endswith(("n't", "n’t")) for w in words[max(0, k - 3) : k]):
+                if any(w in NEGATION_WORDS or w.endswith(("n't", "n’t")) for w in words[max(0, k - 3) : k]):
                     continue  # "not hidden" says what "appears" does
                 places.setdefault(phrase, []).append((words, k, phrase))
     return places

@@ -5,14 +5,14 @@ from collections.abc import Collection
 
 from answers.pipeline.evidence import instruction_ranges
 from answers.pipeline.records import ChunkRecord, SentenceSpan
-from answers.pipeline.text.claims import holds_letter
+from answers.pipeline.text.claims import NEGATION_WORDS, holds_letter
 from answers.pipeline.text.sentences import MARKER, is_heading, sentence_spans
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 from answers.pipeline.text.wording import say_quantities
 from answers.pipeline.types import SupportSpan
 
 _MAX_SENTENCES = 2
-_NEGATION = re.compile(r"\b(?:no|not|never|without|cannot|none|nothing|nobody|neither|nor)\b|n['’]t\b", re.I)
+_NEGATION = re.compile(rf"\b(?:{'|'.join(sorted(NEGATION_WORDS))})\b|n['’]t\b", re.I)
 _LISTED_NAMES = 3  # a sentence holding this many of the claim's name terms states its list ("Visa, Mastercard, Amex")
 
 

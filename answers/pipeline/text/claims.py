@@ -134,7 +134,9 @@ _ITEM = re.compile(
 )
 _CLAUSE_WORDS = frozenset("and but while whereas or except unlike although though however".split())  # noqa: SIM905
 _SENTENCE_END = frozenset(".!?\n")
-_NEGATIONS = frozenset("no not never without cannot none nothing nobody neither nor non".split())  # noqa: SIM905
+# The words that negate what follows them (with any "n't"); "non" only as the prefix of a word such as "non-EU".
+NEGATION_WORDS = frozenset("no not never without cannot none nothing nobody neither nor".split())  # noqa: SIM905
+_NEGATIONS = NEGATION_WORDS | {"non"}
 _NOT_NEGATING = re.compile(
     r"\s+(?:(?:more|less|fewer|later|earlier|sooner|longer|greater|higher|lower)\s+than|only)\b", re.I
 )
