@@ -6,14 +6,12 @@ subject of the follow-up, and the subject of the answer to "who" is who did it. 
 from a list of people words: the agent of a passive ("reviewed *by the Lumora Labs billing team*"), else the noun
 phrase before the answer's first auxiliary, modal or word of the question ("*The billing team* approves refunds").
 """
-import re
-
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.tokens import tokenize
-from answers.pipeline.topics import AUXILIARIES, DETERMINERS, MODALS, is_content, stem_of, words_of
+from answers.pipeline.topics import AUXILIARIES, DETERMINERS, MODALS, Word, is_content, is_participle, stem_of, words_of
 
 MAX_WORDS = 8  # a longer phrase is a clause, not the people named
-_AGENT = re.compile(r"\bby\s+(?P<agent>[^,;:.]+?)\s*[.!]?\s*$", re.I)
+_BE = frozenset({"is", "are", "was", "were", "be", "been"})
 
 
 def who_answered(question: str, answer_sentences: tuple[str, ...], *, config: PipelineConfig) -> str:
@@ -24,9 +22,9 @@ def who_answered(question: str, answer_sentences: tuple[str, ...], *, config: Pi
         return ""
     sentence = answer_sentences[0].strip()
     asked = set(tokenize(question, config.tokenizer))
-    if (agent := _AGENT.search(sentence)) and not set(tokenize(agent.group("agent"), config.tokenizer)) & asked:
-        return agent.group("agent")
     answer = words_of(sentence)
+    if (agent := _agent(sentence, answer)) and not set(tokenize(agent, config.tokenizer)) & asked:
+        return agent
     verb = next((i for i, w in enumerate(answer) if w.lower in AUXILIARIES or w.lower in MODALS
                  or stem_of(w, config) in asked), None)  # "can see", or the asked verb itself: "approves"
     start = next((i for i, w in enumerate(answer) if w.lower in DETERMINERS or is_content(w)), None)
@@ -35,3 +33,13 @@ def who_answered(question: str, answer_sentences: tuple[str, ...], *, config: Pi
     phrase = sentence[answer[start].start : answer[verb - 1].end]
     named = set(tokenize(phrase, config.tokenizer))
     return phrase if named and not named & asked else ""
+
+
+def _agent(sentence: str, words: list[Word]) -> str:
+    """The agent closing a passive, "<be> <participle> by X." ("is reviewed *by the Lumora Labs billing team*"); ""
+    when the sentence has none, or goes on after it with more than a short phrase could hold."""
+    for i, word in enumerate(words[2:-1], start=2):
+        if word.lower == "by" and is_participle(words[i - 1]) and words[i - 2].lower in _BE:
+            agent = sentence[words[i + 1].start :].strip().rstrip(".!")
+            return agent if len(agent.split()) <= MAX_WORDS and not any(c in agent for c in ",;:") else ""
+    return ""

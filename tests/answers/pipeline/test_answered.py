@@ -22,6 +22,8 @@ CONFIG = PipelineConfig()
         ("Who can see invoices?", "Invoices can be seen on the Billing page.", ""),
         # no auxiliary: the subject stands before the asked verb
         ("Who approves refunds?", "The billing team approves refunds.", "The billing team"),
+        # "by" after a participle with no "be" before it: a reduced clause, not a passive's agent
+        ("Who reviews refund requests?", "Refund requests reviewed by the billing team are paid in 5 days.", ""),
         # nothing before the verb
         ("Who approves refunds?", "Approved refunds are paid in 5 days.", ""),
     ],
