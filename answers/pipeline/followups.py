@@ -85,6 +85,14 @@ question word asks it all and is left as asked ("What about guests, are they cha
 with a subject noun of its own, after a question "<modal> <noun> <verb> ...", takes the verb phrase after that noun
 ("can guests do that?" after "Can members empty their own trash?" -> "Can guests empty their own trash?").
 
+Since the fifth held-out part, two rules read the previous turn's structure instead of its wording: "they" after a
+"who ...?" question is whom its answer names, the agent of a passive or the subject before its verb (answered.py:
+"can they change the billing contact?" after "Who can see invoices?" -> "Can the workspace owner and billing admins
+change ...?"); and a question no other rule takes, which names nothing of the previous passage's title, headings or
+question yet leans on something named before (a modal with no verb, "a different date", a definite noun on its own,
+one content word) and whose words one sentence of that passage mostly holds, gets the passage's heading path beside
+it (continuation.py: "Who can pick a different date (Share links, Link expiry)?").
+
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name ("where does the money go?" after "How long do refunds take?") is left alone (a
 rule taking "for" the topic rewrote standalone golden questions: "What is the uptime SLA?"); a subject "they" that
@@ -101,7 +109,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from answers.pipeline.answered import who_answered
 from answers.pipeline.config import PipelineConfig
+from answers.pipeline.continuation import continued_passage, with_passage
 from answers.pipeline.text.questions import question_terms
 from answers.pipeline.text.tokens import tokenize
 from answers.pipeline.topics import (
@@ -291,7 +301,14 @@ def _rewrite(
         if len(_terms(rest, config)) > rules.max_fragment_terms:
             return None
         return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a fragment")
-    return _refer(question, words, history, config=config, rules=rules)
+    return _refer(question, words, history, config=config, rules=rules) or _continued(question, history[-1], config)
+
+
+def _continued(question: str, latest: Turn, config: PipelineConfig) -> tuple[str, str] | None:
+    """A question that goes on reading the previous answer's cited passage, with that passage's headings beside it
+    (continuation.py); None for one that names its own subject."""
+    path = continued_passage(question, latest.question, latest.cited_texts, config=config)
+    return (with_passage(question, path), "reference: goes on from the previous passage") if path else None
 
 
 def _asks_after_comma(rest: str) -> bool:
@@ -667,6 +684,9 @@ def _substitute_pronouns(
             # "what can I change there?" after "Where do I find the workspace settings page?": the place asked for
             topic = _topic(history, plural=None, config=config)
             replacement = f"in {topic}" if topic else ""
+        elif word.lower == "they" and (people := who_answered(history[-1].question, history[-1].answer_sentences,
+                                                             config=config)):
+            replacement = people  # "can they change ...?" after "Who can see invoices?": whom the answer names
         elif word.lower == "there":
             exclude = set(_terms(question, config)) | set(_terms(history[-1].question, config))
             texts = (*history[-1].cited_texts, *history[-1].answer_sentences)

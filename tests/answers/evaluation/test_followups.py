@@ -36,14 +36,16 @@ def test_the_demo_table_has_forty_dev_conversations_and_a_fresh_held_out_part_of
     assert {c.kind for c in dev} == {c.kind for c in held_out} == {"ellipsis", "reference", "standalone"}
     assert all(not c.contains for c in cases if c.kind == "standalone")
     # The rows that were held out once, measured and read, are dev rows now and say so: 17 of the first part, 37 of
-    # the second, 68 of the third, 89 of the fourth.
-    assert sum(row.get("was_held_out", False) for row in rows) == 17 + 37 + 68 + 89
+    # the second, 68 of the third, 89 of the fourth, 77 of the fifth (with the commit it was written in).
+    assert sum(row.get("was_held_out", False) for row in rows) == 17 + 37 + 68 + 89 + 77
     assert sum(row.get("second_held_out", False) for row in rows) == 37
     assert sum(row.get("third_held_out", False) and row["id"].startswith("h3-") for row in rows) == 68
     assert sum(row.get("fourth_held_out", False) and row["id"].startswith("h4-") for row in rows) == 89
+    fifth = [row for row in rows if row.get("fifth_held_out")]
+    assert len(fifth) == 77 and all(row["id"].startswith("h5-") and row["held_out_at"] == "78aed54" for row in fifth)
     assert not any(row.get("was_held_out") and row["held_out"] for row in rows)
-    # The fifth held-out part: every held-out row, at least 45 follow-ups and 15 standalone.
-    assert all(row.get("fifth_held_out") and row["id"].startswith("h5-") for row in rows if row["held_out"])
+    # The sixth held-out part: every held-out row, at least 45 follow-ups and 15 standalone.
+    assert all(row.get("sixth_held_out") and row["id"].startswith("h6-") for row in rows if row["held_out"])
     assert sum(bool(c.contains) for c in held_out) >= 45 and sum(c.kind == "standalone" for c in held_out) >= 15
 
 

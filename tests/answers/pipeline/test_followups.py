@@ -536,3 +536,31 @@ def test_it_is_the_head_of_x_of_y_that_the_passages_put_next_to_its_verb():
 def test_do_that_with_a_subject_of_its_own_takes_the_verb_phrase_after_the_previous_questions_subject(
         previous, question, resolved):
     assert resolve(question, Turn(previous)) == resolved
+
+
+LINK_EXPIRY = Turn(
+    "How long do share links last by default?",
+    ("Share links expire after 7 days by default.",),
+    ("Share links\nShare links\nLink expiry\nShare links expire after 7 days by default. The person who creates a "
+     "link can choose a different expiry date.",),
+)
+INVOICES = Turn(
+    "Who can see invoices?",
+    ("Only the workspace owner and billing admins can see invoices.",),
+    ("Billing and invoices\nOnly the workspace owner and billing admins can see invoices. The billing contact can be "
+     "changed on the Billing page.",),
+)
+
+
+def test_a_question_going_on_with_the_previous_passage_gets_its_headings_and_a_complete_one_does_not():
+    resolved = resolve_question("who can pick a different date?", [LINK_EXPIRY], config=CONFIG)
+    complete = resolve_question("Can admins set a shorter maximum expiry?", [LINK_EXPIRY], config=CONFIG)
+
+    assert (resolved.question, resolved.resolved) == ("Who can pick a different date (Share links, Link expiry)?", True)
+    assert (complete.question, complete.resolved) == ("Can admins set a shorter maximum expiry?", False)
+
+
+def test_they_after_a_who_question_is_whom_its_answer_names():
+    resolved = resolve_question("can they change the billing contact?", [INVOICES], config=CONFIG)
+
+    assert resolved.question == "Can the workspace owner and billing admins change the billing contact?"

@@ -1,0 +1,102 @@
+"""A follow-up that goes on reading the previous answer's cited passage (§6a): "who can pick a different date?" after
+"How long do share links last by default?", whose passage goes on "The person who creates a link can choose a
+different expiry date".
+
+Structural, not a list of follow-up wordings: the question names nothing of what the passage is about (no word of its
+title or headings, none of the previous question), yet one sentence of that passage holds most of its words. Then the
+question is about that passage, and its rewrite is the question with the passage's heading path beside it ("Who can
+pick a different date (Share links, Link expiry)?"), so retrieval finds the same section again. A question that
+names its own subject is left alone: it shares a word with the title, a heading or the previous question, or it is
+complete on its own terms (more than `max_terms` terms, or a name of its own such as "Lumora" or "FIDO2").
+"""
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from answers.pipeline.config import PipelineConfig
+from answers.pipeline.text.questions import question_terms
+from answers.pipeline.text.sentences import is_heading, passage_sentences
+from answers.pipeline.text.tokens import tokenize
+from answers.pipeline.topics import MODALS, QUESTION_WORDS, Word, is_content, is_name, words_of
+
+
+@dataclass(frozen=True)
+class ContinuationRules:
+    """When a question counts as going on with the previous passage."""
+
+    min_share: float = 0.5  # of the question's terms that one sentence of the passage must hold
+    max_terms: int = 4  # a question with more terms than this says enough on its own
+
+
+CONTINUATION = ContinuationRules()
+
+# Adjectives that presuppose a thing named before: "a *different* date", "the *second* copy", "the *other* one".
+ALTERNATIVES = frozenset({"other", "different", "another", "same", "else", "second", "extra", "next", "previous"})
+_DEFINITE = frozenset({"the", "those", "these"})  # not "that": after a noun it opens a clause
+_ANCHORING = frozenset({"that", "which", "who", "whose", "where", "of"})  # "the members *that* use the most space"
+
+
+def heading_path(cited_text: str) -> tuple[tuple[str, ...], str]:
+    """The title and headings an indexed passage opens with (each once, in order) and the text after them."""
+    lines = cited_text.strip().splitlines()
+    path: list[str] = []
+    consumed = 0
+    for line in (line.strip() for line in lines):
+        if line and not is_heading(line):
+            break
+        consumed += 1
+        if line and line.lower() not in (p.lower() for p in path):
+            path.append(line)
+    return tuple(path), "\n".join(lines[consumed:])
+
+
+def continued_passage(
+    question: str, previous: str, cited_texts: Sequence[str], *, config: PipelineConfig,
+    rules: ContinuationRules = CONTINUATION,
+) -> tuple[str, ...]:
+    """The heading path of the cited passage the question goes on reading; () when it names its own subject or no
+    sentence of a cited passage holds most of its terms."""
+    terms = set(question_terms(question, config=config))
+    if not terms or len(terms) > rules.max_terms or terms & set(tokenize(previous, config.tokenizer)):
+        return ()
+    if not anchorless(words_of(question), cited_texts):
+        return ()
+    for text in cited_texts:
+        path, body = heading_path(text)
+        named = {t for line in path for t in tokenize(line, config.tokenizer)}
+        if not path or terms & named:
+            return ()
+        for sentence in passage_sentences(body):
+            held = terms & set(tokenize(sentence, config.tokenizer))
+            if len(held) >= max(1, rules.min_share * len(terms)):
+                return path
+    return ()
+
+
+def anchorless(words: list[Word], cited_texts: Sequence[str]) -> bool:
+    """Whether the question leans on something named before, never when it holds a name of its own: a modal with a
+    subject and no verb ("can guests?", "who can?"), an adjective of otherness ("a different date"), a definite noun
+    on its own ("does the folder need ...", not "the billing team", a compound the passages write, nor "the members
+    that ...", which a clause pins down), or no more than one content word."""
+    if any(is_name(w, i) for i, w in enumerate(words)):
+        return False  # "What iOS version does the app require?": a name pins it down
+    content = [w for w in words if is_content(w)]
+    if len(content) <= 1 or any(w.lower in ALTERNATIVES for w in words):
+        return True
+    if words and words[-1].lower in MODALS or (words[0].lower in MODALS and len(content) == 1):
+        return True
+    written = " ".join(" ".join(text.lower().split()) for text in cited_texts)
+    for i, word in enumerate(words[:-1]):
+        if word.lower not in _DEFINITE or not is_content(words[i + 1]) or words[i + 1].lower in QUESTION_WORDS:
+            continue
+        following = words[i + 2] if i + 2 < len(words) else None
+        if following is not None and following.lower in _ANCHORING:
+            continue
+        if following is None or not is_content(following) or f"{words[i + 1].lower} {following.lower}" not in written:
+            return True
+    return False
+
+
+def with_passage(question: str, path: Sequence[str]) -> str:
+    """The question with the heading path it goes on from beside it ("Who can pick a different date (Share links,
+    Link expiry)?")."""
+    return f"{question.rstrip(' ?.!')} ({', '.join(path)})?"
