@@ -201,3 +201,31 @@ def test_memory_bytes_grows_with_the_corpus():
     small, _ = public_index([["a", "b"]] * 10)
     large, _ = public_index([["a", "b", "c"]] * 1000)
     assert 0 < small.memory_bytes() < large.memory_bytes()
+
+
+def test_hits_equal_hash_and_print_as_hits_made_by_the_constructor():
+    index, chunk_ids = public_index(CORPUS)
+    hits = index.search(["refund", "day"], max_rank=PUBLIC, k=3)
+    remade = [Hit(hit.chunk_id, hit.score) for hit in hits]
+    assert hits == remade and [hash(hit) for hit in hits] == [hash(hit) for hit in remade]
+    assert [repr(hit) for hit in hits] == [repr(hit) for hit in remade]
+    with pytest.raises(AttributeError):  # still frozen
+        hits[0].score = 0.0  # type: ignore[misc]
+
+
+def test_pruned_search_over_columns_and_runs_of_terms_gives_rank_bm25s_exact_top_10():
+    rng = np.random.default_rng(3)
+    vocabulary = [f"w{i}" for i in range(400)]
+    pick = 1 / np.arange(1, 401) ** 1.1
+    pick /= pick.sum()
+    docs = [[vocabulary[j] for j in rng.choice(400, size=int(rng.integers(20, 60)), p=pick)] for _ in range(2000)]
+    index, chunk_ids = public_index(docs)
+    assert index._columns  # the commonest words have a code per document
+    reference = BM25Okapi(docs)
+    for _ in range(60):
+        query = [vocabulary[j] for j in rng.choice(400, size=int(rng.integers(2, 9)), p=pick)]
+        query += query[:1]  # a repeated term, and terms of every kind in query order around the columns
+        scores = reference.get_scores(query)
+        order = np.lexsort((np.arange(len(docs)), -scores))[:10]
+        expected = [Hit(chunk_ids[i], float(scores[i])) for i in order.tolist() if scores[i] != 0]
+        assert index.search(query, max_rank=PUBLIC, k=10, prune_from=0) == expected  # ids and exact floats
