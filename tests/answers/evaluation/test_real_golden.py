@@ -62,6 +62,15 @@ def test_the_spent_held_out_third_is_the_recorded_seeded_draw_over_the_first_row
 
 
 @pytest.mark.parametrize("name", REAL)
+def test_the_fresh_held_out_part_has_every_category_and_none_of_it_was_spent(name):
+    held = [case for case in cases_of(name) if case.held_out]
+
+    assert len(held) >= 15 and {case.category for case in held} == CATEGORIES
+    assert not {case.id for case in held} & spent_ids(name)
+    assert sum(case.category == "unanswerable" for case in held) >= len(held) / 5
+
+
+@pytest.mark.parametrize("name", REAL)
 def test_every_source_is_a_page_the_corpus_keeps(name):
     corpus = CORPORA[name]
     sources = {source for case in cases_of(name) for source in case.sources}
