@@ -1,5 +1,6 @@
-"""The golden sets over real manuals: large and varied enough to judge a reader, with the spent held-out third exactly as
-drawn before the first run, and every source a page the corpus keeps (and, once fetched, a page that exists)."""
+"""The golden sets over real manuals: large and varied enough to judge a reader, with the spent held-out third exactly
+as drawn before the first run, a fresh held-out part, and every source a page the corpus keeps (and, once fetched, a
+page that exists)."""
 import json
 import re
 from collections import Counter
