@@ -6,18 +6,28 @@ from dataclasses import dataclass
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generate.base import GenerationRequest
-from answers.pipeline.generate.score import Signals, sentence_similarities, term_weights, unit_signals
+from answers.pipeline.generate.score import (
+    Signals,
+    sentence_similarities,
+    term_weights,
+    unit_signals,
+    without_section_numbers,
+)
 from answers.pipeline.generate.units import Unit, block_units, quoted_sentences
 from answers.pipeline.text.questions import (
     ASKS_SEVERAL,
     QuestionType,
     asks_bound,
     holds_type,
+    question_acronyms,
     question_identifiers,
     question_joined_names,
+    question_numbers,
     question_terms,
     question_type,
     states_bound,
+    states_number,
+    writes_acronym,
 )
 from answers.pipeline.text.tokens import significant_terms
 from answers.pipeline.types import Block
@@ -99,11 +109,12 @@ def answer_candidates(
     floor = max(config.min_sentence_coverage - _PART_SLACK, 0.0) if several else config.min_sentence_coverage
     named = question_identifiers(question, config=config)
     joined = question_joined_names(question)
+    written = (question_acronyms(question), question_numbers(question))
     ranked = sorted(
         (
             c for c in _candidates(question, blocks, terms, kind, config=config, corpus=term_weights)
             if _qualifies(c, floor, config) and all(parts <= c.signals.reached for parts in named)
-            and _writes_names(c.unit, joined)
+            and _writes_names(c.unit, joined) and _writes_acronyms_and_numbers(c.unit, *written)
         ),
         key=lambda c: c.key,
     )
@@ -222,6 +233,16 @@ def _writes_names(unit: Unit, names: Sequence[str]) -> bool:
         return True
     written = " ".join((unit.text, *unit.terms, *unit.context)).lower()
     return all(re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", written) for name in names)
+
+
+def _writes_acronyms_and_numbers(unit: Unit, acronyms: Sequence[str], numbers: Sequence[str]) -> bool:
+    """Whether the unit writes each acronym the question names ("HTTPS": the HTTP port is another thing) and states
+    each number it names on its own (the "17" of "PostgreSQL 17" is not the day of "12/17/1997"), in its sentences,
+    its term or its heading path (a heading's section number left out: "E.17." is where a section stands)."""
+    if not acronyms and not numbers:
+        return True
+    written = " ".join((unit.text, *unit.terms, *without_section_numbers(unit.context)))
+    return all(writes_acronym(written, a) for a in acronyms) and all(states_number(written, n) for n in numbers)
 
 
 def _close_in_meaning(candidate: Candidate) -> bool:

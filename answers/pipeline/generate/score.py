@@ -42,10 +42,15 @@ UNSTATED_DEFAULT = 0.75  # the type fit of a unit that does not state the asked 
 DEFAULT_ANSWERS = (QuestionType.YES_NO, QuestionType.NAME)
 # A heading's section number ("E.17. Release 15.4", "9.4. String Functions", "Chapter 5."): where the section stands,
 # not a number it speaks of ("PostgreSQL 17" is not answered under E.17).
-_SECTION_NUMBER = re.compile(
+SECTION_NUMBER = re.compile(
     r"^\s*(?:(?:chapter|appendix|section|part)\s+)?(?:(?:[A-Z]|\d+)(?:\.\d+)*\.|\d+(?:\.\d+)+)(?=\s)", re.I
 )
 HEADING_SHARE = 0.5  # a term only the heading covers counts half (the heading is context), a field's term in full
+
+
+def without_section_numbers(headings: Sequence[str]) -> list[str]:
+    """A heading path with each heading's section number left out ("E.17. Release 15.4" -> " Release 15.4")."""
+    return [SECTION_NUMBER.sub(" ", part) for part in headings]
 
 
 @dataclass(frozen=True)
@@ -142,7 +147,7 @@ def unit_signals(
     implied = signature_terms(unit, wanted, tokenizer)
     own = set().union(*(_terms(s.text, tokenizer) for s in unit.sentences)) | implied
     term_words = _terms(" ".join(unit.terms), tokenizer)
-    heading = _terms(" ".join(_SECTION_NUMBER.sub(" ", part) for part in unit.context), tokenizer)
+    heading = _terms(" ".join(without_section_numbers(unit.context)), tokenizer)
     covered = frozenset(wanted & own)
     named = frozenset((wanted & term_words) - covered)
     context_covered = frozenset((wanted & heading) - covered - named)
@@ -256,11 +261,13 @@ def _states_default(
 
 
 def _type(unit: Unit, kind: QuestionType) -> float:
-    """How the unit fits the asked type; for a procedure, steps fit best and a lone sentence at most
-    `LONE_STEP` (a procedure is told in more than one sentence)."""
+    """How the unit fits the asked type; for a procedure, steps fit best and a lone sentence or a pair (by its more
+    procedural sentence) at most `LONE_STEP` (a procedure is told in more than one sentence)."""
     if kind is not QuestionType.PROCEDURE:
         return type_match(unit.text, kind)
     if unit.kind == "steps":
         return 1.0
+    if unit.kind == "pair":  # the step may be the sentence that depends on the first ("This is done with ...")
+        return min(max(type_match(s.text, kind) for s in unit.sentences), LONE_STEP)
     fit = type_match(unit.sentences[0].text, kind)
-    return min(fit, LONE_STEP) if unit.kind in ("sentence", "pair") else fit
+    return min(fit, LONE_STEP) if unit.kind == "sentence" else fit

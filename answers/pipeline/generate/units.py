@@ -6,7 +6,8 @@ A unit quotes only stored sentences, whole; its context (the chunk's heading pat
   whose term is its heading, so the heading's words count in full for it, or an API signature;
 - each sentence standing under the term its line defines (fields.py: a definition's term, a parameter, a
   signature's name) or under the line that leads its list ("... the following fields:"), whose words count for it;
-- a sentence with the next one when the next depends on it ("This ...", "It ...");
+- a sentence with the next one when the next depends on it ("This ...", "It ...", and for a question asking how to do
+  something a step naming "those packages" the sentence before spoke of);
 - a field's default with the sentence that says what the field is ("deadlock_timeout (integer): This is the amount
   of time to wait on a lock ..." and "The default is one second (1s) ...");
 - the consecutive list items of one list, for a question asking how to do something;
@@ -39,6 +40,10 @@ _DEPENDS = re.compile(
     r"(?:this|that|these|those|it|its|they|their|them|such|he|she|then|otherwise)\b",
     re.I,
 )
+
+# For a "how do I" question, a step that names what the sentence before it spoke of, anywhere in it ("apt autoremove
+# will get rid of those packages" after "... a list of automatic packages that are no longer needed").
+_POINTS_BACK = re.compile(r"\b(?:those|these|such)\s+(?!as\b)\w+", re.I)
 
 
 @dataclass(frozen=True)
@@ -176,7 +181,8 @@ def block_units(block: Block, *, procedure: bool = False) -> list[Unit]:
     context = block.record.heading_path
     units = [Unit(block, (s,), context, _kind(s)) for s in sentences]
     for first, second in zip(sentences, sentences[1:], strict=False):
-        if _DEPENDS.match(second.text) and not second.listed:
+        points_back = _DEPENDS.match(second.text) or (procedure and _POINTS_BACK.search(second.text))
+        if points_back and not second.listed:
             units.append(Unit(block, (first, second), context, "pair"))
     by_text = {s.text: s for s in sentences}
     for sentence in sentences:  # "The default is one second (1s)." with what the field is

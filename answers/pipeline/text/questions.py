@@ -22,6 +22,16 @@ _QUESTION_FILLER = re.compile(
 # An identifier the question names ("requests.get", "shared_buffers", "open()"): what it asks about.
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)")
 _IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*(?:[._][A-Za-z0-9_]\w*)+(?:\(\))?|\b[A-Za-z_]\w*\(\)")
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# A day of a month written with the month's name ("Dec 17", "17 December", "December 17, 2024"): a date, not a count.
+# After a number "may" is the verb far more often than the month ("17 may be set"), so it is left out there.
+_DAY_OF_MONTH = re.compile(
+    rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|"
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?!may\b){_MONTH}(?![a-z])",
+    re.I,
+)
+# An acronym: two or more capitals, maybe with digits ("HTTPS", "TCP", "RAID0"); not a word in capitals at the start.
+_ACRONYM = re.compile(r"(?<![\w.\-])[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*(?![\w\-])")
 _JOINED_NAME = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w])")
 # Nouns that ask for an amount: "what discount", "what is the price".
 _ASKS_AMOUNT = re.compile(r"\b(discount|price|prices|cost|costs|fee|fees|percentage|quota|timeout|uptime)\b", re.I)
@@ -126,14 +136,18 @@ _NUMBER_IDIOM = re.compile(
 # A question asking for a bound, and the words that state one (in the text or in a name: "max_connections").
 _ASKS_BOUND = re.compile(
     r"\b(?:at\s+(?:most|least)|maxim(?:um|al|ally)|minim(?:um|al|ally)|max|min|limits?|upper\s+bound|"
-    r"lower\s+bound|at\s+(?:the\s+same\s+time|once)|simultaneously|concurrently)\b",
+    r"lower\s+bound|at\s+(?:the\s+same\s+time|once)|simultaneously|concurrently|"
+    r"largest|smallest|biggest|highest|lowest|range)\b",
     re.I,
 )
 _STATES_BOUND = re.compile(
     r"(?<![a-z])(?:max|min)(?![a-z])|\b(?:at\s+(?:most|least)|maxim\w*|minim\w*|limit\w*|up\s+to|"
     r"(?:no|not)\s+(?:more|fewer|less|longer|larger)\s+than|exceed\w*|capped|ceiling|unlimited|bound(?:ed)?|"
     r"or\s+(?:more|fewer|less|longer|shorter|larger|smaller)|as\s+(?:many|much|long|large)\s+as|"
-    r"(?:longer|larger|greater|bigger|more)\s+than|truncated|restricted\s+to|only)\b",
+    r"(?:longer|larger|greater|bigger|more)\s+than|truncated|restricted\s+to|only|"
+    r"largest|smallest|biggest|highest|lowest|range|below|above)\b|"
+    # the ends of a range: "0 to 59", "-32768 to +32767", "1 <= month <= 12"
+    r"\d\s*(?:to|through)\s*[-+]?\d|<=|>=|≤|≥",
     re.I,
 )
 _PROCEDURAL = re.compile(
@@ -143,7 +157,9 @@ _PROCEDURAL = re.compile(
     r"running|using|going|calling|setting)\b|\bto\s+\w+\b.*,\s*(?:click|run|use|select|open|go)\b|"
     # a command named as the way to do it: "use the visudo command", "running a2enmod", "a command such as adduser"
     r"\b(?:use|using|run|running|execute|executing|invoke|invoking)\s+(?:the\s+)?(?:[\w.]+-[\w.-]+|[a-z]+\d\w*|"
-    r"[\w.-]+\s+command)\b|\bcommand\s+such\s+as\b",
+    r"[\w.-]+\s+command)\b|\bcommand\s+such\s+as\b|"
+    # ... or named after the word "command": "by using the command passwd -l user"
+    r"\b(?:use|using|run|running|execute|executing|invoke|invoking|with)\s+the\s+command\s+[a-z]",
     re.I,
 )
 _CONDITION = re.compile(r"\b(?:can|cannot|must|only|within|eligible|not|no|yes|allowed|may|unless|if)\b", re.I)
@@ -177,6 +193,30 @@ def question_identifiers(question: str, *, config: PipelineConfig) -> list[froze
     named = [m.group() for m in _IDENTIFIER.finditer(question)] + _NUMBER.findall(_IDENTIFIER.sub(" ", question))
     found = [frozenset(significant_terms(text, config.tokenizer)) for text in named]
     return [terms for terms in found if terms]
+
+
+def question_numbers(question: str) -> list[str]:
+    """The numbers the question names outside its identifiers and dates ("17" in "When will PostgreSQL 17 be
+    released?", not in "What happens on December 17?")."""
+    return _NUMBER.findall(_DAY_OF_MONTH.sub(" ", _IDENTIFIER.sub(" ", question)))
+
+
+def states_number(text: str, number: str) -> bool:
+    """Whether the text states the number on its own, not as a part of a date, a clock time or a longer number
+    ("12/17/1997", "Dec 17" and "07:17" do not state 17; "17", "17.2" and "17 MB" do)."""
+    pattern = rf"(?<![\d/:])(?<!\d[.\-]){re.escape(number)}(?![\d/:]|[.\-]\d+[/:\-])"
+    return bool(re.search(pattern, _DAY_OF_MONTH.sub(" ", text)))
+
+
+def question_acronyms(question: str) -> list[str]:
+    """The acronyms the question writes in capitals ("HTTPS", "TCP", "IPv6" is not one), lower-cased: an answer must
+    write each one itself (the HTTP port does not answer a question on the HTTPS port)."""
+    return sorted({m.lower() for m in _ACRONYM.findall(question)})
+
+
+def writes_acronym(text: str, acronym: str) -> bool:
+    """Whether the text writes the acronym as a word of its own, in any case ("https://", "HTTPS", "an https URL")."""
+    return bool(re.search(rf"(?<![A-Za-z0-9]){re.escape(acronym)}(?![A-Za-z0-9])", text, re.I))
 
 
 def question_joined_names(question: str) -> list[str]:
@@ -221,13 +261,14 @@ def holds_type(text: str, kind: QuestionType) -> bool:
 
 def asks_bound(question: str) -> bool:
     """Whether the question asks for a bound ("at most", "the maximum", "the limit", "at least", "the minimum", how
-    many "at the same time")."""
+    many "at the same time", "the largest", "what range")."""
     return bool(_ASKS_BOUND.search(question))
 
 
 def states_bound(text: str) -> bool:
     """Whether the text states a bound: "up to 500 files", "a maximum of 50", "at least 12", "max_connections",
-    "the limit is", "no more than", "unlimited"."""
+    "the limit is", "no more than", "unlimited", "the largest year", "not below $19", a range's ends ("0 to 59",
+    "1 <= day <= 31")."""
     return bool(_STATES_BOUND.search(text))
 
 

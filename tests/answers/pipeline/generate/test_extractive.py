@@ -246,6 +246,26 @@ def test_a_headings_section_number_is_not_a_number_the_question_names():
     ]
 
 
+def test_a_number_the_question_names_is_not_answered_by_the_same_digits_in_a_date():
+    blocks = [block(1, "The date style of PostgreSQL as released prints 12/17/1997 07:37:16.00 PST.", 3.0),
+              block(2, "PostgreSQL 17 was released on 2024-09-26.", 2.0)]
+    question = "On what date was PostgreSQL 17 released?"
+
+    assert extract_answer(question, blocks[:1], config=CONFIG) == []
+    assert extract_answer(question, blocks, config=CONFIG) == ["PostgreSQL 17 was released on 2024-09-26 [2]."]
+
+
+def test_an_acronym_the_question_names_must_be_written_in_the_answer():
+    blocks = [block(1, "The http.server module listens to port 8000 by default.", 3.0),
+              block(2, "The http.server module serves HTTPS on port 4443 by default.", 2.0)]
+    question = "What is the default HTTPS port of http.server?"
+
+    assert extract_answer(question, blocks[:1], config=CONFIG) == []
+    assert extract_answer(question, blocks, config=CONFIG) == [
+        "The http.server module serves HTTPS on port 4443 by default [2]."
+    ]
+
+
 def test_without_the_asked_type_the_rare_term_alone_does_not_reach():
     blocks = [block(1, "Backups are stored in the same region as the workspace.", 6.0)]
 

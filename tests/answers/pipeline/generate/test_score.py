@@ -134,3 +134,18 @@ def test_a_term_most_chunks_hold_weighs_nearly_nothing_by_the_corpus():
 def test_a_term_in_more_than_half_the_chunks_weighs_nothing_and_a_tiny_corpus_gives_no_weights():
     assert corpus_term_weights({"lumora": 150, "backup": 7}, 193) == {"lumora": 0.0, "backup": math.log(186.5 / 7.5)}
     assert corpus_term_weights({"lumora": 1, "backup": 1}, 1) is None
+
+
+def test_a_pair_fits_a_procedure_by_its_step_even_when_the_step_comes_second():
+    text = (
+        "# Accounts\n\n## Disabling an account\n\nThe account remains intact and no files are deleted. "
+        "This is accomplished by using the command passwd -l user.\n"
+    )
+    blocks = document_blocks("accounts.md", text)
+    pair = next(u for b in blocks for u in block_units(b, procedure=True) if u.kind == "pair")
+    terms = question_terms("How do I disable an account without deleting it?", config=PipelineConfig())
+
+    fit = unit_signals(pair, terms, QuestionType.PROCEDURE, weights=dict.fromkeys(terms, 1.0), best_score=1.0,
+                       tokenizer=DEFAULT).type
+
+    assert fit == 0.75  # LONE_STEP: the second sentence names the command; a pair is no list of steps

@@ -22,6 +22,10 @@ To reset a password:
 
 Tokens are issued by the admin console. They expire after one hour.
 
+## Automatic packages
+
+The package managers list the automatic packages no longer needed. apt autoremove will get rid of those packages.
+
 ## Hosts
 
 The entry that involves host name resolution is hosts. By default, it contains files dns.
@@ -144,3 +148,14 @@ def test_a_chunks_quoted_sentences_are_read_once_and_a_compressed_copy_afresh(mo
     assert quoted_sentences(renumbered) == first
     compressed = dataclasses.replace(block, text="They expire after one hour.")
     assert [q.text for q in quoted_sentences(compressed)] == ["They expire after one hour."]
+
+
+def test_for_a_procedure_a_step_naming_those_things_pairs_with_the_sentence_before():
+    def pairs(procedure: bool) -> list[str]:
+        return [u.text for u in units_of("Automatic packages", procedure=procedure) if u.kind == "pair"]
+
+    assert pairs(True) == [
+        "The package managers list the automatic packages no longer needed. "
+        "apt autoremove will get rid of those packages."
+    ]
+    assert pairs(False) == []  # only a "how do I" question reads a later "those" as pointing back

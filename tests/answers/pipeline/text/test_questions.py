@@ -6,12 +6,16 @@ from answers.pipeline.text.questions import (
     QuestionType,
     asks_bound,
     holds_type,
+    question_acronyms,
     question_identifiers,
+    question_numbers,
     question_terms,
     question_type,
     search_terms,
     states_bound,
+    states_number,
     type_match,
+    writes_acronym,
 )
 
 T = QuestionType
@@ -128,6 +132,8 @@ def test_a_default_asked_in_other_words_is_asked_as_default():
     ("What minimum password length is enforced?", True),
     ("What is the API rate limit?", True),
     ("How many connections can sqlite3.connect open at the same time?", True),  # a capacity is a bound
+    ("What is the largest year a date object can hold?", True),
+    ("What range of values can a smallint hold?", True),
     ("How many files does a batch contain?", False),
     ("How long are deleted files kept?", False),
 ])
@@ -141,8 +147,60 @@ def test_a_question_asks_for_a_bound_when_it_says_most_least_maximum_minimum_or_
     ("Passwords must be at least 12 characters long.", True),
     ("Sets max_connections, the number of concurrent connections (100).", True),
     ("The API rate limit is 600 requests per minute.", True),
+    ("The largest year number allowed in a date object.", True),
+    ("The minute field takes values from 0 to 59.", True),
+    ("Valid days: 1 <= day <= 31.", True),
+    ("Sales may not sell the Business plan below $19 per user.", True),
     ("The file holds a set of records, one per line.", False),
+    ("Version 2 to the list.", False),
     ("The default port is 5432.", False),
 ])
 def test_a_text_states_a_bound_with_a_word_or_name_for_one(text, bound):
     assert states_bound(text) is bound
+
+
+@pytest.mark.parametrize(("question", "acronyms", "numbers"), [
+    ("What is the default HTTPS port of http.server?", ["https"], []),
+    ("Which TCP port does the server listen on?", ["tcp"], []),
+    ("On what date will PostgreSQL 17 be released?", [], ["17"]),
+    ("What happens on December 17?", [], []),  # a day of a month is a date, not a number named
+    ("How many UUIDs per second can uuid4() generate?", [], []),  # a plural is no acronym, uuid4() an identifier
+    ("What is the default value of shared_buffers?", [], []),
+])
+def test_the_acronyms_and_numbers_a_question_names_are_read(question, acronyms, numbers):
+    assert (question_acronyms(question), question_numbers(question)) == (acronyms, numbers)
+
+
+@pytest.mark.parametrize(("text", "stated"), [
+    ("PostgreSQL 17 adds incremental backups.", True),
+    ("Release 17.2 fixes it.", True),
+    ("Up to 17 MB.", True),
+    ("Example: 12/17/1997 07:37:16.00 PST.", False),  # a date's day
+    ("Started at 07:17.", False),  # a clock time's minutes
+    ("Example: 1997-12-17.", False),
+    ("Example: Wed Dec 17 07:37:16 1997 PST.", False),  # a day of a month, by the month's name
+    ("the 17th of March", False),
+    ("17 may be set at most.", True),  # "may" after a number is the verb
+    ("Released in 2017.", False),  # a longer number
+])
+def test_a_number_is_stated_on_its_own_not_as_part_of_a_date_time_or_longer_number(text, stated):
+    assert states_number(text, "17") is stated
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    ("Serve it over HTTPS on port 4443.", True),
+    ("an https:// URL", True),
+    ("The HTTP server listens to port 8000.", False),
+    ("httpsd is another program", False),
+])
+def test_an_acronym_is_written_as_a_word_of_its_own_in_any_case(text, written):
+    assert writes_acronym(text, "https") is written
+
+
+@pytest.mark.parametrize(("text", "procedural"), [
+    ("Locking is done with the command passwd -l user.", True),
+    ("Administrators invoke the command lsblk for that.", True),
+    ("The command is very old.", False),
+])
+def test_a_command_named_after_the_word_command_is_a_step(text, procedural):
+    assert (type_match(text, T.PROCEDURE) == 1.0) is procedural
