@@ -370,8 +370,10 @@ def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[st
     shared = frozenset(held) | (claims.terms & stated.terms)
     uses = {term: (claims.polarity.get(term, plain), stated.polarity.get(term, plain)) for term in shared}
     astray = [term for term, (said, stated_as) in uses.items() if not said <= stated_as]
-    denied = [term for term in astray if True in uses[term][0] - uses[term][1]]
-    affirmed = [term for term in astray if False in uses[term][0] - uses[term][1]]
+    # A term only past the reach of a negation of its clause may be meant negated: "doesn't send sign-in codes by
+    # text message" against "does not send codes by text message" (each side reads 3 words after the negation).
+    denied = [term for term in astray if True in uses[term][0] - uses[term][1] and term not in stated.trailing]
+    affirmed = [term for term in astray if False in uses[term][0] - uses[term][1] and term not in claims.trailing]
     problems = []
     if denied:
         problems.append(f'[{n}] affirms "{_words(denied, stated)}"; the sentence negates it')

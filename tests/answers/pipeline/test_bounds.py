@@ -269,3 +269,28 @@ def test_a_role_noun_in_a_things_place_is_still_a_swap(make_record):
     assert checked("Download access can be limited to specific members.", chunk, make_record) == [
         "[1] says folders, not members"
     ]
+
+
+@pytest.mark.parametrize(
+    ("chunk", "true", "false", "reason"),
+    [
+        # The sentence's negation reaches "codes" but not "text"; the span's reaches "text".
+        ("Lumora does not send codes by text message. Text messages are less secure than authenticator apps.",
+         "Lumora doesn't send sign-in codes by text message.", "Lumora sends sign-in codes by text message.",
+         '[1] negates "send codes"; the sentence affirms it'),
+        # The span's negation reaches "another" but not "partner"; the sentence's reaches "partner".
+        ("Lumora Labs will not give the same prospect to another partner while your registration is active.",
+         "While your registration is active, Lumora Labs won't hand that prospect to any other partner.",
+         "While your registration is active, Lumora Labs will hand that prospect to another partner.",
+         '[1] negates "prospect another"; the sentence affirms it'),
+        ("Members can empty their own trash at any time. Files removed by emptying the trash do not count toward "
+         "storage.", "Files removed by emptying the trash no longer count toward storage.",
+         "Files removed by emptying the trash still count toward storage.",
+         '[1] negates "count toward storage"; the sentence affirms it'),
+    ],
+)
+def test_a_term_past_one_sides_negation_reach_in_a_negated_clause_is_no_polarity_problem(
+    make_record, chunk, true, false, reason
+):
+    assert checked(true, chunk, make_record) == []
+    assert checked(false, chunk, make_record) == [reason]
