@@ -102,6 +102,10 @@ def _number_problems(
             # "Web app 5.0 brought dark mode" under "Web app release notes 5.0": the heading states it of the same
             # words (never the "2" of "Doc 2" for "2 warehouses")
             continue
+        if problem.startswith("does not state") and _is_version(number) and any(
+            _is_version(other) and other.value == number.value for other in heading.numbers
+        ):
+            continue  # "Since version 5.0, folders can be given a colour" under "Web app release notes 5.0"
         pasted = instruction_text(record)
         if (
             pasted
@@ -142,6 +146,7 @@ def _number_problem(number: NumberClaim, stated: Claims) -> str | None:
         for other in stated.numbers
         if not same_value(number.value, other.value)
         and (not units or any(compatible_units(unit, other.unit) for unit in units))
+        and _is_version(other) == _is_version(number)
     ]
     if not same:
         if not rivals:
@@ -159,12 +164,23 @@ def _number_problem(number: NumberClaim, stated: Claims) -> str | None:
         for other in stated.numbers
         if not same_value(number.value, other.value)
         and (not units or any(_same_kind(unit, other.unit, number.unit) for unit in units))
+        and _is_version(other) == _is_version(number)
     ]
     astray = number.about & frozenset().union(*(other.about for other in rivals)) - near
     if not astray:
         return None
     rival = max(rivals, key=lambda other: len(astray & other.about))
     return f"states {rival.text} of {_words(astray & rival.about, stated)}, not {_value(number, rival)}"
+
+
+_VERSION = re.compile(r"\d+(?:\.\d+)+")
+
+
+def _is_version(number: NumberClaim) -> bool:
+    """Whether a number is written as a version ("5.0", "1.3", "22.04": digits with a dot and no unit): an identifier,
+    whose rivals are other versions only, never the span's quantities ("The 5.0 web app supports the two most recent
+    versions" against "the latest two versions": 2 is no rival of 5.0)."""
+    return not number.unit and _VERSION.fullmatch(number.value) is not None
 
 
 # Durations are one kind of amount: "30 minutes" of the manager's escalation is the rival of "two hours" of the VP's.
@@ -354,8 +370,10 @@ def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[st
     shared = frozenset(held) | (claims.terms & stated.terms)
     uses = {term: (claims.polarity.get(term, plain), stated.polarity.get(term, plain)) for term in shared}
     astray = [term for term, (said, stated_as) in uses.items() if not said <= stated_as]
-    denied = [term for term in astray if True in uses[term][0] - uses[term][1]]
-    affirmed = [term for term in astray if False in uses[term][0] - uses[term][1]]
+    # A term only past the reach of a negation of its clause may be meant negated: "doesn't send sign-in codes by
+    # text message" against "does not send codes by text message" (each side reads 3 words after the negation).
+    denied = [term for term in astray if True in uses[term][0] - uses[term][1] and term not in stated.trailing]
+    affirmed = [term for term in astray if False in uses[term][0] - uses[term][1] and term not in claims.trailing]
     problems = []
     if denied:
         problems.append(f'[{n}] affirms "{_words(denied, stated)}"; the sentence negates it')
@@ -521,10 +539,17 @@ def _swap_problems(
         modifier = not verb or led in _ARTICLES
         if not (
             _roles_differ(swapped_in, span_terms[j1:j2], tokenizer)
-            or (one and before and _role_for_thing(said[i1], span[j1], tokenizer))
+            or (
+                one and before and _role_for_thing(said[i1], span[j1], tokenizer)
+                and not _as_verb(sentence, said[i1].written)  # "does not lead to a refund" for "trigger"
+            )
             or (
                 small and modifier and after and names_kind(said_terms[i2], tokenizer)
                 and (one or role_of(said_terms[i2], tokenizer) is None)  # "count as paid users": a rewording
+                # The kind is named by the word right before the noun, on both sides: "pick which folders" for
+                # "choose which folders", "how many members" for "the number of members" name none.
+                and _right_before(sentence, said[i2 - 1].written, said[i2].written)
+                and _right_before(quote, span[j2 - 1].written, span[j2].written if j2 < len(span) else "")
             )
             or (not verb and _found_elsewhere(said_terms, i1, i2, before, after, elsewhere, tokenizer))
             or (
@@ -647,6 +672,22 @@ def _found_elsewhere(
     if after:
         runs.append(tuple(terms[i1 : i2 + 1]))
     return any(run in phrases(text, tokenizer) for text in elsewhere() for run in runs)
+
+
+def _right_before(text: str, word: str, noun: str) -> bool:
+    """Whether the word is written right before the noun somewhere in the text, nothing but a space or hyphen between
+    ("billing team", "operating system setting"); never when the noun is missing."""
+    if not noun:
+        return False
+    pattern = rf"\b{re.escape(word)}[\s-]+{re.escape(noun)}\b"
+    return re.search(pattern, MARKER.sub(" ", text), re.I) is not None
+
+
+def _as_verb(sentence: str, word: str) -> bool:
+    """Whether the word stands as a verb: after a modal, "to", a negation or a form of "do" ("does not lead")."""
+    return _after_modal(sentence, word) or re.search(
+        rf"(?:\b(?:not|never|does|do|did)|n't)\s+{re.escape(word)}\b", sentence, re.I
+    ) is not None
 
 
 def _after_modal(sentence: str, word: str) -> bool:

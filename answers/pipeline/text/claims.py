@@ -78,6 +78,9 @@ class Claims:
     lowered: str  # the normalised text, lower-cased: where a literal is looked up
     text: str  # the normalised text: where a letter named as a key is looked up ("press S")
     initials: str  # the first letter of each word, lower-cased: where an acronym's expansion is looked up
+    # Terms written only plainly past a negation's reach in their clause ("does not send sign-in codes by text
+    # message": "text"): read as plain, but the clause may mean them negated.
+    trailing: frozenset[str] = frozenset()
 
     def holds_name(self, name: "Name") -> bool:
         """Whether this text names `name`: the literal, every term of it, or an acronym's words."""
@@ -173,10 +176,13 @@ def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
     )
     polarity: dict[str, set[bool]] = {}
     written: dict[str, str] = {}
+    reached: set[str] = set()  # terms with a plain use no negation of its clause came before
     for item in items:
         for term in item.terms:
             polarity.setdefault(term, set()).add(item.negated)
             written.setdefault(term, item.word)
+            if not item.negated and not item.trailing:
+                reached.add(term)
     words = [item.word for item in items if item.word]
     return Claims(
         numbers=claims,
@@ -186,6 +192,7 @@ def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
         lowered=text.replace("`", "").lower(),
         text=text.replace("`", ""),
         initials="".join(part[0] for word in words for part in re.split(r"[-'’.]", word) if part).lower(),
+        trailing=frozenset(term for term, uses in polarity.items() if False in uses) - reached,
     )
 
 
@@ -299,6 +306,7 @@ class _Item:
     negated: bool = False
     first: bool = False  # the sentence's first word
     joined: bool = False  # written against a digit or hyphen ("the X of 9X4"): part of a code, not a word
+    trailing: bool = False  # plain, but after a negation of its clause whose reach ended before it
 
 
 def _items(
@@ -308,6 +316,7 @@ def _items(
     pending = sorted(starts)
     scope = 0  # content words a negation still covers
     reach = False  # no content word yet between the negation and here
+    negated_clause = False  # a negation came before in this clause
     at_start = True
     for match in _ITEM.finditer(_blank(text, taken)):
         while pending and pending[0] < match.start():
@@ -318,7 +327,7 @@ def _items(
         if match.group("sep"):
             ends = match.group() in _SENTENCE_END
             yield _Item(clause_end=True, sentence_end=ends)
-            scope = 0
+            scope, negated_clause = 0, False
             at_start = at_start or ends
             continue
         word = match.group("word").rstrip(".")
@@ -328,20 +337,24 @@ def _items(
             # "cannot edit or delete" negates both, and so does "does not include VAT and sales tax" (but "is not
             # processed and must be sent again" negates no sending)
             scope = scope if lowered == "or" or (lowered == "and" and _content_follows(text, match.end())) else 0
+            negated_clause = negated_clause and scope > 0
             continue
         first, at_start = at_start, False
         if lowered in _SUBORDINATORS:
-            scope = 0  # "never removed when old versions expire": the versions are not what the negation denies
+            scope, negated_clause = 0, False  # "never removed when old versions expire": no version is denied
         if _negates(word, text, match.end(), first=first):
             scope = 1 if lowered == "non" else _SCOPE
-            reach = True
+            reach = negated_clause = True
             yield _Item(word=word, first=first)
             continue
         terms = _terms(word, tokenizer)
         joined = len(word) == 1 and any(
             0 <= i < len(text) and (text[i].isalnum() or text[i] == "-") for i in (match.start() - 1, match.end())
         )
-        yield _Item(word=word, terms=terms, negated=scope > 0 and bool(terms), first=first, joined=joined)
+        yield _Item(
+            word=word, terms=terms, negated=scope > 0 and bool(terms), first=first, joined=joined,
+            trailing=negated_clause and scope == 0 and bool(terms),
+        )
         if terms and scope:
             scope -= 1
             reach = False

@@ -11,6 +11,8 @@ Rules callers rely on:
 - A role noun ("admin", "owner", "team", "plan", ...) names who acts or a kind of thing; "admin" and
   "administrator" are one role (`role_of`). A kind noun ("page", "address", "setting", ...) is one whose kind the
   word before it names (`names_kind`: "Billing page", "billing address"; role nouns too).
+- "whenever they like" (want, wish, please, choose; any pronoun) reads as "at any time", and "straight away" and
+  "right away" as "immediately": a time said two ways.
 - `content_words` lists a text's words and numbers in order as (term, word as written): stop words left out, but for
   antonyms ("before", "more"), so that "before" and "after" stay visible to an alignment.
 """
@@ -28,6 +30,11 @@ _ONE_TIME = re.compile(
     re.I,
 )
 _TWO_TIMES = re.compile(r"\btwice\b", re.I)
+_ANY_TIME = re.compile(
+    r"\bwhenever\s+(?:they|you|we|he|she|one)\s+(?:like|likes|want|wants|wish|wishes|please|pleases|choose|chooses)\b",
+    re.I,
+)
+_AT_ONCE = re.compile(r"\b(?:straight|right)\s+away\b", re.I)
 
 _ANTONYM_PAIRS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("open", "opens", "opened"), ("closed", "close", "closes")),
@@ -81,8 +88,14 @@ _WORD = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_][^\W_]*")
 
 
 def say_quantities(text: str) -> str:
-    """The text with its quantity phrases said one way: "a single time" and a counting "once" -> "one time"."""
-    if "time" not in text and "once" not in text.lower() and "twice" not in text.lower():
+    """The text with its quantity phrases said one way: "a single time" and a counting "once" -> "one time";
+    "whenever they like" -> "at any time"; "straight away" and "right away" -> "immediately"."""
+    lowered = text.lower()
+    if "whenever" in lowered:
+        text = _ANY_TIME.sub("at any time", text)
+    if "away" in lowered:
+        text = _AT_ONCE.sub("immediately", text)
+    if "time" not in text and "once" not in lowered and "twice" not in lowered:
         return text
     return _TWO_TIMES.sub("two times", _ONE_TIME.sub("one time", text))
 

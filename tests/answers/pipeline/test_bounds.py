@@ -1,4 +1,6 @@
 """The bound checks within one span: numbers first, then names, then negation, each failure a reason to read."""
+import dataclasses
+
 import pytest
 
 from answers.pipeline.bounds import bound_problems
@@ -192,3 +194,103 @@ def test_a_listed_action_must_be_the_spans_though_its_object_is_shared(make_reco
     assert checked("Bulk endpoints exist for moving and renaming files.", chunk, make_record) == [
         "[1] does not list renaming files"
     ]
+
+
+def titled(sentence: str, chunk: str, title: str, make_record) -> list[str]:
+    record = dataclasses.replace(make_record("doc-v1-c01", text=chunk, flagged=[]), source_title=title)
+    found = support_span(significant_terms(sentence, DEFAULT), record, tokenizer=DEFAULT)
+    assert found is not None
+    span, held = found
+    return bound_problems(
+        1, read_claims(sentence, DEFAULT), span, record, names=read_names(sentence, DEFAULT), held=held,
+        tokenizer=DEFAULT, sentence=sentence,
+    )
+
+
+def test_a_version_is_an_identifier_the_spans_quantities_are_no_rivals_of(make_record):
+    chunk = "The web app supports the latest two versions of Chrome, Firefox, Safari and Edge."
+    title = "Web app release notes 5.0"
+
+    assert titled("The 5.0 web app supports the two most recent versions of Chrome, Firefox, Safari and Edge.",
+                  chunk, title, make_record) == []
+    assert titled("The web app supports the latest three versions of Chrome.", chunk, title, make_record) == [
+        "[1] states 2, not 3"
+    ]
+
+
+def test_a_version_the_title_states_is_stated_and_another_version_is_not(make_record):
+    chunk = "Folders can now be given a colour. Folder colours are visible to every member of the workspace."
+    title = "Web app release notes 5.0"
+
+    assert titled("Since version 5.0, folders can be given a colour.", chunk, title, make_record) == []
+    assert titled("Since version 5.1, folders can be given a colour.", chunk, title, make_record) == [
+        "[1] does not state 5.1"
+    ]
+
+
+def test_a_version_of_the_span_is_the_rival_of_another_version(make_record):
+    chunk = "Data in transit is protected with TLS 1.3. Keys are rotated every 2 years."
+
+    assert checked("Data in transit is protected with TLS 1.2.", chunk, make_record) == ["[1] states 1.3, not 1.2"]
+
+
+@pytest.mark.parametrize(
+    ("chunk", "sentence"),
+    [
+        ("Selective sync lets you choose which folders are stored on your computer.",
+         "Selective sync lets you pick which folders are kept on your computer."),
+        ("Every Lumora workspace has a storage quota. The quota depends on the plan and the number of members.",
+         "The quota depends on the plan and how many members the workspace has."),
+    ],
+)
+def test_a_word_not_right_before_a_kind_noun_names_no_kind_of_it(make_record, chunk, sentence):
+    assert checked(sentence, chunk, make_record) == []
+
+
+def test_the_word_right_before_a_kind_noun_still_names_its_kind(make_record):
+    chunk = "Each refund request is reviewed by the Lumora Labs billing team."
+
+    assert checked("Each refund request is reviewed by the Lumora Labs support team.", chunk, make_record) == [
+        "[1] says billing team, not support team"
+    ]
+
+
+@pytest.mark.parametrize("sentence", ["Downgrading a plan does not lead to a refund.",
+                                      "Downgrading a plan doesn't lead to a refund."])
+def test_a_role_noun_written_as_a_verb_names_no_role(make_record, sentence):
+    chunk = "Downgrading a plan does not trigger a refund; the lower price applies from the next invoice."
+
+    assert checked(sentence, chunk, make_record) == []
+
+
+def test_a_role_noun_in_a_things_place_is_still_a_swap(make_record):
+    chunk = "Download access can be limited to specific folders."
+
+    assert checked("Download access can be limited to specific members.", chunk, make_record) == [
+        "[1] says folders, not members"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("chunk", "true", "false", "reason"),
+    [
+        # The sentence's negation reaches "codes" but not "text"; the span's reaches "text".
+        ("Lumora does not send codes by text message. Text messages are less secure than authenticator apps.",
+         "Lumora doesn't send sign-in codes by text message.", "Lumora sends sign-in codes by text message.",
+         '[1] negates "send codes"; the sentence affirms it'),
+        # The span's negation reaches "another" but not "partner"; the sentence's reaches "partner".
+        ("Lumora Labs will not give the same prospect to another partner while your registration is active.",
+         "While your registration is active, Lumora Labs won't hand that prospect to any other partner.",
+         "While your registration is active, Lumora Labs will hand that prospect to another partner.",
+         '[1] negates "prospect another"; the sentence affirms it'),
+        ("Members can empty their own trash at any time. Files removed by emptying the trash do not count toward "
+         "storage.", "Files removed by emptying the trash no longer count toward storage.",
+         "Files removed by emptying the trash still count toward storage.",
+         '[1] negates "count toward storage"; the sentence affirms it'),
+    ],
+)
+def test_a_term_past_one_sides_negation_reach_in_a_negated_clause_is_no_polarity_problem(
+    make_record, chunk, true, false, reason
+):
+    assert checked(true, chunk, make_record) == []
+    assert checked(false, chunk, make_record) == [reason]

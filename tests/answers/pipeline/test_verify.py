@@ -851,3 +851,13 @@ def test_a_negating_claim_is_read_against_the_sentence_that_negates_too():
 
     assert verdict.shown
     assert verdict.spans[0].quote.endswith("no refund for the remaining months.")
+
+
+def test_a_time_said_another_way_shares_the_spans_term():
+    blocks = {1: block(1, "Members can empty their own trash at any time. Emptying the trash is immediate.")}
+    common = frozenset({"member", "trash", "empti"})  # as on a help centre where every block says them
+
+    assert verify_sentence("Members may empty their own trash whenever they want [1].", blocks=blocks, config=CONFIG,
+                           common=common).shown
+    assert not verify_sentence("Members may empty their own trash once a year [1].", blocks=blocks, config=CONFIG,
+                               common=common).shown

@@ -213,3 +213,16 @@ def test_number_words_that_count_or_share_are_numbers(text, expected):
 )
 def test_a_negation_reaches_past_and_before_a_content_word_and_stops_at_a_subordinate_clause(text, expected):
     assert negated(text) == expected
+
+
+def test_a_term_past_a_negations_reach_in_its_clause_is_trailing_and_still_plain():
+    claims = read_claims("Lumora doesn't send sign-in codes by text message.", DEFAULT)
+
+    assert claims.polarity["text"] == frozenset({False}) and claims.trailing == frozenset({"text", "messag"})
+    assert read_claims("Lumora does not give the prospect to another partner while it is active.",
+                       DEFAULT).trailing == frozenset({"partner"})  # "while" starts a clause the negation leaves
+
+
+def test_a_term_also_written_with_no_negation_before_it_is_not_trailing():
+    assert read_claims("Text messages are fine. Lumora does not send codes by email to text users.",
+                       DEFAULT).trailing == frozenset({"user"})

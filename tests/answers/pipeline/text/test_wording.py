@@ -17,6 +17,12 @@ from answers.pipeline.text.wording import antonym_terms, content_words, phrases,
         ("Once the export ends, we email you.", "Once the export ends, we email you."),
         ("Do it at once.", "Do it at once."),
         ("Three times a week.", "Three times a week."),
+        ("Owners may upgrade whenever they like.", "Owners may upgrade at any time."),
+        ("Members may empty their trash whenever they want.", "Members may empty their trash at any time."),
+        ("An upgrade applies straight away.", "An upgrade applies immediately."),
+        ("Space is freed right away.", "Space is freed immediately."),
+        ("Whenever the team approves, we pay.", "Whenever the team approves, we pay."),
+        ("Send them away.", "Send them away."),
     ],
 )
 def test_quantity_phrases_are_said_one_way_and_a_clause_opening_once_is_left(text, said):
