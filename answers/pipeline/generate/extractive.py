@@ -28,6 +28,7 @@ from answers.pipeline.text.questions import (
     states_bound,
     states_number,
     writes_acronym,
+    writes_variant,
 )
 from answers.pipeline.text.tokens import significant_terms
 from answers.pipeline.types import Block
@@ -236,13 +237,18 @@ def _writes_names(unit: Unit, names: Sequence[str]) -> bool:
 
 
 def _writes_acronyms_and_numbers(unit: Unit, acronyms: Sequence[str], numbers: Sequence[str]) -> bool:
-    """Whether the unit writes each acronym the question names ("HTTPS": the HTTP port is another thing) and states
-    each number it names on its own (the "17" of "PostgreSQL 17" is not the day of "12/17/1997"), in its sentences,
-    its term or its heading path (a heading's section number left out: "E.17." is where a section stands)."""
+    """Whether the unit writes each acronym the question names when it writes a variant of it (under the heading
+    "HTTP servers" the port is the HTTP one, not the HTTPS one asked for; "status code 401" with no variant in sight
+    answers which HTTP status code) and states each number it names on its own (the "17" of "PostgreSQL 17" is not
+    the day of "12/17/1997"), in its sentences, its term or its heading path (a heading's section number left out:
+    "E.17." is where a section stands)."""
     if not acronyms and not numbers:
         return True
     written = " ".join((unit.text, *unit.terms, *without_section_numbers(unit.context)))
-    return all(writes_acronym(written, a) for a in acronyms) and all(states_number(written, n) for n in numbers)
+    return (
+        all(writes_acronym(written, a) or not writes_variant(written, a) for a in acronyms)
+        and all(states_number(written, n) for n in numbers)
+    )
 
 
 def _close_in_meaning(candidate: Candidate) -> bool:

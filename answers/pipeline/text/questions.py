@@ -32,6 +32,8 @@ _DAY_OF_MONTH = re.compile(
 )
 # An acronym: two or more capitals, maybe with digits ("HTTPS", "TCP", "RAID0"); not a word in capitals at the start.
 _ACRONYM = re.compile(r"(?<![\w.\-])[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*(?![\w\-])")
+# A variant of an acronym shares at least its first three letters ("HTTP" and "HTTPS"; "API" and "APT" do not).
+_VARIANT_LETTERS = 3
 _JOINED_NAME = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w])")
 # Nouns that ask for an amount: "what discount", "what is the price".
 _ASKS_AMOUNT = re.compile(r"\b(discount|price|prices|cost|costs|fee|fees|percentage|quota|timeout|uptime)\b", re.I)
@@ -209,14 +211,23 @@ def states_number(text: str, number: str) -> bool:
 
 
 def question_acronyms(question: str) -> list[str]:
-    """The acronyms the question writes in capitals ("HTTPS", "TCP", "IPv6" is not one), lower-cased: an answer must
-    write each one itself (the HTTP port does not answer a question on the HTTPS port)."""
+    """The acronyms the question writes in capitals ("HTTPS", "TCP", "IPv6" is not one), lower-cased: an answer that
+    writes a variant of one must write it too (the HTTP port does not answer a question on the HTTPS port)."""
     return sorted({m.lower() for m in _ACRONYM.findall(question)})
 
 
 def writes_acronym(text: str, acronym: str) -> bool:
     """Whether the text writes the acronym as a word of its own, in any case ("https://", "HTTPS", "an https URL")."""
     return bool(re.search(rf"(?<![A-Za-z0-9]){re.escape(acronym)}(?![A-Za-z0-9])", text, re.I))
+
+
+def writes_variant(text: str, acronym: str) -> bool:
+    """Whether the text writes another thing the acronym's letters begin: a shorter acronym of at least three letters
+    it starts with, in any case ("HTTP", "http.server" for "https"), or a longer one in capitals ("HTTPS", "RAID10" for
+    "http", "raid1"), not a plural ("APIs") or a word that merely begins alike ("httpd")."""
+    shorter = any(writes_acronym(text, acronym[:end]) for end in range(_VARIANT_LETTERS, len(acronym)))
+    longer = re.search(rf"(?<![A-Za-z0-9])(?i:{re.escape(acronym)})[A-Z0-9]+(?![A-Za-z0-9])", text)
+    return shorter or bool(longer)
 
 
 def question_joined_names(question: str) -> list[str]:

@@ -255,7 +255,7 @@ def test_a_number_the_question_names_is_not_answered_by_the_same_digits_in_a_dat
     assert extract_answer(question, blocks, config=CONFIG) == ["PostgreSQL 17 was released on 2024-09-26 [2]."]
 
 
-def test_an_acronym_the_question_names_must_be_written_in_the_answer():
+def test_an_answer_writing_a_variant_of_the_asked_acronym_must_write_the_acronym():
     blocks = [block(1, "The http.server module listens to port 8000 by default.", 3.0),
               block(2, "The http.server module serves HTTPS on port 4443 by default.", 2.0)]
     question = "What is the default HTTPS port of http.server?"
@@ -264,6 +264,25 @@ def test_an_acronym_the_question_names_must_be_written_in_the_answer():
     assert extract_answer(question, blocks, config=CONFIG) == [
         "The http.server module serves HTTPS on port 4443 by default [2]."
     ]
+
+
+def test_a_variant_of_the_asked_acronym_in_the_heading_path_counts_as_written_by_the_answer():
+    record = dataclasses.replace(block(1, "The server listens to port 8000 by default.").record,
+                                 heading_path=("http.server — HTTP servers",))
+    under_http = Block(number=1, record=record, score=1.0, text=record.text)
+
+    assert extract_answer("What is the default HTTPS port of the server?", [under_http], config=CONFIG) == []
+
+
+def test_an_answer_naming_no_variant_of_the_asked_acronym_need_not_write_it():
+    question = "What HTTP status code is returned for a missing token?"
+    blocks = [block(1, "The API returns status code 401 when a token is missing, expired or invalid.", 3.0)]
+
+    assert extract_answer(question, blocks, config=CONFIG) == [
+        "The API returns status code 401 when a token is missing, expired or invalid [1]."
+    ]
+    variant = [block(1, "The HTTPS proxy returns status code 407 when a token is missing.", 3.0)]
+    assert extract_answer(question, variant, config=CONFIG) == []
 
 
 def test_without_the_asked_type_the_rare_term_alone_does_not_reach():

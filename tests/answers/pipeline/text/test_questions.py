@@ -16,6 +16,7 @@ from answers.pipeline.text.questions import (
     states_number,
     type_match,
     writes_acronym,
+    writes_variant,
 )
 
 T = QuestionType
@@ -195,6 +196,22 @@ def test_a_number_is_stated_on_its_own_not_as_part_of_a_date_time_or_longer_numb
 ])
 def test_an_acronym_is_written_as_a_word_of_its_own_in_any_case(text, written):
     assert writes_acronym(text, "https") is written
+
+
+@pytest.mark.parametrize(("text", "acronym", "variant"), [
+    ("The HTTP server listens to port 8000.", "https", True),  # shorter, in any case
+    ("The http.server module", "https", True),
+    ("All requests must use HTTPS.", "http", True),  # longer, in capitals
+    ("Create a RAID10 array.", "raid1", True),  # a level beyond the one asked for
+    ("Create a RAID10 array.", "raid", True),
+    ("Public APIs are listed.", "api", False),  # a plural
+    ("Start httpd first.", "http", False),  # a word beginning alike
+    ("The APT sources list.", "api", False),  # two shared letters are not a variant
+    ("The API returns status code 401.", "http", False),
+    ("Serve it over HTTPS.", "https", False),  # the acronym itself
+])
+def test_a_variant_of_an_acronym_is_a_shorter_one_it_starts_with_or_a_longer_one_in_capitals(text, acronym, variant):
+    assert writes_variant(text, acronym) is variant
 
 
 @pytest.mark.parametrize(("text", "procedural"), [
