@@ -301,7 +301,34 @@ def _rewrite(
         if len(_terms(rest, config)) > rules.max_fragment_terms:
             return None
         return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a fragment")
+    if slot := _wh_slot(question, words, previous, config=config, rules=rules):
+        return slot, "ellipsis: a new asked-for slot, the previous predicate"
     return _refer(question, words, history, config=config, rules=rules) or _continued(question, history[-1], config)
+
+
+def _wh_slot(question: str, words: list[Word], previous: str, *, config: PipelineConfig, rules: FollowupRules
+             ) -> str | None:
+    """A question that is only what it asks for ("how many times?", "how much storage?", "which standard?",
+    "when?"): it has no predicate of its own (no auxiliary, no subject, no pronoun), so it takes the previous
+    question's, its asked-for phrase in place of the previous one's ("How many members can a trial workspace
+    invite?" -> "How much storage can a trial workspace invite?") or put in front of a yes/no question ("can the
+    trial be extended?" -> "how many times can the trial be extended?"); None for a question with a predicate."""
+    if words[0].lower not in QUESTION_WORDS or words[0].lower == "who":
+        return None
+    if any(w.lower in AUXILIARIES or w.lower in SUBJECTS or w.lower in REFERRING or w.lower in LIGHT_VERBS
+           or w.lower in PREPOSITIONS for w in words):
+        return None
+    if len(_terms(question, config)) > rules.max_thin_terms:
+        return None
+    before = words_of(previous)
+    text = _END.sub("", question).strip()
+    if before[0].lower in AUXILIARIES:
+        return f"{text} {previous[:1].lower()}{previous[1:]}"
+    if before[0].lower in QUESTION_WORDS and before[0].lower != "who":
+        verb = next((i for i, w in enumerate(before) if w.lower in AUXILIARIES), None)
+        if verb is not None and verb > 0:
+            return f"{text} {previous[before[verb].start:]}"
+    return None
 
 
 def _continued(question: str, latest: Turn, config: PipelineConfig) -> tuple[str, str] | None:

@@ -564,3 +564,28 @@ def test_they_after_a_who_question_is_whom_its_answer_names():
     resolved = resolve_question("can they change the billing contact?", [INVOICES], config=CONFIG)
 
     assert resolved.question == "Can the workspace owner and billing admins change the billing contact?"
+
+
+TRIAL_MEMBERS = Turn("How many members can a trial workspace invite?", ("Trial workspaces can invite up to 10 members.",),
+                     ("Free trial\nWhat the trial includes\nTrial workspaces can invite up to 10 members.",))
+TRIAL_EXTEND = Turn("Can the free trial be extended?", ("A trial can be extended once.",),
+                    ("Free trial\nExtending a trial\nA trial can be extended once by contacting the sales team.",))
+
+
+@pytest.mark.parametrize(
+    ("turn", "question", "expected"),
+    [
+        (TRIAL_MEMBERS, "how much storage?", "How much storage can a trial workspace invite?"),
+        (TRIAL_EXTEND, "how many times?", "How many times can the free trial be extended?"),
+        (TRIAL_EXTEND, "when?", "When can the free trial be extended?"),
+    ],
+)
+def test_a_question_that_is_only_what_it_asks_for_takes_the_previous_predicate(turn, question, expected):
+    assert resolve_question(question, [turn], config=CONFIG).question == expected
+
+
+@pytest.mark.parametrize("question", ["how many members can a Team workspace have?", "which cards are accepted?",
+                                      "why does it expire?", "who approves refunds?"])
+def test_a_question_with_a_predicate_of_its_own_takes_no_slot(question):
+    resolution = resolve_question(question, [TRIAL_EXTEND], config=CONFIG)
+    assert not resolution.question.lower().startswith(question.rstrip("?").lower() + " can the free trial")
