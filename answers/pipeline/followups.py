@@ -283,7 +283,7 @@ def _rewrite(
             return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a case with 'too'")
     closing_one = len(words) > 1 and words[-1].lower in ("one", "ones") and is_content(words[-2])  # "the Oregon one"
     if (all(is_content(w) or w.lower in DETERMINERS for w in (words[:-1] if closing_one else words))
-            and 0 < len(_terms(question, config)) <= 2):
+            and 0 < len(_terms(question, config)) <= (3 if _heads_parallel(words, previous, config) else 2)):
         # "Windows?": a noun phrase and nothing else, no question of its own
         return _noted(_fragment(_END.sub("", question), previous, history, config=config), "ellipsis: a bare phrase")
     if words[0].lower in CONJUNCTIONS and len(words) > 1:
@@ -329,6 +329,13 @@ def _wh_slot(question: str, words: list[Word], previous: str, *, config: Pipelin
         if verb is not None and verb > 0:
             return f"{text} {previous[before[verb].start:]}"
     return None
+
+
+def _heads_parallel(words: list[Word], previous: str, config: PipelineConfig) -> bool:
+    """Whether a phrase's head, its last word, is a content word of the previous question too: "Team plan users"
+    after "Can Business plan users ...?" is a slot of the same kind, so a longer phrase is still a case of it."""
+    head = stem_of(words[-1], config) if words else ""
+    return bool(head) and any(stem_of(w, config) == head for w in words_of(previous) if is_content(w))
 
 
 def _continued(question: str, latest: Turn, config: PipelineConfig) -> tuple[str, str] | None:

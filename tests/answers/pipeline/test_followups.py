@@ -566,7 +566,8 @@ def test_they_after_a_who_question_is_whom_its_answer_names():
     assert resolved.question == "Can the workspace owner and billing admins change the billing contact?"
 
 
-TRIAL_MEMBERS = Turn("How many members can a trial workspace invite?", ("Trial workspaces can invite up to 10 members.",),
+TRIAL_MEMBERS = Turn("How many members can a trial workspace invite?",
+                     ("Trial workspaces can invite up to 10 members.",),
                      ("Free trial\nWhat the trial includes\nTrial workspaces can invite up to 10 members.",))
 TRIAL_EXTEND = Turn("Can the free trial be extended?", ("A trial can be extended once.",),
                     ("Free trial\nExtending a trial\nA trial can be extended once by contacting the sales team.",))
@@ -589,3 +590,18 @@ def test_a_question_that_is_only_what_it_asks_for_takes_the_previous_predicate(t
 def test_a_question_with_a_predicate_of_its_own_takes_no_slot(question):
     resolution = resolve_question(question, [TRIAL_EXTEND], config=CONFIG)
     assert not resolution.question.lower().startswith(question.rstrip("?").lower() + " can the free trial")
+
+
+KEYS = Turn("Can Business plan users register hardware security keys?",
+            ("Business plan users can register hardware security keys.",),
+            ("Two-factor authentication\nSecurity keys\nBusiness plan users can register hardware security keys.",))
+
+
+def test_a_three_word_phrase_whose_head_the_previous_question_has_is_a_case_of_it():
+    resolution = resolve_question("Team plan users?", [KEYS], config=CONFIG)
+
+    assert resolution.question == "Can Team plan users register hardware security keys?"
+
+
+def test_a_three_word_phrase_with_a_head_of_its_own_is_left_as_asked():
+    assert resolve_question("Android tablet support?", [KEYS], config=CONFIG).question == "Android tablet support?"
