@@ -215,6 +215,10 @@ _OBJECT_PREPOSITIONS = frozenset({"about", "of", "to", "against", "into"})
 _TEMPORAL = frozenset({"after", "before", "since", "until", "like"})  # "after that", "like this"
 _POSSESSIVES = {"mine": "my", "yours": "your", "theirs": "their", "ours": "our"}
 _ELIDING = frozenset({"more", "another", "fewer"})  # a last word whose noun is left out ("can I get more?")
+# Adverbs that stand for the situation the previous question set ("then", "beforehand"), never "still" or
+# "instead", which a question of its own holds as often ("Is Internet Explorer still supported?").
+_SITUATION_ADVERBS = frozenset({"then", "beforehand", "afterwards", "afterward", "meanwhile"})
+_SITUATION_OPENERS = frozenset({"if", "when", "after", "once", "before", "while"})
 _WHAT_IF = re.compile(r"^\s*(?:and\s+)?what\s+(?:if|happens\s+(?:if|when))\b", re.I)
 _END = re.compile(r"[?.!\s]+$")
 
@@ -303,6 +307,8 @@ def _rewrite(
         return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a fragment")
     if slot := _wh_slot(question, words, previous, config=config, rules=rules):
         return slot, "ellipsis: a new asked-for slot, the previous predicate"
+    if situated := _situated(question, words, history, config=config):
+        return situated, "reference: an adverb standing for the previous situation"
     return _refer(question, words, history, config=config, rules=rules) or _continued(question, history[-1], config)
 
 
@@ -329,6 +335,24 @@ def _wh_slot(question: str, words: list[Word], previous: str, *, config: Pipelin
         if verb is not None and verb > 0:
             return f"{text} {previous[before[verb].start:]}"
     return None
+
+
+def _situated(question: str, words: list[Word], history: Sequence[Turn], *, config: PipelineConfig) -> str | None:
+    """A question whose adverb stands for the situation the previous question set ("can I still download my files
+    *then*?", "are admins told *beforehand*?") with that situation beside it: the previous question's topic and its
+    clause after "if/when/after/once/before" ("... then, for a card payment, if a card payment fails"); None for a
+    question with no such adverb, or one whose own clause sets the situation ("if I delete it, then ...")."""
+    if not any(w.lower in _SITUATION_ADVERBS for w in words) or any(w.lower in _CLAUSE_OPENERS for w in words):
+        return None
+    previous = history[-1].question.strip()
+    before = words_of(previous)
+    opener = next((w for w in before[1:] if w.lower in _SITUATION_OPENERS), None)
+    clause = _END.sub("", previous[opener.start :]) if opener else ""
+    topic = _bare(_topic(history, plural=None, config=config))
+    if topic and clause and set(_terms(topic, config)) <= set(_terms(clause, config)):
+        topic = ""
+    about = ", ".join(part for part in (f"for {topic}" if topic else "", clause) if part)
+    return f"{_END.sub('', question)}, {about}" if about else None
 
 
 def _heads_parallel(words: list[Word], previous: str, config: PipelineConfig) -> bool:

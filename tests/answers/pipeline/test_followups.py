@@ -605,3 +605,19 @@ def test_a_three_word_phrase_whose_head_the_previous_question_has_is_a_case_of_i
 
 def test_a_three_word_phrase_with_a_head_of_its_own_is_left_as_asked():
     assert resolve_question("Android tablet support?", [KEYS], config=CONFIG).question == "Android tablet support?"
+
+
+PAYMENT = Turn("What happens if a card payment fails?", ("Lumora tries to charge the card again.",),
+               ("Billing and invoices\nPayment terms\nIf a card payment fails, Lumora charges the card again.",))
+
+
+def test_an_adverb_standing_for_the_previous_situation_takes_its_clause():
+    resolution = resolve_question("can I still download my files then?", [PAYMENT], config=CONFIG)
+
+    assert resolution.resolved and "if a card payment fails" in resolution.question
+
+
+@pytest.mark.parametrize("question", ["Is Internet Explorer still supported by the web app?",
+                                      "If my card expires, then what happens to my files?"])
+def test_still_or_a_then_after_a_clause_of_its_own_is_left_as_asked(question):
+    assert resolve_question(question, [PAYMENT], config=CONFIG).question == question
