@@ -764,6 +764,9 @@ def _substitute_pronouns(
                     and (done_to := _object_in_answer(words[i - 1], history[-1], config))
                     and not set(_terms(done_to, config)) & set(_terms(replacement, config))):
                 replacement = done_to  # "who can reset it?" after an answer that says "reset your 2FA"
+            if (word.lower in ("it", "they", "them") and replacement
+                    and (covering := _covering_subject(words, i, replacement, history[-1], config=config))):
+                replacement = covering  # "which standard do they use?": "Security keys use the FIDO2 standard."
             if replacement and word.lower in ("its", "their"):
                 replacement += "'" if replacement.endswith("s") else "'s"
             elif replacement and word.lower == "one":  # "restore one": a version
@@ -772,6 +775,34 @@ def _substitute_pronouns(
             return None
         text = text[: word.start] + replacement + text[word.end :]
     return text
+
+
+def _covering_subject(words: list[Word], index: int, topic: str, turn: Turn, *, config: PipelineConfig) -> str:
+    """The subject of a cited sentence that holds every other content word of the question, for a pronoun whose
+    topic no cited sentence writes together with them ("which standard do they use?" after a question about
+    Business users, citing "Security keys use the FIDO2 standard." -> "Security keys"); "" when the topic is
+    covered already, when no sentence holds them all, or when that sentence's subject is not of the pronoun's
+    number, or when the question has fewer than two other content words."""
+    other = {stem_of(w, config) for k, w in enumerate(words) if k != index and is_content(w)
+             and w.lower not in LIGHT_VERBS and w.lower not in REFERRING} - {""}
+    if len(other) < 2:  # one shared word is no evidence ("pay them": "Business customers can also pay by ...")
+        return ""
+    sentences = [words_of(s) for text in (*turn.answer_sentences, *turn.cited_texts)
+                 for s in re.split(r"(?<=[.!?])\s+|\n", text) if s.strip()]
+    stems = [{stem_of(w, config) for w in sentence} for sentence in sentences]
+    head = set(_terms(topic, config))
+    if any(head & held and other <= held for held in stems):
+        return ""
+    plural = words[index].lower in PLURAL_PRONOUNS
+    for sentence, held in zip(sentences, stems, strict=True):
+        if not other <= held:
+            continue
+        subject = list(itertools.takewhile(lambda w: is_content(w) and stem_of(w, config) not in other
+                                           and w.lower not in AUXILIARIES, sentence))
+        if subject and len(subject) < len(sentence) and is_plural(subject[-1].text) == plural:
+            phrase = " ".join(w.text for w in subject)
+            return phrase[:1].lower() + phrase[1:] if phrase[1:2].islower() else phrase
+    return ""
 
 
 def _object_in_answer(verb: Word, turn: Turn, config: PipelineConfig) -> str:

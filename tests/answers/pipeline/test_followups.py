@@ -621,3 +621,21 @@ def test_an_adverb_standing_for_the_previous_situation_takes_its_clause():
                                       "If my card expires, then what happens to my files?"])
 def test_still_or_a_then_after_a_clause_of_its_own_is_left_as_asked(question):
     assert resolve_question(question, [PAYMENT], config=CONFIG).question == question
+
+
+SIGN_IN = Turn("How can Business users sign in without an authenticator app code?",
+               ("A security key can replace the authenticator app code at sign-in.",),
+               ("Two-factor authentication\nSecurity keys\nBusiness plan users can register hardware security keys. "
+                "Security keys use the FIDO2 standard.",))
+
+
+def test_a_pronoun_takes_the_subject_of_the_cited_sentence_that_holds_the_rest_of_the_question():
+    resolution = resolve_question("which standard do they use?", [SIGN_IN], config=CONFIG)
+
+    assert "security keys" in resolution.question.lower()
+
+
+def test_a_pronoun_whose_topic_a_cited_sentence_covers_keeps_it():
+    resolution = resolve_question("can they register security keys?", [SIGN_IN], config=CONFIG)
+
+    assert "business" in resolution.question.lower()
