@@ -93,6 +93,13 @@ question yet leans on something named before (a modal with no verb, "a different
 one content word) and whose words one sentence of that passage mostly holds, gets the passage's heading path beside
 it (continuation.py: "Who can pick a different date (Share links, Link expiry)?").
 
+Since the sixth held-out part joined dev, four rules read structure: a question that is only what it asks for
+("how many times?", "how much storage?") takes the previous question's predicate; a three-term bare phrase whose
+head the previous question has ("Team plan users?") replaces that slot; "then", "beforehand" or "afterwards" takes
+the previous topic and its if/when clause; a pronoun whose topic no cited sentence writes with the rest of the
+question takes the subject of the cited sentence that holds two or more of its other words ("which standard do
+they use?" -> security keys).
+
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name ("where does the money go?" after "How long do refunds take?") is left alone (a
 rule taking "for" the topic rewrote standalone golden questions: "What is the uptime SLA?"); a subject "they" that
