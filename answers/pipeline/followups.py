@@ -93,6 +93,13 @@ question yet leans on something named before (a modal with no verb, "a different
 one content word) and whose words one sentence of that passage mostly holds, gets the passage's heading path beside
 it (continuation.py: "Who can pick a different date (Share links, Link expiry)?").
 
+Since the sixth held-out part joined dev, four rules read structure: a question that is only what it asks for
+("how many times?", "how much storage?") takes the previous question's predicate; a three-term bare phrase whose
+head the previous question has ("Team plan users?") replaces that slot; "then", "beforehand" or "afterwards" takes
+the previous topic and its if/when clause; a pronoun whose topic no cited sentence writes with the rest of the
+question takes the subject of the cited sentence that holds two or more of its other words ("which standard do
+they use?" -> security keys).
+
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name ("where does the money go?" after "How long do refunds take?") is left alone (a
 rule taking "for" the topic rewrote standalone golden questions: "What is the uptime SLA?"); a subject "they" that
@@ -215,6 +222,10 @@ _OBJECT_PREPOSITIONS = frozenset({"about", "of", "to", "against", "into"})
 _TEMPORAL = frozenset({"after", "before", "since", "until", "like"})  # "after that", "like this"
 _POSSESSIVES = {"mine": "my", "yours": "your", "theirs": "their", "ours": "our"}
 _ELIDING = frozenset({"more", "another", "fewer"})  # a last word whose noun is left out ("can I get more?")
+# Adverbs that stand for the situation the previous question set ("then", "beforehand"), never "still" or
+# "instead", which a question of its own holds as often ("Is Internet Explorer still supported?").
+_SITUATION_ADVERBS = frozenset({"then", "beforehand", "afterwards", "afterward", "meanwhile"})
+_SITUATION_OPENERS = frozenset({"if", "when", "after", "once", "before", "while"})
 _WHAT_IF = re.compile(r"^\s*(?:and\s+)?what\s+(?:if|happens\s+(?:if|when))\b", re.I)
 _END = re.compile(r"[?.!\s]+$")
 
@@ -283,7 +294,7 @@ def _rewrite(
             return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a case with 'too'")
     closing_one = len(words) > 1 and words[-1].lower in ("one", "ones") and is_content(words[-2])  # "the Oregon one"
     if (all(is_content(w) or w.lower in DETERMINERS for w in (words[:-1] if closing_one else words))
-            and 0 < len(_terms(question, config)) <= 2):
+            and 0 < len(_terms(question, config)) <= (3 if _heads_parallel(words, previous, config) else 2)):
         # "Windows?": a noun phrase and nothing else, no question of its own
         return _noted(_fragment(_END.sub("", question), previous, history, config=config), "ellipsis: a bare phrase")
     if words[0].lower in CONJUNCTIONS and len(words) > 1:
@@ -301,7 +312,61 @@ def _rewrite(
         if len(_terms(rest, config)) > rules.max_fragment_terms:
             return None
         return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a fragment")
+    if slot := _wh_slot(question, words, previous, config=config, rules=rules):
+        return slot, "ellipsis: a new asked-for slot, the previous predicate"
+    if situated := _situated(question, words, history, config=config):
+        return situated, "reference: an adverb standing for the previous situation"
     return _refer(question, words, history, config=config, rules=rules) or _continued(question, history[-1], config)
+
+
+def _wh_slot(question: str, words: list[Word], previous: str, *, config: PipelineConfig, rules: FollowupRules
+             ) -> str | None:
+    """A question that is only what it asks for ("how many times?", "how much storage?", "which standard?",
+    "when?"): it has no predicate of its own (no auxiliary, no subject, no pronoun), so it takes the previous
+    question's, its asked-for phrase in place of the previous one's ("How many members can a trial workspace
+    invite?" -> "How much storage can a trial workspace invite?") or put in front of a yes/no question ("can the
+    trial be extended?" -> "how many times can the trial be extended?"); None for a question with a predicate."""
+    if words[0].lower not in QUESTION_WORDS or words[0].lower == "who":
+        return None
+    if any(w.lower in AUXILIARIES or w.lower in SUBJECTS or w.lower in REFERRING or w.lower in LIGHT_VERBS
+           or w.lower in PREPOSITIONS for w in words):
+        return None
+    if len(_terms(question, config)) > rules.max_thin_terms:
+        return None
+    before = words_of(previous)
+    text = _END.sub("", question).strip()
+    if before[0].lower in AUXILIARIES:
+        return f"{text} {previous[:1].lower()}{previous[1:]}"
+    if before[0].lower in QUESTION_WORDS and before[0].lower != "who":
+        verb = next((i for i, w in enumerate(before) if w.lower in AUXILIARIES), None)
+        if verb is not None and verb > 0:
+            return f"{text} {previous[before[verb].start:]}"
+    return None
+
+
+def _situated(question: str, words: list[Word], history: Sequence[Turn], *, config: PipelineConfig) -> str | None:
+    """A question whose adverb stands for the situation the previous question set ("can I still download my files
+    *then*?", "are admins told *beforehand*?") with that situation beside it: the previous question's topic and its
+    clause after "if/when/after/once/before" ("... then, for a card payment, if a card payment fails"); None for a
+    question with no such adverb, or one whose own clause sets the situation ("if I delete it, then ...")."""
+    if not any(w.lower in _SITUATION_ADVERBS for w in words) or any(w.lower in _CLAUSE_OPENERS for w in words):
+        return None
+    previous = history[-1].question.strip()
+    before = words_of(previous)
+    opener = next((w for w in before[1:] if w.lower in _SITUATION_OPENERS), None)
+    clause = _END.sub("", previous[opener.start :]) if opener else ""
+    topic = _bare(_topic(history, plural=None, config=config))
+    if topic and clause and set(_terms(topic, config)) <= set(_terms(clause, config)):
+        topic = ""
+    about = ", ".join(part for part in (f"for {topic}" if topic else "", clause) if part)
+    return f"{_END.sub('', question)}, {about}" if about else None
+
+
+def _heads_parallel(words: list[Word], previous: str, config: PipelineConfig) -> bool:
+    """Whether a phrase's head, its last word, is a content word of the previous question too: "Team plan users"
+    after "Can Business plan users ...?" is a slot of the same kind, so a longer phrase is still a case of it."""
+    head = stem_of(words[-1], config) if words else ""
+    return bool(head) and any(stem_of(w, config) == head for w in words_of(previous) if is_content(w))
 
 
 def _continued(question: str, latest: Turn, config: PipelineConfig) -> tuple[str, str] | None:
@@ -706,6 +771,9 @@ def _substitute_pronouns(
                     and (done_to := _object_in_answer(words[i - 1], history[-1], config))
                     and not set(_terms(done_to, config)) & set(_terms(replacement, config))):
                 replacement = done_to  # "who can reset it?" after an answer that says "reset your 2FA"
+            if (word.lower in ("it", "they", "them") and replacement
+                    and (covering := _covering_subject(words, i, replacement, history[-1], config=config))):
+                replacement = covering  # "which standard do they use?": "Security keys use the FIDO2 standard."
             if replacement and word.lower in ("its", "their"):
                 replacement += "'" if replacement.endswith("s") else "'s"
             elif replacement and word.lower == "one":  # "restore one": a version
@@ -714,6 +782,34 @@ def _substitute_pronouns(
             return None
         text = text[: word.start] + replacement + text[word.end :]
     return text
+
+
+def _covering_subject(words: list[Word], index: int, topic: str, turn: Turn, *, config: PipelineConfig) -> str:
+    """The subject of a cited sentence that holds every other content word of the question, for a pronoun whose
+    topic no cited sentence writes together with them ("which standard do they use?" after a question about
+    Business users, citing "Security keys use the FIDO2 standard." -> "Security keys"); "" when the topic is
+    covered already, when no sentence holds them all, or when that sentence's subject is not of the pronoun's
+    number, or when the question has fewer than two other content words."""
+    other = {stem_of(w, config) for k, w in enumerate(words) if k != index and is_content(w)
+             and w.lower not in LIGHT_VERBS and w.lower not in REFERRING} - {""}
+    if len(other) < 2:  # one shared word is no evidence ("pay them": "Business customers can also pay by ...")
+        return ""
+    sentences = [words_of(s) for text in (*turn.answer_sentences, *turn.cited_texts)
+                 for s in re.split(r"(?<=[.!?])\s+|\n", text) if s.strip()]
+    stems = [{stem_of(w, config) for w in sentence} for sentence in sentences]
+    head = set(_terms(topic, config))
+    if any(head & held and other <= held for held in stems):
+        return ""
+    plural = words[index].lower in PLURAL_PRONOUNS
+    for sentence, held in zip(sentences, stems, strict=True):
+        if not other <= held:
+            continue
+        subject = list(itertools.takewhile(lambda w: is_content(w) and stem_of(w, config) not in other
+                                           and w.lower not in AUXILIARIES, sentence))
+        if subject and len(subject) < len(sentence) and is_plural(subject[-1].text) == plural:
+            phrase = " ".join(w.text for w in subject)
+            return phrase[:1].lower() + phrase[1:] if phrase[1:2].islower() else phrase
+    return ""
 
 
 def _object_in_answer(verb: Word, turn: Turn, config: PipelineConfig) -> str:

@@ -564,3 +564,78 @@ def test_they_after_a_who_question_is_whom_its_answer_names():
     resolved = resolve_question("can they change the billing contact?", [INVOICES], config=CONFIG)
 
     assert resolved.question == "Can the workspace owner and billing admins change the billing contact?"
+
+
+TRIAL_MEMBERS = Turn("How many members can a trial workspace invite?",
+                     ("Trial workspaces can invite up to 10 members.",),
+                     ("Free trial\nWhat the trial includes\nTrial workspaces can invite up to 10 members.",))
+TRIAL_EXTEND = Turn("Can the free trial be extended?", ("A trial can be extended once.",),
+                    ("Free trial\nExtending a trial\nA trial can be extended once by contacting the sales team.",))
+
+
+@pytest.mark.parametrize(
+    ("turn", "question", "expected"),
+    [
+        (TRIAL_MEMBERS, "how much storage?", "How much storage can a trial workspace invite?"),
+        (TRIAL_EXTEND, "how many times?", "How many times can the free trial be extended?"),
+        (TRIAL_EXTEND, "when?", "When can the free trial be extended?"),
+    ],
+)
+def test_a_question_that_is_only_what_it_asks_for_takes_the_previous_predicate(turn, question, expected):
+    assert resolve_question(question, [turn], config=CONFIG).question == expected
+
+
+@pytest.mark.parametrize("question", ["how many members can a Team workspace have?", "which cards are accepted?",
+                                      "why does it expire?", "who approves refunds?"])
+def test_a_question_with_a_predicate_of_its_own_takes_no_slot(question):
+    resolution = resolve_question(question, [TRIAL_EXTEND], config=CONFIG)
+    assert not resolution.question.lower().startswith(question.rstrip("?").lower() + " can the free trial")
+
+
+KEYS = Turn("Can Business plan users register hardware security keys?",
+            ("Business plan users can register hardware security keys.",),
+            ("Two-factor authentication\nSecurity keys\nBusiness plan users can register hardware security keys.",))
+
+
+def test_a_three_word_phrase_whose_head_the_previous_question_has_is_a_case_of_it():
+    resolution = resolve_question("Team plan users?", [KEYS], config=CONFIG)
+
+    assert resolution.question == "Can Team plan users register hardware security keys?"
+
+
+def test_a_three_word_phrase_with_a_head_of_its_own_is_left_as_asked():
+    assert resolve_question("Android tablet support?", [KEYS], config=CONFIG).question == "Android tablet support?"
+
+
+PAYMENT = Turn("What happens if a card payment fails?", ("Lumora tries to charge the card again.",),
+               ("Billing and invoices\nPayment terms\nIf a card payment fails, Lumora charges the card again.",))
+
+
+def test_an_adverb_standing_for_the_previous_situation_takes_its_clause():
+    resolution = resolve_question("can I still download my files then?", [PAYMENT], config=CONFIG)
+
+    assert resolution.resolved and "if a card payment fails" in resolution.question
+
+
+@pytest.mark.parametrize("question", ["Is Internet Explorer still supported by the web app?",
+                                      "If my card expires, then what happens to my files?"])
+def test_still_or_a_then_after_a_clause_of_its_own_is_left_as_asked(question):
+    assert resolve_question(question, [PAYMENT], config=CONFIG).question == question
+
+
+SIGN_IN = Turn("How can Business users sign in without an authenticator app code?",
+               ("A security key can replace the authenticator app code at sign-in.",),
+               ("Two-factor authentication\nSecurity keys\nBusiness plan users can register hardware security keys. "
+                "Security keys use the FIDO2 standard.",))
+
+
+def test_a_pronoun_takes_the_subject_of_the_cited_sentence_that_holds_the_rest_of_the_question():
+    resolution = resolve_question("which standard do they use?", [SIGN_IN], config=CONFIG)
+
+    assert "security keys" in resolution.question.lower()
+
+
+def test_a_pronoun_whose_topic_a_cited_sentence_covers_keeps_it():
+    resolution = resolve_question("can they register security keys?", [SIGN_IN], config=CONFIG)
+
+    assert "business" in resolution.question.lower()
