@@ -28,7 +28,7 @@ from answers.conversations import (
 from answers.dbcalls import db_call
 from answers.limits.slots import QuestionRefused
 from answers.limits.sockets import TooManySockets, socket_closed, socket_opened
-from answers.models import Conversation, QuestionLog
+from answers.models import QuestionLog
 from answers.outages import ServiceUnavailable, database_available
 from answers.pipeline.events import AnswerDone, SentenceVerified
 from answers.pipeline.followups import Turn
@@ -37,8 +37,18 @@ from answers.present.links import render_answer_links, render_conversation
 from answers.present.lists import ENDS_HELD_ITEMS, ListPlacer
 from answers.present.rating import render_rating
 from answers.ratings import can_rate
-from answers.retrieval.caller import caller_audiences
-from answers.services import MAX_HISTORY, AnswerStream, Caller, GeneratorFactory, QuestionRejected, ask, turn_from
+from answers.services import (
+    MAX_HISTORY,
+    Admission,
+    AnswerStream,
+    Caller,
+    GeneratorFactory,
+    QuestionRejected,
+    admission_reads,
+    ask,
+    clean_question,
+    turn_from,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -193,13 +203,14 @@ class ChatConsumer(AsyncWebsocketConsumer):
             return
         # The caller as the session store holds them now: sign-outs and permission changes count from this question on.
         try:
-            caller, conversation, history = await self._caller_now(conversation_key)
+            caller, history, admission = await self._caller_now(clean_question(question), conversation_key)
             if caller.key != self.history_of:
                 self.history.clear()
                 self.history_of = caller.key
+            conversation = None if admission.started else admission.conversation
             stream = await ask(caller=caller, question=question, channel=QuestionLog.Channel.WEBSOCKET,
                                make_generator=self.make_generator, history=history,
-                               conversation=conversation, keep=can_keep(caller))
+                               conversation=conversation, keep=can_keep(caller), admission=admission)
         except ConversationNotFound:
             await self.send(render_notice(NOT_FOUND))
             return
@@ -216,26 +227,27 @@ class ChatConsumer(AsyncWebsocketConsumer):
         task.add_done_callback(self.tasks.discard)
 
     async def _caller_now(
-        self, conversation_key: uuid.UUID | None,
-    ) -> tuple[Caller, Conversation | None, tuple[Turn, ...]]:
-        """The caller as the session store holds them now, the stored conversation the question names (or
-        ConversationNotFound: missing or not theirs; `ask` re-reads its turns) and, when it names none, the socket's
-        kept turns as the caller may see them now. One database call, none for a visitor without a session asking
-        afresh."""
+        self, question: str, conversation_key: uuid.UUID | None,
+    ) -> tuple[Caller, tuple[Turn, ...], Admission]:
+        """In one database call, all a question reads and writes before its answer: the caller as the session store
+        holds them now, the stored conversation the question names (or ConversationNotFound: missing or not theirs)
+        with its last turns, or when it names none the socket's kept turns as the caller may see them now, and
+        what `ask` reads for its admission (the caller's audiences and retriever; a new conversation when one is
+        kept). The limits count the question after it (`ask` discards a conversation started for a refused one)."""
         session_key = self.scope["session"].session_key if "session" in self.scope else None
         kept, kept_of, address = tuple(self.history), self.history_of, self._address()
-        if session_key is None and conversation_key is None and not kept:
-            return Caller(AnonymousUser(), "", address), None, ()
 
-        def read() -> tuple[Caller, Conversation | None, tuple[Turn, ...]]:
+        def read() -> tuple[Caller, tuple[Turn, ...], Admission]:
             with database_available():  # a locked or unreachable database: ServiceUnavailable, as over HTTP
                 user, key = _session_user(session_key) if session_key is not None else (AnonymousUser(), None)
                 caller = Caller(user, key or "", address)
-                if conversation_key is not None:  # a stored conversation gives the history (re-read in ask)
-                    return caller, conversation_get(caller=caller, key=conversation_key), ()
-                if not kept or caller.key != kept_of:  # a caller who signed in or out starts afresh
-                    return caller, None, ()
-                return caller, None, history_seen_now(kept, audiences=caller_audiences(caller.user))
+                conversation = None
+                if conversation_key is not None:  # a stored conversation gives the history (read by admission_reads)
+                    conversation = conversation_get(caller=caller, key=conversation_key)
+                admission = admission_reads(caller, question, None, conversation, can_keep(caller))
+                if conversation is not None or not kept or caller.key != kept_of:  # signed in or out: afresh
+                    return caller, (), admission
+                return caller, history_seen_now(kept, audiences=admission.prepared.audiences), admission
 
         return await db_call(read)()
 

@@ -98,6 +98,11 @@ def conversation_start(*, caller: Any, question: str) -> Conversation | None:
     )
 
 
+def conversation_discard(conversation: Conversation) -> None:
+    """Delete a conversation started for a question that was then refused (it holds no turn)."""
+    Conversation.objects.filter(pk=conversation.pk, turns__isnull=True).delete()
+
+
 def conversation_touch(conversation: Conversation) -> None:
     """Mark a question asked in the conversation now (it lists first, and an anonymous one lives on)."""
     Conversation.objects.filter(pk=conversation.pk).update(updated_at=timezone.now())

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.conf import settings
 
-from answers.conversations import conversation_start, conversation_touch, history_of
+from answers.conversations import conversation_discard, conversation_start, conversation_touch, history_of
 from answers.dbcalls import db_call
 from answers.generators.claude import ClaudeGenerator, ClaudeSettings
 from answers.generators.fallback import FallbackGenerator
@@ -263,6 +263,7 @@ async def ask(
     resolve: Resolver = resolve_followup,
     conversation: Conversation | None = None,
     keep: bool = False,
+    admission: "Admission | None" = None,
 ) -> AnswerStream:
     """The one entry point for a question: admission, then the answer's events, folded once and logged at the end.
 
@@ -276,19 +277,35 @@ async def ask(
     QuestionResolved event.
     `conversation`, a stored conversation of the caller's, gives the history instead (its last turns, re-read with
     the caller's audiences now) and the answer is logged in it; with none, `keep` starts one (when the caller has a
-    user or a session), titled by this question.
+    user or a session), titled by this question. `admission`, what `admission_reads` read for this question inside a
+    surface's own database call (the websocket reads its caller in the same one), stands for that read: the question's
+    database work before its answer is then that one call, and a conversation it started is discarded if the limits
+    refuse the question.
     """
     text = clean_question(question)
     slot = contextlib.AsyncExitStack()
-    if caller.limited:  # the rates and the caller's slot in one shared step (limits/slots.py)
-        await slot.enter_async_context(admitted(caller.key))
-    touch = conversation is not None  # one started by this question was created just now: no update to mark it
-    try:
-        prepared, stored, conversation = await db_call(_admitted)(caller, text, audiences, conversation, keep)
-        history = history if stored is None else stored
-    except BaseException:
-        await slot.aclose()
-        raise
+    if admission is not None:
+        touch = not admission.started
+        try:
+            if caller.limited:  # the rates and the caller's slot in one shared step (limits/slots.py)
+                await slot.enter_async_context(admitted(caller.key))
+        except BaseException:
+            if admission.started and admission.conversation is not None:  # refused: it must not stay, empty
+                await db_call(conversation_discard)(admission.conversation)
+            raise
+        prepared, conversation = admission.prepared, admission.conversation
+        history = history if admission.history is None else admission.history
+    else:
+        if caller.limited:  # the rates and the caller's slot in one shared step (limits/slots.py)
+            await slot.enter_async_context(admitted(caller.key))
+        touch = conversation is not None  # one started by this question was created just now: no update to mark it
+        try:
+            read = await db_call(admission_reads)(caller, text, audiences, conversation, keep)
+            prepared, conversation = read.prepared, read.conversation
+            history = history if read.history is None else read.history
+        except BaseException:
+            await slot.aclose()
+            raise
     config = config or pipeline_config()
     generator = make_generator(config)
     summary = AnswerSummary(text)
@@ -299,19 +316,32 @@ async def ask(
     return AnswerStream(events, summary, answer_key, conversation)
 
 
+@dataclass(frozen=True)
+class Admission:
+    """What a question reads and writes before it starts: the caller's audiences and retriever, the stored
+    conversation's last turns (None when it names none) and the conversation it is asked in (`started`: by it)."""
+
+    prepared: PreparedCaller
+    history: tuple[Turn, ...] | None
+    conversation: Conversation | None
+    started: bool = False
+
+
 @database_available()
-def _admitted(
+def admission_reads(
     caller: "Caller", question: str, audiences: tuple[str, ...] | None, conversation: Conversation | None, keep: bool,
-) -> tuple[PreparedCaller, tuple[Turn, ...] | None, Conversation | None]:
-    """What a question reads and writes before it starts, in one database call: the caller's audiences and retriever,
-    then the stored conversation's last turns with what the caller may see now, or a new conversation when `keep`
-    (None when the caller has neither user nor session)."""
+) -> Admission:
+    """What a question reads and writes before it starts, inside one database call: the caller's audiences and
+    retriever, then the stored conversation's last turns with what the caller may see now, or a new conversation
+    when `keep` (None when the caller has neither user nor session)."""
     prepared = _prepare(caller.user, audiences)
     if conversation is not None:
-        return prepared, history_of(conversation, audiences=prepared.audiences, limit=MAX_HISTORY), conversation
+        return Admission(prepared, history_of(conversation, audiences=prepared.audiences, limit=MAX_HISTORY),
+                         conversation)
     if keep:
-        return prepared, None, conversation_start(caller=caller, question=question)
-    return prepared, None, None
+        started = conversation_start(caller=caller, question=question)
+        return Admission(prepared, None, started, started=started is not None)
+    return Admission(prepared, None, None)
 
 
 async def _answer(

@@ -15,7 +15,7 @@ from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
 
-from answers import consumers
+from answers import consumers, services
 from answers.consumers import Outbox
 from answers.models import Conversation, QuestionLog
 from answers.outages import ServiceUnavailable
@@ -203,6 +203,50 @@ async def test_rate_limit_counts_per_session_across_sockets(corpus, settings):
     assert events(await ask(other, TRASH_Q))[-1] == "done"  # another visitor is not limited
     for communicator in (first, second, other):
         await communicator.disconnect()
+
+
+async def test_a_question_the_limits_refuse_leaves_no_conversation_and_the_answered_ones_keep_theirs(
+    corpus, settings
+):
+    settings.RAG_RATE_LIMIT = 1
+    communicator = await connect(await sync_to_async(session_cookie)())
+    try:
+        await ask(communicator, TRASH_Q)
+        await communicator.send_to(text_data=json.dumps({"question": "And how long for folders?"}))
+        notice = await communicator.receive_from()
+    finally:
+        await communicator.disconnect()
+
+    assert "You have asked 1 questions in the last minute" in notice
+    titles = await sync_to_async(lambda: [c.title for c in Conversation.objects.all()])()
+    assert titles == [TRASH_Q]
+    log = await sync_to_async(QuestionLog.objects.get)()
+    assert log.conversation_id is not None
+
+
+async def test_a_question_reads_and_writes_in_one_database_call_before_its_answer_and_one_after(
+    corpus, monkeypatch
+):
+    calls: list[str] = []
+    real = consumers.db_call
+
+    def counted(func):
+        calls.append(func.__name__)
+        return real(func)
+
+    monkeypatch.setattr(consumers, "db_call", counted)
+    monkeypatch.setattr(services, "db_call", counted)
+    communicator = await connect(await sync_to_async(session_cookie)())
+    try:
+        calls.clear()  # the socket's opening counts the caller's sockets: not a question's
+        await ask(communicator, TRASH_Q)
+        await ask(communicator, "And how long for folders?")  # a follow-up on the socket's kept turn
+        await communicator.disconnect()
+    finally:
+        monkeypatch.undo()
+
+    assert calls == ["read", "log_answer", "read", "log_answer"]
+    assert await sync_to_async(Conversation.objects.count)() == 2
 
 
 async def test_foreign_origin_is_rejected(corpus):
