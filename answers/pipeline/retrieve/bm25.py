@@ -54,7 +54,6 @@ _DENSE_SHARE = 4  # a term in at least 1/4 of the documents also gets a code per
 _SPARSE_SHARE = 16  # a query with fewer postings than 1/16 of the documents scores its documents alone
 _DENSE_PASS = 0.25  # adding a column costs about this much a document, against 1 a posting scattered
 _BOUND_MARGIN = 1e-9  # relative, as maxscore's: rounding in a sum of a few dozen float64 terms is below 1e-14
-_FEW_ORDERED = 32  # candidates ordered by Python's sort rather than numpy's lexsort (its calls dominate there)
 
 
 @dataclass(frozen=True)
@@ -617,13 +616,6 @@ class Bm25Index:
 
     def _ordered(self, candidates: np.ndarray, values: np.ndarray, k: int) -> list[Hit]:
         """The k best of these candidates, best first, ties by chunk id."""
-        if candidates.size <= _FEW_ORDERED:  # the same order by plain Python: fewer calls for a handful
-            ranked = sorted(
-                zip((-value for value in values.tolist()), self.chunk_order.take(candidates).tolist(),
-                    candidates.tolist(), strict=True)
-            )[:k]
-            chunk_ids = self.chunk_ids
-            return _hits([chunk_ids[doc] for _, _, doc in ranked], [-negated for negated, _, _ in ranked])
         order = np.lexsort((self.chunk_order[candidates], -values))[:k]
         chosen = candidates[order].tolist()
         return _hits([self.chunk_ids[i] for i in chosen], values[order].tolist())

@@ -3,11 +3,10 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
-from answers.pipeline.retrieve import bm25
 from answers.pipeline.retrieve.bm25 import Bm25Index, Hit
 from tests.answers.pipeline.retrieve.helpers import (
     AUDIENCES,
@@ -230,26 +229,3 @@ def test_pruned_search_over_columns_and_runs_of_terms_gives_rank_bm25s_exact_top
         order = np.lexsort((np.arange(len(docs)), -scores))[:10]
         expected = [Hit(chunk_ids[i], float(scores[i])) for i in order.tolist() if scores[i] != 0]
         assert index.search(query, max_rank=PUBLIC, k=10, prune_from=0) == expected  # ids and exact floats
-
-
-# monkeypatch sets both values in every example, so one fixture across examples is sound
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(
-    scores=st.lists(st.sampled_from([-1.5, -0.25, 0.5, 0.75, 2.0, 3.25]), min_size=1, max_size=80),
-    k=st.integers(min_value=1, max_value=12),
-)
-def test_few_candidates_are_ordered_as_many_are_best_first_ties_by_chunk_id(scores, k, monkeypatch):
-    # A handful of candidates is ordered by Python's sort, more by numpy's lexsort: the same hits either way,
-    # negative scores and ties (broken by chunk id, not by internal number: audiences interleave them) included.
-    audiences = ["internal", "public", "partner"]
-    docs = [(f"c{(i * 7) % 101:03d}", audiences[i % 3], ["w"]) for i in range(101)]
-    index = Bm25Index.build(docs)
-    candidates = np.arange(len(scores), dtype=np.int32) * 2
-    values = np.array(scores, dtype=np.float64)
-    ranked = sorted(zip((-v for v in scores), (index.chunk_ids[i] for i in candidates.tolist()), strict=True))[:k]
-    expected = [Hit(chunk_id, -negated) for negated, chunk_id in ranked]
-    monkeypatch.setattr(bm25, "_FEW_ORDERED", 1000)
-    few = index._ordered(candidates, values, k)
-    monkeypatch.setattr(bm25, "_FEW_ORDERED", 0)
-    many = index._ordered(candidates, values, k)
-    assert few == many == expected
