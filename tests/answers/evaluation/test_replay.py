@@ -195,6 +195,14 @@ def test_spent_held_out_parts_are_dev_rows_that_name_the_commit_they_were_writte
     assert len(spent) == 29 and sum(len(row["sentences"]) for row in spent) == 237
 
 
+def test_demo_replay_set_holds_out_a_fresh_part_of_25_cases_and_200_sentences_across_every_label():
+    held_out = [c for c in load_replay(DEMO_REPLAY) if c.held_out]
+
+    assert len(held_out) >= 25 and sum(len(c.sentences) for c in held_out) >= 200
+    assert all(c.id.startswith("h7-") for c in held_out)  # the part written on branch fix/spans7
+    assert {s.label for c in held_out for s in c.sentences} == set(LABELS)
+
+
 TRASH_CASE = {"id": "trash", "question": "How long are deleted files kept in the trash?", "audience": "public",
               "held_out": False, "sentences": [
                   {"text": "Files you delete are kept in the trash for 30 days [[kept in the trash for 30 days]].",
