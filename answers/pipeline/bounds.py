@@ -22,6 +22,7 @@ from answers.pipeline.text.claims import (
     same_value,
 )
 from answers.pipeline.text.negating import reword_negations
+from answers.pipeline.text.opposites import opposite_words
 from answers.pipeline.text.quantities import duration_units
 from answers.pipeline.text.sentences import MARKER
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig
@@ -470,6 +471,7 @@ def _negated(word: str, claims: Claims, tokenizer: TokenizerConfig) -> bool:
     return bool(terms) and True in claims.polarity.get(terms[0], frozenset())
 
 
+_OPPOSITE_WORDS = opposite_words()
 _MAX_SWAPPED = 3  # words on each side of a substitution; a longer one is a rewording of the whole clause
 _MAX_KIND = 2  # words naming the kind of a noun ("operating system setting"), on each side
 
@@ -553,6 +555,12 @@ def _swap_problems(
             )
             or (not verb and _found_elsewhere(said_terms, i1, i2, before, after, elsewhere, tokenizer))
             or (
+                small and before and after and not any(term in NUMBER_WORDS for term in span_terms[j1:j2])
+                and not any(word.written.lower() in _OPPOSITE_WORDS for word in (*said[i1:i2], *span[j1:j2]))
+                and _modifies_alike(sentence, said[i1:i2], said[i2], quote, span[j1:j2], span[j2])
+                and not _unwritten(swapped_in, quote, elsewhere, tokenizer)  # "biggest" for "largest": a rewording
+            )
+            or (
                 small and modifier and led and _ends_phrase(sentence, said[i2 - 1].written, tokenizer)
                 # "-ly" and "-ing" words are said of an action; an all-capitals one is an abbreviation ("SSO").
                 and not any(word.written.lower().endswith(("ly", "ing")) or word.written.isupper()
@@ -634,6 +642,29 @@ def _clause_problems(
             ):
                 return [f"[{n}] says {_written(own[j1:j2])}, not {_written(said[i1:i2])}, which it says of another"]
     return []
+
+
+def _modifies_alike(
+    sentence: str, said: Sequence[Word], head: Word, quote: str, stated: Sequence[Word], stated_head: Word
+) -> bool:
+    """Whether the words swapped in stand right before the head noun both share, where the span has its own words
+    right before it, led by the same word, between words both share: "include the ticket number" against "include
+    the invoice number", "the left side" against "the right side". Never a verb ("to share the selected file")."""
+    if head.written.lower().endswith("ly") or any(
+        _as_verb(sentence, word.written) or word.written.lower().endswith("ly") for word in said
+    ):
+        return False  # "yearly" for "annual", "applies immediately" for "takes effect immediately": a rewording
+    if _word_before(sentence, said[0].written) != _word_before(quote, stated[0].written):
+        return False  # "Support works Monday" for "Support is staffed Monday": another verb, not a modifier
+    return _right_before(sentence, said[-1].written, head.written) and _right_before(
+        quote, stated[-1].written, stated_head.written
+    )
+
+
+def _word_before(text: str, word: str) -> str:
+    """The word written right before the word in the text, lower-cased, or ""."""
+    found = re.search(rf"(\w+)\W+{re.escape(word)}\b", MARKER.sub(" ", text))
+    return found.group(1).lower() if found else ""
 
 
 def _names_swapped(

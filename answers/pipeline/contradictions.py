@@ -5,39 +5,20 @@ An opposite counts only where it qualifies the same words on both sides: one of 
 the sentence's word (within its clause: up to a comma or a word such as "after", "when", "even") is one of those
 of the span's. A sentence that says "after" of one thing, with
 a span saying "before" of another, is no contradiction. Neither is a negated opposite ("not hidden" for "appear"),
-nor a span that also says the sentence's word of those words. The pairs of wording.ANTONYMS are read by the antonym
-check of bounds.py; these are others.
+nor a span that also says the sentence's word of those words. The pairs are the phrase pairs of the one opposites
+table (text/opposites.py); its word pairs are read by the antonym check of bounds.py.
 """
 import functools
 import re
 from collections.abc import Sequence
 
 from answers.pipeline.text.claims import NEGATION_WORDS
+from answers.pipeline.text.opposites import phrase_pairs
 from answers.pipeline.text.sentences import MARKER
 from answers.pipeline.text.tokens import TokenizerConfig
 from answers.pipeline.text.wording import word_terms
 
-_PAIRS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
-    (("earlier", "earliest"), ("later", "latest")),
-    (("older", "oldest"), ("newer", "newest")),
-    (("increase", "increases", "increased", "raise", "raises", "raised"),
-     ("decrease", "decreases", "decreased", "reduce", "reduces", "reduced", "lower", "lowers", "lowered")),
-    (("automatically",), ("manually", "by hand")),
-    (("public",), ("private",)),
-    (("upgrade", "upgrades", "upgraded", "upgrading"), ("downgrade", "downgrades", "downgraded", "downgrading")),
-    (("at least",), ("at most", "up to", "no more than")),
-    (("hidden", "hide", "hides"), ("appear", "appears", "visible", "shown")),
-    (("only",), ("also", "every", "all", "both")),
-    (("optional",), ("must",)),
-    (("same",), ("separate", "different")),
-    (("cancel", "cancels", "cancelled", "canceled"), ("carry on", "carries on", "continue", "continues")),
-    (("include", "includes", "included", "including"), ("left out", "leaves out", "omit", "omits", "omitted")),
-    (("kept", "keeps", "keep", "retained", "retains"), ("erased", "deleted", "removed")),
-    (("still",), ("replaced", "removed", "retired", "discontinued")),
-    (("outside",), ("through", "inside")),
-    (("at all times", "always", "around the clock"), ("during office hours", "during business hours",
-                                                      "during working hours", "only during")),
-)
+_PAIRS = phrase_pairs()
 _WINDOW = 4  # content words either side of an opposite that it qualifies
 _TOKEN = re.compile(r"[^\W_][\w'’-]*|,")
 # A comma or a subordinating word ends what an opposite qualifies: "kept even after the file is erased" keeps the

@@ -6,8 +6,8 @@ Rules callers rely on:
 - "a single time", "one time", "only one time" and a counting "once" ("works only once", "once a day", "used
   once.") all read as "one time"; "twice" reads as "two times". A "once" that starts a clause ("once the team
   approves") or means "immediately" ("at once") is left alone.
-- Antonyms are pairs of word forms (open/closed, free/paid, allowed/blocked, enabled/disabled, required/optional,
-  included/excluded, before/after, minimum/maximum, more/less): one side of a pair states the other's opposite.
+- Antonyms are the word-by-word pairs of the one opposites table (text/opposites.py: open/closed, free/paid,
+  before/after, ...): one side of a pair states the other's opposite.
 - A role noun ("admin", "owner", "team", "plan", ...) names who acts or a kind of thing; "admin" and
   "administrator" are one role (`role_of`). A kind noun ("page", "address", "setting", ...) is one whose kind the
   word before it names (`names_kind`: "Billing page", "billing address"; role nouns too).
@@ -20,6 +20,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from answers.pipeline.text.opposites import word_pairs
 from answers.pipeline.text.sentences import MARKER
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig, tokenize
 
@@ -36,17 +37,7 @@ _ANY_TIME = re.compile(
 )
 _AT_ONCE = re.compile(r"\b(?:straight|right)\s+away\b", re.I)
 
-_ANTONYM_PAIRS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
-    (("open", "opens", "opened"), ("closed", "close", "closes")),
-    (("free",), ("paid",)),
-    (("allowed", "allow", "allows"), ("blocked", "block", "blocks")),
-    (("enabled", "enable", "enables"), ("disabled", "disable", "disables")),
-    (("required", "require", "requires", "mandatory"), ("optional",)),
-    (("included", "include", "includes"), ("excluded", "exclude", "excludes")),
-    (("before",), ("after",)),
-    (("minimum",), ("maximum",)),
-    (("more",), ("less", "fewer")),
-)
+_ANTONYM_PAIRS = word_pairs()
 ANTONYMS: dict[str, frozenset[str]] = {}
 for _one, _other in _ANTONYM_PAIRS:
     for _form in _one:

@@ -176,17 +176,31 @@ def test_replay_file_errors_name_the_line(tmp_path):
         load_replay(path)
 
 
-def test_demo_replay_set_is_large_balanced_and_holds_out_24_cases_or_more_across_kinds():
+def test_demo_replay_set_is_large_and_balanced_and_every_false_sentence_says_what_the_document_states():
     cases = load_replay(DEMO_REPLAY)
     labels = Counter(s.label for c in cases for s in c.sentences)
-    held_out_labels = {s.label for c in cases if c.held_out for s in c.sentences}
 
     assert sum(labels.values()) >= 60 and labels["true"] / sum(labels.values()) >= 0.4
     assert all(labels[kind] >= 5 for kind in FALSE_KINDS), labels
-    held_out = [c for c in cases if c.held_out]
-    assert len(held_out) >= 24 and sum(len(c.sentences) for c in held_out) >= 110  # a fresh part of that size
-    assert held_out_labels == set(LABELS)
     assert all(s.note for c in cases for s in c.sentences if not s.truth)
+
+
+def test_spent_held_out_parts_are_dev_rows_that_name_the_commit_they_were_written_in():
+    rows = [json.loads(line) for line in DEMO_REPLAY.read_text().splitlines() if line.strip()]
+
+    assert not any(row.get("was_held_out") and row["held_out"] for row in rows)
+    assert sum(bool(row.get("was_held_out")) for row in rows) == 18 + 24 + 24 + 27 + 29  # b448dc2 .. 1967084
+    # The part written in commit 1967084 (29 cases, 237 sentences) was run once on main f9aa6a3 and is spent.
+    spent = [row for row in rows if row.get("held_out_at") == "1967084"]
+    assert len(spent) == 29 and sum(len(row["sentences"]) for row in spent) == 237
+
+
+def test_demo_replay_set_holds_out_a_fresh_part_of_25_cases_and_200_sentences_across_every_label():
+    held_out = [c for c in load_replay(DEMO_REPLAY) if c.held_out]
+
+    assert len(held_out) >= 25 and sum(len(c.sentences) for c in held_out) >= 200
+    assert all(c.id.startswith("h7-") for c in held_out)  # the part written on branch fix/spans7
+    assert {s.label for c in held_out for s in c.sentences} == set(LABELS)
 
 
 TRASH_CASE = {"id": "trash", "question": "How long are deleted files kept in the trash?", "audience": "public",

@@ -294,3 +294,27 @@ def test_a_term_past_one_sides_negation_reach_in_a_negated_clause_is_no_polarity
 ):
     assert checked(true, chunk, make_record) == []
     assert checked(false, chunk, make_record) == [reason]
+
+
+@pytest.mark.parametrize(
+    ("chunk", "sentence", "other", "shown"),
+    [
+        # A modifier another block writes, put before the head noun both share, between words both share: a swap.
+        ("Registered deals also qualify for the partner reseller discount.",
+         "Registered deals qualify for the partner referral discount.", "Referral partners earn a commission.",
+         False),
+        ("Please include the invoice number in your message.", "Please include the ticket number in your message.",
+         "Open a support ticket from the help centre.", False),
+        # The same slot with a word no issued block writes is a rewording ("biggest" for "largest").
+        ("The upload limit is the largest single file that the web app accepts.",
+         "The upload limit is the biggest single file that the web app accepts.", "Files are kept for 30 days.",
+         True),
+        # A verb in that slot is left to the other checks ("to share the selected file").
+        ("Press Enter to open the selected file.", "Press Enter to share the selected file.",
+         "Share links can expire.", True),
+    ],
+)
+def test_a_modifier_another_block_writes_before_the_spans_head_noun_is_a_swap(
+    make_record, chunk, sentence, other, shown
+):
+    assert (checked(sentence, chunk, make_record, other) == []) is shown

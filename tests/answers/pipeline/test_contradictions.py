@@ -32,6 +32,13 @@ from answers.pipeline.text.tokens import DEFAULT
         # The sentence's "erased" qualifies the file, its "kept" the history the span says is erased.
         ("A file's version history is kept even after the file is permanently erased.",
          "When a file is permanently erased, its version history is erased too.", "[1] says erased, not kept"),
+        # Every form of a pair's words is read: "keeps" against "removes", "accepted" against "rejected".
+        ("Signing out a phone keeps its offline files on it.",
+         "Signing out a phone removes offline files from that phone.", "[1] says removes, not keeps"),
+        ("Requests sent over plain HTTP are accepted as well.", "Requests sent over plain HTTP are rejected.",
+         "[1] says rejected, not accepted"),
+        ("Uploads carry on when the workspace storage quota is full.",
+         "Uploads are paused when the workspace storage quota is full.", "[1] says paused, not carry on"),
         ("Sync pauses are lifted manually after a restart.",
          "Sync pauses are lifted automatically after a restart.", "[1] says automatically, not manually"),
     ],
