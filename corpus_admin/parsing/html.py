@@ -40,10 +40,14 @@ _DROPPED_TAGS: Final = frozenset({
     "audio", "video", "nav", "aside", "button", "select", "datalist", "dialog",
 })
 _PAGE_PARTS: Final = frozenset({"header", "footer"})  # chrome unless inside the page's article or main
+# The same parts named by class or id ("<div class="footer">": Sphinx's copyright and "Created using Sphinx" lines;
+# "<div id="banner">": Publican's "Download the ebook"), chrome on the same terms.
+_PAGE_PART_NAMES: Final = frozenset({"header", "footer", "banner"})
 _CHROME_ROLES: Final = frozenset({"navigation", "banner", "contentinfo", "search", "complementary", "menu",
                                   "menubar", "toolbar"})
 _CHROME_CLASSES: Final = frozenset({
     "navheader", "navfooter",  # DocBook (the PostgreSQL manual)
+    "docnav",  # Publican's DocBook (the Debian handbook): the Prev / Up / Home / Next lists at the top and bottom
     "related", "sphinxsidebar", "sphinxsidebarwrapper", "headerlink",  # Sphinx (headerlink: a heading's "¶" anchor)
     "breadcrumb", "breadcrumbs", "skip-link", "skiplink", "site-header", "site-footer", "site-nav",
 })
@@ -99,7 +103,8 @@ def _dropped(element: etree._Element) -> bool:
         return True
     if (classes := get("class")) and not _CHROME_CLASSES.isdisjoint(classes.split()):
         return True
-    return tag in _PAGE_PARTS and next(element.iterancestors("article", "main"), None) is None
+    named = not _PAGE_PART_NAMES.isdisjoint((classes or "").split()) or get("id") in _PAGE_PART_NAMES
+    return (tag in _PAGE_PARTS or named) and next(element.iterancestors("article", "main"), None) is None
 
 
 class _Walker(TermedEvents):

@@ -69,11 +69,14 @@ _TYPE_RULES: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
     (QuestionType.QUANTITY, re.compile(
         r"\bhow\s+(?:many|much|large|big|fast|long)\b|\b(?:what|which)(?:'s|\s+is|\s+are)?\s+(?:the\s+)?(?:"
         r"number|port|version|biggest|largest|smallest|longest|shortest|highest|lowest|most|least|maximum|minimum|"
-        r"max|min)\b|\b(?:what|which)\s+(?:range|values)\b|\b(?:discount|price|prices|cost|costs|fee|fees|percentage|quota|timeout|uptime)\b",
-        re.I)),
+        r"max|min)\b|\b(?:what|which)\s+(?:range|values)\b", re.I)),
     (QuestionType.PROCEDURE, re.compile(
         r"^\s*how\s+(?:do|can|should|would)\s+(?:i|we|you|one)\b|^\s*how\s+to\b|\bsteps\s+to\b|^\s*what\s+steps\b",
         re.I)),
+    # A noun naming an amount asks for one, unless the question asks how to do something ("How do I change a user's
+    # disk quota?" wants the command, not a number).
+    (QuestionType.QUANTITY, re.compile(
+        r"\b(?:discount|price|prices|cost|costs|fee|fees|percentage|quota|timeout|uptime)\b", re.I)),
     (QuestionType.REASON, re.compile(r"^\s*why\b|\bwhat\s+is\s+the\s+reason\b", re.I)),
     (QuestionType.NAME, re.compile(
         r"^\s*(?:who|whom|whose)\b|^\s*(?:which|what)\s+(?:\w+\s+)?(?:command|function|module|method|class|option|"

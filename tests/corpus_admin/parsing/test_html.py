@@ -91,6 +91,22 @@ def test_the_sites_navigation_headers_footers_and_doc_chrome_are_dropped() -> No
                                                         (11, "Article notes stay.")])]
 
 
+def test_publican_and_sphinx_page_chrome_is_dropped() -> None:
+    page = """<html><body><div id="banner"><a href="/get/"><span class="text">Download the ebook</span></a></div>
+<ul class="docnav top"><li class="previous"><a href="a.html"><strong>Prev</strong></a></li>
+<li class="home">The Handbook</li><li class="next"><a href="c.html"><strong>Next</strong></a></li></ul>
+<div class="section"><h2>9.9. Quotas</h2><div class="para">The quota system limits disk space.</div></div>
+<ul class="docnav"><li class="previous"><a href="a.html"><strong>Prev</strong>9.8. Scheduling</a></li>
+<li class="up"><a href="#"><strong>Up</strong></a></li>
+<li class="next"><a href="c.html"><strong>Next</strong>9.10. Backup</a></li></ul>
+<div class="footer">&copy; Copyright 2001-2026. Created using Sphinx 5.3.0.</div>
+<main><div class="footer">A footer inside the page's main stays.</div></main>
+</body></html>"""
+    assert [(path, [text for _, text in lines]) for path, lines in outline(parse("quotas.html", page.encode()))] == [
+        (("9.9. Quotas",), ["The quota system limits disk space.", "A footer inside the page's main stays."]),
+    ]
+
+
 def test_sphinx_permalink_anchors_are_not_text() -> None:
     document = parse("json.html", '<h2>Basic Usage<a class="headerlink" href="#basic" title="Link">¶</a></h2>'
                                   '<dl><dt>json.dumps(obj)<a class="headerlink" href="#json.dumps">¶</a></dt>'

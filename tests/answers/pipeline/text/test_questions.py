@@ -38,6 +38,8 @@ T = QuestionType
     ("Which year was the company founded?", T.DATE),
     ("How do I reset my password?", T.PROCEDURE),
     ("How to create a tablespace?", T.PROCEDURE),
+    ("How do I change a user's disk quota?", T.PROCEDURE),  # an amount named, but a way to do something asked
+    ("What is the default lock timeout?", T.QUANTITY),
     ("Why is VACUUM needed?", T.REASON),
     ("Which Debian package provides the BIND DNS server?", T.NAME),
     ("Who approves refund requests?", T.NAME),
