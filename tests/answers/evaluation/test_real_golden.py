@@ -1,6 +1,6 @@
 """The golden sets over real manuals: large and varied enough to judge a reader, with the spent held-out third exactly
-as drawn before the first run, a fresh held-out part, and every source a page the corpus keeps (and, once fetched, a
-page that exists)."""
+as drawn before the first run, the later held-out parts spent in turn, a fresh held-out part, and every source a page
+the corpus keeps (and, once fetched, a page that exists)."""
 import json
 import re
 from collections import Counter
@@ -45,21 +45,44 @@ def test_each_set_has_every_category_and_answers_only_where_a_fact_and_source_ar
         assert case.audience == "public"
 
 
-def spent_ids(name: str) -> set[str]:
-    """The ids of the cases that were held out once and, run and reported, moved to dev (`was_held_out`)."""
+FIRST_DRAW = "2bd3f4f69e37aa3f18f0d001a5f99dea4fc5f2d8"  # the commit whose rows the seeded third was drawn from
+SECOND_PART = "6a8fd0c"  # the fresh held-out part written after that third was spent, run once and spent in turn
+
+
+def spent_at(name: str) -> dict[str, str]:
+    """The id of each case that was held out once and, run and reported, moved to dev (`was_held_out`), with the
+    commit of the held-out part it belonged to (`held_out_at`)."""
     lines = (GOLDEN / CORPORA[name].golden).read_text(encoding="utf-8").splitlines()
-    return {data["id"] for data in map(json.loads, filter(str.strip, lines)) if data.get("was_held_out")}
+    rows = [data for data in map(json.loads, filter(str.strip, lines)) if data.get("was_held_out")]
+    return {data["id"]: data["held_out_at"] for data in rows}
+
+
+def spent_ids(name: str) -> set[str]:
+    """The ids of every spent held-out case, whichever part it was in."""
+    return set(spent_at(name))
 
 
 @pytest.mark.parametrize("name", REAL)
 def test_the_spent_held_out_third_is_the_recorded_seeded_draw_over_the_first_rows(name):
-    first = [case for case in cases_of(name) if not case.held_out]  # the rows written before any run
-    spent = spent_ids(name)
+    spent = spent_at(name)
+    # the rows written before any run: the dev rows not of a later held-out part
+    first = [case for case in cases_of(name) if not case.held_out and spent.get(case.id, FIRST_DRAW) == FIRST_DRAW]
+    drawn = {case_id for case_id, at in spent.items() if at == FIRST_DRAW}
 
-    assert spent == held_out_ids(first)
+    assert drawn == held_out_ids(first)
     for category in CATEGORIES:
         of_category = [case for case in first if case.category == category]
-        assert sum(case.id in spent for case in of_category) == round(len(of_category) / 3)
+        assert sum(case.id in drawn for case in of_category) == round(len(of_category) / 3)
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_the_second_held_out_part_was_run_once_and_is_now_dev(name):
+    spent = spent_at(name)
+    second = [case for case in cases_of(name) if spent.get(case.id) == SECOND_PART]
+
+    assert len(second) == 21 and {case.category for case in second} == CATEGORIES
+    assert not any(case.held_out for case in second)
+    assert set(spent.values()) == {FIRST_DRAW, SECOND_PART}  # every spent case names a part it was in
 
 
 @pytest.mark.parametrize("name", REAL)
