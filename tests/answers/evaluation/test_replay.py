@@ -129,7 +129,7 @@ def test_outcomes_are_counted_by_label_and_part_and_only_the_dev_parts_wrong_one
     assert (dev["true"], dev["number_swap"], dev["negation"]) == ((1, 1), (1, 1), (0, 0))
     assert (held_out["true"], held_out["negation"]) == ((0, 1), (0, 1))
     assert run.floor_values()["max_replay_number_swap_delivered"] == 1
-    assert run.floor_values()["min_replay_true_delivered"] == 0.5
+    assert run.floor_values()["min_replay_true_delivered"] == 1.0  # the floor judges the dev part only
     assert [(o.case_id, o.label, o.reasons) for o in run.wrong] == [("refunds", "number_swap", ())]
     assert run.held_out_wrong == 1  # the held-out true sentence dropped: counted, never named
     assert run.wrong[0].spans == (REFUNDS,) and run.problems == ()
