@@ -207,10 +207,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
             if caller.key != self.history_of:
                 self.history.clear()
                 self.history_of = caller.key
-            conversation = None if admission.started else admission.conversation
             stream = await ask(caller=caller, question=question, channel=QuestionLog.Channel.WEBSOCKET,
-                               make_generator=self.make_generator, history=history,
-                               conversation=conversation, keep=can_keep(caller), admission=admission)
+                               make_generator=self.make_generator, history=history, admission=admission)
         except ConversationNotFound:
             await self.send(render_notice(NOT_FOUND))
             return
@@ -221,8 +219,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.send(render_notice(refused.message))
             return
         self.busy = True
-        new = conversation is None and stream.conversation is not None
-        task = asyncio.create_task(self._answer(stream, rateable=can_rate(caller), new_conversation=new))
+        answering = self._answer(stream, rateable=can_rate(caller), new_conversation=admission.started)
+        task = asyncio.create_task(answering)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 

@@ -284,36 +284,32 @@ async def ask(
     """
     text = clean_question(question)
     slot = contextlib.AsyncExitStack()
-    if admission is not None:
-        touch = not admission.started
+    if admission is None:  # read here, after the limits have counted the question
+        if caller.limited:  # the rates and the caller's slot in one shared step (limits/slots.py)
+            await slot.enter_async_context(admitted(caller.key))
         try:
-            if caller.limited:  # the rates and the caller's slot in one shared step (limits/slots.py)
-                await slot.enter_async_context(admitted(caller.key))
+            admission = await db_call(admission_reads)(caller, text, audiences, conversation, keep)
+        except BaseException:
+            await slot.aclose()
+            raise
+    elif caller.limited:  # read by the surface already: the limits count the question after it
+        try:
+            await slot.enter_async_context(admitted(caller.key))
         except BaseException:
             if admission.started and admission.conversation is not None:  # refused: it must not stay, empty
                 await db_call(conversation_discard)(admission.conversation)
             raise
-        prepared, conversation = admission.prepared, admission.conversation
-        history = history if admission.history is None else admission.history
-    else:
-        if caller.limited:  # the rates and the caller's slot in one shared step (limits/slots.py)
-            await slot.enter_async_context(admitted(caller.key))
-        touch = conversation is not None  # one started by this question was created just now: no update to mark it
-        try:
-            read = await db_call(admission_reads)(caller, text, audiences, conversation, keep)
-            prepared, conversation = read.prepared, read.conversation
-            history = history if read.history is None else read.history
-        except BaseException:
-            await slot.aclose()
-            raise
+    history = history if admission.history is None else admission.history
     config = config or pipeline_config()
     generator = make_generator(config)
     summary = AnswerSummary(text)
     answer_key = uuid.uuid4()
-    events = _answer(text, caller=caller, channel=channel, prepared=prepared, generator=generator, config=config,
-                     summary=summary, slot=slot, record=record, history=tuple(history), resolve=resolve,
-                     answer_key=answer_key, conversation=conversation, touch=touch)
-    return AnswerStream(events, summary, answer_key, conversation)
+    # a conversation this question started was created just now: no update to mark it asked in
+    events = _answer(text, caller=caller, channel=channel, prepared=admission.prepared, generator=generator,
+                     config=config, summary=summary, slot=slot, record=record, history=tuple(history),
+                     resolve=resolve, answer_key=answer_key, conversation=admission.conversation,
+                     touch=not admission.started)
+    return AnswerStream(events, summary, answer_key, admission.conversation)
 
 
 @dataclass(frozen=True)
