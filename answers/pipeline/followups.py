@@ -97,8 +97,8 @@ Since the sixth held-out part joined dev, four rules read structure: a question 
 ("how many times?", "how much storage?") takes the previous question's predicate; a three-term bare phrase whose
 head the previous question has ("Team plan users?") replaces that slot; "then", "beforehand" or "afterwards" takes
 the previous topic and its if/when clause; a pronoun whose topic no cited sentence writes with the rest of the
-question takes the subject of the cited sentence that holds two or more of its other words ("which standard do
-they use?" -> security keys).
+question takes the subject of the cited sentence that holds all of its other words, two or more ("which standard
+do they use?" -> security keys).
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name ("where does the money go?" after "How long do refunds take?") is left alone (a

@@ -75,8 +75,7 @@ _TYPE_RULES: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
         re.I)),
     # A noun naming an amount asks for one, unless the question asks how to do something ("How do I change a user's
     # disk quota?" wants the command, not a number).
-    (QuestionType.QUANTITY, re.compile(
-        r"\b(?:discount|price|prices|cost|costs|fee|fees|percentage|quota|timeout|uptime)\b", re.I)),
+    (QuestionType.QUANTITY, _ASKS_AMOUNT),
     (QuestionType.REASON, re.compile(r"^\s*why\b|\bwhat\s+is\s+the\s+reason\b", re.I)),
     (QuestionType.NAME, re.compile(
         r"^\s*(?:who|whom|whose)\b|^\s*(?:which|what)\s+(?:\w+\s+)?(?:command|function|module|method|class|option|"
