@@ -181,6 +181,8 @@ RULES = FollowupRules()
 
 DISAGREES = 0.7  # the weight of a plural topic put in the singular for "it" ("invoices": an invoice)
 UNATTESTED = 0.5  # the weight of a plural topic for "it" whose singular the texts never write
+# Verbs and nouns of getting in touch: their object, or what "their" owns, is a person ("email them", "their address").
+_CONTACTING = ("email", "contact", "reach", "call", "phone", "message", "write", "ask", "address", "number")
 PLURAL_PRONOUNS = frozenset({"they", "them", "their", "ones"})
 # "is it possible to ...?", "is it true that ...?"; not "is it free?", where "it" is the thing
 _EXPLETIVE = re.compile(
@@ -636,6 +638,15 @@ def _verbs_around(words: list[Word], index: int, config: PipelineConfig) -> froz
     return frozenset(stem for stem in stems if stem)
 
 
+def _addressed(words: list[Word], index: int, config: PipelineConfig) -> bool:
+    """Whether "them/their" is whom the speaker would get in touch with: a verb or noun of contacting stands next
+    to it ("email them", "reach them", "their phone number"), and no "they" of the question's own names the people
+    already ("can they download them?" are things)."""
+    if any(w.lower == "they" for w in words):
+        return False
+    return bool(_verbs_around(words, index, config) & set(_terms(" ".join(_CONTACTING), config)))
+
+
 def _head(words: list[str]) -> int:
     """The index of a phrase's head noun: its last word before a preposition ("versions on the Team plan")."""
     for i, word in enumerate(words[1:], start=1):
@@ -749,9 +760,13 @@ def _substitute_pronouns(
             # "what can I change there?" after "Where do I find the workspace settings page?": the place asked for
             topic = _topic(history, plural=None, config=config)
             replacement = f"in {topic}" if topic else ""
-        elif word.lower == "they" and (people := who_answered(history[-1].question, history[-1].answer_sentences,
-                                                             config=config)):
-            replacement = people  # "can they change ...?" after "Who can see invoices?": whom the answer names
+        elif (word.lower == "they" or (word.lower in ("them", "their") and _addressed(words, i, config))
+              ) and (people := who_answered(history[-1].question, history[-1].answer_sentences, config=config)):
+            # "can they change ...?" after "Who can see invoices?": whom the answer names; so are "them" and
+            # "their" one gets in touch with ("can I email them?" after "Who reviews refund requests?"), where
+            # "download them" after "Who can see invoices?" are still the invoices
+            replacement = people + ("'" if word.lower == "their" and people.endswith("s") else
+                                    "'s" if word.lower == "their" else "")
         elif word.lower == "there":
             exclude = set(_terms(question, config)) | set(_terms(history[-1].question, config))
             texts = (*history[-1].cited_texts, *history[-1].answer_sentences)

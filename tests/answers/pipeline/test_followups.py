@@ -566,6 +566,37 @@ def test_they_after_a_who_question_is_whom_its_answer_names():
     assert resolved.question == "Can the workspace owner and billing admins change the billing contact?"
 
 
+REVIEWERS = Turn("Who reviews refund requests?", ("Each refund request is reviewed by the Lumora Labs billing team.",),
+                 ("Refund policy\nWho can request a refund\nRefund requests are made from the Billing page. "
+                  "Each refund request is reviewed by the Lumora Labs billing team.",))
+SEE_INVOICES = Turn("Who can see invoices?", ("Only the workspace owner and billing admins can see invoices.",),
+                    ("Billing and invoices\nOnly the workspace owner and billing admins can see invoices.\n"
+                     "DOWNLOADING INVOICES\nPast invoices can be downloaded as PDF files.",))
+
+
+@pytest.mark.parametrize(
+    ("question", "history", "resolved"),
+    [
+        ("can I email them?", REVIEWERS, "Can I email the Lumora Labs billing team?"),
+        ("how do I reach them?", REVIEWERS, "How do I reach the Lumora Labs billing team?"),
+        # "download" is no getting in touch: the thing asked about, not the people
+        ("where can I download them?", SEE_INVOICES, "Where can I download invoices?"),
+        # the question's own "they" are the people, so "them" is the thing
+        ("can they download them as PDF?", SEE_INVOICES,
+         "Can the workspace owner and billing admins download invoices as PDF?"),
+    ],
+)
+def test_them_and_their_after_a_who_question_are_its_people_unless_the_texts_do_the_verb_to_the_thing(
+        question, history, resolved):
+    assert resolve_question(question, [history], config=CONFIG).question == resolved
+
+
+def test_their_contact_details_after_a_who_question_are_its_peoples():
+    resolved = resolve_question("what's their email address?", [REVIEWERS], config=CONFIG).question
+
+    assert "the Lumora Labs billing team's email address" in resolved
+
+
 TRIAL_MEMBERS = Turn("How many members can a trial workspace invite?",
                      ("Trial workspaces can invite up to 10 members.",),
                      ("Free trial\nWhat the trial includes\nTrial workspaces can invite up to 10 members.",))
