@@ -183,6 +183,9 @@ DISAGREES = 0.7  # the weight of a plural topic put in the singular for "it" ("i
 UNATTESTED = 0.5  # the weight of a plural topic for "it" whose singular the texts never write
 # Verbs and nouns of getting in touch: their object, or what "their" owns, is a person ("email them", "their address").
 _CONTACTING = ("email", "contact", "reach", "call", "phone", "message", "write", "ask", "address", "number")
+_LEADING = frozenset({"so", "and", "then", "but", "also"})  # words a question may open with before its question word
+_DO = frozenset({"do", "does", "did"})  # do-support: the word after the subject is the verb
+_DEGREE = frozenset({"long", "often", "much", "many", "soon", "fast", "quickly"})  # "how long", "how fast"
 PLURAL_PRONOUNS = frozenset({"they", "them", "their", "ones"})
 # "is it possible to ...?", "is it true that ...?"; not "is it free?", where "it" is the thing
 _EXPLETIVE = re.compile(
@@ -191,7 +194,7 @@ _EXPLETIVE = re.compile(
 _WHAT_ABOUT = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+(?P<rest>.+)$", re.I)
 _SAME = re.compile(
     r"^\s*(?:and\s+)?(?:(?:is|are|does|do|would|will)\s+(?:(?:that|it|this|they|those)\s+(?:also\s+)?(?:be\s+)?)?)?"
-    r"(?:the\s+)?same\s+(?:(?:apply|applies|go|goes|hold|holds|true)\s+)?"
+    r"(?:the\s+)?same\s+(?:(?:question|thing|answer)\s+)?(?:(?:apply|applies|go|goes|hold|holds|true)\s+)?"
     r"(?P<rest>(?:for|on|in|with|at|over|through|via|to)\b.+)$",
     re.I,
 )
@@ -662,15 +665,15 @@ def _indefinite(phrase: str) -> str:
     return f"{'an' if words[0][:1].lower() in 'aeiou' else 'a'} {' '.join(words)}"
 
 
-def _predicate(previous: str, *, gerund: bool) -> str:
+def _predicate(previous: str, *, gerund: bool, light: bool = False) -> str:
     """The verb phrase of a question asked as "I/we" ("Can I *pause syncing*?") or as "who can ..." ("Who can
     *restore files from the trash*?"), its verb as a gerund if asked ("emptying the trash"); "" when the question
-    has no such subject."""
+    has no such subject, or its verb is a light one ("get a refund") and `light` is not asked for."""
     words = words_of(previous)
     for i, word in enumerate(words[:-1]):
         subject = word.lower in SUBJECTS and i > 0 and words[i - 1].lower in AUXILIARIES
         asker = word.lower in MODALS and i > 0 and words[i - 1].lower == "who"
-        if (subject or asker) and is_content(words[i + 1]) and words[i + 1].lower not in LIGHT_VERBS:
+        if (subject or asker) and is_content(words[i + 1]) and (light or words[i + 1].lower not in LIGHT_VERBS):
             verb = words[i + 1].text
             return (_gerund(verb) if gerund else verb) + _END.sub("", previous[words[i + 1].end :])
     return ""
@@ -896,10 +899,36 @@ def _refer(
             topic = _bare(_topic(history, plural=None, config=config))
             if topic and not set(_terms(topic, config)) & set(terms):
                 return question[: noun.start] + f"{topic} " + question[noun.start :], "reference: a definite noun"
+    if _vague_subject(words, latest, config) and (about := _predicate(latest.question, gerund=True, light=True)):
+        # "where does the money go?" after "Can I get a refund if ...?": the money of getting that refund
+        return f"{_END.sub('', question)} for {about}", "reference: a subject that only the previous turn pins down"
     if _WHAT_IF.match(question):  # after a definite noun's rule: "what if the link has expired?" is the reset link
         topic = cited_title(latest.cited_texts) or _bare(_topic(history, plural=None, config=config))
         return (f"{_END.sub('', question)} with {topic}", "reference: what if, about the topic") if topic else None
     return _topicless(question, words, history, config=config)
+
+
+def _vague_subject(words: list[Word], latest: Turn, config: PipelineConfig) -> bool:
+    """Whether a thin question's subject needs the previous turn to be pinned down: "<wh> do/does the <noun> <verb>"
+    or "<wh> do/does <noun>ing <verb>" and nothing else ("where does the money go?", "how long does processing
+    take?"), the noun no word of the previous question, answer or passages, nor a name; not a question asked as
+    "I/we", one whose subject is a compound ("how long is the free trial?") or whose verb has more after it."""
+    start = next((i for i, w in enumerate(words) if w.lower in AUXILIARIES), None)
+    lead = next((i for i, w in enumerate(words) if w.lower in QUESTION_WORDS), None)  # after "so", "and", "then"
+    if (start is None or lead is None or not lead < start or words[start].lower not in _DO
+            or not all(w.lower in _LEADING for w in words[:lead])
+            or not all(w.lower in QUESTION_WORDS or w.lower in _DEGREE for w in words[lead:start])):
+        return False
+    rest = words[start + 1 :]
+    if rest and rest[0].lower == "the":
+        rest = rest[1:]
+    elif not (rest and rest[0].lower.endswith("ing") and len(rest[0].lower) > 5):
+        return False
+    if len(rest) != 2 or not all(is_content(w) for w in rest) or any(is_name(w, 1) for w in rest):
+        return False
+    noun = stem_of(rest[0], config)
+    texts = (latest.question, *latest.answer_sentences, *latest.cited_texts)
+    return bool(noun) and noun not in {t for text in texts for t in _terms(text, config)}
 
 
 def _topicless(question: str, words: list[Word], history: Sequence[Turn], *, config: PipelineConfig

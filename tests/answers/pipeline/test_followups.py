@@ -310,6 +310,9 @@ PASSCODE = turn("Can I lock the mobile apps with a passcode?", "Mobile apps\nSec
         ((EMAIL,), "German as well?", "Is email support available in German?"),
         ((MACOS,), "Windows?", "Which Windows version does the desktop app need?"),
         ((API,), "same for bulk endpoints?", "How many requests per minute does the API allow for bulk endpoints?"),
+        ((VERSIONS,), "same question for the Business plan", "How long does the Business plan keep old versions?"),
+        ((API,), "the same thing for bulk endpoints?",
+         "How many requests per minute does the API allow for bulk endpoints?"),
         ((WEB,), "through the desktop app?", "What's the largest file I can upload through the desktop app?"),
         ((MONTHLY,), "and on an annual one?", "How long do I have to ask for a refund on an annual plan?"),
     ],
@@ -670,3 +673,44 @@ def test_a_pronoun_whose_topic_a_cited_sentence_covers_keeps_it():
     resolution = resolve_question("can they register security keys?", [SIGN_IN], config=CONFIG)
 
     assert "business" in resolution.question.lower()
+
+
+ANNUAL_REFUND = Turn("Can I get a refund if I cancel my annual plan?",
+                     ("An annual plan cancelled after its first month receives no refund for the remaining months.",),
+                     ("Refund policy\nRefund window\nAn annual plan cancelled in its first month receives a full "
+                      "refund.",))
+REQUEST_REFUND = Turn("How do I request a refund?", ("Only the workspace owner can request a refund.",),
+                      ("Refund policy\nWho can request a refund\nOnly the workspace owner can request a refund.",))
+
+
+@pytest.mark.parametrize(
+    ("question", "history", "resolved"),
+    [
+        ("where does the money go?", ANNUAL_REFUND,
+         "Where does the money go for getting a refund if I cancel my annual plan?"),
+        ("so where does the money go?", ANNUAL_REFUND,
+         "So where does the money go for getting a refund if I cancel my annual plan?"),
+        ("how long does processing take?", REQUEST_REFUND, "How long does processing take for requesting a refund?"),
+    ],
+)
+def test_a_thin_question_whose_subject_the_previous_turn_never_named_takes_that_turn_for_it(question, history,
+                                                                                             resolved):
+    assert resolve_question(question, [history], config=CONFIG).question == resolved
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How do I empty the trash?",  # asked as "I": the speaker's own action on a thing it names
+        "How long is the free trial?",  # a compound subject pins itself down
+        "How long is the trial?",  # no do-support: "is" says nothing of what comes after the subject
+        "How often does Lumora bill?",  # a name
+        "Where does the money go after a refund?",  # more than the subject and its verb
+    ],
+)
+def test_a_question_whose_subject_is_pinned_down_or_which_asks_as_i_is_left_alone(question):
+    assert resolve_question(question, [REQUEST_REFUND], config=CONFIG).resolved is False
+
+
+def test_a_vague_subject_takes_only_a_previous_question_asked_as_i_not_its_topic():
+    assert resolve_question("where does the money go?", [REFUNDS], config=CONFIG).resolved is False
