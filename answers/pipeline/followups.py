@@ -136,6 +136,7 @@ from answers.pipeline.topics import (
     cited_title,
     is_content,
     is_name,
+    is_participle,
     is_plural,
     key_term,
     modifiers_of,
@@ -184,6 +185,7 @@ UNATTESTED = 0.5  # the weight of a plural topic for "it" whose singular the tex
 # Verbs and nouns of getting in touch: their object, or what "their" owns, is a person ("email them", "their address").
 _CONTACTING = ("email", "contact", "reach", "call", "phone", "message", "write", "ask", "address", "number")
 _LEADING = frozenset({"so", "and", "then", "but", "also"})  # words a question may open with before its question word
+_DEMONSTRATIVES = frozenset({"those", "these", "them"})  # "how many of those": the things named before
 _DO = frozenset({"do", "does", "did"})  # do-support: the word after the subject is the verb
 _DEGREE = frozenset({"long", "often", "much", "many", "soon", "fast", "quickly"})  # "how long", "how fast"
 PLURAL_PRONOUNS = frozenset({"they", "them", "their", "ones"})
@@ -292,6 +294,8 @@ def _rewrite(
     if not words:
         return None
     opener = words[0].lower
+    if (passive := _participle_fragment(question, words, previous, config=config, rules=rules)) is not None:
+        return passive, "ellipsis: a new participle for the previous passive"
     if _TOO.search(question) and not (opener in QUESTION_WORDS or opener in AUXILIARIES or opener in SUBJECTS
                                       or opener in CONJUNCTIONS or opener in PREPOSITIONS):
         rest = _END.sub("", _TOO.sub("", question))  # "German too?": no verb of its own, a case of the previous one
@@ -322,6 +326,49 @@ def _rewrite(
     if situated := _situated(question, words, history, config=config):
         return situated, "reference: an adverb standing for the previous situation"
     return _refer(question, words, history, config=config, rules=rules) or _continued(question, history[-1], config)
+
+
+def _participle_fragment(question: str, words: list[Word], previous: str, *, config: PipelineConfig,
+                         rules: FollowupRules) -> str | None:
+    """A fragment opening with a past participle and holding no verb of its own ("limited to a number of
+    downloads?") put in place of the participle phrase of a previous passive question ("Can a share link be
+    protected with a password?" -> "Can a share link be limited to a number of downloads?"); None otherwise."""
+    if not is_participle(words[0]) or len(_terms(question, config)) > rules.max_fragment_terms + 1:
+        return None
+    if any(w.lower in AUXILIARIES or w.lower in SUBJECTS or w.lower in QUESTION_WORDS or w.lower in REFERRING
+           for w in words):
+        return None
+    before = words_of(previous)
+    if not before or before[0].lower not in AUXILIARIES:
+        return None
+    for i, word in enumerate(before[2:], start=2):
+        if is_participle(word) and before[i - 1].lower in ("be", "been"):
+            return previous[: word.start] + _END.sub("", question)
+    return None
+
+
+def _introduced(turn: Turn, config: PipelineConfig) -> str:
+    """The thing the previous answer introduces, in the plural: the first "a/an <noun>..." of its sentences that
+    the question did not name ("sign in with *a backup code*" -> "backup codes"); "" when there is none."""
+    asked = set(_terms(turn.question, config))
+    for sentence in turn.answer_sentences:
+        words = words_of(sentence)
+        for i, word in enumerate(words[:-1]):
+            if word.lower not in ("a", "an"):
+                continue
+            run = list(itertools.takewhile(lambda w: is_content(w) and not is_participle(w), words[i + 1 : i + 4]))
+            if run and not set(_terms(" ".join(w.text for w in run), config)) & asked and not is_plural(run[-1].text):
+                return " ".join([*(w.text for w in run[:-1]), _plural(run[-1].text)])
+    return ""
+
+
+def _plural(noun: str) -> str:
+    """A regular English plural ("code" -> "codes", "box" -> "boxes", "policy" -> "policies")."""
+    if noun.lower().endswith(("s", "x", "z", "ch", "sh")):
+        return noun + "es"
+    if len(noun) > 1 and noun.lower().endswith("y") and noun[-2].lower() not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + "s"
 
 
 def _wh_slot(question: str, words: list[Word], previous: str, *, config: PipelineConfig, rules: FollowupRules
@@ -869,6 +916,12 @@ def _refer(
     """A referring, elided, conditional or definite-and-thin question rewritten; None for a standalone one."""
     if substituted := _substitute_pronouns(question, words, history, config=config):
         return substituted, "reference: a pronoun replaced by the previous topic"
+    for i, word in enumerate(words[1:-2], start=1):
+        if (word.lower in ("many", "much") and words[i - 1].lower == "how" and words[i + 1].lower == "of"
+                and words[i + 2].lower in _DEMONSTRATIVES and (topic := _introduced(history[-1], config))):
+            # "how many of those do I get?" after an answer "sign in with a backup code": backup codes
+            return (question[: word.end] + f" {topic}" + question[words[i + 2].end :],
+                    "ellipsis: how many of the topic")
     for i, word in enumerate(words[1:-1], start=1):
         if word.lower in ("many", "much") and words[i - 1].lower == "how" and _elided(word.lower, words[i + 1 :]):
             topic = _bare(_topic(history, plural=True if word.lower == "many" else None, config=config))

@@ -714,3 +714,33 @@ def test_a_question_whose_subject_is_pinned_down_or_which_asks_as_i_is_left_alon
 
 def test_a_vague_subject_takes_only_a_previous_question_asked_as_i_not_its_topic():
     assert resolve_question("where does the money go?", [REFUNDS], config=CONFIG).resolved is False
+
+
+PROTECTED_LINK = Turn("Can a share link be protected with a password?",
+                      ("Share links can be protected with a password.",),
+                      ("Share links\nProtecting a link\nShare links can be protected with a password.",))
+LOST_PHONE = Turn("What if I lose my phone with two-factor authentication on?",
+                  ("If you lose your phone, sign in with a backup code.",),
+                  ("Two-factor authentication\nLosing access\nIf you lose your phone, sign in with a backup code. "
+                   "If you have no backup codes, ask a workspace admin to reset your 2FA.",))
+
+
+def test_a_participle_fragment_takes_the_place_of_the_previous_passives_participle_phrase():
+    assert resolve("limited to a number of downloads?", PROTECTED_LINK) == \
+        "Can a share link be limited to a number of downloads?"
+    # a previous question with no passive gives it no place: left as asked
+    assert resolve_question("limited to a number of downloads?", [REFUNDS], config=CONFIG).resolved is False
+    # a participle opening a question of its own is no fragment
+    assert resolve_question("Protected links, how do I open them?", [PROTECTED_LINK],
+                            config=CONFIG).note != "ellipsis: a new participle for the previous passive"
+
+
+def test_how_many_of_those_counts_the_thing_the_previous_answer_introduced():
+    assert resolve("how many of those do I get?", LOST_PHONE) == "How many backup codes do I get?"
+
+
+@pytest.mark.parametrize(("noun", "plural"), [("code", "codes"), ("box", "boxes"), ("policy", "policies"),
+                                               ("key", "keys")])
+def test_the_introduced_thing_is_put_in_the_plural_by_the_regular_rules(noun, plural):
+    turn = Turn("What do I need?", (f"You need a {noun}.",), ())
+    assert resolve("how many of those do I get?", turn) == f"How many {plural} do I get?"
