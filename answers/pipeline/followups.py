@@ -801,6 +801,10 @@ def _substitute_pronouns(
             # "who can do this?" after "Can I restore a deleted file?": who can restore a deleted file
             text = text[: words[i - 1].start] + predicate + text[word.end :]
             continue
+        if word.lower in ("that", "this") and i > 0 and (asked := _copula_subject(history[-1].question)):
+            # "how do I change that?" after "What is the default expiry of a share link?": the thing that was
+            text = text[: word.start] + asked + text[word.end :]
+            continue
         if (word.lower in ("that", "this") and i > 0 and _object_position(words, i)
                 and (predicate := _predicate(history[-1].question, gerund=True))):
             # "can an admin turn that off?" after "How do I empty the trash?": the clause, not a noun of it
@@ -847,6 +851,16 @@ def _substitute_pronouns(
             return None
         text = text[: word.start] + replacement + text[word.end :]
     return text
+
+
+def _copula_subject(previous: str) -> str:
+    """The noun phrase a "what is/are <the ...>?" question asked the value of ("the default expiry of a share link"),
+    which a later "that" stands for; "" for any other question."""
+    words = words_of(previous)
+    if (len(words) < 4 or words[0].lower != "what" or words[1].lower not in ("is", "are")
+            or words[2].lower not in ("the", "my", "our", "your")):
+        return ""
+    return _END.sub("", previous[words[2].start :])
 
 
 def _covering_subject(words: list[Word], index: int, topic: str, turn: Turn, *, config: PipelineConfig) -> str:

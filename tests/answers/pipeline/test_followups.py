@@ -744,3 +744,16 @@ def test_how_many_of_those_counts_the_thing_the_previous_answer_introduced():
 def test_the_introduced_thing_is_put_in_the_plural_by_the_regular_rules(noun, plural):
     turn = Turn("What do I need?", (f"You need a {noun}.",), ())
     assert resolve("how many of those do I get?", turn) == f"How many {plural} do I get?"
+
+
+DEFAULT_EXPIRY = Turn("What is the default expiry of a share link?", ("Share links expire after 7 days by default.",),
+                      ("Share links\nLink expiry\nShare links expire after 7 days by default.",))
+
+
+def test_that_after_a_what_is_question_is_the_thing_whose_value_was_asked():
+    assert resolve("how do I change that?", DEFAULT_EXPIRY) == "How do I change the default expiry of a share link?"
+    assert resolve("can admins shorten that?", DEFAULT_EXPIRY) == \
+        "Can admins shorten the default expiry of a share link?"
+    # not after a question of another form ("How do I ...?" keeps its verb-phrase reading)
+    assert resolve("can an admin turn that off?", Turn("How do I empty the trash?")) == \
+        "Can an admin turn emptying the trash off?"
