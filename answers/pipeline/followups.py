@@ -100,9 +100,19 @@ the previous topic and its if/when clause; a pronoun whose topic no cited senten
 question takes the subject of the cited sentence that holds all of its other words, two or more ("which standard
 do they use?" -> security keys).
 
+Since the seventh held-out part joined dev: "them/their" after a "who ...?" question is whom its answer names when
+a word of getting in touch stands beside it ("can I email them?"); a thin question "<wh> do/does the <noun> <verb>?"
+or with a gerund subject, whose noun the previous turn never wrote, takes "for" the previous question's verb phrase
+asked as I/we ("where does the money go?" after "Can I get a refund if ...?"); "same question for X" is a sameness
+question; a participle fragment ("limited to a number of downloads?") replaces the previous passive's participle
+phrase; "how many of those" counts the thing the previous answer introduced with "a/an"; "that" after "what is the
+...?" is that thing.
+
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
-the previous answer did not name ("where does the money go?" after "How long do refunds take?") is left alone (a
-rule taking "for" the topic rewrote standalone golden questions: "What is the uptime SLA?"); a subject "they" that
+the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do
+refunds take?") is left alone (a rule taking "for" the topic rewrote standalone golden questions: "What is the uptime
+SLA?"), while one asked right after an I/we question is taken for a follow-up even when it is standalone ("When does
+the trial end?" after "How do I request a refund?"); a subject "they" that
 means the previous question's subject ("can they do that?" after "can admins ...?") takes the topic; a thin question
 with a topic of its own that is still a follow-up ("how long does processing take?", "what does the second copy get
 called?") is taken for a standalone one when the previous passages do not write it, while a standalone question that
