@@ -8,9 +8,20 @@ phrase before the answer's first auxiliary, modal or word of the question ("*The
 """
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.tokens import tokenize
-from answers.pipeline.topics import AUXILIARIES, DETERMINERS, MODALS, Word, is_content, is_participle, stem_of, words_of
+from answers.pipeline.topics import (
+    AUXILIARIES,
+    DETERMINERS,
+    MODALS,
+    PREPOSITIONS,
+    Word,
+    is_content,
+    is_participle,
+    stem_of,
+    words_of,
+)
 
 MAX_WORDS = 8  # a longer phrase is a clause, not the people named
+MAX_ADVERBIAL = 3  # words of a phrase between a passive's participle and its "by" ("at any time")
 _BE = frozenset({"is", "are", "was", "were", "be", "been"})
 
 
@@ -36,10 +47,22 @@ def who_answered(question: str, answer_sentences: tuple[str, ...], *, config: Pi
 
 
 def _agent(sentence: str, words: list[Word]) -> str:
-    """The agent closing a passive, "<be> <participle> by X." ("is reviewed *by the Lumora Labs billing team*"); ""
+    """The agent closing a passive, "<be> <participle> [<prepositional phrase>] by X." ("is reviewed *by the Lumora
+    Labs billing team*", "are handled at any time *by the operations team*"); ""
     when the sentence has none, or goes on after it with more than a short phrase could hold."""
     for i, word in enumerate(words[2:-1], start=2):
-        if word.lower == "by" and is_participle(words[i - 1]) and words[i - 2].lower in _BE:
+        if word.lower == "by" and _passive_before(words, i):
             agent = sentence[words[i + 1].start :].strip().rstrip(".!")
             return agent if len(agent.split()) <= MAX_WORDS and not any(c in agent for c in ",;:") else ""
     return ""
+
+
+def _passive_before(words: list[Word], by: int) -> bool:
+    """Whether "<be> <participle>" stands right before the "by" at `by`, or before a short phrase opening with a
+    preposition that stands before it ("handled *at any time* by")."""
+    for participle in range(by - 1, max(by - 2 - MAX_ADVERBIAL, 0), -1):
+        between = words[participle + 1 : by]
+        if (is_participle(words[participle]) and words[participle - 1].lower in _BE
+                and (not between or between[0].lower in PREPOSITIONS)):
+            return True
+    return False

@@ -100,9 +100,19 @@ the previous topic and its if/when clause; a pronoun whose topic no cited senten
 question takes the subject of the cited sentence that holds all of its other words, two or more ("which standard
 do they use?" -> security keys).
 
+Since the seventh held-out part joined dev: "them/their" after a "who ...?" question is whom its answer names when
+a word of getting in touch stands beside it ("can I email them?"); a thin question "<wh> do/does the <noun> <verb>?"
+or with a gerund subject, whose noun the previous turn never wrote, takes "for" the previous question's verb phrase
+asked as I/we ("where does the money go?" after "Can I get a refund if ...?"); "same question for X" is a sameness
+question; a participle fragment ("limited to a number of downloads?") replaces the previous passive's participle
+phrase; "how many of those" counts the thing the previous answer introduced with "a/an"; "that" after "what is the
+...?" is that thing.
+
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
-the previous answer did not name ("where does the money go?" after "How long do refunds take?") is left alone (a
-rule taking "for" the topic rewrote standalone golden questions: "What is the uptime SLA?"); a subject "they" that
+the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do
+refunds take?") is left alone (a rule taking "for" the topic rewrote standalone golden questions: "What is the uptime
+SLA?"), while one asked right after an I/we question is taken for a follow-up even when it is standalone ("When does
+the trial end?" after "How do I request a refund?"); a subject "they" that
 means the previous question's subject ("can they do that?" after "can admins ...?") takes the topic; a thin question
 with a topic of its own that is still a follow-up ("how long does processing take?", "what does the second copy get
 called?") is taken for a standalone one when the previous passages do not write it, while a standalone question that
@@ -136,6 +146,7 @@ from answers.pipeline.topics import (
     cited_title,
     is_content,
     is_name,
+    is_participle,
     is_plural,
     key_term,
     modifiers_of,
@@ -181,6 +192,12 @@ RULES = FollowupRules()
 
 DISAGREES = 0.7  # the weight of a plural topic put in the singular for "it" ("invoices": an invoice)
 UNATTESTED = 0.5  # the weight of a plural topic for "it" whose singular the texts never write
+# Verbs and nouns of getting in touch: their object, or what "their" owns, is a person ("email them", "their address").
+_CONTACTING = ("email", "contact", "reach", "call", "phone", "message", "write", "ask", "address", "number")
+_LEADING = frozenset({"so", "and", "then", "but", "also"})  # words a question may open with before its question word
+_DEMONSTRATIVES = frozenset({"those", "these", "them"})  # "how many of those": the things named before
+_DO = frozenset({"do", "does", "did"})  # do-support: the word after the subject is the verb
+_DEGREE = frozenset({"long", "often", "much", "many", "soon", "fast", "quickly"})  # "how long", "how fast"
 PLURAL_PRONOUNS = frozenset({"they", "them", "their", "ones"})
 # "is it possible to ...?", "is it true that ...?"; not "is it free?", where "it" is the thing
 _EXPLETIVE = re.compile(
@@ -189,7 +206,7 @@ _EXPLETIVE = re.compile(
 _WHAT_ABOUT = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+(?P<rest>.+)$", re.I)
 _SAME = re.compile(
     r"^\s*(?:and\s+)?(?:(?:is|are|does|do|would|will)\s+(?:(?:that|it|this|they|those)\s+(?:also\s+)?(?:be\s+)?)?)?"
-    r"(?:the\s+)?same\s+(?:(?:apply|applies|go|goes|hold|holds|true)\s+)?"
+    r"(?:the\s+)?same\s+(?:(?:question|thing|answer)\s+)?(?:(?:apply|applies|go|goes|hold|holds|true)\s+)?"
     r"(?P<rest>(?:for|on|in|with|at|over|through|via|to)\b.+)$",
     re.I,
 )
@@ -287,6 +304,8 @@ def _rewrite(
     if not words:
         return None
     opener = words[0].lower
+    if (passive := _participle_fragment(question, words, previous, config=config, rules=rules)) is not None:
+        return passive, "ellipsis: a new participle for the previous passive"
     if _TOO.search(question) and not (opener in QUESTION_WORDS or opener in AUXILIARIES or opener in SUBJECTS
                                       or opener in CONJUNCTIONS or opener in PREPOSITIONS):
         rest = _END.sub("", _TOO.sub("", question))  # "German too?": no verb of its own, a case of the previous one
@@ -317,6 +336,49 @@ def _rewrite(
     if situated := _situated(question, words, history, config=config):
         return situated, "reference: an adverb standing for the previous situation"
     return _refer(question, words, history, config=config, rules=rules) or _continued(question, history[-1], config)
+
+
+def _participle_fragment(question: str, words: list[Word], previous: str, *, config: PipelineConfig,
+                         rules: FollowupRules) -> str | None:
+    """A fragment opening with a past participle and holding no verb of its own ("limited to a number of
+    downloads?") put in place of the participle phrase of a previous passive question ("Can a share link be
+    protected with a password?" -> "Can a share link be limited to a number of downloads?"); None otherwise."""
+    if not is_participle(words[0]) or len(_terms(question, config)) > rules.max_fragment_terms + 1:
+        return None
+    if any(w.lower in AUXILIARIES or w.lower in SUBJECTS or w.lower in QUESTION_WORDS or w.lower in REFERRING
+           for w in words):
+        return None
+    before = words_of(previous)
+    if not before or before[0].lower not in AUXILIARIES:
+        return None
+    for i, word in enumerate(before[2:], start=2):
+        if is_participle(word) and before[i - 1].lower in ("be", "been"):
+            return previous[: word.start] + _END.sub("", question)
+    return None
+
+
+def _introduced(turn: Turn, config: PipelineConfig) -> str:
+    """The thing the previous answer introduces, in the plural: the first "a/an <noun>..." of its sentences that
+    the question did not name ("sign in with *a backup code*" -> "backup codes"); "" when there is none."""
+    asked = set(_terms(turn.question, config))
+    for sentence in turn.answer_sentences:
+        words = words_of(sentence)
+        for i, word in enumerate(words[:-1]):
+            if word.lower not in ("a", "an"):
+                continue
+            run = list(itertools.takewhile(lambda w: is_content(w) and not is_participle(w), words[i + 1 : i + 4]))
+            if run and not set(_terms(" ".join(w.text for w in run), config)) & asked and not is_plural(run[-1].text):
+                return " ".join([*(w.text for w in run[:-1]), _plural(run[-1].text)])
+    return ""
+
+
+def _plural(noun: str) -> str:
+    """A regular English plural ("code" -> "codes", "box" -> "boxes", "policy" -> "policies")."""
+    if noun.lower().endswith(("s", "x", "z", "ch", "sh")):
+        return noun + "es"
+    if len(noun) > 1 and noun.lower().endswith("y") and noun[-2].lower() not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + "s"
 
 
 def _wh_slot(question: str, words: list[Word], previous: str, *, config: PipelineConfig, rules: FollowupRules
@@ -636,6 +698,15 @@ def _verbs_around(words: list[Word], index: int, config: PipelineConfig) -> froz
     return frozenset(stem for stem in stems if stem)
 
 
+def _addressed(words: list[Word], index: int, config: PipelineConfig) -> bool:
+    """Whether "them/their" is whom the speaker would get in touch with: a verb or noun of contacting stands next
+    to it ("email them", "reach them", "their phone number"), and no "they" of the question's own names the people
+    already ("can they download them?" are things)."""
+    if any(w.lower == "they" for w in words):
+        return False
+    return bool(_verbs_around(words, index, config) & set(_terms(" ".join(_CONTACTING), config)))
+
+
 def _head(words: list[str]) -> int:
     """The index of a phrase's head noun: its last word before a preposition ("versions on the Team plan")."""
     for i, word in enumerate(words[1:], start=1):
@@ -651,15 +722,15 @@ def _indefinite(phrase: str) -> str:
     return f"{'an' if words[0][:1].lower() in 'aeiou' else 'a'} {' '.join(words)}"
 
 
-def _predicate(previous: str, *, gerund: bool) -> str:
+def _predicate(previous: str, *, gerund: bool, light: bool = False) -> str:
     """The verb phrase of a question asked as "I/we" ("Can I *pause syncing*?") or as "who can ..." ("Who can
     *restore files from the trash*?"), its verb as a gerund if asked ("emptying the trash"); "" when the question
-    has no such subject."""
+    has no such subject, or its verb is a light one ("get a refund") and `light` is not asked for."""
     words = words_of(previous)
     for i, word in enumerate(words[:-1]):
         subject = word.lower in SUBJECTS and i > 0 and words[i - 1].lower in AUXILIARIES
         asker = word.lower in MODALS and i > 0 and words[i - 1].lower == "who"
-        if (subject or asker) and is_content(words[i + 1]) and words[i + 1].lower not in LIGHT_VERBS:
+        if (subject or asker) and is_content(words[i + 1]) and (light or words[i + 1].lower not in LIGHT_VERBS):
             verb = words[i + 1].text
             return (_gerund(verb) if gerund else verb) + _END.sub("", previous[words[i + 1].end :])
     return ""
@@ -740,6 +811,10 @@ def _substitute_pronouns(
             # "who can do this?" after "Can I restore a deleted file?": who can restore a deleted file
             text = text[: words[i - 1].start] + predicate + text[word.end :]
             continue
+        if word.lower in ("that", "this") and i > 0 and (asked := _copula_subject(history[-1].question)):
+            # "how do I change that?" after "What is the default expiry of a share link?": the thing that was
+            text = text[: word.start] + asked + text[word.end :]
+            continue
         if (word.lower in ("that", "this") and i > 0 and _object_position(words, i)
                 and (predicate := _predicate(history[-1].question, gerund=True))):
             # "can an admin turn that off?" after "How do I empty the trash?": the clause, not a noun of it
@@ -749,9 +824,13 @@ def _substitute_pronouns(
             # "what can I change there?" after "Where do I find the workspace settings page?": the place asked for
             topic = _topic(history, plural=None, config=config)
             replacement = f"in {topic}" if topic else ""
-        elif word.lower == "they" and (people := who_answered(history[-1].question, history[-1].answer_sentences,
-                                                             config=config)):
-            replacement = people  # "can they change ...?" after "Who can see invoices?": whom the answer names
+        elif (word.lower == "they" or (word.lower in ("them", "their") and _addressed(words, i, config))
+              ) and (people := who_answered(history[-1].question, history[-1].answer_sentences, config=config)):
+            # "can they change ...?" after "Who can see invoices?": whom the answer names; so are "them" and
+            # "their" one gets in touch with ("can I email them?" after "Who reviews refund requests?"), where
+            # "download them" after "Who can see invoices?" are still the invoices
+            replacement = people + ("'" if word.lower == "their" and people.endswith("s") else
+                                    "'s" if word.lower == "their" else "")
         elif word.lower == "there":
             exclude = set(_terms(question, config)) | set(_terms(history[-1].question, config))
             texts = (*history[-1].cited_texts, *history[-1].answer_sentences)
@@ -782,6 +861,16 @@ def _substitute_pronouns(
             return None
         text = text[: word.start] + replacement + text[word.end :]
     return text
+
+
+def _copula_subject(previous: str) -> str:
+    """The noun phrase a "what is/are <the ...>?" question asked the value of ("the default expiry of a share link"),
+    which a later "that" stands for; "" for any other question."""
+    words = words_of(previous)
+    if (len(words) < 4 or words[0].lower != "what" or words[1].lower not in ("is", "are")
+            or words[2].lower not in ("the", "my", "our", "your")):
+        return ""
+    return _END.sub("", previous[words[2].start :])
 
 
 def _covering_subject(words: list[Word], index: int, topic: str, turn: Turn, *, config: PipelineConfig) -> str:
@@ -851,6 +940,12 @@ def _refer(
     """A referring, elided, conditional or definite-and-thin question rewritten; None for a standalone one."""
     if substituted := _substitute_pronouns(question, words, history, config=config):
         return substituted, "reference: a pronoun replaced by the previous topic"
+    for i, word in enumerate(words[1:-2], start=1):
+        if (word.lower in ("many", "much") and words[i - 1].lower == "how" and words[i + 1].lower == "of"
+                and words[i + 2].lower in _DEMONSTRATIVES and (topic := _introduced(history[-1], config))):
+            # "how many of those do I get?" after an answer "sign in with a backup code": backup codes
+            return (question[: word.end] + f" {topic}" + question[words[i + 2].end :],
+                    "ellipsis: how many of the topic")
     for i, word in enumerate(words[1:-1], start=1):
         if word.lower in ("many", "much") and words[i - 1].lower == "how" and _elided(word.lower, words[i + 1 :]):
             topic = _bare(_topic(history, plural=True if word.lower == "many" else None, config=config))
@@ -881,10 +976,36 @@ def _refer(
             topic = _bare(_topic(history, plural=None, config=config))
             if topic and not set(_terms(topic, config)) & set(terms):
                 return question[: noun.start] + f"{topic} " + question[noun.start :], "reference: a definite noun"
+    if _vague_subject(words, latest, config) and (about := _predicate(latest.question, gerund=True, light=True)):
+        # "where does the money go?" after "Can I get a refund if ...?": the money of getting that refund
+        return f"{_END.sub('', question)} for {about}", "reference: a subject that only the previous turn pins down"
     if _WHAT_IF.match(question):  # after a definite noun's rule: "what if the link has expired?" is the reset link
         topic = cited_title(latest.cited_texts) or _bare(_topic(history, plural=None, config=config))
         return (f"{_END.sub('', question)} with {topic}", "reference: what if, about the topic") if topic else None
     return _topicless(question, words, history, config=config)
+
+
+def _vague_subject(words: list[Word], latest: Turn, config: PipelineConfig) -> bool:
+    """Whether a thin question's subject needs the previous turn to be pinned down: "<wh> do/does the <noun> <verb>"
+    or "<wh> do/does <noun>ing <verb>" and nothing else ("where does the money go?", "how long does processing
+    take?"), the noun no word of the previous question, answer or passages, nor a name; not a question asked as
+    "I/we", one whose subject is a compound ("how long is the free trial?") or whose verb has more after it."""
+    start = next((i for i, w in enumerate(words) if w.lower in AUXILIARIES), None)
+    lead = next((i for i, w in enumerate(words) if w.lower in QUESTION_WORDS), None)  # after "so", "and", "then"
+    if (start is None or lead is None or not lead < start or words[start].lower not in _DO
+            or not all(w.lower in _LEADING for w in words[:lead])
+            or not all(w.lower in QUESTION_WORDS or w.lower in _DEGREE for w in words[lead:start])):
+        return False
+    rest = words[start + 1 :]
+    if rest and rest[0].lower == "the":
+        rest = rest[1:]
+    elif not (rest and rest[0].lower.endswith("ing") and len(rest[0].lower) > 5):
+        return False
+    if len(rest) != 2 or not all(is_content(w) for w in rest) or any(is_name(w, 1) for w in rest):
+        return False
+    noun = stem_of(rest[0], config)
+    texts = (latest.question, *latest.answer_sentences, *latest.cited_texts)
+    return bool(noun) and noun not in {t for text in texts for t in _terms(text, config)}
 
 
 def _topicless(question: str, words: list[Word], history: Sequence[Turn], *, config: PipelineConfig

@@ -112,6 +112,19 @@ def is_name(word: Word, index: int) -> bool:
     return index > 0 and word.lower != "i" and any(c.isupper() for c in word.text)
 
 
+def _answer_names(noun: str, answer_sentences: tuple[str, ...]) -> str:
+    """The name the first answer sentence writes right before the noun a "which X" question asked for
+    ("*Business* plan workspaces can use single sign-on" for "which plan"); "" when it writes none."""
+    for sentence in answer_sentences[:1]:
+        words = words_of(sentence)
+        for i, word in enumerate(words[1:], start=1):
+            before = words[i - 1]
+            if (word.lower == noun and before.lower not in DETERMINERS and is_content(before)
+                    and any(c.isupper() for c in before.text)):
+                return before.text  # sentence-initial too: "Business plan workspaces ..."
+    return ""
+
+
 def is_plural(text: str) -> bool:
     """Whether a phrase's last word looks plural ("links", not "class")."""
     last = text.split()[-1].lower() if text.split() else ""
@@ -300,6 +313,8 @@ def topics_of(
         if (asked := asked_noun(words)) is not None and stem_of(words[asked[1]], config):
             # The thing a "which X" question asks for, which its answer names: "it" after "which currencies ...?".
             noun = turn.question[words[asked[0]].start : words[asked[1]].end].lower()
+            if named := _answer_names(noun, turn.answer_sentences):
+                noun = f"{named} {noun}"  # "Which plan includes single sign-on?" answered "Business plan ...": it
             found.append(Topic(f"the {noun}", ASKED / (1 + age) + focus, is_plural(noun)))
             if is_plural(noun):  # for "it", behind a thing the question names in the singular ("the desktop app")
                 found.append(Topic(f"the {singular(noun)}", ASKED * SINGULAR_ASKED / (1 + age) + focus, False))

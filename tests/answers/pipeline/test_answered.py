@@ -24,6 +24,11 @@ CONFIG = PipelineConfig()
         ("Who approves refunds?", "The billing team approves refunds.", "The billing team"),
         # "by" after a participle with no "be" before it: a reduced clause, not a passive's agent
         ("Who reviews refund requests?", "Refund requests reviewed by the billing team are paid in 5 days.", ""),
+        # a short phrase between the participle and its agent
+        ("Who handles urgent outages on weekends?", "Urgent outages are handled at any time by the operations team.",
+         "the operations team"),
+        # a verb, not a phrase, between them: no passive's agent
+        ("Who handles urgent outages?", "Urgent outages are handled and logged by the operations team.", ""),
         # nothing before the verb
         ("Who approves refunds?", "Approved refunds are paid in 5 days.", ""),
     ],

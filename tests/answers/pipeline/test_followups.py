@@ -310,6 +310,9 @@ PASSCODE = turn("Can I lock the mobile apps with a passcode?", "Mobile apps\nSec
         ((EMAIL,), "German as well?", "Is email support available in German?"),
         ((MACOS,), "Windows?", "Which Windows version does the desktop app need?"),
         ((API,), "same for bulk endpoints?", "How many requests per minute does the API allow for bulk endpoints?"),
+        ((VERSIONS,), "same question for the Business plan", "How long does the Business plan keep old versions?"),
+        ((API,), "the same thing for bulk endpoints?",
+         "How many requests per minute does the API allow for bulk endpoints?"),
         ((WEB,), "through the desktop app?", "What's the largest file I can upload through the desktop app?"),
         ((MONTHLY,), "and on an annual one?", "How long do I have to ask for a refund on an annual plan?"),
     ],
@@ -566,6 +569,37 @@ def test_they_after_a_who_question_is_whom_its_answer_names():
     assert resolved.question == "Can the workspace owner and billing admins change the billing contact?"
 
 
+REVIEWERS = Turn("Who reviews refund requests?", ("Each refund request is reviewed by the Lumora Labs billing team.",),
+                 ("Refund policy\nWho can request a refund\nRefund requests are made from the Billing page. "
+                  "Each refund request is reviewed by the Lumora Labs billing team.",))
+SEE_INVOICES = Turn("Who can see invoices?", ("Only the workspace owner and billing admins can see invoices.",),
+                    ("Billing and invoices\nOnly the workspace owner and billing admins can see invoices.\n"
+                     "DOWNLOADING INVOICES\nPast invoices can be downloaded as PDF files.",))
+
+
+@pytest.mark.parametrize(
+    ("question", "history", "resolved"),
+    [
+        ("can I email them?", REVIEWERS, "Can I email the Lumora Labs billing team?"),
+        ("how do I reach them?", REVIEWERS, "How do I reach the Lumora Labs billing team?"),
+        # "download" is no getting in touch: the thing asked about, not the people
+        ("where can I download them?", SEE_INVOICES, "Where can I download invoices?"),
+        # the question's own "they" are the people, so "them" is the thing
+        ("can they download them as PDF?", SEE_INVOICES,
+         "Can the workspace owner and billing admins download invoices as PDF?"),
+    ],
+)
+def test_them_and_their_after_a_who_question_are_its_people_unless_the_texts_do_the_verb_to_the_thing(
+        question, history, resolved):
+    assert resolve_question(question, [history], config=CONFIG).question == resolved
+
+
+def test_their_contact_details_after_a_who_question_are_its_peoples():
+    resolved = resolve_question("what's their email address?", [REVIEWERS], config=CONFIG).question
+
+    assert "the Lumora Labs billing team's email address" in resolved
+
+
 TRIAL_MEMBERS = Turn("How many members can a trial workspace invite?",
                      ("Trial workspaces can invite up to 10 members.",),
                      ("Free trial\nWhat the trial includes\nTrial workspaces can invite up to 10 members.",))
@@ -639,3 +673,87 @@ def test_a_pronoun_whose_topic_a_cited_sentence_covers_keeps_it():
     resolution = resolve_question("can they register security keys?", [SIGN_IN], config=CONFIG)
 
     assert "business" in resolution.question.lower()
+
+
+ANNUAL_REFUND = Turn("Can I get a refund if I cancel my annual plan?",
+                     ("An annual plan cancelled after its first month receives no refund for the remaining months.",),
+                     ("Refund policy\nRefund window\nAn annual plan cancelled in its first month receives a full "
+                      "refund.",))
+REQUEST_REFUND = Turn("How do I request a refund?", ("Only the workspace owner can request a refund.",),
+                      ("Refund policy\nWho can request a refund\nOnly the workspace owner can request a refund.",))
+
+
+@pytest.mark.parametrize(
+    ("question", "history", "resolved"),
+    [
+        ("where does the money go?", ANNUAL_REFUND,
+         "Where does the money go for getting a refund if I cancel my annual plan?"),
+        ("so where does the money go?", ANNUAL_REFUND,
+         "So where does the money go for getting a refund if I cancel my annual plan?"),
+        ("how long does processing take?", REQUEST_REFUND, "How long does processing take for requesting a refund?"),
+    ],
+)
+def test_a_thin_question_whose_subject_the_previous_turn_never_named_takes_that_turn_for_it(question, history,
+                                                                                             resolved):
+    assert resolve_question(question, [history], config=CONFIG).question == resolved
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How do I empty the trash?",  # asked as "I": the speaker's own action on a thing it names
+        "How long is the free trial?",  # a compound subject pins itself down
+        "How long is the trial?",  # no do-support: "is" says nothing of what comes after the subject
+        "How often does Lumora bill?",  # a name
+        "Where does the money go after a refund?",  # more than the subject and its verb
+    ],
+)
+def test_a_question_whose_subject_is_pinned_down_or_which_asks_as_i_is_left_alone(question):
+    assert resolve_question(question, [REQUEST_REFUND], config=CONFIG).resolved is False
+
+
+def test_a_vague_subject_takes_only_a_previous_question_asked_as_i_not_its_topic():
+    assert resolve_question("where does the money go?", [REFUNDS], config=CONFIG).resolved is False
+
+
+PROTECTED_LINK = Turn("Can a share link be protected with a password?",
+                      ("Share links can be protected with a password.",),
+                      ("Share links\nProtecting a link\nShare links can be protected with a password.",))
+LOST_PHONE = Turn("What if I lose my phone with two-factor authentication on?",
+                  ("If you lose your phone, sign in with a backup code.",),
+                  ("Two-factor authentication\nLosing access\nIf you lose your phone, sign in with a backup code. "
+                   "If you have no backup codes, ask a workspace admin to reset your 2FA.",))
+
+
+def test_a_participle_fragment_takes_the_place_of_the_previous_passives_participle_phrase():
+    assert resolve("limited to a number of downloads?", PROTECTED_LINK) == \
+        "Can a share link be limited to a number of downloads?"
+    # a previous question with no passive gives it no place: left as asked
+    assert resolve_question("limited to a number of downloads?", [REFUNDS], config=CONFIG).resolved is False
+    # a participle opening a question of its own is no fragment
+    assert resolve_question("Protected links, how do I open them?", [PROTECTED_LINK],
+                            config=CONFIG).note != "ellipsis: a new participle for the previous passive"
+
+
+def test_how_many_of_those_counts_the_thing_the_previous_answer_introduced():
+    assert resolve("how many of those do I get?", LOST_PHONE) == "How many backup codes do I get?"
+
+
+@pytest.mark.parametrize(("noun", "plural"), [("code", "codes"), ("box", "boxes"), ("policy", "policies"),
+                                               ("key", "keys")])
+def test_the_introduced_thing_is_put_in_the_plural_by_the_regular_rules(noun, plural):
+    turn = Turn("What do I need?", (f"You need a {noun}.",), ())
+    assert resolve("how many of those do I get?", turn) == f"How many {plural} do I get?"
+
+
+DEFAULT_EXPIRY = Turn("What is the default expiry of a share link?", ("Share links expire after 7 days by default.",),
+                      ("Share links\nLink expiry\nShare links expire after 7 days by default.",))
+
+
+def test_that_after_a_what_is_question_is_the_thing_whose_value_was_asked():
+    assert resolve("how do I change that?", DEFAULT_EXPIRY) == "How do I change the default expiry of a share link?"
+    assert resolve("can admins shorten that?", DEFAULT_EXPIRY) == \
+        "Can admins shorten the default expiry of a share link?"
+    # not after a question of another form ("How do I ...?" keeps its verb-phrase reading)
+    assert resolve("can an admin turn that off?", Turn("How do I empty the trash?")) == \
+        "Can an admin turn emptying the trash off?"

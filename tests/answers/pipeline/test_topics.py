@@ -127,3 +127,13 @@ def test_a_refused_question_s_own_phrase_is_its_topic_not_a_word_it_shares_with_
                Turn("Is there a GraphQL API?"))
 
     assert topics_of(history, config=CONFIG, verbs=frozenset({"rate"}))[0].phrase == "a GraphQL API"
+
+
+def test_the_asked_for_noun_takes_the_name_its_answer_writes_before_it():
+    answered = Turn("Which plan includes single sign-on?",
+                    ("Business plan workspaces can use single sign-on with SAML.",))
+    unnamed = Turn("Which plan includes single sign-on?", ("Single sign-on is included in one plan.",))
+
+    assert "the Business plan" in [t.phrase for t in topics_of([answered], config=CONFIG)]
+    assert "the plan" in [t.phrase for t in topics_of([unnamed], config=CONFIG)]
+    assert not any("Business" in t.phrase for t in topics_of([unnamed], config=CONFIG))
