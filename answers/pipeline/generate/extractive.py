@@ -9,6 +9,7 @@ from answers.pipeline.generate.base import GenerationRequest
 from answers.pipeline.generate.score import (
     Signals,
     sentence_similarities,
+    states_asked_default,
     term_weights,
     unit_signals,
     without_section_numbers,
@@ -208,7 +209,9 @@ def _candidates(
         unit
         for block in blocks
         for unit in block_units(block, procedure=kind is QuestionType.PROCEDURE)
-        if (kind not in _REQUIRED or holds_type(unit.text, kind))  # a unit without the asked type never answers
+        # a unit without the asked type never answers, unless it is a signature stating the asked parameter's
+        # default ("timeout=None" for "What is the default timeout of subprocess.run?")
+        if (kind not in _REQUIRED or holds_type(unit.text, kind) or states_asked_default(unit, terms, config.tokenizer))
         and (not bound or kind not in _REQUIRED or states_bound(" ".join((unit.text, *unit.terms, *unit.context))))
     ]
     similarities = sentence_similarities(question, units) if config.semantic and units else None
