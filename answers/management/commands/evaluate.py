@@ -261,7 +261,9 @@ class Command(AnsweringCommand):
                 self.stdout.write("  ".join("-" * width for width in widths))
 
     def _check(self, run: Run, floor: dict[str, float], failures: list[str]) -> None:
-        m = run.metrics
+        """Fail the run on a figure the floor bounds, read over the tuning part (a held-out part is measured, never
+        gated) or over every case when none is held out."""
+        m = run.parts.get("tuning", run.metrics)
         if "min_status_accuracy" in floor and m.status_accuracy < floor["min_status_accuracy"]:
             minimum = floor["min_status_accuracy"]
             failures.append(f"status accuracy {m.status_accuracy:.3f} is under the floor {minimum}")

@@ -9,6 +9,7 @@ from answers.pipeline.generate.base import GenerationRequest
 from answers.pipeline.generate.score import (
     Signals,
     sentence_similarities,
+    states_asked_default,
     term_weights,
     unit_signals,
     without_section_numbers,
@@ -20,6 +21,7 @@ from answers.pipeline.text.questions import (
     asks_bound,
     holds_type,
     question_acronyms,
+    question_called_names,
     question_identifiers,
     question_joined_names,
     question_numbers,
@@ -45,6 +47,8 @@ SEMANTIC_MATCH = 0.8
 CANDIDATES = 3  # answers offered in turn while the verifier drops every sentence of the one before
 # What a question names: a capitalised word or acronym past its first word ("Kafka", "PostgreSQL", "S3"), or a word
 # holding a digit ("17", "sqlite3"); "I" is not a name.
+# A term that is a qualified name ("asyncio.Queue", "Path.mkdir"), as a signature's or a class's.
+_DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _QUESTION_NAME = re.compile(r"(?<!^)(?<![\w.\-])(?:[A-Z][\w\-]*[A-Za-z0-9]|\w*\d\w*(?:\.\d+)*)")
 
 
@@ -110,12 +114,15 @@ def answer_candidates(
     floor = max(config.min_sentence_coverage - _PART_SLACK, 0.0) if several else config.min_sentence_coverage
     named = question_identifiers(question, config=config)
     joined = question_joined_names(question)
+    called = question_called_names(question)
+    qualifiers = set(re.findall(r"\w+", question.lower()))
     written = (question_acronyms(question), question_numbers(question))
     ranked = sorted(
         (
             c for c in _candidates(question, blocks, terms, kind, config=config, corpus=term_weights)
             if _qualifies(c, floor, config) and all(parts <= c.signals.reached for parts in named)
             and _writes_names(c.unit, joined) and _writes_acronyms_and_numbers(c.unit, *written)
+            and not _under_a_namesake(c.unit, called, qualifiers)
         ),
         key=lambda c: c.key,
     )
@@ -202,7 +209,9 @@ def _candidates(
         unit
         for block in blocks
         for unit in block_units(block, procedure=kind is QuestionType.PROCEDURE)
-        if (kind not in _REQUIRED or holds_type(unit.text, kind))  # a unit without the asked type never answers
+        # a unit without the asked type never answers, unless it is a signature stating the asked parameter's
+        # default ("timeout=None" for "What is the default timeout of subprocess.run?")
+        if (kind not in _REQUIRED or holds_type(unit.text, kind) or states_asked_default(unit, terms, config.tokenizer))
         and (not bound or kind not in _REQUIRED or states_bound(" ".join((unit.text, *unit.terms, *unit.context))))
     ]
     similarities = sentence_similarities(question, units) if config.semantic and units else None
@@ -234,6 +243,26 @@ def _writes_names(unit: Unit, names: Sequence[str]) -> bool:
         return True
     written = " ".join((unit.text, *unit.terms, *unit.context)).lower()
     return all(re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", written) for name in names)
+
+
+def _under_a_namesake(unit: Unit, called: Sequence[tuple[str, ...]], qualifiers: set[str]) -> bool:
+    """Whether the unit stands under a qualified name (a signature's, a class's) ending in a name the question calls
+    but of another module ("asyncio.Queue(maxsize=0)" or "io.open(...)" for "queue.Queue" or "open()"). The names
+    agree when the term is the asked name's tail ("Queue.put" for "queue.Queue.put()"), when a dotted asked name is
+    the term's tail ("pathlib.Path.mkdir" for "Path.mkdir"), or when the question writes the term's modules."""
+    if not called:
+        return False
+    for term in unit.terms:
+        if _DOTTED.match(term) is None:
+            continue
+        parts = tuple(term.lower().split("."))
+        for name in called:
+            if parts[-1] != name[-1] or set(parts[:-1]) <= qualifiers:
+                continue
+            if name[-len(parts):] == parts or (len(name) > 1 and parts[-len(name):] == name):
+                continue
+            return True
+    return False
 
 
 def _writes_acronyms_and_numbers(unit: Unit, acronyms: Sequence[str], numbers: Sequence[str]) -> bool:
@@ -277,10 +306,16 @@ def _several(ranked: Sequence[Candidate], *, compared: Sequence[str], config: Pi
     chosen = [ranked[0]]
     reached = set(ranked[0].signals.reached)
     seen = {_normalise(s.text) for s in ranked[0].unit.sentences}
+    # A best unit that answers on its own takes partners from its own document only: one from another page adds a
+    # word the question says in passing ("makes" in "Which APT option makes it answer yes to all of its questions?"
+    # beside "make oldnoconfig"), not a fact it asks.
+    alone = ranked[0].signals.distinct_reach >= config.min_sentence_coverage
+    source = ranked[0].unit.block.record.source_id
     while sum(len(c.unit.sentences) for c in chosen) < config.max_sentences:
         partners = [
             c for c in ranked
             if (c.signals.reached) - reached
+            and (not alone or c.unit.block.record.source_id == source)
             and not any(_normalise(s.text) in seen for s in c.unit.sentences)
             and sum(len(x.unit.sentences) for x in chosen) + len(c.unit.sentences) <= config.max_sentences
         ]

@@ -166,7 +166,9 @@ def unit_signals(
     if DEFAULT in wanted:
         if not _states_default(unit, implied, own, wanted, tokenizer):
             fit *= UNSTATED_DEFAULT
-        elif kind in DEFAULT_ANSWERS:  # "Are dataclasses frozen by default?": the stated default is the answer
+        elif kind in DEFAULT_ANSWERS or DEFAULT in implied:
+            # the stated default is the answer: "Are dataclasses frozen by default?", and a signature's `timeout=None`
+            # for "What is the default timeout of subprocess.run?" though it states no amount
             fit = 1.0
     return Signals(
         covered=covered,
@@ -242,6 +244,13 @@ def signature_terms(unit: Unit, wanted: set[str], tokenizer: TokenizerConfig) ->
         if parts and all(by_part):  # every part of the name is asked for
             found |= set().union(*by_part) | ({DEFAULT} & wanted)
     return found
+
+
+def states_asked_default(unit: Unit, terms: Sequence[str], tokenizer: TokenizerConfig) -> bool:
+    """Whether the unit is a signature stating the default of a parameter the question names and asks the default of
+    (`timeout=None` for "What is the default timeout of subprocess.run?")."""
+    wanted = set(terms)
+    return DEFAULT in wanted and DEFAULT in signature_terms(unit, wanted, tokenizer)
 
 
 def _states_default(

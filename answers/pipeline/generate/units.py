@@ -46,6 +46,11 @@ _DEPENDS = re.compile(
 _POINTS_BACK = re.compile(r"\b(?:those|these|such)\s+(?!as\b)\w+", re.I)
 
 
+# A list item of a table of contents: a page's name, a dash and its title, with no sentence's end ("SHOW — show the
+# value of a run-time parameter", "csv — CSV File Reading and Writing"): it points to a page, it is no step.
+_CONTENTS_ENTRY = re.compile(r"^\S+(?:\s\S+){0,3}\s[—–]\s\S.*(?<![.!?:;])$")
+
+
 @dataclass(frozen=True)
 class Quoted:
     """A stored sentence of a block as the reader may quote it, its place in the block, whether it is a list item, and
@@ -207,11 +212,17 @@ def _steps(block: Block, sentences: Sequence[Quoted], context: tuple[str, ...]) 
         if sentence is not None and sentence.listed:
             run.append(sentence)
             continue
-        if len(run) >= 2:
+        if len(run) >= 2 and not is_contents(run):
             units.append(Unit(block, tuple(run[:MAX_STEPS]), context, "steps"))
         run = []
     for start in range(len(sentences)):
         window = tuple(sentences[start : start + PROCEDURE_SENTENCES])
-        if len(window) > 1 and not any(s.listed for s in window):
+        if len(window) > 1 and not any(s.listed for s in window) and not is_contents(window):
             units.append(Unit(block, window, context, "section"))
     return units
+
+
+def is_contents(items: Sequence[Quoted]) -> bool:
+    """Whether list items (or a window of lines) are a table of contents rather than steps: half of them or more are
+    a page's name and title (`_CONTENTS_ENTRY`)."""
+    return 2 * sum(_CONTENTS_ENTRY.match(item.text) is not None for item in items) >= len(items)

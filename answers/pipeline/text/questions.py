@@ -232,6 +232,13 @@ def writes_variant(text: str, acronym: str) -> bool:
     return shorter or bool(longer)
 
 
+def question_called_names(question: str) -> list[tuple[str, ...]]:
+    """The parts of each name the question calls or reaches through a dot ("queue.Queue" -> ("queue", "queue"),
+    "open()" -> ("open",)), lower-cased: a signature of that name under another module answers another thing."""
+    found = [m.group() for m in _IDENTIFIER.finditer(question)]
+    return [tuple(name.removesuffix("()").lower().split(".")) for name in found if "." in name or name.endswith("()")]
+
+
 def question_joined_names(question: str) -> list[str]:
     """The identifiers the question names whose words are joined by underscores ("wal_level", "dirs_exist_ok"),
     lower-cased: an answer must write the name itself, not merely its words apart ("WAL buffers" and "low level")."""

@@ -162,6 +162,20 @@ def test_held_out_and_tuning_parts_are_reported_apart_and_facts_count_in_the_str
         evaluate("--floor", str(write_floor(tmp_path, min_status_accuracy_with_facts=0.8)))
 
 
+def test_the_floor_judges_the_tuning_part_and_never_a_held_out_case(tmp_path):
+    golden = tmp_path / "golden.jsonl"
+    lines = [json.loads(line) for line in Path(GOLDEN).read_text().splitlines() if line.strip()]
+    held = {"refund-expected-refused"}
+    golden.write_text("".join(json.dumps({**c, "held_out": c["id"] in held}) + "\n" for c in lines))
+    floor = write_floor(tmp_path, min_status_accuracy=1.0, max_unverified_delivered=0)
+
+    # refund-expected-refused, answered where a refusal is expected, is the one miss of the 8 cases: held out, the
+    # tuning part's 7/7 meets the floor; in the tuning part, 7/8 does not
+    call_command("evaluate", "--golden", str(golden), "--corpus", CORPUS, "--floor", str(floor), stdout=StringIO())
+    with pytest.raises(CommandError, match="status accuracy 0.875 is under the floor 1.0"):
+        evaluate("--floor", str(floor))
+
+
 def test_held_out_misses_are_counted_and_never_named(tmp_path):
     golden = tmp_path / "golden.jsonl"
     held = {"trash-days", "refund-expected-refused"}  # refund-expected-refused is answered: a miss

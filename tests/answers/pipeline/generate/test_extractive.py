@@ -16,6 +16,7 @@ from answers.pipeline.generate.extractive import (
 from answers.pipeline.generate.score import corpus_term_weights
 from answers.pipeline.records import ChunkRecord
 from answers.pipeline.types import Block
+from tests.answers.pipeline.generate.documents import document_blocks
 
 CONFIG = PipelineConfig()
 
@@ -57,6 +58,53 @@ def test_question_asking_for_several_facts_gets_one_sentence_per_fact():
         "The Team plan costs $12 per user per month [2].",
         "The Business plan costs $25 per user per month [2].",
     ]
+
+
+ASSUME_YES = "Which APT option makes it answer yes to all of its questions?"
+YES_OPTION = "The -y option tells APT to consider the answer to all its questions to be yes."
+MAKE_NO = "With make oldnoconfig, it will assume a negative answer to all questions."
+
+
+def test_a_best_unit_answering_on_its_own_takes_no_partner_from_another_document():
+    apt, kernel = block(1, YES_OPTION, 5.0), block(2, MAKE_NO, 4.0)
+
+    assert extract_answer(ASSUME_YES, [apt, kernel], config=CONFIG) == [
+        "The -y option tells APT to consider the answer to all its questions to be yes [1]."
+    ]
+
+
+def test_a_partner_from_the_best_units_own_document_still_adds_what_it_reaches():
+    apt = block(1, YES_OPTION, 5.0)
+    same_page = dataclasses.replace(
+        block(2, MAKE_NO, 4.0), record=dataclasses.replace(block(2, MAKE_NO).record, source_id=1)
+    )
+
+    assert len(extract_answer(ASSUME_YES, [apt, same_page], config=CONFIG)) == 2
+
+
+def queues(*lines: str, first: int = 1, score: float = 5.0) -> list[Block]:
+    return document_blocks(f"queues{first}.md", "# Queues\n\n" + "\n\n".join(lines) + "\n", first=first, score=score)
+
+
+ASYNCIO_QUEUE = "class asyncio.Queue(maxsize=0): A first in, first out (FIFO) queue of a bounded size."
+QUEUE_QUEUE = "class queue.Queue(maxsize=0): Constructor for a FIFO queue of a bounded size."
+
+
+def test_a_signature_of_another_modules_namesake_does_not_answer_for_the_name_the_question_calls():
+    other, asked = queues(ASYNCIO_QUEUE), queues(QUEUE_QUEUE, first=2, score=2.0)
+    question = "What is the default maxsize of queue.Queue?"
+
+    assert extract_answer(question, other, config=CONFIG) == []
+    assert extract_answer(question, other + asked, config=CONFIG) == [
+        "class queue.Queue(maxsize=0): Constructor for a FIFO queue of a bounded size [2]."
+    ]
+
+
+def test_a_signature_answers_where_the_question_writes_its_module_or_calls_its_tail():
+    assert extract_answer("What is the default maxsize of an asyncio Queue()?", queues(ASYNCIO_QUEUE),
+                          config=CONFIG) != []
+    method = queues("Queue.put(item, block=True, timeout=None): Put item into the queue of a bounded size.")
+    assert extract_answer("What is the default block argument of queue.Queue.put()?", method, config=CONFIG) != []
 
 
 def test_quantity_question_without_a_number_in_any_matching_sentence_gets_nothing():

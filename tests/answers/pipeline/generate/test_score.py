@@ -4,7 +4,7 @@ import math
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generate.extractive import extract_answer
-from answers.pipeline.generate.score import corpus_term_weights, term_weights, unit_signals
+from answers.pipeline.generate.score import corpus_term_weights, states_asked_default, term_weights, unit_signals
 from answers.pipeline.generate.units import block_units
 from answers.pipeline.text.questions import QuestionType, question_terms
 from answers.pipeline.text.tokens import DEFAULT
@@ -81,6 +81,7 @@ shared_buffers.</p></dd>
 <p>math.isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0): Return True if the values a and b are close to each other.</p>
 <p>shutil.copytree(src, dst, symlinks=False, dirs_exist_ok=False): Recursively copy an entire directory tree rooted
 at src to a directory named dst.</p>
+<p>subprocess.run(args, *, input=None, timeout=None, check=False): Run the command described by args.</p>
 <p>Whether or not two values are considered close is determined according to given absolute and relative
 tolerances.</p>
 </body></html>
@@ -122,6 +123,22 @@ def test_a_yes_no_question_on_a_default_is_answered_by_the_unit_stating_it():
 
     assert fit == 1.0  # no "not", "only" or "can": the signature's `dirs_exist_ok=False` is the answer
     assert unstated.type < 1.0
+
+
+def test_a_signature_stating_the_asked_parameters_default_answers_an_amount_question_without_an_amount():
+    question = "What is the default timeout of subprocess.run?"
+    terms = question_terms(question, config=PipelineConfig())
+    unit = next(u for b in document_blocks("ref.html", REFERENCE) for u in block_units(b)
+                if u.text.startswith("subprocess.run("))
+    fit = unit_signals(unit, terms, QuestionType.QUANTITY, weights=dict.fromkeys(terms, 1.0), best_score=5.0,
+                       tokenizer=DEFAULT).type
+
+    assert states_asked_default(unit, terms, DEFAULT) and fit == 1.0
+    assert reference_answer(question) == [
+        "subprocess.run(args, *, input=None, timeout=None, check=False): Run the command described by args [2]."
+    ]
+    # the parameter is not named: "timeout=None" states no number of seconds
+    assert reference_answer("How many seconds does subprocess.run wait by default?") == []
 
 
 def test_a_term_most_chunks_hold_weighs_nearly_nothing_by_the_corpus():

@@ -26,6 +26,26 @@ Tokens are issued by the admin console. They expire after one hour.
 
 The package managers list the automatic packages no longer needed. apt autoremove will get rid of those packages.
 
+## SQL Commands
+
+Table of Contents
+
+SET TRANSACTION — set the characteristics of the current transaction
+
+SHOW — show the value of a run-time parameter
+
+START TRANSACTION — start a transaction block
+
+- SET TRANSACTION — set the characteristics of the current transaction
+- SHOW — show the value of a run-time parameter
+- START TRANSACTION — start a transaction block
+
+## Dashes in steps
+
+- Open the settings page — it is under your name.
+- Choose the plan you want to keep.
+- Confirm the change with the button at the bottom.
+
 ## Hosts
 
 The entry that involves host name resolution is hosts. By default, it contains files dns.
@@ -69,6 +89,12 @@ def test_consecutive_list_items_make_one_steps_unit_for_a_procedure_only():
         "Follow the link that arrives by email.",
     ]]
     assert not [u for u in units_of("Resetting a password") if u.kind == "steps"]
+
+
+def test_a_table_of_contents_is_no_steps_but_a_step_with_a_dash_still_is_one():
+    assert not [u for u in units_of("SQL Commands", procedure=True) if u.kind in ("steps", "section")]
+    steps = [u for u in units_of("Dashes in steps", procedure=True) if u.kind == "steps"]
+    assert [len(u.sentences) for u in steps] == [3]  # its dash is inside a sentence, which ends
 
 
 def test_quoted_sentences_are_stored_sentences_less_their_list_marks():

@@ -7,6 +7,7 @@ from answers.pipeline.text.questions import (
     asks_bound,
     holds_type,
     question_acronyms,
+    question_called_names,
     question_identifiers,
     question_numbers,
     question_terms,
@@ -223,3 +224,9 @@ def test_a_variant_of_an_acronym_is_a_shorter_one_it_starts_with_or_a_longer_one
 ])
 def test_a_command_named_after_the_word_command_is_a_step(text, procedural):
     assert (type_match(text, T.PROCEDURE) == 1.0) is procedural
+
+
+def test_called_names_are_the_dotted_names_and_the_calls_a_question_writes_in_parts():
+    assert question_called_names("What is the default maxsize of queue.Queue?") == [("queue", "queue")]
+    assert question_called_names("In which mode does open() open a file?") == [("open",)]
+    assert question_called_names("Does Path.mkdir() create parents, and is wal_level read?") == [("path", "mkdir")]
