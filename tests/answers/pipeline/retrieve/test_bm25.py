@@ -229,3 +229,26 @@ def test_pruned_search_over_columns_and_runs_of_terms_gives_rank_bm25s_exact_top
         order = np.lexsort((np.arange(len(docs)), -scores))[:10]
         expected = [Hit(chunk_ids[i], float(scores[i])) for i in order.tolist() if scores[i] != 0]
         assert index.search(query, max_rank=PUBLIC, k=10, prune_from=0) == expected  # ids and exact floats
+
+
+def test_every_search_path_adds_query_terms_in_query_order_bit_for_bit():
+    rng = np.random.default_rng(5)
+    vocabulary = [f"w{i}" for i in range(400)]
+    pick = 1 / np.arange(1, 401) ** 1.1
+    pick /= pick.sum()
+    docs = [[vocabulary[j] for j in rng.choice(400, size=int(rng.integers(20, 60)), p=pick)] for _ in range(2000)]
+    index, chunk_ids = public_index(docs)
+    reference = BM25Okapi(docs)
+    order_sensitive = 0
+    for _ in range(40):
+        query = [vocabulary[j] for j in rng.choice(400, size=int(rng.integers(3, 9)), p=pick)]
+        scores = reference.get_scores(query)
+        backwards = np.zeros(len(docs))
+        for term in reversed(query):  # the same products, added last term first
+            backwards = backwards + reference.get_scores([term])
+        order = np.lexsort((np.arange(len(docs)), -scores))[:10]
+        expected = [Hit(chunk_ids[i], float(scores[i])) for i in order.tolist() if scores[i] != 0]
+        order_sensitive += any(backwards[i] != scores[i] for i in order.tolist())
+        for prune_from in (0, 10**9):  # pruned wherever sound, and never: the exhaustive and sparse paths
+            assert index.search(query, max_rank=PUBLIC, k=10, prune_from=prune_from) == expected
+    assert order_sensitive >= 10  # a top 10 summed in another order would differ in its last bits
