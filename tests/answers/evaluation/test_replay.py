@@ -203,7 +203,7 @@ def test_demo_replay_set_holds_out_a_fresh_part_of_25_cases_and_200_sentences_ac
     held_out = [c for c in load_replay(DEMO_REPLAY) if c.held_out]
 
     assert len(held_out) >= 25 and sum(len(c.sentences) for c in held_out) >= 200
-    assert all(c.id.startswith("h7-") for c in held_out)  # the part written on branch fix/spans7
+    assert all(c.id.startswith("h8-") for c in held_out)  # the part written on branch fix/replay8
     assert {s.label for c in held_out for s in c.sentences} == set(LABELS)
 
 
