@@ -110,7 +110,10 @@ _NUMBER_WORDS = {
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "  # noqa: SIM905
         "seventeen eighteen nineteen twenty".split()
     )
-} | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "ninety": "90", "hundred": "100"}
+} | {
+    "thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "seventy": "70", "eighty": "80", "ninety": "90",
+    "hundred": "100",
+}
 NUMBER_WORDS = frozenset(_NUMBER_WORDS)
 _NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})(?=[\s-]+(?:{UNIT_WORDS})\b)", re.I)
 # A number word counting a noun is a number as digits are ("the latest five versions" -> 5): "one" is left alone, as
@@ -120,6 +123,18 @@ _COUNT_WORD = re.compile(
     rf"\b(?<![-'’])({'|'.join(word for word in _NUMBER_WORDS if word != 'one')})\b(?=\s+(?!(?:of|or|and|to)\b)[a-z])",
     re.I,
 )
+# Number words said in two or more words: "thirty-five" is 35, "two hundred" 200, and the first word of a range
+# before a unit ("five to seven business days") a number as the second is.
+_DIGITS = "one two three four five six seven eight nine".split()  # noqa: SIM905
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()  # noqa: SIM905
+_COMPOUND = re.compile(rf"\b({'|'.join(_TENS)})[\s-]+({'|'.join(_DIGITS)})\b", re.I)
+_HUNDREDS = re.compile(rf"\b({'|'.join(_DIGITS)}|a)\s+hundred\b", re.I)
+_WORD_RANGE = re.compile(
+    rf"\b({'|'.join(_NUMBER_WORDS)})(?=\s+(?:to|through)\s+(?:(?:{'|'.join(_NUMBER_WORDS)})|\d+)[\s-]+(?:{UNIT_WORDS})\b)",
+    re.I,
+)
+# "a single request" counts one as "one request" does; "single files" and "the largest single file" name a kind.
+_A_SINGLE = re.compile(rf"\ba\s+single\s+(?=(?:{UNIT_WORDS})\b)", re.I)
 # A share said in words is a percentage: "nine tenths of the quota" is 90%, "a quarter" 25%, "half of" 50%.
 _TENTHS = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})[\s-]+tenths?\b", re.I)
 _HALF = re.compile(r"\b(?:one|a)[\s-]+half\b|\bhalf(?=\s+of\b)", re.I)
@@ -145,6 +160,17 @@ _NOT_NEGATING = re.compile(
 )
 _SCOPE = 3
 _SUBORDINATORS = frozenset("when if unless because until once since whenever".split())  # noqa: SIM905
+# A verb that starts a predicate: after a negation has reached a content word, it ends the negation's reach ("Members
+# without the owner role can see the form": "without" qualifies the members, the seeing is plain).
+_PREDICATE_STARTS = frozenset(
+    "can could may might must shall should will would is are was were do does did has have had".split()  # noqa: SIM905
+)
+# A negation of a passive ("aren't blocked", "is not refunded", "cannot be registered") denies what its subject,
+# written before it, undergoes: "Executables aren't blocked" says what "does not block executable files" says.
+_BE_FORMS = frozenset("is are was were".split())  # noqa: SIM905
+_PASSIVE_NEGATIONS = frozenset(f"{form}n't" for form in ("is", "are", "was", "were")) | frozenset(
+    f"{form}n’t" for form in ("is", "are", "was", "were")
+)
 # A verb that says "not include" is a negation of "include": "prices exclude VAT" as "do not include VAT".
 _EXCLUDE = re.compile(r"\bexclud(e|es|ed|ing)\b", re.I)
 _RATHER = re.compile(r"\s*,?\s*\b(?:rather\s+than|instead\s+of)\b", re.I)  # "credited rather than paid": not paid
@@ -177,6 +203,7 @@ def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
     polarity: dict[str, set[bool]] = {}
     written: dict[str, str] = {}
     reached: set[str] = set()  # terms with a plain use no negation of its clause came before
+    subjects = _passive_subjects(items)
     for item in items:
         for term in item.terms:
             polarity.setdefault(term, set()).add(item.negated)
@@ -192,8 +219,27 @@ def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
         lowered=text.replace("`", "").lower(),
         text=text.replace("`", ""),
         initials="".join(part[0] for word in words for part in re.split(r"[-'’.]", word) if part).lower(),
-        trailing=frozenset(term for term, uses in polarity.items() if False in uses) - reached,
+        trailing=frozenset(term for term, uses in polarity.items() if False in uses) - (reached - subjects),
     )
+
+
+def _passive_subjects(items: Sequence["_Item"]) -> frozenset[str]:
+    """The terms written before a negated passive in its clause ("executables" of "Executables aren't blocked"): its
+    subject, which the negation may deny as "does not block executable files" does."""
+    found: set[str] = set()
+    start = 0
+    for i, item in enumerate(items):
+        if item.clause_end:
+            start = i + 1
+            continue
+        if not item.negation:
+            continue
+        lowered = item.word.lower()
+        before = items[i - 1].word.lower() if i else ""
+        after = items[i + 1].word.lower() if i + 1 < len(items) else ""
+        if lowered in _PASSIVE_NEGATIONS or (lowered == "not" and before in _BE_FORMS) or after in ("be", "been"):
+            found.update(term for earlier in items[start:i] for term in earlier.terms)
+    return frozenset(found)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -243,10 +289,22 @@ def _normalise(text: str) -> str:
         text = _TENTHS.sub(lambda m: f"{int(_NUMBER_WORDS[m.group(1).lower()]) * 10}%", text)
     if "half" in lowered or "quarter" in lowered:
         text = _QUARTERS.sub(lambda m: "75%" if m.group(1).lower() == "three" else "25%", _HALF.sub("50%", text))
+    if "single" in lowered:
+        text = _A_SINGLE.sub("one ", text)
+    if any(tens in lowered for tens in _TENS):
+        text = _COMPOUND.sub(lambda m: str(_value(m.group(1)) + _value(m.group(2))), text)
+    if "hundred" in lowered:
+        text = _HUNDREDS.sub(lambda m: str(100 * (1 if m.group(1).lower() == "a" else _value(m.group(1)))), text)
+    if " to " in lowered or " through " in lowered:
+        text = _WORD_RANGE.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     text = _COUNT_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     text = _RANGE_BETWEEN.sub(r"\1-\2", text)
     return _RANGE_TO.sub(r"\1-\2", text)
+
+
+def _value(word: str) -> int:
+    return int(_NUMBER_WORDS[word.lower()])
 
 
 def _numbers(text: str) -> tuple[list[tuple[str, str, int, int]], list[tuple[int, int]]]:
@@ -307,6 +365,7 @@ class _Item:
     first: bool = False  # the sentence's first word
     joined: bool = False  # written against a digit or hyphen ("the X of 9X4"): part of a code, not a word
     trailing: bool = False  # plain, but after a negation of its clause whose reach ended before it
+    negation: bool = False  # a negation word
 
 
 def _items(
@@ -340,12 +399,14 @@ def _items(
             negated_clause = negated_clause and scope > 0
             continue
         first, at_start = at_start, False
+        if lowered in _PREDICATE_STARTS and scope and not reach:
+            scope, negated_clause = 0, False
         if lowered in _SUBORDINATORS:
             scope, negated_clause = 0, False  # "never removed when old versions expire": no version is denied
         if _negates(word, text, match.end(), first=first):
             scope = 1 if lowered == "non" else _SCOPE
             reach = negated_clause = True
-            yield _Item(word=word, first=first)
+            yield _Item(word=word, first=first, negation=True)
             continue
         terms = _terms(word, tokenizer)
         joined = len(word) == 1 and any(
