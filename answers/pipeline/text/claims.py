@@ -146,8 +146,11 @@ _TIME = re.compile(
 _KEYS = r"(?:[A-Za-z]+\+)+[A-Za-z0-9]\w*"  # a key combination ("Ctrl+K", "Shift+N"): one identifier
 _LABEL = r"[A-Za-z]+-\d+\w*"  # a label with a number ("Sev-1", "Tier-2"): an identifier, no amount
 _EMAIL = r"[A-Za-z0-9_.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"  # an address is one identifier, its user part too
+# "Retry-After", "X-RateLimit-Remaining": one name (a lower-case letter in it: "HMAC-SHA256" is read as before)
+_COMPOUND_NAME = r"(?=[A-Za-z-]*[a-z])[A-Z][A-Za-z]*(?:-[A-Z][A-Za-z]*)+"
+_ROMAN = re.compile(r"(?:I|II|III|IV|V|VI|VII|VIII|IX|X)")  # "Type II", "Tier III": a numeral naming a kind
 _ITEM = re.compile(
-    rf"(?P<word>{_EMAIL}|{_KEYS}|{_LABEL}|_+[^\W\d_]\w*(?:\(\))?|[^\W\d_][\w'’]*(?:\.[A-Za-z_]\w+)*(?:\(\))?|`[^`\n]+`)"
+    rf"(?P<word>{_EMAIL}|{_KEYS}|{_LABEL}|{_COMPOUND_NAME}(?![\w'’])|_+[^\W\d_]\w*(?:\(\))?|[^\W\d_][\w'’]*(?:\.[A-Za-z_]\w+)*(?:\(\))?|`[^`\n]+`)"
     r"|(?P<sep>[,;:()\[\]]|[.!?](?=\s|$)|\n)"
 )
 _CLAUSE_WORDS = frozenset("and but while whereas or except unlike although though however".split())  # noqa: SIM905
@@ -476,9 +479,15 @@ def _attribute(items: Sequence[_Item], count: int) -> list[set[str]]:
 
 def _names(items: Sequence[_Item], tokenizer: TokenizerConfig) -> Iterator[Name]:
     seen: set[str] = set()
-    for item in items:
+    for i, item in enumerate(items):
         word = item.word
         if not word or word in seen:
+            continue
+        following = items[i + 1].word if i + 1 < len(items) else ""
+        if word[:1].isupper() and word.isalpha() and _ROMAN.fullmatch(following) and not _ROMAN.fullmatch(word):
+            # "SOC 2 Type I" against "Type II": the numeral belongs to the word it follows, matched as written
+            seen.add(word)
+            yield Name(f"{word} {following}", _terms(word, tokenizer), literal=True)
             continue
         name = _name(word, first=item.first, joined=item.joined, tokenizer=tokenizer)
         if name is not None:
@@ -498,6 +507,8 @@ def _name(word: str, *, first: bool, tokenizer: TokenizerConfig, joined: bool = 
         return Name(word, _terms(word, tokenizer), literal=True)
     if "@" in word or "+" in word or (len(bare) == 1 and bare.isupper() and bare not in "AI" and not (first or joined)):
         return Name(bare, _terms(bare, tokenizer), literal=True)  # "Ctrl+K"; a key or a letter named: "press S"
+    if re.fullmatch(_COMPOUND_NAME, bare) and not first:  # "the Retry-After header": matched as written
+        return Name(bare, _terms(bare, tokenizer), literal=True)
     if re.search(r"[a-z][A-Z]", bare):  # camelCase or QuerySet: an identifier
         return Name(bare, _terms(bare, tokenizer), literal=True)
     if bare.lower() in ENGLISH_STOP_WORDS or _unit(bare):  # "IT", "AN" of a heading in capitals; "MB"

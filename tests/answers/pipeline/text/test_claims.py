@@ -243,3 +243,20 @@ def test_the_subject_of_a_negated_passive_may_be_meant_negated_and_stays_plain()
     assert claims.polarity["execut"] == frozenset({False}) and "execut" in claims.trailing
     assert "prospect" in read_claims("A prospect that is already a customer cannot be registered.", DEFAULT).trailing
     assert read_claims("Executables are blocked, but scripts can't run.", DEFAULT).trailing == frozenset()
+
+
+def test_a_capitalised_hyphenated_compound_is_one_name_matched_as_written():
+    said = read_names("Every API response includes the Retry-After header.", DEFAULT)
+    span = read_claims("Every API response includes the X-RateLimit-Remaining header.", DEFAULT)
+
+    assert [name.text for name in said] == ["API", "Retry-After"]
+    assert not span.holds_name(said[1])
+    assert names("Each request is signed with HMAC-SHA256.") == ["HMAC", "SHA"]  # as before: no lower-case letter
+
+
+def test_a_roman_numeral_belongs_to_the_word_it_follows():
+    said = read_names("Lumora Labs holds a SOC 2 Type I report.", DEFAULT)
+
+    assert [name.text for name in said][-1] == "Type I"
+    assert not read_claims("Lumora Labs holds a SOC 2 Type II report.", DEFAULT).holds_name(said[-1])
+    assert read_claims("It holds a SOC 2 Type I report.", DEFAULT).holds_name(said[-1])
