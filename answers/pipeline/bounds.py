@@ -652,7 +652,9 @@ def _clause_problems(
             if (
                 flanked and not any(_numeric(term) for term in taken | left)
                 and taken <= other_terms and not taken & set(own_terms)
-                and not left & set(said_terms)
+                # A word of the span's that the sentence writes elsewhere may go with the swap ("members without
+                # 2FA" for "guests" in a sentence that names 2FA before), but not every one: that is a reordering.
+                and left - set(said_terms)
                 # The rest of the claim is this sentence's, as many words as were taken and two at least ("Escape
                 # closes that panel" against "The list opens in a panel" is another claim).
                 and len(rest) >= max(_MIN_REST, len(taken)) and rest <= set(own_terms)

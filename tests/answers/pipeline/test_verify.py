@@ -788,6 +788,10 @@ REGIONS = ("The Frankfurt data centre serves the European data region. "
         ("Lumora stores customer data in Frankfurt and Oregon. The Frankfurt data centre serves the European data "
          "region.", "The Oregon data centre serves the European data region [1].",
          "[1] says Frankfurt, not Oregon, which it says of another"),
+        # The span's words put back may hold one the sentence writes elsewhere ("incident" of "incident commander").
+        ("The first responder assigns an incident commander. The incident commander owns all decisions until the "
+         "incident is closed.", "The first responder owns all decisions until the incident is closed [1].",
+         "[1] says incident commander, not first responder, which it says of another"),
     ],
 )
 def test_a_two_sentence_span_whose_clauses_the_sentence_recombines_is_a_clause_swap(span, sentence, reason):
