@@ -233,6 +233,10 @@ _COORDINATORS = frozenset(("and", "or"))
 _COORDINATOR = re.compile(r"\b(?:and|or)\b", re.I)
 _ITEM_STARTS = frozenset(("the", "a", "an", "its", "their", "your", "our"))  # stop words an item may hold
 _MAX_ITEM = 4  # words of one listed item ("whole photo albums"); a longer run after "and" is a clause of its own
+# A run after "and" that starts with a modal is a predicate of its own ("can expire and may be protected"), no item.
+_MODAL_WORDS = frozenset("can could may might must shall should will would".split())  # noqa: SIM905
+_STEP_TO = frozenset(("to", "on"))  # "go to Security", "click on Save": a step's verb and where it leads
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 def _list_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig) -> list[str]:
@@ -246,13 +250,13 @@ def _list_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig
     said = _LIST_TOKEN.findall(MARKER.sub(" ", sentence))
     missing: list[str] = []
     for i, token in enumerate(said):
-        if token.lower() not in _COORDINATORS:
-            continue
+        if token.lower() not in _COORDINATORS or (i and _NUMBER.fullmatch(said[i - 1])):
+            continue  # "Windows 10 or newer": "or" after a number bounds the number, it lists nothing
         before = next((word for word in reversed(said[:i]) if word[:1].isalnum()), "")
         terms = word_terms(before, tokenizer)
         if not terms or not set(terms) <= listed:
             continue
-        for item in _list_items(said, i):
+        for item in _list_items(said, i, held, tokenizer):
             item_terms = [term for word in item for term in word_terms(word, tokenizer)]
             if item_terms and _unlisted(item, item_terms, held):
                 missing.append(" ".join(item))
@@ -269,17 +273,30 @@ def _unlisted(item: Sequence[str], terms: Sequence[str], held: frozenset[str]) -
     return 2 * sum(term not in held for term in terms) > len(terms)
 
 
-def _list_items(tokens: Sequence[str], at: int) -> list[list[str]]:
+def _list_items(
+    tokens: Sequence[str], at: int, held: frozenset[str], tokenizer: TokenizerConfig
+) -> list[list[str]]:
     """The items of the list whose "and" or "or" stands at `at`: the words after it up to a separator, and the
-    short runs between commas before it."""
+    short runs between commas before it. A run led by a modal is no item; a lower-case word cut short by "to" or
+    "on" ("go to Security", "click on Save") is a step, judged with the word the preposition leads to when the span
+    holds it (the verb is the step reworded, "choose Security"; "Opera on Windows" still lists Opera)."""
     after: list[str] = []
-    for token in tokens[at + 1 :]:
+    stop = len(tokens)
+    for k, token in enumerate(tokens[at + 1 :], start=at + 1):
         lowered = token.lower()
         if not token[:1].isalnum() or _item_length(after) == _MAX_ITEM or (
             lowered in ENGLISH_STOP_WORDS and lowered not in _ITEM_STARTS
         ):
+            stop = k
             break  # "light mode or high-contrast mode in Account settings": the item ends at "in"
         after.append(token)
+    if after and after[0].lower() in _MODAL_WORDS:
+        after = []
+    elif len(after) == 1 and after[0].islower() and stop < len(tokens) and tokens[stop].lower() in _STEP_TO:
+        following = next((t for t in tokens[stop + 1 : stop + 3] if t.lower() not in ENGLISH_STOP_WORDS), "")
+        terms = word_terms(following, tokenizer) if following[:1].isalnum() else ()
+        if terms and set(terms) <= held:
+            after = [*after, following]
     items = [after] if 0 < _item_length(after) < _MAX_ITEM else []
     end = at
     for k in range(at - 1, -1, -1):
@@ -635,7 +652,9 @@ def _clause_problems(
             if (
                 flanked and not any(_numeric(term) for term in taken | left)
                 and taken <= other_terms and not taken & set(own_terms)
-                and not left & set(said_terms)
+                # A word of the span's that the sentence writes elsewhere may go with the swap ("members without
+                # 2FA" for "guests" in a sentence that names 2FA before), but not every one: that is a reordering.
+                and left - set(said_terms)
                 # The rest of the claim is this sentence's, as many words as were taken and two at least ("Escape
                 # closes that panel" against "The list opens in a panel" is another claim).
                 and len(rest) >= max(_MIN_REST, len(taken)) and rest <= set(own_terms)

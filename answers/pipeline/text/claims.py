@@ -110,7 +110,10 @@ _NUMBER_WORDS = {
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "  # noqa: SIM905
         "seventeen eighteen nineteen twenty".split()
     )
-} | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "ninety": "90", "hundred": "100"}
+} | {
+    "thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "seventy": "70", "eighty": "80", "ninety": "90",
+    "hundred": "100",
+}
 NUMBER_WORDS = frozenset(_NUMBER_WORDS)
 _NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})(?=[\s-]+(?:{UNIT_WORDS})\b)", re.I)
 # A number word counting a noun is a number as digits are ("the latest five versions" -> 5): "one" is left alone, as
@@ -120,6 +123,18 @@ _COUNT_WORD = re.compile(
     rf"\b(?<![-'’])({'|'.join(word for word in _NUMBER_WORDS if word != 'one')})\b(?=\s+(?!(?:of|or|and|to)\b)[a-z])",
     re.I,
 )
+# Number words said in two or more words: "thirty-five" is 35, "two hundred" 200, and the first word of a range
+# before a unit ("five to seven business days") a number as the second is.
+_DIGITS = "one two three four five six seven eight nine".split()  # noqa: SIM905
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()  # noqa: SIM905
+_COMPOUND = re.compile(rf"\b({'|'.join(_TENS)})[\s-]+({'|'.join(_DIGITS)})\b", re.I)
+_HUNDREDS = re.compile(rf"\b({'|'.join(_DIGITS)}|a)\s+hundred\b", re.I)
+_WORD_RANGE = re.compile(
+    rf"\b({'|'.join(_NUMBER_WORDS)})(?=\s+(?:to|through)\s+(?:(?:{'|'.join(_NUMBER_WORDS)})|\d+)[\s-]+(?:{UNIT_WORDS})\b)",
+    re.I,
+)
+# "a single request" counts one as "one request" does; "single files" and "the largest single file" name a kind.
+_A_SINGLE = re.compile(rf"\ba\s+single\s+(?=(?:{UNIT_WORDS})\b)", re.I)
 # A share said in words is a percentage: "nine tenths of the quota" is 90%, "a quarter" 25%, "half of" 50%.
 _TENTHS = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})[\s-]+tenths?\b", re.I)
 _HALF = re.compile(r"\b(?:one|a)[\s-]+half\b|\bhalf(?=\s+of\b)", re.I)
@@ -131,8 +146,11 @@ _TIME = re.compile(
 _KEYS = r"(?:[A-Za-z]+\+)+[A-Za-z0-9]\w*"  # a key combination ("Ctrl+K", "Shift+N"): one identifier
 _LABEL = r"[A-Za-z]+-\d+\w*"  # a label with a number ("Sev-1", "Tier-2"): an identifier, no amount
 _EMAIL = r"[A-Za-z0-9_.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"  # an address is one identifier, its user part too
+# "Retry-After", "X-RateLimit-Remaining": one name (a lower-case letter in it: "HMAC-SHA256" is read as before)
+_COMPOUND_NAME = r"(?=[A-Za-z-]*[a-z])[A-Z][A-Za-z]*(?:-[A-Z][A-Za-z]*)+"
+_ROMAN = re.compile(r"(?:I|II|III|IV|V|VI|VII|VIII|IX|X)")  # "Type II", "Tier III": a numeral naming a kind
 _ITEM = re.compile(
-    rf"(?P<word>{_EMAIL}|{_KEYS}|{_LABEL}|_+[^\W\d_]\w*(?:\(\))?|[^\W\d_][\w'’]*(?:\.[A-Za-z_]\w+)*(?:\(\))?|`[^`\n]+`)"
+    rf"(?P<word>{_EMAIL}|{_KEYS}|{_LABEL}|{_COMPOUND_NAME}(?![\w'’])|_+[^\W\d_]\w*(?:\(\))?|[^\W\d_][\w'’]*(?:\.[A-Za-z_]\w+)*(?:\(\))?|`[^`\n]+`)"
     r"|(?P<sep>[,;:()\[\]]|[.!?](?=\s|$)|\n)"
 )
 _CLAUSE_WORDS = frozenset("and but while whereas or except unlike although though however".split())  # noqa: SIM905
@@ -145,6 +163,17 @@ _NOT_NEGATING = re.compile(
 )
 _SCOPE = 3
 _SUBORDINATORS = frozenset("when if unless because until once since whenever".split())  # noqa: SIM905
+# A verb that starts a predicate: after a negation has reached a content word, it ends the negation's reach ("Members
+# without the owner role can see the form": "without" qualifies the members, the seeing is plain).
+_PREDICATE_STARTS = frozenset(
+    "can could may might must shall should will would is are was were do does did has have had".split()  # noqa: SIM905
+)
+# A negation of a passive ("aren't blocked", "is not refunded", "cannot be registered") denies what its subject,
+# written before it, undergoes: "Executables aren't blocked" says what "does not block executable files" says.
+_BE_FORMS = frozenset("is are was were".split())  # noqa: SIM905
+_PASSIVE_NEGATIONS = frozenset(f"{form}n't" for form in ("is", "are", "was", "were")) | frozenset(
+    f"{form}n’t" for form in ("is", "are", "was", "were")
+)
 # A verb that says "not include" is a negation of "include": "prices exclude VAT" as "do not include VAT".
 _EXCLUDE = re.compile(r"\bexclud(e|es|ed|ing)\b", re.I)
 _RATHER = re.compile(r"\s*,?\s*\b(?:rather\s+than|instead\s+of)\b", re.I)  # "credited rather than paid": not paid
@@ -177,6 +206,7 @@ def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
     polarity: dict[str, set[bool]] = {}
     written: dict[str, str] = {}
     reached: set[str] = set()  # terms with a plain use no negation of its clause came before
+    subjects = _passive_subjects(items)
     for item in items:
         for term in item.terms:
             polarity.setdefault(term, set()).add(item.negated)
@@ -192,8 +222,27 @@ def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
         lowered=text.replace("`", "").lower(),
         text=text.replace("`", ""),
         initials="".join(part[0] for word in words for part in re.split(r"[-'’.]", word) if part).lower(),
-        trailing=frozenset(term for term, uses in polarity.items() if False in uses) - reached,
+        trailing=frozenset(term for term, uses in polarity.items() if False in uses) - (reached - subjects),
     )
+
+
+def _passive_subjects(items: Sequence["_Item"]) -> frozenset[str]:
+    """The terms written before a negated passive in its clause ("executables" of "Executables aren't blocked"): its
+    subject, which the negation may deny as "does not block executable files" does."""
+    found: set[str] = set()
+    start = 0
+    for i, item in enumerate(items):
+        if item.clause_end:
+            start = i + 1
+            continue
+        if not item.negation:
+            continue
+        lowered = item.word.lower()
+        before = items[i - 1].word.lower() if i else ""
+        after = items[i + 1].word.lower() if i + 1 < len(items) else ""
+        if lowered in _PASSIVE_NEGATIONS or (lowered == "not" and before in _BE_FORMS) or after in ("be", "been"):
+            found.update(term for earlier in items[start:i] for term in earlier.terms)
+    return frozenset(found)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -243,10 +292,22 @@ def _normalise(text: str) -> str:
         text = _TENTHS.sub(lambda m: f"{int(_NUMBER_WORDS[m.group(1).lower()]) * 10}%", text)
     if "half" in lowered or "quarter" in lowered:
         text = _QUARTERS.sub(lambda m: "75%" if m.group(1).lower() == "three" else "25%", _HALF.sub("50%", text))
+    if "single" in lowered:
+        text = _A_SINGLE.sub("one ", text)
+    if any(tens in lowered for tens in _TENS):
+        text = _COMPOUND.sub(lambda m: str(_value(m.group(1)) + _value(m.group(2))), text)
+    if "hundred" in lowered:
+        text = _HUNDREDS.sub(lambda m: str(100 * (1 if m.group(1).lower() == "a" else _value(m.group(1)))), text)
+    if " to " in lowered or " through " in lowered:
+        text = _WORD_RANGE.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     text = _COUNT_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     text = _RANGE_BETWEEN.sub(r"\1-\2", text)
     return _RANGE_TO.sub(r"\1-\2", text)
+
+
+def _value(word: str) -> int:
+    return int(_NUMBER_WORDS[word.lower()])
 
 
 def _numbers(text: str) -> tuple[list[tuple[str, str, int, int]], list[tuple[int, int]]]:
@@ -307,6 +368,7 @@ class _Item:
     first: bool = False  # the sentence's first word
     joined: bool = False  # written against a digit or hyphen ("the X of 9X4"): part of a code, not a word
     trailing: bool = False  # plain, but after a negation of its clause whose reach ended before it
+    negation: bool = False  # a negation word
 
 
 def _items(
@@ -340,12 +402,14 @@ def _items(
             negated_clause = negated_clause and scope > 0
             continue
         first, at_start = at_start, False
+        if lowered in _PREDICATE_STARTS and scope and not reach:
+            scope, negated_clause = 0, False
         if lowered in _SUBORDINATORS:
             scope, negated_clause = 0, False  # "never removed when old versions expire": no version is denied
         if _negates(word, text, match.end(), first=first):
             scope = 1 if lowered == "non" else _SCOPE
             reach = negated_clause = True
-            yield _Item(word=word, first=first)
+            yield _Item(word=word, first=first, negation=True)
             continue
         terms = _terms(word, tokenizer)
         joined = len(word) == 1 and any(
@@ -415,9 +479,15 @@ def _attribute(items: Sequence[_Item], count: int) -> list[set[str]]:
 
 def _names(items: Sequence[_Item], tokenizer: TokenizerConfig) -> Iterator[Name]:
     seen: set[str] = set()
-    for item in items:
+    for i, item in enumerate(items):
         word = item.word
         if not word or word in seen:
+            continue
+        following = items[i + 1].word if i + 1 < len(items) else ""
+        if word[:1].isupper() and word.isalpha() and _ROMAN.fullmatch(following) and not _ROMAN.fullmatch(word):
+            # "SOC 2 Type I" against "Type II": the numeral belongs to the word it follows, matched as written
+            seen.add(word)
+            yield Name(f"{word} {following}", _terms(word, tokenizer), literal=True)
             continue
         name = _name(word, first=item.first, joined=item.joined, tokenizer=tokenizer)
         if name is not None:
@@ -437,6 +507,8 @@ def _name(word: str, *, first: bool, tokenizer: TokenizerConfig, joined: bool = 
         return Name(word, _terms(word, tokenizer), literal=True)
     if "@" in word or "+" in word or (len(bare) == 1 and bare.isupper() and bare not in "AI" and not (first or joined)):
         return Name(bare, _terms(bare, tokenizer), literal=True)  # "Ctrl+K"; a key or a letter named: "press S"
+    if re.fullmatch(_COMPOUND_NAME, bare) and not first:  # "the Retry-After header": matched as written
+        return Name(bare, _terms(bare, tokenizer), literal=True)
     if re.search(r"[a-z][A-Z]", bare):  # camelCase or QuerySet: an identifier
         return Name(bare, _terms(bare, tokenizer), literal=True)
     if bare.lower() in ENGLISH_STOP_WORDS or _unit(bare):  # "IT", "AN" of a heading in capitals; "MB"

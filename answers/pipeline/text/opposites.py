@@ -53,6 +53,10 @@ OPPOSITES: tuple[Opposite, ...] = (
     Opposite(("outside",), ("through", "inside")),
     Opposite(("at all times", "always", "around the clock"),
              ("during office hours", "during business hours", "during working hours", "only during")),
+    Opposite(("on weekends", "at weekends", "on the weekend", "at the weekend"),
+             ("on working days", "on weekdays", "on business days", "monday to friday")),
+    Opposite(("left",), ("right",)),
+    Opposite(("active",), ("expired", "inactive")),
 )
 
 

@@ -196,6 +196,26 @@ def test_a_listed_action_must_be_the_spans_though_its_object_is_shared(make_reco
     ]
 
 
+def test_or_after_a_number_bounds_the_number_and_lists_nothing(make_record):
+    chunk = "The desktop app runs on Windows 10 or later."
+
+    assert checked("The desktop app needs Windows 10 or newer.", chunk, make_record) == []
+    assert checked("The desktop app needs Windows 8 or newer.", chunk, make_record) != []  # the number still counts
+
+
+def test_a_predicate_led_by_a_modal_after_and_is_no_list_item(make_record):
+    chunk = "Share links can expire and can be protected with a password."
+
+    assert checked("Share links can expire and may be password-protected.", chunk, make_record) == []
+
+
+def test_a_step_after_and_is_judged_with_where_it_leads(make_record):
+    chunk = "Open Account settings and choose Security."
+
+    assert checked("Open Account settings and go to Security.", chunk, make_record) == []
+    assert checked("Open Account settings and go to billing.", chunk, make_record) == ["[1] does not list go"]
+
+
 def titled(sentence: str, chunk: str, title: str, make_record) -> list[str]:
     record = dataclasses.replace(make_record("doc-v1-c01", text=chunk, flagged=[]), source_title=title)
     found = support_span(significant_terms(sentence, DEFAULT), record, tokenizer=DEFAULT)

@@ -37,6 +37,13 @@ from answers.pipeline.text.tokens import DEFAULT
          "Signing out a phone removes offline files from that phone.", "[1] says removes, not keeps"),
         ("Requests sent over plain HTTP are accepted as well.", "Requests sent over plain HTTP are rejected.",
          "[1] says rejected, not accepted"),
+        # A day said as the week's end against its working days, a side, and a state of a link.
+        ("The community team answers forum posts at weekends.",
+         "The community team answers forum posts on working days.", "[1] says on working days, not at weekends"),
+        ("The list opens in a panel on the left side of the screen.",
+         "The list opens in a panel on the right side of the screen.", "[1] says right, not left"),
+        ("Admins get reports of all expired share links.", "Reports of all active share links.",
+         "[1] says active, not expired"),
         ("Uploads carry on when the workspace storage quota is full.",
          "Uploads are paused when the workspace storage quota is full.", "[1] says paused, not carry on"),
         ("Sync pauses are lifted manually after a restart.",

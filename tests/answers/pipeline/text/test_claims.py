@@ -196,6 +196,12 @@ def test_a_letter_is_named_alone_or_quoted_never_inside_a_word_or_a_contraction(
         ("Half of the seats are free.", [("50", "%")]),
         ("Two of them are free.", []),
         ("Partner portal accounts need two-factor authentication.", []),
+        ("Each backup is kept for thirty-five days.", [("35", "day")]),
+        ("Maintenance is announced seventy-two hours ahead.", [("72", "hour")]),
+        ("Gold needs two hundred seats a year.", [("200", "seat/year")]),
+        ("Refunds take five to seven business days.", [("5-7", "business day")]),
+        ("A bulk call counts as a single request.", [("1", "request")]),
+        ("The largest single file is accepted.", []),  # "single" naming a kind of file counts nothing
     ],
 )
 def test_number_words_that_count_or_share_are_numbers(text, expected):
@@ -209,6 +215,9 @@ def test_number_words_that_count_or_share_are_numbers(text, expected):
         ("Prices do not include VAT or sales tax.", {"includ", "vat", "sale"}),
         ("A request is not processed and must be sent again later.", {"process"}),
         ("The current version is never removed when old versions expire.", {"remov"}),
+        ("Members without the owner role cannot see the form.", {"owner", "role", "see", "form"}),
+        ("Members without the owner role can see the form.", {"owner", "role"}),  # "can see" starts the predicate
+        ("No credit card is required to start the trial.", {"credit", "card"}),
     ],
 )
 def test_a_negation_reaches_past_and_before_a_content_word_and_stops_at_a_subordinate_clause(text, expected):
@@ -226,3 +235,28 @@ def test_a_term_past_a_negations_reach_in_its_clause_is_trailing_and_still_plain
 def test_a_term_also_written_with_no_negation_before_it_is_not_trailing():
     assert read_claims("Text messages are fine. Lumora does not send codes by email to text users.",
                        DEFAULT).trailing == frozenset({"user"})
+
+
+def test_the_subject_of_a_negated_passive_may_be_meant_negated_and_stays_plain():
+    claims = read_claims("Executables aren't blocked by the web app.", DEFAULT)
+
+    assert claims.polarity["execut"] == frozenset({False}) and "execut" in claims.trailing
+    assert "prospect" in read_claims("A prospect that is already a customer cannot be registered.", DEFAULT).trailing
+    assert read_claims("Executables are blocked, but scripts can't run.", DEFAULT).trailing == frozenset()
+
+
+def test_a_capitalised_hyphenated_compound_is_one_name_matched_as_written():
+    said = read_names("Every API response includes the Retry-After header.", DEFAULT)
+    span = read_claims("Every API response includes the X-RateLimit-Remaining header.", DEFAULT)
+
+    assert [name.text for name in said] == ["API", "Retry-After"]
+    assert not span.holds_name(said[1])
+    assert names("Each request is signed with HMAC-SHA256.") == ["HMAC", "SHA"]  # as before: no lower-case letter
+
+
+def test_a_roman_numeral_belongs_to_the_word_it_follows():
+    said = read_names("Lumora Labs holds a SOC 2 Type I report.", DEFAULT)
+
+    assert [name.text for name in said][-1] == "Type I"
+    assert not read_claims("Lumora Labs holds a SOC 2 Type II report.", DEFAULT).holds_name(said[-1])
+    assert read_claims("It holds a SOC 2 Type I report.", DEFAULT).holds_name(said[-1])
