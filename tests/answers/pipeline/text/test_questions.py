@@ -223,3 +223,14 @@ def test_a_variant_of_an_acronym_is_a_shorter_one_it_starts_with_or_a_longer_one
 ])
 def test_a_command_named_after_the_word_command_is_a_step(text, procedural):
     assert (type_match(text, T.PROCEDURE) == 1.0) is procedural
+
+
+def test_a_remembered_answer_is_the_texts_and_kinds_own():
+    """holds_type remembers what it read by text and kind: a chunk's next version (other text) or another kind of
+    question is read afresh, never given the answer remembered for the old text."""
+    before = "Refunds take 5 business days."
+    after = "Refunds are handled by the billing team."
+    assert holds_type(before, QuestionType.DURATION) is True
+    assert holds_type(after, QuestionType.DURATION) is False
+    assert holds_type(before, QuestionType.TIME) is False
+    assert holds_type(before, QuestionType.DURATION) is True
