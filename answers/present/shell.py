@@ -1,4 +1,4 @@
-"""The fixed-shape fragments every answer sends (its turn, its sources, its end, the notice), written in Python.
+"""The fragments every answer sends (its turn, its sources, each verified sentence, its end, the notice), in Python.
 
 They were templates; rendered per event through the template engine they cost a worker more than the answer's
 retrieval under load. `format_fragment` escapes every argument as `{{ }}` and format_html do (html.escape, quotes
