@@ -234,4 +234,3 @@ def test_a_variant_of_an_acronym_is_a_shorter_one_it_starts_with_or_a_longer_one
 ])
 def test_a_command_named_after_the_word_command_is_a_step(text, procedural):
     assert (type_match(text, T.PROCEDURE) == 1.0) is procedural
-
