@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.questions import question_terms
 from answers.pipeline.text.sentences import is_heading, passage_sentences
-from answers.pipeline.text.tokens import tokenize
+from answers.pipeline.text.tokens import significant_terms, tokenize
 from answers.pipeline.topics import MODALS, QUESTION_WORDS, Word, is_content, is_name, words_of
 
 
@@ -62,11 +62,11 @@ def continued_passage(
         return ()
     for text in cited_texts:
         path, body = heading_path(text)
-        named = {t for line in path for t in tokenize(line, config.tokenizer)}
+        named = {t for line in path for t in significant_terms(line, config.tokenizer)}  # remembered by text
         if not path or terms & named:
             return ()
         for sentence in passage_sentences(body):
-            held = terms & set(tokenize(sentence, config.tokenizer))
+            held = terms & set(significant_terms(sentence, config.tokenizer))
             if len(held) >= max(1, rules.min_share * len(terms)):
                 return path
     return ()

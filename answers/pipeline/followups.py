@@ -130,7 +130,7 @@ from answers.pipeline.answered import who_answered
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.continuation import continued_passage, with_passage
 from answers.pipeline.text.questions import question_terms
-from answers.pipeline.text.tokens import tokenize
+from answers.pipeline.text.tokens import significant_terms, tokenize
 from answers.pipeline.topics import (
     AUXILIARIES,
     CONJUNCTIONS,
@@ -962,7 +962,9 @@ def _refer(
     if len(terms) > rules.max_thin_terms:
         return None
     latest = history[-1]
-    mentioned = {t for text in (*latest.cited_texts, *latest.answer_sentences) for t in _terms(text, config)}
+    # The cited passages are whole chunks, read again for every follow-up: their distinct terms are remembered by text.
+    mentioned = {t for text in (*latest.cited_texts, *latest.answer_sentences)
+                 for t in significant_terms(text, config.tokenizer)}
     for i, word in enumerate(words[:-1]):
         noun = words[i + 1]
         if word.lower in ("the", "each", "every") and is_content(noun) and stem_of(noun, config) in mentioned:

@@ -17,7 +17,7 @@ from answers.pipeline.events import (
     SentenceVerified,
 )
 from answers.present.lists import Placement
-from answers.present.shell import done_html, notice_html, sources_html, turn_html
+from answers.present.shell import done_html, notice_html, sentence_html, sources_html, turn_html
 from corpus_admin.highlights import cited_url
 from corpus_admin.models import chunk_url
 
@@ -59,9 +59,8 @@ def render_event(turn_id: str, event: Event, *, position: int = 1, placement: Pl
         documents = source_documents(event.blocks)
         return sources_html(turn_id, ((d["title"], d["updated_on"], d["blocks"]) for d in documents))
     elif isinstance(event, SentenceVerified):
-        template = "sentence"
-        context["citations"] = [(citation, chunk_url(citation.chunk_id), span_url(citation))
-                                for citation in event.citations]
+        citations = [(citation, chunk_url(citation.chunk_id), span_url(citation)) for citation in event.citations]
+        return sentence_html(turn_id, event.text, citations, position=position, placement=placement)
     elif isinstance(event, AnswerRefused):
         template = "refusal"
         context["title"] = REFUSAL_TITLES[event.reason]

@@ -1,4 +1,4 @@
-"""The fixed-shape fragments every answer sends (its turn, its sources, its end, the notice), written in Python.
+"""The fragments every answer sends (its turn, its sources, each verified sentence, its end, the notice), in Python.
 
 They were templates; rendered per event through the template engine they cost a worker more than the answer's
 retrieval under load. `format_fragment` escapes every argument as `{{ }}` and format_html do (html.escape, quotes
@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from django.utils.safestring import SafeString, mark_safe
 
 from answers.pipeline.events import ChunkRef
+from answers.present.lists import Placement
 
 _TURN = (
     '<div id="conversation" hx-swap-oob="beforeend" data-event="turn">\n'
@@ -78,3 +79,61 @@ def done_html(turn_id: str, status: str, generator: str, text: str) -> SafeStrin
 def notice_html(message: str) -> SafeString:
     """The notice, replacing the last one (an empty one clears it)."""
     return format_fragment(_NOTICE, message)
+
+
+# The sentence: its paragraph (or list item), each citation's [n] with the words it stands on, and the passage in the
+# sources list marked cited with those words. Was templates/answers/fragments/sentence.html and sentence_text.html.
+_SENTENCE_TEXT = '<p class="sentence" data-event="sentence">{}{}</p>\n'
+_CITE = (
+    ' <span class="cite-wrap"><a class="cite" href="{0}" data-n="{1}" aria-describedby="quote-{2}-{3}-{1}">[{1}]</a>'
+    '<span class="cite-quote" id="quote-{2}-{3}-{1}" role="tooltip">{4}<span class="cite-source">{5}{6}</span>'
+    "</span></span>"
+)
+_CITE_WORDS = '<q class="cite-words">{}</q> '
+_CITE_DATE = ", {}"
+_OWN_PARAGRAPH = '<div id="answer-{}" hx-swap-oob="beforeend" data-event="sentence">\n{}\n</div>\n'
+_OPENS_LIST = (
+    '<div id="answer-{0}" hx-swap-oob="beforeend" data-event="sentence">\n'
+    '<{1} class="answer-list" id="list-{0}-{2}"><li class="answer-item" id="item-{0}-{3}">{4}</li></{1}>\n</div>\n'
+)
+_OPENS_ITEM = (
+    '<div hx-swap-oob="beforeend:#list-{0}-{1}" data-event="sentence">\n'
+    '<li class="answer-item" id="item-{0}-{2}">{3}</li>\n</div>\n'
+)
+_IN_ITEM = '<div hx-swap-oob="beforeend:#item-{0}-{1}" data-event="sentence">\n{2}\n</div>\n'
+_CITED = (
+    '<li id="cite-{0}-{1}" value="{1}" class="passage cited" hx-swap-oob="outerHTML" data-event="sentence">'
+    '<a href="{2}">Passage [{1}]</a>{3}</li>\n'
+)
+_CITED_WORDS = ' <q class="passage-quote">{}</q>'
+
+
+def sentence_html(
+    turn_id: str, text: str, citations: Sequence[tuple[ChunkRef, str, str]], *, position: int,
+    placement: Placement | None,
+) -> SafeString:
+    """A verified sentence with its citations (each with its chunk page's and its span's URLs), in its paragraph or
+    its place in a list, and each cited passage of the sources list marked with the words it stands on."""
+    cites = mark_safe("".join(  # noqa: S308  (fragments escaped as they are made)
+        format_fragment(
+            _CITE, url, citation.n, turn_id, position,
+            format_fragment(_CITE_WORDS, citation.span.quote) if citation.span else "", citation.source_title,
+            format_fragment(_CITE_DATE, citation.updated_on.isoformat()) if citation.updated_on else "",
+        )
+        for citation, _page, url in citations
+    ))
+    shown = format_fragment(_SENTENCE_TEXT, text, cites)
+    if not placement:
+        head = format_fragment(_OWN_PARAGRAPH, turn_id, shown)
+    elif placement.opens_list:
+        head = format_fragment(_OPENS_LIST, turn_id, placement.tag, placement.list_at, placement.item_at, shown)
+    elif placement.opens_item:
+        head = format_fragment(_OPENS_ITEM, turn_id, placement.list_at, placement.item_at, shown)
+    else:
+        head = format_fragment(_IN_ITEM, turn_id, placement.item_at, shown)
+    cited = "".join(
+        format_fragment(_CITED, turn_id, citation.n, page,
+                        format_fragment(_CITED_WORDS, citation.span.quote) if citation.span else "")
+        for citation, page, _url in citations
+    )
+    return mark_safe(f"{head}{cited}\n")  # noqa: S308  (fragments escaped as they are made)

@@ -10,6 +10,7 @@ shown as one item of a list. A blank line ends a list. Inside a sentence, markdo
 (a link keeps its text, an image its alt text; no URL is kept). Raw HTML is not parsed: it stays text, shown escaped.
 `[n]` markers are not links (no reference definitions), so they reach the verifier as written.
 """
+import functools
 import re
 from dataclasses import dataclass
 from typing import Final
@@ -39,6 +40,9 @@ class PlainSentence:
     item: int = 0
 
 
+# An extractive answer's sentences are stored sentences with their marker: the same few for every question about the
+# same passage, and markdown-it's parse was a twentieth of the pipeline's time. The words depend only on the sentence.
+@functools.lru_cache(maxsize=4096)
 def plain_text(sentence: str) -> str:
     """A sentence's words without inline Markdown: emphasis, code, strikethrough and link marks dropped."""
     tokens = _INLINE.parseInline(sentence)

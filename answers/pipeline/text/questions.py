@@ -1,6 +1,7 @@
 """What a question asks: the terms an answering sentence must cover, the type of answer it wants, and whether a
 sentence holds that type."""
 import enum
+import functools
 import re
 
 from answers.pipeline.config import PipelineConfig
@@ -260,6 +261,10 @@ def question_type(question: str) -> QuestionType:
     return QuestionType.OTHER
 
 
+# The reader asks this of every unit of every retrieved block, for each question: the same stored sentences for
+# questions about the same passages. It depends only on the text and the kind, so a chunk's next version (other text)
+# is read afresh; about a tenth of the pipeline's time under load (cProfile over the load test's questions).
+@functools.lru_cache(maxsize=16384)
 def holds_type(text: str, kind: QuestionType) -> bool:
     """Whether the text can answer a question of that kind: a duration question needs a duration, a time question a
     clock time, a date question a date, a quantity question a number. Other kinds hold in any text (they are scored,

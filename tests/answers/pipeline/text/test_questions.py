@@ -78,6 +78,17 @@ def test_a_text_holds_a_required_type_only_with_its_value(text, kind, holds):
     assert holds_type(text, kind) is holds
 
 
+def test_a_remembered_answer_is_the_texts_and_kinds_own():
+    """holds_type remembers what it read by text and kind: a chunk's next version (other text) or another kind of
+    question is read afresh, never given the answer remembered for the old text."""
+    before = "Refunds take 5 business days."
+    after = "Refunds are handled by the billing team."
+    assert holds_type(before, QuestionType.DURATION) is True
+    assert holds_type(after, QuestionType.DURATION) is False
+    assert holds_type(before, QuestionType.TIME) is False
+    assert holds_type(before, QuestionType.DURATION) is True
+
+
 def test_soft_types_score_their_mark_higher():
     assert type_match("Click Forgot password on the sign-in page.", T.PROCEDURE) == 1.0
     assert type_match("Password reset links expire after one hour.", T.PROCEDURE) == 0.5
