@@ -117,12 +117,14 @@ def answer_candidates(
     called = question_called_names(question)
     qualifiers = set(re.findall(r"\w+", question.lower()))
     written = (question_acronyms(question), question_numbers(question))
+    defined = _defined_names(joined, blocks)
     ranked = sorted(
         (
             c for c in _candidates(question, blocks, terms, kind, config=config, corpus=term_weights)
             if _qualifies(c, floor, config) and all(parts <= c.signals.reached for parts in named)
             and _writes_names(c.unit, joined) and _writes_acronyms_and_numbers(c.unit, *written)
             and not _under_a_namesake(c.unit, called, qualifiers)
+            and not _mentions_in_passing(c.unit, defined)
         ),
         key=lambda c: c.key,
     )
@@ -263,6 +265,30 @@ def _under_a_namesake(unit: Unit, called: Sequence[tuple[str, ...]], qualifiers:
                 continue
             return True
     return False
+
+
+def _field_name(term: str) -> str:
+    """A field's name, lower-cased, less its type: "maintenance_work_mem (integer)" -> "maintenance_work_mem"."""
+    return re.split(r"[\s(]", term.strip(), maxsplit=1)[0].lower()
+
+
+def _defined_names(names: Sequence[str], blocks: Sequence[Block]) -> frozenset[str]:
+    """The underscored names the question names that a retrieved block defines (a definition's or a parameter's
+    term, fields.py)."""
+    if not names:
+        return frozenset()
+    fields = {_field_name(s.field) for b in blocks for s in quoted_sentences(b) if s.field}
+    return frozenset(name for name in names if name in fields)
+
+
+def _mentions_in_passing(unit: Unit, defined: frozenset[str]) -> bool:
+    """Whether the unit speaks of a name the question asks about, defined in another place of the retrieved blocks,
+    without standing under that definition or a signature (ALTER ROLE's "Give a role a non-default setting of the
+    maintenance_work_mem parameter." beside the parameter's own entry): the definition answers or nothing does."""
+    if not defined or unit.kind == "signature":
+        return False
+    under = {_field_name(term) for term in unit.terms}
+    return not defined <= under
 
 
 def _writes_acronyms_and_numbers(unit: Unit, acronyms: Sequence[str], numbers: Sequence[str]) -> bool:

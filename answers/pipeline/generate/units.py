@@ -51,6 +51,17 @@ _POINTS_BACK = re.compile(r"\b(?:those|these|such)\s+(?!as\b)\w+", re.I)
 _CONTENTS_ENTRY = re.compile(r"^\S+(?:\s\S+){0,3}\s[—–]\s\S.*(?<![.!?:;])$")
 
 
+# A line that ends as a sentence or a list item does (its closing quote or bracket after), or leads what follows.
+_ENDS_SENTENCE = re.compile(r"[.!?:;][\"'’”)\]]*$")
+
+
+def reads_as_code(text: str) -> bool:
+    """Whether a text reads as code or a program's output rather than prose: more than half its lines end with no
+    sentence's end ("Enabled Apache ssl module", "$ a2enmod ssl", "}"), as a terminal transcript's do."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return 2 * sum(_ENDS_SENTENCE.search(line) is None for line in lines) > len(lines)
+
+
 @dataclass(frozen=True)
 class Quoted:
     """A stored sentence of a block as the reader may quote it, its place in the block, whether it is a list item, and
@@ -99,6 +110,8 @@ def quoted_sentences(block: Block) -> list[Quoted]:
     sentences were. A document's own "[1]" never becomes a citation; fragments and instructions are left out.
     """
     record = block.record
+    if block.text == record.text and not record.sentences and reads_as_code(record.text):
+        return []  # the chunker stores no sentences for code: a chunk of code alone has none to quote
     if block.text != record.text or not record.sentences:
         return _quotable([Quoted(s, 0, False) for s in passage_sentences(block_evidence(block))])
     kept = _quoted.get(id(record))

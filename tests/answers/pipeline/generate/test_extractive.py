@@ -418,3 +418,27 @@ def test_generator_writes_nothing_for_a_question_naming_what_no_document_mention
 
     assert asyncio.run(collect(()))
     assert asyncio.run(collect(("Kafka",))) == []
+
+
+SETTING_ENTRY = """# Resource Consumption
+
+## Memory
+
+cache_flush_mem (integer): Specifies the maximum amount of memory used by flush operations. If this value is
+specified without units, it is taken as kilobytes.
+"""
+SETTING_IN_PASSING = """# ALTER ROLE
+
+## Examples
+
+Give a role a non-default setting of the cache_flush_mem parameter.
+"""
+
+
+def test_a_setting_defined_in_the_blocks_is_not_answered_by_a_page_mentioning_it_in_passing():
+    question = "What is cache_flush_mem set to out of the box?"
+    passing = document_blocks("alterrole.md", SETTING_IN_PASSING, first=1, score=6.0)
+    entry = document_blocks("resource.md", SETTING_ENTRY, first=len(passing) + 1, score=5.0)
+
+    assert extract_answer(question, passing, config=CONFIG) != []  # alone, the mention reads as an answer
+    assert extract_answer(question, [*passing, *entry], config=CONFIG) == []

@@ -185,3 +185,26 @@ def test_for_a_procedure_a_step_naming_those_things_pairs_with_the_sentence_befo
         "apt autoremove will get rid of those packages."
     ]
     assert pairs(False) == []  # only a "how do I" question reads a later "those" as pointing back
+
+
+TRANSCRIPT = """# Certificates
+
+## Requesting one
+
+```
+Requesting a certificate for example.org
+Performing the following challenges:
+Enabled Apache rewrite module
+Waiting for verification...
+Enabled Apache ssl module
+Deploying Certificate to VirtualHost /etc/apache2/sites-available/default-ssl.conf
+```
+"""
+
+
+def test_a_chunk_of_a_terminal_transcript_alone_has_no_sentence_to_quote():
+    block = next(b for b in document_blocks("certs.md", TRANSCRIPT) if b.record.heading_path[-1] == "Requesting one")
+
+    assert block.record.sentences == ()
+    assert quoted_sentences(block) == []
+    assert block_units(block, procedure=True) == []
