@@ -213,12 +213,18 @@ def test_hits_equal_hash_and_print_as_hits_made_by_the_constructor():
         hits[0].score = 0.0  # type: ignore[misc]
 
 
-def test_pruned_search_over_columns_and_runs_of_terms_gives_rank_bm25s_exact_top_10():
-    rng = np.random.default_rng(3)
+def zipf_corpus(seed: int) -> tuple[np.random.Generator, list[str], np.ndarray, list[list[str]]]:
+    """2,000 documents over 400 words drawn Zipf-like, with the generator left to draw queries from the same words."""
+    rng = np.random.default_rng(seed)
     vocabulary = [f"w{i}" for i in range(400)]
     pick = 1 / np.arange(1, 401) ** 1.1
     pick /= pick.sum()
     docs = [[vocabulary[j] for j in rng.choice(400, size=int(rng.integers(20, 60)), p=pick)] for _ in range(2000)]
+    return rng, vocabulary, pick, docs
+
+
+def test_pruned_search_over_columns_and_runs_of_terms_gives_rank_bm25s_exact_top_10():
+    rng, vocabulary, pick, docs = zipf_corpus(3)
     index, chunk_ids = public_index(docs)
     assert index._columns  # the commonest words have a code per document
     reference = BM25Okapi(docs)
@@ -232,11 +238,7 @@ def test_pruned_search_over_columns_and_runs_of_terms_gives_rank_bm25s_exact_top
 
 
 def test_every_search_path_adds_query_terms_in_query_order_bit_for_bit():
-    rng = np.random.default_rng(5)
-    vocabulary = [f"w{i}" for i in range(400)]
-    pick = 1 / np.arange(1, 401) ** 1.1
-    pick /= pick.sum()
-    docs = [[vocabulary[j] for j in rng.choice(400, size=int(rng.integers(20, 60)), p=pick)] for _ in range(2000)]
+    rng, vocabulary, pick, docs = zipf_corpus(5)
     index, chunk_ids = public_index(docs)
     reference = BM25Okapi(docs)
     order_sensitive = 0
