@@ -151,6 +151,7 @@ from answers.pipeline.topics import (
     key_term,
     modifiers_of,
     not_topic,
+    plural_of,
     singular,
     stem_of,
     topic_skips,
@@ -368,17 +369,8 @@ def _introduced(turn: Turn, config: PipelineConfig) -> str:
                 continue
             run = list(itertools.takewhile(lambda w: is_content(w) and not is_participle(w), words[i + 1 : i + 4]))
             if run and not set(_terms(" ".join(w.text for w in run), config)) & asked and not is_plural(run[-1].text):
-                return " ".join([*(w.text for w in run[:-1]), _plural(run[-1].text)])
+                return " ".join([*(w.text for w in run[:-1]), plural_of(run[-1].text)])
     return ""
-
-
-def _plural(noun: str) -> str:
-    """A regular English plural ("code" -> "codes", "box" -> "boxes", "policy" -> "policies")."""
-    if noun.lower().endswith(("s", "x", "z", "ch", "sh")):
-        return noun + "es"
-    if len(noun) > 1 and noun.lower().endswith("y") and noun[-2].lower() not in "aeiou":
-        return noun[:-1] + "ies"
-    return noun + "s"
 
 
 def _wh_slot(question: str, words: list[Word], previous: str, *, config: PipelineConfig, rules: FollowupRules

@@ -215,6 +215,15 @@ def asked_noun(words: list[Word]) -> tuple[int, int] | None:
     return None
 
 
+def plural_of(noun: str) -> str:
+    """A regular English plural ("code" -> "codes", "box" -> "boxes", "policy" -> "policies")."""
+    if noun.lower().endswith(("s", "x", "z", "ch", "sh")):
+        return noun + "es"
+    if len(noun) > 1 and noun.lower().endswith("y") and noun[-2].lower() not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
 def singular(word: str) -> str:
     """A plural noun's singular, by its ending ("currencies" -> "currency", "links" -> "link")."""
     if word.endswith("ies") and len(word) > 4:
