@@ -335,6 +335,22 @@ def test_a_pronoun_does_not_stand_for_a_noun_of_its_own_clause_but_may_for_one_o
     assert resolve("if I delete a file, can I restore it?", SHARE_LINK) == "if I delete a file, can I restore it?"
 
 
+GUESTS_TRASH = Turn("Can guests open the trash?", ("Guests cannot open the Trash view.",),
+                    ("Trash and file recovery\nWho can restore files\nGuests cannot open the Trash view.",))
+
+
+def test_a_plural_pronoun_in_a_relative_clause_may_name_a_noun_of_the_clause_it_hangs_on_but_not_that_noun():
+    question = "Can guests see files that are not shared with them?"
+
+    assert resolve_question(question, (GUESTS_TRASH,), config=CONFIG).question is question
+    assert resolve("Can I see the files that are shared with them?", GUESTS_TRASH) == (
+        "Can I see the files that are shared with guests?"
+    )
+    assert resolve("can I restore files that I deleted from it?", GUESTS_TRASH) == (
+        "Can I restore files that I deleted from the trash?"
+    )
+
+
 def test_the_word_right_before_a_pronoun_is_its_verb_and_who_with_an_auxiliary_is_a_subject():
     assert resolve("who manages them?", SERVICE) == "Who manages service accounts?"
     assert resolve("where can I download them?", INVOICES) == "Where can I download invoices?"  # not "see invoices"
