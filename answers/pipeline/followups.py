@@ -110,7 +110,12 @@ phrase; "how many of those" counts the thing the previous answer introduced with
 
 Since the eighth held-out part joined dev: a plural pronoun in a relative clause may name a plural noun of the clause
 the relative hangs on, never the noun it hangs on ("Can guests see files that are not shared with *them*?" holds its
-own antecedent, guests, and is left as asked; "Can I see the files that are shared with them?" still refers).
+own antecedent, guests, and is left as asked; "Can I see the files that are shared with them?" still refers);
+"that/this <noun>" is the thing as the previous answer named it, with the words it wrote before the noun ("can I
+change that contact?" -> "the billing contact"); "<modifier> ones" is the previous question's noun, not its closing
+participle ("annual ones?" -> "annual invoices", not "issueds"); "one" as the subject of a passive ("when is one
+created?") is one of the topic, a possessive head losing its "'s" ("a conflicted copy"); "get in touch with them"
+after "who ...?" is whom the answer names.
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do
@@ -198,7 +203,7 @@ RULES = FollowupRules()
 DISAGREES = 0.7  # the weight of a plural topic put in the singular for "it" ("invoices": an invoice)
 UNATTESTED = 0.5  # the weight of a plural topic for "it" whose singular the texts never write
 # Verbs and nouns of getting in touch: their object, or what "their" owns, is a person ("email them", "their address").
-_CONTACTING = ("email", "contact", "reach", "call", "phone", "message", "write", "ask", "address", "number")
+_CONTACTING = ("email", "contact", "reach", "call", "phone", "message", "write", "ask", "address", "number", "touch")
 _LEADING = frozenset({"so", "and", "then", "but", "also"})  # words a question may open with before its question word
 _DEMONSTRATIVES = frozenset({"those", "these", "them"})  # "how many of those": the things named before
 _DO = frozenset({"do", "does", "did"})  # do-support: the word after the subject is the verb
@@ -539,8 +544,14 @@ def _one_as_head(fragment: str, previous: str) -> str:
     candidates = [w for w in nouns if is_content(w)] or heads
     if not candidates:
         return fragment
+    if not nouns:  # no noun phrase right after the preposition: the content words that word order leaves nouns
+        candidates = [w for i, w in enumerate(before[start:], start=start)
+                      if is_content(w) and i not in verbs and not is_participle(w)] or candidates
     head = candidates[-1]
-    noun = head.lower if words[-1].lower == "one" else head.lower + "s"
+    if words[-1].lower == "one":
+        noun = singular(head.lower) if is_plural(head.text) else head.lower
+    else:
+        noun = head.lower if is_plural(head.text) else plural_of(head.lower)
     return fragment[: words[-1].start] + noun + fragment[words[-1].end :]
 
 
@@ -646,7 +657,8 @@ def _pointing(words: list[Word], question: str) -> list[int]:
         if w == "there" and (following in AUXILIARIES or preceding in AUXILIARIES):
             continue  # "is there a limit?"
         if w == "one" and ((following and following not in _ADVERBS and is_content(words[i + 1])
-                            and not is_plural(words[i + 1].text))  # "one expires": its verb, not its noun
+                            and not is_plural(words[i + 1].text)  # "one expires": its verb, not its noun
+                            and not (preceding in AUXILIARIES and is_participle(words[i + 1])))  # "is one created"
                            or preceding in ("than", "least", "only", "no")):
             continue  # "one file", "more than one"; not "use one twice"
         if (w in ("that", "this") and following and i > 0 and is_content(words[i - 1])
@@ -731,7 +743,8 @@ def _head(words: list[str]) -> int:
 def _indefinite(phrase: str) -> str:
     """The phrase in the singular with "a"/"an" for its determiner ("the versions" -> "a version")."""
     words = _bare(phrase).split()
-    words[_head(words)] = singular(words[_head(words)])
+    head = words[_head(words)]
+    words[_head(words)] = head[:-2] if head.lower().endswith(("'s", "’s")) else singular(head)  # "copy's": a copy
     return f"{'an' if words[0][:1].lower() in 'aeiou' else 'a'} {' '.join(words)}"
 
 
@@ -824,6 +837,10 @@ def _substitute_pronouns(
             # "who can do this?" after "Can I restore a deleted file?": who can restore a deleted file
             text = text[: words[i - 1].start] + predicate + text[word.end :]
             continue
+        if word.lower in ("that", "this") and (named := _demonstrated(words, i, history[-1], config)):
+            # "can I change that contact?" after an answer naming "the billing contact": the thing as it was named
+            text = text[: word.start] + named + text[words[i + 1].end :]
+            continue
         if word.lower in ("that", "this") and i > 0 and (asked := _copula_subject(history[-1].question)):
             # "how do I change that?" after "What is the default expiry of a share link?": the thing that was
             text = text[: word.start] + asked + text[word.end :]
@@ -874,6 +891,22 @@ def _substitute_pronouns(
             return None
         text = text[: word.start] + replacement + text[word.end :]
     return text
+
+
+def _demonstrated(words: list[Word], index: int, turn: Turn, config: PipelineConfig) -> str:
+    """The phrase a demonstrative "that/this <noun>" points to, as the previous answer wrote it with the words before
+    that noun ("the billing contact" for "that contact" after "Invoices are sent by email to the billing contact.");
+    "" when the next word is no noun, or the answer writes it with nothing before it."""
+    if index + 1 >= len(words):
+        return ""
+    noun = words[index + 1]
+    if (not is_content(noun) or noun.lower in LIGHT_VERBS or noun.lower in _ADVERBS or noun.lower in REFERRING
+            or (index + 2 < len(words) and is_content(words[index + 2]))):
+        return ""
+    stem = stem_of(noun, config)
+    written = {stem_of(w, config) for text in turn.answer_sentences for w in words_of(text) if is_content(w)}
+    modifiers = modifiers_of(stem, turn.answer_sentences, written - {stem}, config=config) if stem else ""
+    return f"the {modifiers} {noun.text}" if modifiers else ""
 
 
 def _copula_subject(previous: str) -> str:

@@ -773,3 +773,49 @@ def test_that_after_a_what_is_question_is_the_thing_whose_value_was_asked():
     # not after a question of another form ("How do I ...?" keeps its verb-phrase reading)
     assert resolve("can an admin turn that off?", Turn("How do I empty the trash?")) == \
         "Can an admin turn emptying the trash off?"
+
+
+INVOICE_CONTACT = Turn(
+    "Who are invoices emailed to?",
+    ("Invoices are sent by email to the billing contact.",),
+    ("Billing and invoices\nInvoice schedule\nInvoices are issued on the 1st of each month. Invoices are sent by "
+     "email to the billing contact.",),
+)
+MONTHLY_INVOICES = Turn(
+    "When are monthly invoices issued?",
+    ("Invoices are issued on the 1st of each month.",),
+    ("Billing and invoices\nInvoice schedule\nInvoices are issued on the 1st of each month. Annual plans receive one "
+     "invoice per year.",),
+)
+CONFLICTED = Turn(
+    "What does a conflicted copy's file name include?",
+    ('The second copy has the words "conflicted copy" and the member\'s name in its file name.',),
+    ("Desktop sync client\nConflicts\nLumora keeps both copies when a conflict happens. The second copy has the words "
+     '"conflicted copy" and the member\'s name in its file name.',),
+)
+REVIEWERS = Turn(
+    "Who reviews refund requests?",
+    ("Each refund request is reviewed by the Lumora Labs billing team.",),
+    ("Refund policy\nWho can request a refund\nEach refund request is reviewed by the Lumora Labs billing team.",),
+)
+
+
+def test_that_before_a_noun_is_the_thing_as_the_previous_answer_named_it():
+    assert resolve("can I change that contact?", INVOICE_CONTACT) == "Can I change the billing contact?"
+    assert resolve("can I change that?", INVOICE_CONTACT) == "Can I change invoices?"  # no noun: the topic
+
+
+def test_ones_after_a_modifier_is_the_previous_questions_noun_not_its_closing_participle():
+    assert resolve("annual ones?", MONTHLY_INVOICES) == "When are annual invoices issued?"
+
+
+def test_one_as_the_subject_of_a_passive_is_one_of_the_topic_without_its_possessive():
+    assert resolve("when is one created?", CONFLICTED) == "When is a conflicted copy created?"
+    question = "Is one invoice issued per year?"
+    assert resolve_question(question, (MONTHLY_INVOICES,), config=CONFIG).question is question
+
+
+def test_them_one_gets_in_touch_with_after_a_who_question_is_whom_its_answer_names():
+    assert resolve("how can I get in touch with them?", REVIEWERS) == (
+        "How can I get in touch with the Lumora Labs billing team?"
+    )
