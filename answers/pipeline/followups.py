@@ -115,7 +115,9 @@ own antecedent, guests, and is left as asked; "Can I see the files that are shar
 change that contact?" -> "the billing contact"); "<modifier> ones" is the previous question's noun, not its closing
 participle ("annual ones?" -> "annual invoices", not "issueds"); "one" as the subject of a passive ("when is one
 created?") is one of the topic, a possessive head losing its "'s" ("a conflicted copy"); "get in touch with them"
-after "who ...?" is whom the answer names.
+after "who ...?" is whom the answer names; "it" for the act the previous question asked as "I/we" is that act as a
+cited sentence names it with the rest of the question ("when does it take effect?" after "Can I downgrade from
+Business to Team?" -> "a downgrade from Business to Team", the passage writing "A downgrade ... takes effect").
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do
@@ -875,6 +877,9 @@ def _substitute_pronouns(
                     return None
                 text = text[: word.start] + replacement + text[word.end :]
                 continue
+            if word.lower == "it" and (event := _event(words, i, history[-1], config)):
+                text = text[: word.start] + event + text[word.end :]  # "when does it take effect?": downgrading
+                continue
             replacement = _topic(history, plural=plural, config=config, verbs=_verbs_around(words, i, config))
             if (word.lower in ("it", "them") and i > 0 and is_content(words[i - 1])
                     and (done_to := _object_in_answer(words[i - 1], history[-1], config))
@@ -891,6 +896,32 @@ def _substitute_pronouns(
             return None
         text = text[: word.start] + replacement + text[word.end :]
     return text
+
+
+def _event(words: list[Word], index: int, turn: Turn, config: PipelineConfig) -> str:
+    """The previous question's act, asked as "I/we", for an "it" that stands for it: a cited or answer sentence names
+    the act with its verb as a noun after a determiner and holds every other content word of the question ("when
+    does it take effect?" after "Can I downgrade from Business to Team?", citing "A downgrade from Business to Team
+    takes effect ..." -> "a downgrade from Business to Team"); "" otherwise."""
+    verb = _predicate(turn.question, gerund=False).partition(" ")[0]
+    act = stem_of(words_of(verb)[0], config) if verb else ""
+    other = {stem_of(w, config) for k, w in enumerate(words) if k != index and is_content(w)
+             and w.lower not in LIGHT_VERBS and w.lower not in _DEGREE} - {""}
+    if not act or not other:
+        return ""
+    for text in (*turn.answer_sentences, *turn.cited_texts):
+        for sentence in re.split(r"(?<=[.!?])\s+|\n", text):
+            held = words_of(sentence)
+            stems = {stem_of(w, config) for w in held}
+            if not other <= stems:
+                continue
+            for k, w in enumerate(held[1:], start=1):
+                if stem_of(w, config) == act and held[k - 1].lower in DETERMINERS:
+                    rest = _predicate(turn.question, gerund=False)[len(verb) :]
+                    after = words_of(rest)
+                    of = " of" if after and after[0].lower not in PREPOSITIONS | {"to"} else ""  # its object
+                    return f"{held[k - 1].lower} {w.lower}{of}{rest}"
+    return ""
 
 
 def _demonstrated(words: list[Word], index: int, turn: Turn, config: PipelineConfig) -> str:

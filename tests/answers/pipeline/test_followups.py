@@ -819,3 +819,25 @@ def test_them_one_gets_in_touch_with_after_a_who_question_is_whom_its_answer_nam
     assert resolve("how can I get in touch with them?", REVIEWERS) == (
         "How can I get in touch with the Lumora Labs billing team?"
     )
+
+
+DOWNGRADE = Turn(
+    "Can I downgrade from Business to Team?",
+    ("A downgrade from Business to Team takes effect at the start of the next billing period.",),
+    ("Lumora pricing and plans\nChanging plans\nAn upgrade takes effect immediately.\nA downgrade from Business to "
+     "Team takes effect at the start of the next billing period.",),
+)
+TRANSFER = Turn(
+    "How do I transfer ownership of a workspace?",
+    ("The owner can transfer ownership to an admin from the workspace settings page.",),
+    ("Getting started with Lumora\nTransferring ownership\nThe owner can transfer ownership to an admin from the "
+     "workspace settings page. The new owner must accept the transfer before it takes effect.",),
+)
+
+
+def test_it_for_the_act_the_previous_question_asked_as_i_is_that_act_as_the_passages_name_it():
+    assert resolve("when does it take effect?", DOWNGRADE) == "When does a downgrade from Business to Team take effect?"
+    assert resolve("does the new owner have to accept it?", TRANSFER) == (
+        "Does the new owner have to accept the transfer of ownership of a workspace?"
+    )
+    assert "a downgrade" not in resolve("can I undo it?", DOWNGRADE)  # no sentence names the act with "undo"
