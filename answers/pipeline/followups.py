@@ -117,7 +117,9 @@ participle ("annual ones?" -> "annual invoices", not "issueds"); "one" as the su
 created?") is one of the topic, a possessive head losing its "'s" ("a conflicted copy"); "get in touch with them"
 after "who ...?" is whom the answer names; "it" for the act the previous question asked as "I/we" is that act as a
 cited sentence names it with the rest of the question ("when does it take effect?" after "Can I downgrade from
-Business to Team?" -> "a downgrade from Business to Team", the passage writing "A downgrade ... takes effect").
+Business to Team?" -> "a downgrade from Business to Team", the passage writing "A downgrade ... takes effect");
+"the <name> one" is the noun the name it parallels names ("the Business one?" after "How much does the Team plan
+cost per user?" -> "the Business plan"; "per" is a preposition).
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do
@@ -550,11 +552,31 @@ def _one_as_head(fragment: str, previous: str) -> str:
         candidates = [w for i, w in enumerate(before[start:], start=start)
                       if is_content(w) and i not in verbs and not is_participle(w)] or candidates
     head = candidates[-1]
+    if is_name(words[-2], 1):  # "the Business one" after "the Team plan cost": the noun the name it parallels names
+        head = _named_noun(before, verbs) or head
     if words[-1].lower == "one":
         noun = singular(head.lower) if is_plural(head.text) else head.lower
     else:
         noun = head.lower if is_plural(head.text) else plural_of(head.lower)
     return fragment[: words[-1].start] + noun + fragment[words[-1].end :]
+
+
+def _named_noun(words: list[Word], verbs: set[int]) -> Word | None:
+    """The last noun of the run of content words after the question's first name ("region" of "the European data
+    region"; "plan" of "does the Team plan cost ...", whose run closes with the verb of its "does"), the name's own
+    head; None when no name has a noun after it."""
+    for i, word in enumerate(words[1:], start=1):
+        if not is_name(word, i):
+            continue
+        run = list(itertools.takewhile(lambda p: is_content(p[1]) and p[1].lower not in PREPOSITIONS
+                                       and not is_name(p[1], p[0]) and p[0] not in verbs,
+                                       enumerate(words[i + 1 :], start=i + 1)))
+        if len(run) > 1 and any(w.lower in _DO for w in words[:i]):
+            run = run[:-1]  # "does the Team plan *cost*": do-support, the run closes with its verb
+        if run:
+            ends = [w for k, w in run if not is_participle(w)]
+            return ends[-1] if ends else None
+    return None
 
 
 def _parallel(core: list[Word], before: list[Word], preposition: str, *, config: PipelineConfig

@@ -399,7 +399,7 @@ def test_the_x_one_names_the_head_noun_each_takes_the_passages_modifiers_and_aft
                     "Webhooks are configured on the Developer page.",
                     "Each webhook request is signed with HMAC-SHA256.")
 
-    assert resolve("the Oregon one?", frankfurt) == "Does the Oregon centre have backup generators?"
+    assert resolve("the Oregon one?", frankfurt) == "Does the Oregon data centre have backup generators?"
     assert resolve("and the files.write one?", scopes) == "What does the files.write scope allow?"
     assert resolve("how is each request signed?", webhooks) == "How is each webhook request signed?"
     assert resolve("can support recover them after that?", TRASH).endswith("after that?")
@@ -841,3 +841,17 @@ def test_it_for_the_act_the_previous_question_asked_as_i_is_that_act_as_the_pass
         "Does the new owner have to accept the transfer of ownership of a workspace?"
     )
     assert "a downgrade" not in resolve("can I undo it?", DOWNGRADE)  # no sentence names the act with "undo"
+
+
+TEAM_PRICE = Turn(
+    "How much does the Team plan cost per user?",
+    ("The Team plan costs $12 per user per month.",),
+    ("Lumora pricing and plans\nTeam plan\nThe Team plan costs $12 per user per month.",),
+)
+
+
+def test_the_name_one_is_the_noun_the_name_it_parallels_names_not_the_verb_or_preposition_after_it():
+    assert resolve("the Business one?", TEAM_PRICE) == "How much does the Business plan cost per user?"
+    assert resolve("the Oregon one?", Turn("Which data centre serves the European data region?")) == (
+        "Which data centre serves the Oregon region?"
+    )
