@@ -119,7 +119,10 @@ after "who ...?" is whom the answer names; "it" for the act the previous questio
 cited sentence names it with the rest of the question ("when does it take effect?" after "Can I downgrade from
 Business to Team?" -> "a downgrade from Business to Team", the passage writing "A downgrade ... takes effect");
 "the <name> one" is the noun the name it parallels names ("the Business one?" after "How much does the Team plan
-cost per user?" -> "the Business plan"; "per" is a preposition).
+cost per user?" -> "the Business plan"; "per" is a preposition); a verbless phrase takes the place of the previous
+question's phrase it parallels: after the same "of" or "to" ("of the mobile app?", "to existing files?"), or, for a
+noun with a phrase after it, the phrase of that noun ("customers in India?" for "Business customers", "files in the
+trash?" for "older file versions").
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do
@@ -346,11 +349,60 @@ def _rewrite(
         if len(_terms(rest, config)) > rules.max_fragment_terms:
             return None
         return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a fragment")
+    if (phrase := _phrase_in_place(question, words, previous, config=config, rules=rules)) is not None:
+        return phrase, "ellipsis: a phrase in place of the previous question's own"
     if slot := _wh_slot(question, words, previous, config=config, rules=rules):
         return slot, "ellipsis: a new asked-for slot, the previous predicate"
     if situated := _situated(question, words, history, config=config):
         return situated, "reference: an adverb standing for the previous situation"
     return _refer(question, words, history, config=config, rules=rules) or _continued(question, history[-1], config)
+
+
+def _phrase_in_place(question: str, words: list[Word], previous: str, *, config: PipelineConfig,
+                     rules: FollowupRules) -> str | None:
+    """A verbless phrase put in place of the previous question's phrase it parallels: one opening with "of" or "to"
+    for the previous phrase after the same word ("of the mobile app?" after "... a Linux version of the desktop
+    app?", "to existing files?" after "What happens to uploads when ...?"), or a noun with a phrase after it whose
+    head the previous question has ("customers in India?" for "Business customers"); None for any other question."""
+    if any(w.lower in AUXILIARIES or w.lower in SUBJECTS or w.lower in QUESTION_WORDS or w.lower in REFERRING
+           or w.lower in CONJUNCTIONS for w in words) or len(_terms(question, config)) > rules.max_fragment_terms:
+        return None
+    before = words_of(previous)
+    text = _END.sub("", question).strip()
+    if words[0].lower in ("of", "to") and len(words) > 1:
+        for i, word in enumerate(before[:-1]):
+            if word.lower == words[0].lower:
+                end = _phrase_end(before, i + 1)
+                return previous[: word.start] + text + previous[before[end].end :] if end > i else None
+        return None
+    preposition = next((i for i, w in enumerate(words) if w.lower in PREPOSITIONS), None)
+    if (not preposition or preposition + 1 == len(words) or is_participle(words[0])
+            or not all(is_content(w) for w in words[:preposition])):
+        return None
+    head = stem_of(words[preposition - 1], config)
+    skipped = not_topic(before)
+    for i, word in enumerate(before):
+        if i not in skipped and is_content(word) and stem_of(word, config) == head:
+            start, end = i, i
+            while start > 0 and start - 1 not in skipped and is_content(before[start - 1]):
+                start -= 1
+            while (end + 1 < len(before) and end + 1 not in skipped and not is_plural(before[end].text)
+                   and is_content(before[end + 1]) and is_plural(before[end + 1].text)):
+                end += 1  # "file" of "older file versions": a modifier, the phrase goes on to its plural head
+            return previous[: before[start].start] + text + previous[before[end].end :]
+    return None
+
+
+def _phrase_end(words: list[Word], start: int) -> int:
+    """The index of the last word of the noun phrase opening at `start` (its determiners and content words)."""
+    end = start - 1
+    for i in range(start, len(words)):
+        determiner = words[i].lower in DETERMINERS and end == i - 1 and not any(is_content(w) for w in words[start:i])
+        if determiner or (is_content(words[i]) and words[i].lower not in PREPOSITIONS):
+            end = i
+        else:
+            break
+    return end if end >= start and is_content(words[end]) else start - 1
 
 
 def _participle_fragment(question: str, words: list[Word], previous: str, *, config: PipelineConfig,

@@ -855,3 +855,25 @@ def test_the_name_one_is_the_noun_the_name_it_parallels_names_not_the_verb_or_pr
     assert resolve("the Oregon one?", Turn("Which data centre serves the European data region?")) == (
         "Which data centre serves the Oregon region?"
     )
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "resolved"),
+    [
+        ("Is there a Linux version of the desktop app?", "of the mobile app?",
+         "Is there a Linux version of the mobile app?"),
+        ("What happens to uploads when the storage quota is full?", "to existing files?",
+         "What happens to existing files when the storage quota is full?"),
+        ("Can Business customers pay by bank transfer?", "customers in India?",
+         "Can customers in India pay by bank transfer?"),
+        ("Do older file versions count toward storage?", "files in the trash?",
+         "Do files in the trash count toward storage?"),
+    ],
+)
+def test_a_verbless_phrase_takes_the_place_of_the_previous_phrase_it_parallels(previous, question, resolved):
+    assert resolve(question, Turn(previous)) == resolved
+
+
+def test_a_phrase_after_of_with_no_such_phrase_before_is_left_as_asked():
+    question = "of the mobile app?"
+    assert resolve_question(question, (Turn("How long do refunds take?"),), config=CONFIG).question is question
