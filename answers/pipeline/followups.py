@@ -122,7 +122,8 @@ Business to Team?" -> "a downgrade from Business to Team", the passage writing "
 cost per user?" -> "the Business plan"; "per" is a preposition); a verbless phrase takes the place of the previous
 question's phrase it parallels: after the same "of" or "to" ("of the mobile app?", "to existing files?"), or, for a
 noun with a phrase after it, the phrase of that noun ("customers in India?" for "Business customers", "files in the
-trash?" for "older file versions").
+trash?" for "older file versions"); "they" after a "who ...?" question whose answer names nobody is whom the
+cited sentence holding the whole question names ("Only the workspace owner can request a refund.").
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do
@@ -931,7 +932,8 @@ def _substitute_pronouns(
             topic = _topic(history, plural=None, config=config)
             replacement = f"in {topic}" if topic else ""
         elif (word.lower == "they" or (word.lower in ("them", "their") and _addressed(words, i, config))
-              ) and (people := who_answered(history[-1].question, history[-1].answer_sentences, config=config)):
+              ) and (people := who_answered(history[-1].question, history[-1].answer_sentences, config=config,
+                                            cited_texts=history[-1].cited_texts)):
             # "can they change ...?" after "Who can see invoices?": whom the answer names; so are "them" and
             # "their" one gets in touch with ("can I email them?" after "Who reviews refund requests?"), where
             # "download them" after "Who can see invoices?" are still the invoices

@@ -793,12 +793,6 @@ CONFLICTED = Turn(
     ("Desktop sync client\nConflicts\nLumora keeps both copies when a conflict happens. The second copy has the words "
      '"conflicted copy" and the member\'s name in its file name.',),
 )
-REVIEWERS = Turn(
-    "Who reviews refund requests?",
-    ("Each refund request is reviewed by the Lumora Labs billing team.",),
-    ("Refund policy\nWho can request a refund\nEach refund request is reviewed by the Lumora Labs billing team.",),
-)
-
 
 def test_that_before_a_noun_is_the_thing_as_the_previous_answer_named_it():
     assert resolve("can I change that contact?", INVOICE_CONTACT) == "Can I change the billing contact?"
@@ -877,3 +871,11 @@ def test_a_verbless_phrase_takes_the_place_of_the_previous_phrase_it_parallels(p
 def test_a_phrase_after_of_with_no_such_phrase_before_is_left_as_asked():
     question = "of the mobile app?"
     assert resolve_question(question, (Turn("How long do refunds take?"),), config=CONFIG).question is question
+
+
+def test_they_after_a_who_question_whose_answer_names_nobody_is_whom_the_cited_passage_names():
+    asked = Turn("Who can request a refund?", ("Refund requests are made from the Billing page of the admin console.",),
+                 ("Refund policy\nWho can request a refund\nOnly the workspace owner can request a refund. Refund "
+                  "requests are made from the Billing page of the admin console.",))
+
+    assert resolve("where do they do that?", asked) == "Where do the workspace owner request a refund?"
