@@ -17,10 +17,10 @@ from answers.services import MAX_HISTORY, Caller, GeneratorFactory, Resolver, as
 from corpus_admin.visibility import PUBLIC_ONLY
 
 KINDS = ("ellipsis", "reference", "standalone")
-# The floor file's keys for this table: the dev and the held-out share of follow-ups resolved as intended, standalone
-# questions changed (both parts, or dev alone when the held-out part has a key of its own).
-FLOOR_KEYS = ("min_followups_resolved", "min_followups_resolved_held_out", "max_standalone_changed",
-              "max_standalone_changed_held_out")
+# The floor file's keys for this table: the dev share of follow-ups resolved as intended and the dev standalone
+# questions changed. The held-out part has none: it is measured and reported, never gated (as the golden and replay
+# floors judge their dev part only), since a gate on it would force tuning on it.
+FLOOR_KEYS = ("min_followups_resolved", "max_standalone_changed")
 
 
 class FollowupError(ValueError):
@@ -175,23 +175,14 @@ def report_lines(results: Sequence[FollowupResult]) -> list[str]:
 
 
 def floor_failures(results: Sequence[FollowupResult], floor: dict[str, float]) -> list[str]:
-    """What falls under the floor: the dev share of follow-ups resolved, the held-out share (its own, lower floor,
-    set at a level the held-out part met when first run: a regression check, never a target to tune for), and
-    standalone questions changed in either part (the held-out ones under their own bound when the floor names one:
-    the level a held-out part met when first run)."""
-    dev, held_out = score_followups(results, held_out=False), score_followups(results, held_out=True)
-    apart = "max_standalone_changed_held_out" in floor
-    changed = dev.changed + (0 if apart else held_out.changed)
+    """What of the dev part falls under the floor: its share of follow-ups resolved, its standalone questions changed
+    (the held-out part is reported by report_lines, not judged)."""
+    dev = score_followups(results, held_out=False)
     failures = []
     if "min_followups_resolved" in floor and dev.share < floor["min_followups_resolved"]:
         failures.append(f"follow-ups resolved {dev.share:.3f} is under the floor {floor['min_followups_resolved']}")
-    minimum = floor.get("min_followups_resolved_held_out")
-    if minimum is not None and held_out.followups and held_out.share < minimum:
-        failures.append(f"held-out follow-ups resolved {held_out.share:.3f} is under the floor {minimum}")
-    if "max_standalone_changed" in floor and changed > floor["max_standalone_changed"]:
-        failures.append(f"{changed} standalone questions were changed")
-    if apart and held_out.changed > floor["max_standalone_changed_held_out"]:
-        failures.append(f"{held_out.changed} held-out standalone questions were changed")
+    if "max_standalone_changed" in floor and dev.changed > floor["max_standalone_changed"]:
+        failures.append(f"{dev.changed} standalone questions were changed")
     return failures
 
 

@@ -6,6 +6,8 @@ subject of the follow-up, and the subject of the answer to "who" is who did it. 
 from a list of people words: the agent of a passive ("reviewed *by the Lumora Labs billing team*"), else the noun
 phrase before the answer's first auxiliary, modal or word of the question ("*The billing team* approves refunds").
 """
+import re
+
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.tokens import tokenize
 from answers.pipeline.topics import (
@@ -25,14 +27,28 @@ MAX_ADVERBIAL = 3  # words of a phrase between a passive's participle and its "b
 _BE = frozenset({"is", "are", "was", "were", "be", "been"})
 
 
-def who_answered(question: str, answer_sentences: tuple[str, ...], *, config: PipelineConfig) -> str:
-    """The people the first answer sentence names for a question opening with "who"; "" for another question, no
-    answer, or an answer whose subject is what the question asked about."""
+def who_answered(question: str, answer_sentences: tuple[str, ...], *, config: PipelineConfig,
+                 cited_texts: tuple[str, ...] = ()) -> str:
+    """The people the first answer sentence names for a question opening with "who", else the first cited sentence
+    that holds every word of the question ("Only the workspace owner can request a refund." when the answer only
+    said where refunds are requested); "" for another question, no answer, or an answer whose subject is what the
+    question asked about."""
     words = words_of(question)
     if not words or words[0].lower != "who" or not answer_sentences:
         return ""
-    sentence = answer_sentences[0].strip()
     asked = set(tokenize(question, config.tokenizer))
+    if named := _named(answer_sentences[0].strip(), asked, config):
+        return named
+    for text in cited_texts:
+        for sentence in re.split(r"(?<=[.!?])\s+|\n", text):
+            if asked and asked <= set(tokenize(sentence, config.tokenizer)) and (named := _named(sentence.strip(),
+                                                                                                 asked, config)):
+                return named
+    return ""
+
+
+def _named(sentence: str, asked: set[str], config: PipelineConfig) -> str:
+    """Whom one sentence names as doing what was asked: the agent of its passive, else its subject."""
     answer = words_of(sentence)
     if (agent := _agent(sentence, answer)) and not set(tokenize(agent, config.tokenizer)) & asked:
         return agent

@@ -108,6 +108,23 @@ question; a participle fragment ("limited to a number of downloads?") replaces t
 phrase; "how many of those" counts the thing the previous answer introduced with "a/an"; "that" after "what is the
 ...?" is that thing.
 
+Since the eighth held-out part joined dev: a plural pronoun in a relative clause may name a plural noun of the clause
+the relative hangs on, never the noun it hangs on ("Can guests see files that are not shared with *them*?" holds its
+own antecedent, guests, and is left as asked; "Can I see the files that are shared with them?" still refers);
+"that/this <noun>" is the thing as the previous answer named it, with the words it wrote before the noun ("can I
+change that contact?" -> "the billing contact"); "<modifier> ones" is the previous question's noun, not its closing
+participle ("annual ones?" -> "annual invoices", not "issueds"); "one" as the subject of a passive ("when is one
+created?") is one of the topic, a possessive head losing its "'s" ("a conflicted copy"); "get in touch with them"
+after "who ...?" is whom the answer names; "it" for the act the previous question asked as "I/we" is that act as a
+cited sentence names it with the rest of the question ("when does it take effect?" after "Can I downgrade from
+Business to Team?" -> "a downgrade from Business to Team", the passage writing "A downgrade ... takes effect");
+"the <name> one" is the noun the name it parallels names ("the Business one?" after "How much does the Team plan
+cost per user?" -> "the Business plan"; "per" is a preposition); a verbless phrase takes the place of the previous
+question's phrase it parallels: after the same "of" or "to" ("of the mobile app?", "to existing files?"), or, for a
+noun with a phrase after it, the phrase of that noun ("customers in India?" for "Business customers", "files in the
+trash?" for "older file versions"); "they" after a "who ...?" question whose answer names nobody is whom the
+cited sentence holding the whole question names ("Only the workspace owner can request a refund.").
+
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do
 refunds take?") is left alone (a rule taking "for" the topic rewrote standalone golden questions: "What is the uptime
@@ -194,7 +211,7 @@ RULES = FollowupRules()
 DISAGREES = 0.7  # the weight of a plural topic put in the singular for "it" ("invoices": an invoice)
 UNATTESTED = 0.5  # the weight of a plural topic for "it" whose singular the texts never write
 # Verbs and nouns of getting in touch: their object, or what "their" owns, is a person ("email them", "their address").
-_CONTACTING = ("email", "contact", "reach", "call", "phone", "message", "write", "ask", "address", "number")
+_CONTACTING = ("email", "contact", "reach", "call", "phone", "message", "write", "ask", "address", "number", "touch")
 _LEADING = frozenset({"so", "and", "then", "but", "also"})  # words a question may open with before its question word
 _DEMONSTRATIVES = frozenset({"those", "these", "them"})  # "how many of those": the things named before
 _DO = frozenset({"do", "does", "did"})  # do-support: the word after the subject is the verb
@@ -234,6 +251,7 @@ _ADVERBS = frozenset({"twice", "again", "later", "instead", "anymore", "first", 
 # Words that open a clause: an antecedent in the question stands before one of them.
 _CLAUSE_OPENERS = frozenset({"if", "when", "after", "before", "once", "until", "unless", "because", "while", "and",
                              "but", "so", "since", "whether"})
+_RELATIVES = frozenset({"that", "which", "who"})  # after a noun: a relative clause about that noun
 _PRO_VERBS = frozenset({"do", "does", "did", "doing"})  # "do that": the previous question's verb phrase
 # Words that take an object and are in no other list: "told *about* that"
 _OBJECT_PREPOSITIONS = frozenset({"about", "of", "to", "against", "into"})
@@ -332,11 +350,60 @@ def _rewrite(
         if len(_terms(rest, config)) > rules.max_fragment_terms:
             return None
         return _noted(_fragment(rest, previous, history, config=config), "ellipsis: a fragment")
+    if (phrase := _phrase_in_place(question, words, previous, config=config, rules=rules)) is not None:
+        return phrase, "ellipsis: a phrase in place of the previous question's own"
     if slot := _wh_slot(question, words, previous, config=config, rules=rules):
         return slot, "ellipsis: a new asked-for slot, the previous predicate"
     if situated := _situated(question, words, history, config=config):
         return situated, "reference: an adverb standing for the previous situation"
     return _refer(question, words, history, config=config, rules=rules) or _continued(question, history[-1], config)
+
+
+def _phrase_in_place(question: str, words: list[Word], previous: str, *, config: PipelineConfig,
+                     rules: FollowupRules) -> str | None:
+    """A verbless phrase put in place of the previous question's phrase it parallels: one opening with "of" or "to"
+    for the previous phrase after the same word ("of the mobile app?" after "... a Linux version of the desktop
+    app?", "to existing files?" after "What happens to uploads when ...?"), or a noun with a phrase after it whose
+    head the previous question has ("customers in India?" for "Business customers"); None for any other question."""
+    if any(w.lower in AUXILIARIES or w.lower in SUBJECTS or w.lower in QUESTION_WORDS or w.lower in REFERRING
+           or w.lower in CONJUNCTIONS for w in words) or len(_terms(question, config)) > rules.max_fragment_terms:
+        return None
+    before = words_of(previous)
+    text = _END.sub("", question).strip()
+    if words[0].lower in ("of", "to") and len(words) > 1:
+        for i, word in enumerate(before[:-1]):
+            if word.lower == words[0].lower:
+                end = _phrase_end(before, i + 1)
+                return previous[: word.start] + text + previous[before[end].end :] if end > i else None
+        return None
+    preposition = next((i for i, w in enumerate(words) if w.lower in PREPOSITIONS), None)
+    if (not preposition or preposition + 1 == len(words) or is_participle(words[0])
+            or not all(is_content(w) for w in words[:preposition])):
+        return None
+    head = stem_of(words[preposition - 1], config)
+    skipped = not_topic(before)
+    for i, word in enumerate(before):
+        if i not in skipped and is_content(word) and stem_of(word, config) == head:
+            start, end = i, i
+            while start > 0 and start - 1 not in skipped and is_content(before[start - 1]):
+                start -= 1
+            while (end + 1 < len(before) and end + 1 not in skipped and not is_plural(before[end].text)
+                   and is_content(before[end + 1]) and is_plural(before[end + 1].text)):
+                end += 1  # "file" of "older file versions": a modifier, the phrase goes on to its plural head
+            return previous[: before[start].start] + text + previous[before[end].end :]
+    return None
+
+
+def _phrase_end(words: list[Word], start: int) -> int:
+    """The index of the last word of the noun phrase opening at `start` (its determiners and content words)."""
+    end = start - 1
+    for i in range(start, len(words)):
+        determiner = words[i].lower in DETERMINERS and end == i - 1 and not any(is_content(w) for w in words[start:i])
+        if determiner or (is_content(words[i]) and words[i].lower not in PREPOSITIONS):
+            end = i
+        else:
+            break
+    return end if end >= start and is_content(words[end]) else start - 1
 
 
 def _participle_fragment(question: str, words: list[Word], previous: str, *, config: PipelineConfig,
@@ -534,9 +601,35 @@ def _one_as_head(fragment: str, previous: str) -> str:
     candidates = [w for w in nouns if is_content(w)] or heads
     if not candidates:
         return fragment
+    if not nouns:  # no noun phrase right after the preposition: the content words that word order leaves nouns
+        candidates = [w for i, w in enumerate(before[start:], start=start)
+                      if is_content(w) and i not in verbs and not is_participle(w)] or candidates
     head = candidates[-1]
-    noun = head.lower if words[-1].lower == "one" else head.lower + "s"
+    if is_name(words[-2], 1):  # "the Business one" after "the Team plan cost": the noun the name it parallels names
+        head = _named_noun(before, verbs) or head
+    if words[-1].lower == "one":
+        noun = singular(head.lower) if is_plural(head.text) else head.lower
+    else:
+        noun = head.lower if is_plural(head.text) else plural_of(head.lower)
     return fragment[: words[-1].start] + noun + fragment[words[-1].end :]
+
+
+def _named_noun(words: list[Word], verbs: set[int]) -> Word | None:
+    """The last noun of the run of content words after the question's first name ("region" of "the European data
+    region"; "plan" of "does the Team plan cost ...", whose run closes with the verb of its "does"), the name's own
+    head; None when no name has a noun after it."""
+    for i, word in enumerate(words[1:], start=1):
+        if not is_name(word, i):
+            continue
+        run = list(itertools.takewhile(lambda p: is_content(p[1]) and p[1].lower not in PREPOSITIONS
+                                       and not is_name(p[1], p[0]) and p[0] not in verbs,
+                                       enumerate(words[i + 1 :], start=i + 1)))
+        if len(run) > 1 and any(w.lower in _DO for w in words[:i]):
+            run = run[:-1]  # "does the Team plan *cost*": do-support, the run closes with its verb
+        if run:
+            ends = [w for k, w in run if not is_participle(w)]
+            return ends[-1] if ends else None
+    return None
 
 
 def _parallel(core: list[Word], before: list[Word], preposition: str, *, config: PipelineConfig
@@ -574,6 +667,16 @@ def _clause_start(question: str, words: list[Word], index: int) -> int:
     return 0
 
 
+def _relative_start(words: list[Word], index: int) -> int | None:
+    """The index of the relative pronoun ("that", "which", "who") opening the relative clause the word at `index`
+    stands in, right after the content word it hangs on ("files *that* are not shared with them"); None when the
+    word stands in no relative clause."""
+    for i in range(index - 1, 1, -1):
+        if words[i].lower in _RELATIVES and is_content(words[i - 1]) and words[i - 1].lower not in LIGHT_VERBS:
+            return i
+    return None
+
+
 def _is_predicate(word: str) -> bool:
     """Whether a word closing the question after "that" says what it is made ("make that *mandatory*"): a predicate
     word or an adjective by its ending, not the verb of a relative clause."""
@@ -598,7 +701,13 @@ def _own_antecedent(question: str, words: list[Word], index: int, skipped: set[i
     asked-for noun included ("which files ... after I delete them"); for "it" any other content word ("if I delete
     a file, can I restore it?"), but not the asked-for noun ("how many members can it have?").
     """
-    for i in range(_clause_start(question, words, index)):
+    start = _clause_start(question, words, index)
+    relative = _relative_start(words, index) if plural else None
+    if relative is not None and relative > start:
+        # "Can guests see files that are not shared with them?": a relative clause's plural pronoun may name a plural
+        # noun of the clause it hangs on (guests), never the noun it hangs on (files: the relative stands for it)
+        start = relative - 1
+    for i in range(start):
         word = words[i]
         if not is_content(word) or word.lower in PREPOSITIONS or word.lower in LIGHT_VERBS:
             continue
@@ -625,7 +734,8 @@ def _pointing(words: list[Word], question: str) -> list[int]:
         if w == "there" and (following in AUXILIARIES or preceding in AUXILIARIES):
             continue  # "is there a limit?"
         if w == "one" and ((following and following not in _ADVERBS and is_content(words[i + 1])
-                            and not is_plural(words[i + 1].text))  # "one expires": its verb, not its noun
+                            and not is_plural(words[i + 1].text)  # "one expires": its verb, not its noun
+                            and not (preceding in AUXILIARIES and is_participle(words[i + 1])))  # "is one created"
                            or preceding in ("than", "least", "only", "no")):
             continue  # "one file", "more than one"; not "use one twice"
         if (w in ("that", "this") and following and i > 0 and is_content(words[i - 1])
@@ -710,7 +820,8 @@ def _head(words: list[str]) -> int:
 def _indefinite(phrase: str) -> str:
     """The phrase in the singular with "a"/"an" for its determiner ("the versions" -> "a version")."""
     words = _bare(phrase).split()
-    words[_head(words)] = singular(words[_head(words)])
+    head = words[_head(words)]
+    words[_head(words)] = head[:-2] if head.lower().endswith(("'s", "’s")) else singular(head)  # "copy's": a copy
     return f"{'an' if words[0][:1].lower() in 'aeiou' else 'a'} {' '.join(words)}"
 
 
@@ -803,6 +914,10 @@ def _substitute_pronouns(
             # "who can do this?" after "Can I restore a deleted file?": who can restore a deleted file
             text = text[: words[i - 1].start] + predicate + text[word.end :]
             continue
+        if word.lower in ("that", "this") and (named := _demonstrated(words, i, history[-1], config)):
+            # "can I change that contact?" after an answer naming "the billing contact": the thing as it was named
+            text = text[: word.start] + named + text[words[i + 1].end :]
+            continue
         if word.lower in ("that", "this") and i > 0 and (asked := _copula_subject(history[-1].question)):
             # "how do I change that?" after "What is the default expiry of a share link?": the thing that was
             text = text[: word.start] + asked + text[word.end :]
@@ -817,7 +932,8 @@ def _substitute_pronouns(
             topic = _topic(history, plural=None, config=config)
             replacement = f"in {topic}" if topic else ""
         elif (word.lower == "they" or (word.lower in ("them", "their") and _addressed(words, i, config))
-              ) and (people := who_answered(history[-1].question, history[-1].answer_sentences, config=config)):
+              ) and (people := who_answered(history[-1].question, history[-1].answer_sentences, config=config,
+                                            cited_texts=history[-1].cited_texts)):
             # "can they change ...?" after "Who can see invoices?": whom the answer names; so are "them" and
             # "their" one gets in touch with ("can I email them?" after "Who reviews refund requests?"), where
             # "download them" after "Who can see invoices?" are still the invoices
@@ -837,6 +953,9 @@ def _substitute_pronouns(
                     return None
                 text = text[: word.start] + replacement + text[word.end :]
                 continue
+            if word.lower == "it" and (event := _event(words, i, history[-1], config)):
+                text = text[: word.start] + event + text[word.end :]  # "when does it take effect?": downgrading
+                continue
             replacement = _topic(history, plural=plural, config=config, verbs=_verbs_around(words, i, config))
             if (word.lower in ("it", "them") and i > 0 and is_content(words[i - 1])
                     and (done_to := _object_in_answer(words[i - 1], history[-1], config))
@@ -853,6 +972,48 @@ def _substitute_pronouns(
             return None
         text = text[: word.start] + replacement + text[word.end :]
     return text
+
+
+def _event(words: list[Word], index: int, turn: Turn, config: PipelineConfig) -> str:
+    """The previous question's act, asked as "I/we", for an "it" that stands for it: a cited or answer sentence names
+    the act with its verb as a noun after a determiner and holds every other content word of the question ("when
+    does it take effect?" after "Can I downgrade from Business to Team?", citing "A downgrade from Business to Team
+    takes effect ..." -> "a downgrade from Business to Team"); "" otherwise."""
+    verb = _predicate(turn.question, gerund=False).partition(" ")[0]
+    act = stem_of(words_of(verb)[0], config) if verb else ""
+    other = {stem_of(w, config) for k, w in enumerate(words) if k != index and is_content(w)
+             and w.lower not in LIGHT_VERBS and w.lower not in _DEGREE} - {""}
+    if not act or not other:
+        return ""
+    for text in (*turn.answer_sentences, *turn.cited_texts):
+        for sentence in re.split(r"(?<=[.!?])\s+|\n", text):
+            held = words_of(sentence)
+            stems = {stem_of(w, config) for w in held}
+            if not other <= stems:
+                continue
+            for k, w in enumerate(held[1:], start=1):
+                if stem_of(w, config) == act and held[k - 1].lower in DETERMINERS:
+                    rest = _predicate(turn.question, gerund=False)[len(verb) :]
+                    after = words_of(rest)
+                    of = " of" if after and after[0].lower not in PREPOSITIONS | {"to"} else ""  # its object
+                    return f"{held[k - 1].lower} {w.lower}{of}{rest}"
+    return ""
+
+
+def _demonstrated(words: list[Word], index: int, turn: Turn, config: PipelineConfig) -> str:
+    """The phrase a demonstrative "that/this <noun>" points to, as the previous answer wrote it with the words before
+    that noun ("the billing contact" for "that contact" after "Invoices are sent by email to the billing contact.");
+    "" when the next word is no noun, or the answer writes it with nothing before it."""
+    if index + 1 >= len(words):
+        return ""
+    noun = words[index + 1]
+    if (not is_content(noun) or noun.lower in LIGHT_VERBS or noun.lower in _ADVERBS or noun.lower in REFERRING
+            or (index + 2 < len(words) and is_content(words[index + 2]))):
+        return ""
+    stem = stem_of(noun, config)
+    written = {stem_of(w, config) for text in turn.answer_sentences for w in words_of(text) if is_content(w)}
+    modifiers = modifiers_of(stem, turn.answer_sentences, written - {stem}, config=config) if stem else ""
+    return f"the {modifiers} {noun.text}" if modifiers else ""
 
 
 def _copula_subject(previous: str) -> str:

@@ -27,7 +27,7 @@ AUXILIARIES = frozenset({
 CONJUNCTIONS = frozenset({"and", "or", "but", "also", "plus"})
 PREPOSITIONS = frozenset({
     "on", "for", "in", "with", "at", "from", "by", "over", "via", "under", "without", "within", "during", "after",
-    "before", "through", "across",
+    "before", "through", "across", "per",
 })
 DETERMINERS = frozenset({
     "the", "a", "an", "any", "my", "our", "your", "their", "its", "this", "that", "these", "those", "each", "every",

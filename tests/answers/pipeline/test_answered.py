@@ -39,3 +39,13 @@ def test_who_answered_reads_the_people_from_the_answer(question, answer, people)
 
 def test_no_answer_names_nobody():
     assert who_answered("Who can see invoices?", (), config=CONFIG) == ""
+
+
+def test_an_answer_naming_nobody_leaves_the_people_to_the_cited_sentence_holding_the_question():
+    answer = ("Refund requests are made from the Billing page of the admin console.",)
+    cited = ("Refund policy\nWho can request a refund\nOnly the workspace owner can request a refund. Refund requests "
+             "are made from the Billing page of the admin console.",)
+
+    assert who_answered("Who can request a refund?", answer, config=CONFIG) == ""
+    assert who_answered("Who can request a refund?", answer, config=CONFIG, cited_texts=cited) == "the workspace owner"
+    assert who_answered("Who can cancel a refund?", answer, config=CONFIG, cited_texts=cited) == ""

@@ -335,6 +335,22 @@ def test_a_pronoun_does_not_stand_for_a_noun_of_its_own_clause_but_may_for_one_o
     assert resolve("if I delete a file, can I restore it?", SHARE_LINK) == "if I delete a file, can I restore it?"
 
 
+GUESTS_TRASH = Turn("Can guests open the trash?", ("Guests cannot open the Trash view.",),
+                    ("Trash and file recovery\nWho can restore files\nGuests cannot open the Trash view.",))
+
+
+def test_a_plural_pronoun_in_a_relative_clause_may_name_a_noun_of_the_clause_it_hangs_on_but_not_that_noun():
+    question = "Can guests see files that are not shared with them?"
+
+    assert resolve_question(question, (GUESTS_TRASH,), config=CONFIG).question is question
+    assert resolve("Can I see the files that are shared with them?", GUESTS_TRASH) == (
+        "Can I see the files that are shared with guests?"
+    )
+    assert resolve("can I restore files that I deleted from it?", GUESTS_TRASH) == (
+        "Can I restore files that I deleted from the trash?"
+    )
+
+
 def test_the_word_right_before_a_pronoun_is_its_verb_and_who_with_an_auxiliary_is_a_subject():
     assert resolve("who manages them?", SERVICE) == "Who manages service accounts?"
     assert resolve("where can I download them?", INVOICES) == "Where can I download invoices?"  # not "see invoices"
@@ -383,7 +399,7 @@ def test_the_x_one_names_the_head_noun_each_takes_the_passages_modifiers_and_aft
                     "Webhooks are configured on the Developer page.",
                     "Each webhook request is signed with HMAC-SHA256.")
 
-    assert resolve("the Oregon one?", frankfurt) == "Does the Oregon centre have backup generators?"
+    assert resolve("the Oregon one?", frankfurt) == "Does the Oregon data centre have backup generators?"
     assert resolve("and the files.write one?", scopes) == "What does the files.write scope allow?"
     assert resolve("how is each request signed?", webhooks) == "How is each webhook request signed?"
     assert resolve("can support recover them after that?", TRASH).endswith("after that?")
@@ -757,3 +773,109 @@ def test_that_after_a_what_is_question_is_the_thing_whose_value_was_asked():
     # not after a question of another form ("How do I ...?" keeps its verb-phrase reading)
     assert resolve("can an admin turn that off?", Turn("How do I empty the trash?")) == \
         "Can an admin turn emptying the trash off?"
+
+
+INVOICE_CONTACT = Turn(
+    "Who are invoices emailed to?",
+    ("Invoices are sent by email to the billing contact.",),
+    ("Billing and invoices\nInvoice schedule\nInvoices are issued on the 1st of each month. Invoices are sent by "
+     "email to the billing contact.",),
+)
+MONTHLY_INVOICES = Turn(
+    "When are monthly invoices issued?",
+    ("Invoices are issued on the 1st of each month.",),
+    ("Billing and invoices\nInvoice schedule\nInvoices are issued on the 1st of each month. Annual plans receive one "
+     "invoice per year.",),
+)
+CONFLICTED = Turn(
+    "What does a conflicted copy's file name include?",
+    ('The second copy has the words "conflicted copy" and the member\'s name in its file name.',),
+    ("Desktop sync client\nConflicts\nLumora keeps both copies when a conflict happens. The second copy has the words "
+     '"conflicted copy" and the member\'s name in its file name.',),
+)
+
+def test_that_before_a_noun_is_the_thing_as_the_previous_answer_named_it():
+    assert resolve("can I change that contact?", INVOICE_CONTACT) == "Can I change the billing contact?"
+    assert resolve("can I change that?", INVOICE_CONTACT) == "Can I change invoices?"  # no noun: the topic
+
+
+def test_ones_after_a_modifier_is_the_previous_questions_noun_not_its_closing_participle():
+    assert resolve("annual ones?", MONTHLY_INVOICES) == "When are annual invoices issued?"
+
+
+def test_one_as_the_subject_of_a_passive_is_one_of_the_topic_without_its_possessive():
+    assert resolve("when is one created?", CONFLICTED) == "When is a conflicted copy created?"
+    question = "Is one invoice issued per year?"
+    assert resolve_question(question, (MONTHLY_INVOICES,), config=CONFIG).question is question
+
+
+def test_them_one_gets_in_touch_with_after_a_who_question_is_whom_its_answer_names():
+    assert resolve("how can I get in touch with them?", REVIEWERS) == (
+        "How can I get in touch with the Lumora Labs billing team?"
+    )
+
+
+DOWNGRADE = Turn(
+    "Can I downgrade from Business to Team?",
+    ("A downgrade from Business to Team takes effect at the start of the next billing period.",),
+    ("Lumora pricing and plans\nChanging plans\nAn upgrade takes effect immediately.\nA downgrade from Business to "
+     "Team takes effect at the start of the next billing period.",),
+)
+TRANSFER = Turn(
+    "How do I transfer ownership of a workspace?",
+    ("The owner can transfer ownership to an admin from the workspace settings page.",),
+    ("Getting started with Lumora\nTransferring ownership\nThe owner can transfer ownership to an admin from the "
+     "workspace settings page. The new owner must accept the transfer before it takes effect.",),
+)
+
+
+def test_it_for_the_act_the_previous_question_asked_as_i_is_that_act_as_the_passages_name_it():
+    assert resolve("when does it take effect?", DOWNGRADE) == "When does a downgrade from Business to Team take effect?"
+    assert resolve("does the new owner have to accept it?", TRANSFER) == (
+        "Does the new owner have to accept the transfer of ownership of a workspace?"
+    )
+    assert "a downgrade" not in resolve("can I undo it?", DOWNGRADE)  # no sentence names the act with "undo"
+
+
+TEAM_PRICE = Turn(
+    "How much does the Team plan cost per user?",
+    ("The Team plan costs $12 per user per month.",),
+    ("Lumora pricing and plans\nTeam plan\nThe Team plan costs $12 per user per month.",),
+)
+
+
+def test_the_name_one_is_the_noun_the_name_it_parallels_names_not_the_verb_or_preposition_after_it():
+    assert resolve("the Business one?", TEAM_PRICE) == "How much does the Business plan cost per user?"
+    assert resolve("the Oregon one?", Turn("Which data centre serves the European data region?")) == (
+        "Which data centre serves the Oregon region?"
+    )
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "resolved"),
+    [
+        ("Is there a Linux version of the desktop app?", "of the mobile app?",
+         "Is there a Linux version of the mobile app?"),
+        ("What happens to uploads when the storage quota is full?", "to existing files?",
+         "What happens to existing files when the storage quota is full?"),
+        ("Can Business customers pay by bank transfer?", "customers in India?",
+         "Can customers in India pay by bank transfer?"),
+        ("Do older file versions count toward storage?", "files in the trash?",
+         "Do files in the trash count toward storage?"),
+    ],
+)
+def test_a_verbless_phrase_takes_the_place_of_the_previous_phrase_it_parallels(previous, question, resolved):
+    assert resolve(question, Turn(previous)) == resolved
+
+
+def test_a_phrase_after_of_with_no_such_phrase_before_is_left_as_asked():
+    question = "of the mobile app?"
+    assert resolve_question(question, (Turn("How long do refunds take?"),), config=CONFIG).question is question
+
+
+def test_they_after_a_who_question_whose_answer_names_nobody_is_whom_the_cited_passage_names():
+    asked = Turn("Who can request a refund?", ("Refund requests are made from the Billing page of the admin console.",),
+                 ("Refund policy\nWho can request a refund\nOnly the workspace owner can request a refund. Refund "
+                  "requests are made from the Billing page of the admin console.",))
+
+    assert resolve("where do they do that?", asked) == "Where do the workspace owner request a refund?"
