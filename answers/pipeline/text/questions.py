@@ -284,6 +284,22 @@ def holds_type(text: str, kind: QuestionType) -> bool:
     return True
 
 
+# An ordinal ranks a thing ("the 0'th element", "the 3rd argument"); it counts nothing.
+_ORDINAL = re.compile(r"(?<![\w.])\d+(?:['’]?th|st|nd|rd)\b", re.I)
+
+
+def holds_asked_type(text: str, kind: QuestionType, question: str) -> bool:
+    """`holds_type` for this question: for a quantity, the number words the question writes itself and ordinals count
+    nothing ("How many channels can one session listen on?" is not answered by "only one instance is delivered", nor
+    "How many events can it hold?" by "the 0'th element")."""
+    if kind is QuestionType.QUANTITY:
+        own = {word.lower() for word in _QUANTITY_WORD.findall(_NUMBER_IDIOM.sub(" ", question))}
+        text = _ORDINAL.sub(" ", text)
+        if own:
+            text = re.sub(rf"\b(?:{'|'.join(map(re.escape, sorted(own)))})\b", " ", text, flags=re.I)
+    return holds_type(text, kind)
+
+
 def asks_bound(question: str) -> bool:
     """Whether the question asks for a bound ("at most", "the maximum", "the limit", "at least", "the minimum", how
     many "at the same time", "the largest", "what range")."""

@@ -194,6 +194,18 @@ def test_a_unit_without_the_asked_type_does_not_answer():
     ], config=CONFIG) == []
 
 
+def test_a_count_the_question_states_itself_or_an_ordinal_does_not_answer_how_many():
+    notified = [block(1, "A session listening on many channels at the same time gets only one instance of each event.")]
+    ranked = [block(1, "The scheduler keeps at most the events of its heap and returns the 0'th event first.")]
+    counted = [block(1, "One session can listen on up to 64 channels at the same time.")]
+
+    assert extract_answer("How many channels can one session listen on at the same time?", notified, config=CONFIG) == []
+    assert extract_answer("How many events can the scheduler keep at most?", ranked, config=CONFIG) == []
+    assert extract_answer("How many channels can one session listen on at the same time?", counted, config=CONFIG) == [
+        "One session can listen on up to 64 channels at the same time [1]."
+    ]
+
+
 def test_a_comparison_takes_each_side_in_turn_up_to_the_sentence_limit():
     blocks = [
         block(1, "The Team plan costs $12 per user per month.\nThe Team plan allows a maximum of 50 members.", 5.0),

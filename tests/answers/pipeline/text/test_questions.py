@@ -5,6 +5,7 @@ from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.questions import (
     QuestionType,
     asks_bound,
+    holds_asked_type,
     holds_type,
     question_acronyms,
     question_called_names,
@@ -76,6 +77,17 @@ def test_question_type(question, kind):
 ])
 def test_a_text_holds_a_required_type_only_with_its_value(text, kind, holds):
     assert holds_type(text, kind) is holds
+
+
+@pytest.mark.parametrize(("text", "question", "holds"), [
+    ("Only one instance of the event is delivered.", "How many channels can one session listen on?", False),
+    ("Only one instance of the event is delivered.", "How many instances are delivered?", True),
+    ("It returns the 0'th element first.", "How many elements can the heap hold?", False),
+    ("The heap holds up to 512 elements.", "How many elements can the heap hold?", True),
+    ("Only one instance of the event is delivered.", "What time is the event delivered?", False),  # other kinds as before
+])
+def test_a_quantity_the_question_writes_itself_or_an_ordinal_counts_nothing_asked(text, question, holds):
+    assert holds_asked_type(text, question_type(question), question) is holds
 
 
 def test_a_remembered_answer_is_the_texts_and_kinds_own():
