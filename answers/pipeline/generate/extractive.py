@@ -213,7 +213,10 @@ def _candidates(
         for unit in block_units(block, procedure=kind is QuestionType.PROCEDURE)
         # a unit without the asked type never answers, unless it is a signature stating the asked parameter's
         # default ("timeout=None" for "What is the default timeout of subprocess.run?")
-        if (kind not in _REQUIRED or holds_asked_type(unit.text, kind, question) or states_asked_default(unit, terms, config.tokenizer))
+        if (
+            kind not in _REQUIRED or holds_asked_type(unit.text, kind, question)
+            or states_asked_default(unit, terms, config.tokenizer)
+        )
         and (not bound or kind not in _REQUIRED or states_bound(" ".join((unit.text, *unit.terms, *unit.context))))
     ]
     similarities = sentence_similarities(question, units) if config.semantic and units else None

@@ -84,7 +84,8 @@ def test_a_text_holds_a_required_type_only_with_its_value(text, kind, holds):
     ("Only one instance of the event is delivered.", "How many instances are delivered?", True),
     ("It returns the 0'th element first.", "How many elements can the heap hold?", False),
     ("The heap holds up to 512 elements.", "How many elements can the heap hold?", True),
-    ("Only one instance of the event is delivered.", "What time is the event delivered?", False),  # other kinds as before
+    # other kinds hold as before
+    ("Only one instance of the event is delivered.", "What time is the event delivered?", False),
 ])
 def test_a_quantity_the_question_writes_itself_or_an_ordinal_counts_nothing_asked(text, question, holds):
     assert holds_asked_type(text, question_type(question), question) is holds
