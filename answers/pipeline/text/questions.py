@@ -3,6 +3,7 @@ sentence holds that type."""
 import enum
 import functools
 import re
+from collections.abc import Sequence
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.quantities import find_quantities, numbers_in
@@ -244,6 +245,28 @@ def question_joined_names(question: str) -> list[str]:
     """The identifiers the question names whose words are joined by underscores ("wal_level", "dirs_exist_ok"),
     lower-cased: an answer must write the name itself, not merely its words apart ("WAL buffers" and "low level")."""
     return sorted({name.lower() for name in _JOINED_NAME.findall(question)})
+
+
+# A command written in capitals, of two words or more ("CREATE SEQUENCE", "LOCK TABLE", "VACUUM FULL").
+_COMMAND = re.compile(r"(?<![\w-])[A-Z]{2,}(?:\s+[A-Z]{2,})+(?![\w-])")
+
+
+def question_commands(question: str) -> list[tuple[str, ...]]:
+    """The words of each command the question writes in capitals ("CREATE SEQUENCE" -> ("CREATE", "SEQUENCE"))."""
+    return [tuple(m.group().split()) for m in _COMMAND.finditer(question)]
+
+
+def names_sibling_command(title: str, commands: Sequence[tuple[str, ...]]) -> bool:
+    """Whether the title names another command than each the question writes, of a word in common ("ALTER SEQUENCE"
+    or "CREATE TABLE" for "CREATE SEQUENCE"): its page speaks of that other command. A title that starts the asked
+    command, or that the command starts ("LOCK" for "LOCK TABLE", "VACUUM" for "VACUUM FULL"), is its page."""
+    words = tuple(title.split())
+    if not commands or not words or not all(re.fullmatch(r"[A-Z]{2,}", word) for word in words):
+        return False
+    return all(
+        set(words) & set(command) and words[: len(command)] != command and command[: len(words)] != words
+        for command in commands
+    )
 
 
 def wants_quantity(question: str) -> bool:

@@ -208,6 +208,23 @@ def test_a_count_the_question_states_itself_or_an_ordinal_does_not_answer_how_ma
     ]
 
 
+def titled(n: int, title: str, text: str) -> Block:
+    made = block(n, text, score=5.0)
+    return dataclasses.replace(made, record=dataclasses.replace(made.record, source_title=title))
+
+
+def test_a_page_of_another_command_does_not_answer_for_the_command_the_question_writes():
+    question = "What data type does CREATE SEQUENCE use when none is given?"
+    altered = titled(1, "ALTER SEQUENCE", "The data type of the sequence can be changed; the default type is bigint.")
+    created = titled(2, "CREATE SEQUENCE", "The optional clause AS data_type specifies the data type of the sequence; "
+                                           "the default data type is bigint.")
+
+    assert extract_answer(question, [altered], config=CONFIG) == []
+    assert extract_answer(question, [altered, created], config=CONFIG) == [
+        "The optional clause AS data_type specifies the data type of the sequence; the default data type is bigint [2]."
+    ]
+
+
 def test_a_comparison_takes_each_side_in_turn_up_to_the_sentence_limit():
     blocks = [
         block(1, "The Team plan costs $12 per user per month.\nThe Team plan allows a maximum of 50 members.", 5.0),

@@ -7,8 +7,10 @@ from answers.pipeline.text.questions import (
     asks_bound,
     holds_asked_type,
     holds_type,
+    names_sibling_command,
     question_acronyms,
     question_called_names,
+    question_commands,
     question_identifiers,
     question_numbers,
     question_terms,
@@ -254,3 +256,17 @@ def test_called_names_are_the_dotted_names_and_the_calls_a_question_writes_in_pa
     assert question_called_names("What is the default maxsize of queue.Queue?") == [("queue", "queue")]
     assert question_called_names("In which mode does open() open a file?") == [("open",)]
     assert question_called_names("Does Path.mkdir() create parents, and is wal_level read?") == [("path", "mkdir")]
+
+
+@pytest.mark.parametrize(("title", "question", "sibling"), [
+    ("ALTER SEQUENCE", "What data type does CREATE SEQUENCE use by default?", True),
+    ("CREATE TABLE", "What data type does CREATE SEQUENCE use by default?", True),
+    ("CREATE SEQUENCE", "What data type does CREATE SEQUENCE use by default?", False),
+    ("LOCK", "Which lock mode does LOCK TABLE take by default?", False),  # the title starts the command
+    ("VACUUM", "What does VACUUM FULL cost?", False),
+    ("TRUNCATE", "Which lock mode does LOCK TABLE take by default?", False),  # no word in common
+    ("13.3. Explicit Locking", "Which lock mode does LOCK TABLE take by default?", False),  # not a command's page
+    ("ALTER SEQUENCE", "What data type does a sequence use by default?", False),  # no command asked
+])
+def test_a_page_titled_by_another_command_of_a_shared_word_is_a_sibling(title, question, sibling):
+    assert names_sibling_command(title, question_commands(question)) is sibling
