@@ -99,6 +99,11 @@ _PARAPHRASES = (
         r"\b(?:when|if|where)\s+(?:none|nothing|no\s+\w+|it|they|one)\s+(?:is|are)\s+(?:given|specified|set|passed|"
         r"provided|supplied)\b|\bunless\s+(?:it\s+is\s+|you\s+)?(?:configured|specified|set|told|changed)\s+otherwise\b|"
         r"\b(?:when|if)\s+(?:not\s+(?:given|specified|set|passed)|omitted|left\s+out)\b|"
+        # ... after the name of what is left out ("when number is not given"), or said of the asker ("if I do not
+        # give one")
+        r"\b(?:is|are)\s+not\s+(?:given|specified|passed|provided|supplied)\b|"
+        r"\b(?:i|you|we)\s+(?:do\s+not|don't|did\s+not|didn't)\s+(?:give|pass|specify|provide|supply)\s+"
+        r"(?:one|it|any|them|an?\s+\w+)\b|"
         r"\bdefault\s+(?:value|setting)s?\b", re.I), " default "),
 )
 

@@ -124,6 +124,16 @@ def test_question_terms_leave_out_what_only_asks_for_a_type_and_use_the_manuals_
     assert question_terms("Can I get my money back?", config=config) == ["refund"]
 
 
+@pytest.mark.parametrize(("question", "terms"), [
+    ("How many times does timeit run the statement when number is not given?",
+     ["time", "timeit", "run", "statement", "number", "default"]),
+    ("Which user does FTP.login sign in as if I do not give one?", ["user", "ftp", "sign", "default"]),
+    ("Why is the key not given to the user?", ["key", "given", "user"]),  # no default asked
+])
+def test_a_default_asked_as_what_is_left_out_reads_as_the_default(question, terms):
+    assert question_terms(question, config=PipelineConfig()) == terms
+
+
 def test_search_terms_keep_the_askers_words_and_add_the_manuals_word():
     tokenizer = PipelineConfig().tokenizer
 
