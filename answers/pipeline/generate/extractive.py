@@ -19,9 +19,11 @@ from answers.pipeline.text.questions import (
     ASKS_SEVERAL,
     QuestionType,
     asks_bound,
-    holds_type,
+    holds_asked_type,
+    names_sibling_command,
     question_acronyms,
     question_called_names,
+    question_commands,
     question_identifiers,
     question_joined_names,
     question_numbers,
@@ -117,6 +119,7 @@ def answer_candidates(
     called = question_called_names(question)
     qualifiers = set(re.findall(r"\w+", question.lower()))
     written = (question_acronyms(question), question_numbers(question))
+    commands = question_commands(question)
     defined = _defined_names(joined, blocks)
     ranked = sorted(
         (
@@ -125,6 +128,7 @@ def answer_candidates(
             and _writes_names(c.unit, joined) and _writes_acronyms_and_numbers(c.unit, *written)
             and not _under_a_namesake(c.unit, called, qualifiers)
             and not _mentions_in_passing(c.unit, defined)
+            and not names_sibling_command(c.unit.block.record.source_title, commands)
         ),
         key=lambda c: c.key,
     )
@@ -213,7 +217,10 @@ def _candidates(
         for unit in block_units(block, procedure=kind is QuestionType.PROCEDURE)
         # a unit without the asked type never answers, unless it is a signature stating the asked parameter's
         # default ("timeout=None" for "What is the default timeout of subprocess.run?")
-        if (kind not in _REQUIRED or holds_type(unit.text, kind) or states_asked_default(unit, terms, config.tokenizer))
+        if (
+            kind not in _REQUIRED or holds_asked_type(unit.text, kind, question)
+            or states_asked_default(unit, terms, config.tokenizer)
+        )
         and (not bound or kind not in _REQUIRED or states_bound(" ".join((unit.text, *unit.terms, *unit.context))))
     ]
     similarities = sentence_similarities(question, units) if config.semantic and units else None

@@ -3,6 +3,7 @@ sentence holds that type."""
 import enum
 import functools
 import re
+from collections.abc import Sequence
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.quantities import find_quantities, numbers_in
@@ -98,6 +99,11 @@ _PARAPHRASES = (
         r"\b(?:when|if|where)\s+(?:none|nothing|no\s+\w+|it|they|one)\s+(?:is|are)\s+(?:given|specified|set|passed|"
         r"provided|supplied)\b|\bunless\s+(?:it\s+is\s+|you\s+)?(?:configured|specified|set|told|changed)\s+otherwise\b|"
         r"\b(?:when|if)\s+(?:not\s+(?:given|specified|set|passed)|omitted|left\s+out)\b|"
+        # ... after the name of what is left out ("when number is not given"), or said of the asker ("if I do not
+        # give one")
+        r"\b(?:is|are)\s+not\s+(?:given|specified|passed|provided|supplied)\b|"
+        r"\b(?:i|you|we)\s+(?:do\s+not|don't|did\s+not|didn't)\s+(?:give|pass|specify|provide|supply)\s+"
+        r"(?:one|it|any|them|an?\s+\w+)\b|"
         r"\bdefault\s+(?:value|setting)s?\b", re.I), " default "),
 )
 
@@ -246,6 +252,28 @@ def question_joined_names(question: str) -> list[str]:
     return sorted({name.lower() for name in _JOINED_NAME.findall(question)})
 
 
+# A command written in capitals, of two words or more ("CREATE SEQUENCE", "LOCK TABLE", "VACUUM FULL").
+_COMMAND = re.compile(r"(?<![\w-])[A-Z]{2,}(?:\s+[A-Z]{2,})+(?![\w-])")
+
+
+def question_commands(question: str) -> list[tuple[str, ...]]:
+    """The words of each command the question writes in capitals ("CREATE SEQUENCE" -> ("CREATE", "SEQUENCE"))."""
+    return [tuple(m.group().split()) for m in _COMMAND.finditer(question)]
+
+
+def names_sibling_command(title: str, commands: Sequence[tuple[str, ...]]) -> bool:
+    """Whether the title names another command than each the question writes, of a word in common ("ALTER SEQUENCE"
+    or "CREATE TABLE" for "CREATE SEQUENCE"): its page speaks of that other command. A title that starts the asked
+    command, or that the command starts ("LOCK" for "LOCK TABLE", "VACUUM" for "VACUUM FULL"), is its page."""
+    words = tuple(title.split())
+    if not commands or not words or not all(re.fullmatch(r"[A-Z]{2,}", word) for word in words):
+        return False
+    return all(
+        set(words) & set(command) and words[: len(command)] != command and command[: len(words)] != words
+        for command in commands
+    )
+
+
 def wants_quantity(question: str) -> bool:
     """Whether the question asks for a number, a duration, a date or an amount."""
     return bool(ASKS_QUANTITY.search(question) or _ASKS_AMOUNT.search(question))
@@ -282,6 +310,22 @@ def holds_type(text: str, kind: QuestionType) -> bool:
     if kind is QuestionType.QUANTITY:
         return bool(numbers_in(text) or _QUANTITY_WORD.search(_NUMBER_IDIOM.sub(" ", text)))
     return True
+
+
+# An ordinal ranks a thing ("the 0'th element", "the 3rd argument"); it counts nothing.
+_ORDINAL = re.compile(r"(?<![\w.])\d+(?:['’]?th|st|nd|rd)\b", re.I)
+
+
+def holds_asked_type(text: str, kind: QuestionType, question: str) -> bool:
+    """`holds_type` for this question: for a quantity, the number words the question writes itself and ordinals count
+    nothing ("How many channels can one session listen on?" is not answered by "only one instance is delivered", nor
+    "How many events can it hold?" by "the 0'th element")."""
+    if kind is QuestionType.QUANTITY:
+        own = {word.lower() for word in _QUANTITY_WORD.findall(_NUMBER_IDIOM.sub(" ", question))}
+        text = _ORDINAL.sub(" ", text)
+        if own:
+            text = re.sub(rf"\b(?:{'|'.join(map(re.escape, sorted(own)))})\b", " ", text, flags=re.I)
+    return holds_type(text, kind)
 
 
 def asks_bound(question: str) -> bool:

@@ -194,6 +194,37 @@ def test_a_unit_without_the_asked_type_does_not_answer():
     ], config=CONFIG) == []
 
 
+def test_a_count_the_question_states_itself_or_an_ordinal_does_not_answer_how_many():
+    notified = [block(1, "A session listening on many channels at the same time gets only one instance of each event.")]
+    ranked = [block(1, "The scheduler keeps at most the events of its heap and returns the 0'th event first.")]
+    counted = [block(1, "One session can listen on up to 64 channels at the same time.")]
+
+    channels = "How many channels can one session listen on at the same time?"
+
+    assert extract_answer(channels, notified, config=CONFIG) == []
+    assert extract_answer("How many events can the scheduler keep at most?", ranked, config=CONFIG) == []
+    assert extract_answer(channels, counted, config=CONFIG) == [
+        "One session can listen on up to 64 channels at the same time [1]."
+    ]
+
+
+def titled(n: int, title: str, text: str) -> Block:
+    made = block(n, text, score=5.0)
+    return dataclasses.replace(made, record=dataclasses.replace(made.record, source_title=title))
+
+
+def test_a_page_of_another_command_does_not_answer_for_the_command_the_question_writes():
+    question = "What data type does CREATE SEQUENCE use when none is given?"
+    altered = titled(1, "ALTER SEQUENCE", "The data type of the sequence can be changed; the default type is bigint.")
+    created = titled(2, "CREATE SEQUENCE", "The optional clause AS data_type specifies the data type of the sequence; "
+                                           "the default data type is bigint.")
+
+    assert extract_answer(question, [altered], config=CONFIG) == []
+    assert extract_answer(question, [altered, created], config=CONFIG) == [
+        "The optional clause AS data_type specifies the data type of the sequence; the default data type is bigint [2]."
+    ]
+
+
 def test_a_comparison_takes_each_side_in_turn_up_to_the_sentence_limit():
     blocks = [
         block(1, "The Team plan costs $12 per user per month.\nThe Team plan allows a maximum of 50 members.", 5.0),

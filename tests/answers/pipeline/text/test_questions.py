@@ -5,9 +5,12 @@ from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.questions import (
     QuestionType,
     asks_bound,
+    holds_asked_type,
     holds_type,
+    names_sibling_command,
     question_acronyms,
     question_called_names,
+    question_commands,
     question_identifiers,
     question_numbers,
     question_terms,
@@ -78,6 +81,18 @@ def test_a_text_holds_a_required_type_only_with_its_value(text, kind, holds):
     assert holds_type(text, kind) is holds
 
 
+@pytest.mark.parametrize(("text", "question", "holds"), [
+    ("Only one instance of the event is delivered.", "How many channels can one session listen on?", False),
+    ("Only one instance of the event is delivered.", "How many instances are delivered?", True),
+    ("It returns the 0'th element first.", "How many elements can the heap hold?", False),
+    ("The heap holds up to 512 elements.", "How many elements can the heap hold?", True),
+    # other kinds hold as before
+    ("Only one instance of the event is delivered.", "What time is the event delivered?", False),
+])
+def test_a_quantity_the_question_writes_itself_or_an_ordinal_counts_nothing_asked(text, question, holds):
+    assert holds_asked_type(text, question_type(question), question) is holds
+
+
 def test_a_remembered_answer_is_the_texts_and_kinds_own():
     """holds_type remembers what it read by text and kind: a chunk's next version (other text) or another kind of
     question is read afresh, never given the answer remembered for the old text."""
@@ -107,6 +122,16 @@ def test_question_terms_leave_out_what_only_asks_for_a_type_and_use_the_manuals_
 
     assert question_terms("How frequently does Lumora back up data?", config=config) == ["lumora", "backup", "data"]
     assert question_terms("Can I get my money back?", config=config) == ["refund"]
+
+
+@pytest.mark.parametrize(("question", "terms"), [
+    ("How many times does timeit run the statement when number is not given?",
+     ["time", "timeit", "run", "statement", "number", "default"]),
+    ("Which user does FTP.login sign in as if I do not give one?", ["user", "ftp", "sign", "default"]),
+    ("Why is the key not given to the user?", ["key", "given", "user"]),  # no default asked
+])
+def test_a_default_asked_as_what_is_left_out_reads_as_the_default(question, terms):
+    assert question_terms(question, config=PipelineConfig()) == terms
 
 
 def test_search_terms_keep_the_askers_words_and_add_the_manuals_word():
@@ -241,3 +266,17 @@ def test_called_names_are_the_dotted_names_and_the_calls_a_question_writes_in_pa
     assert question_called_names("What is the default maxsize of queue.Queue?") == [("queue", "queue")]
     assert question_called_names("In which mode does open() open a file?") == [("open",)]
     assert question_called_names("Does Path.mkdir() create parents, and is wal_level read?") == [("path", "mkdir")]
+
+
+@pytest.mark.parametrize(("title", "question", "sibling"), [
+    ("ALTER SEQUENCE", "What data type does CREATE SEQUENCE use by default?", True),
+    ("CREATE TABLE", "What data type does CREATE SEQUENCE use by default?", True),
+    ("CREATE SEQUENCE", "What data type does CREATE SEQUENCE use by default?", False),
+    ("LOCK", "Which lock mode does LOCK TABLE take by default?", False),  # the title starts the command
+    ("VACUUM", "What does VACUUM FULL cost?", False),
+    ("TRUNCATE", "Which lock mode does LOCK TABLE take by default?", False),  # no word in common
+    ("13.3. Explicit Locking", "Which lock mode does LOCK TABLE take by default?", False),  # not a command's page
+    ("ALTER SEQUENCE", "What data type does a sequence use by default?", False),  # no command asked
+])
+def test_a_page_titled_by_another_command_of_a_shared_word_is_a_sibling(title, question, sibling):
+    assert names_sibling_command(title, question_commands(question)) is sibling
