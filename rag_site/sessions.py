@@ -30,9 +30,9 @@ class SessionStore(db.SessionStore):
         """Write the session, unless it is what this store inserted and nothing changed since."""
         if self.session_key is None:
             return self.create()
-        data = self._get_session(no_load=must_create)
-        if not must_create and self._inserted == (self.session_key, data):
+        if not must_create and self._inserted is not None and self._inserted == (self.session_key, dict(self.items())):
             return None
         super().save(must_create=must_create)
-        self._inserted = (self.session_key, copy.deepcopy(data)) if must_create else None
+        # After an insert the data is in memory (create() starts it empty), so items() reads no row.
+        self._inserted = (self.session_key, copy.deepcopy(dict(self.items()))) if must_create else None
         return None
