@@ -1,4 +1,4 @@
-"""The session engine: Django's database sessions, with the page's new visitor written once, not three times.
+"""The session engine: Django's database sessions, a new visitor's page costing one statement (the insert), not three.
 
 A new visitor's page (answers/views.py `chat`) saves the session so their conversations have a key. Django's
 database store asks first whether a random 32-character key is taken (a SELECT), inserts the row, then the session
