@@ -75,13 +75,16 @@ def chat(request: HttpRequest) -> HttpResponse:
     """
     try:
         with database_available():  # the page reads who is signed in as it renders
-            if not request.user.is_authenticated and request.session.session_key is None:
+            minted = not request.user.is_authenticated and request.session.session_key is None
+            if minted:
                 request.session.save()
             caller = _caller(request)
             current = _reopened(caller, request.GET.get("c"))
+            # A session minted just now owns no conversation yet: nothing to look up.
+            listed = [] if minted else list(caller_conversations(caller=caller)[:LISTED_CONVERSATIONS])
             response = render(request, "answers/chat.html", {
                 "max_chars": settings.RAG_MAX_QUESTION_CHARS,
-                "conversations": list(caller_conversations(caller=caller)[:LISTED_CONVERSATIONS]),
+                "conversations": listed,
                 "current": current,
                 "anon_days": settings.RAG_ANON_CONVERSATION_DAYS,
             })

@@ -300,6 +300,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+SESSION_ENGINE = "rag_site.sessions"  # the database store, a new visitor written once (rag_site/sessions.py)
 
 # Every user signs in at the site's own page (rag_site/accounts.py); the admin keeps its own for staff.
 LOGIN_URL = "login"

@@ -1,6 +1,8 @@
 """The chat page: served with its scripts from static/, a strict CSP, and never cached."""
 import pytest
 from django.contrib.sessions.models import Session
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 pytestmark = pytest.mark.django_db
 
@@ -50,6 +52,18 @@ def test_a_page_view_starts_one_session_that_a_second_view_keeps(client):
     assert Session.objects.count() == 1
     client.get("/")
     assert Session.objects.count() == 1
+
+
+def test_a_new_visitors_page_costs_one_insert_and_lists_no_conversations(client):
+    """A key minted in this request owns nothing yet: no existence check, no rewrite, no conversation list read."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/")
+
+    run = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(run) == 1 and run[0].startswith('INSERT INTO "django_session"')
+    assert Session.objects.filter(session_key=response.cookies["sessionid"].value).exists()
+    page = response.content.decode()
+    assert "history-empty" in page and "conversation-item" not in page
 
 
 @pytest.mark.django_db(transaction=True)

@@ -46,9 +46,9 @@ class Command(BaseCommand):
     help = (
         "Load-test a running site on this machine: C websocket clients each ask Q demo questions one after the "
         "other, all clients at once. Prints time to the first verified sentence and to the end of the answer "
-        "(p50/p95/p99), errors and answers per second, first against ws/echo/ (the stack's ceiling, "
-        "RAG_LOADTEST_ECHO=1) then the chat, with answers/s as a share of the ceiling. Exit status 1 if any "
-        "question failed."
+        "(p50/p95/p99), errors and answers per second (connects counted), first against ws/echo/ (the stack's "
+        "ceiling, RAG_LOADTEST_ECHO=1: the same plan, ten rounds merged) then the chat, with answers/s as a share "
+        "of the ceiling. Exit status 1 if any question failed."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -85,8 +85,9 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--no-ceiling", action="store_true",
-            help="Skip the ceiling: by default the same clients first ask ws/echo/ (workers started with "
-            "RAG_LOADTEST_ECHO=1), and answers/s is printed as a share of what that trivial consumer sustains.",
+            help="Skip the ceiling: by default the same clients first ask ws/echo/ the same questions per connect, ten "
+            "rounds (workers started with RAG_LOADTEST_ECHO=1), and answers/s is printed as a share of what that "
+            "trivial consumer sustains.",
         )
         parser.add_argument("--json", action="store_true", help="Print one JSON object.")
 

@@ -1,26 +1,31 @@
 """manage.py loadtest: loopback only, fragments read as the page reads them, and a real run against daphne."""
+import asyncio
 import contextlib
 import io
 import json
 import random
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from answers.bench.load import (
+    CEILING_ROUNDS,
     DEMO_QUESTIONS,
     AnswerTiming,
     Frame,
     LoadPlan,
     LoadReport,
     NotLoopback,
-    ceiling_questions,
+    ceiling_plans,
     ceiling_unreachable,
     loopback_target,
+    merge_rounds,
     percentile,
     read_frame,
+    run_with_ceiling,
     share_of_ceiling,
 )
 from answers.pipeline.events import AnswerDone, ChunkRef, SentenceVerified
@@ -226,9 +231,62 @@ def test_share_of_ceiling_is_answers_per_second_over_the_ceilings(answers, ceili
     assert share_of_ceiling(answers, ceiling) == share
 
 
-@pytest.mark.parametrize(("questions", "expected"), [(1, 10), (5, 50), (10, 100), (20, 100)])
-def test_the_ceiling_asks_ten_times_the_questions_within_the_bound(questions, expected):
-    assert ceiling_questions(questions) == expected
+def test_the_ceiling_runs_the_answers_plan_against_the_echo_in_rounds():
+    plan = LoadPlan(targets=(loopback_target("http://127.0.0.1:8000"),), clients=100, questions=5,
+                    spread_sources=True, mint_sessions=True)
+
+    rounds = ceiling_plans(plan)
+
+    # The same clients, questions per connect and connect path: only the socket differs, never the questions.
+    assert rounds == (replace(plan, echo=True),) * CEILING_ROUNDS
+    assert {(r.clients, r.questions, r.source_of(99)) for r in rounds} == {(100, 5, "127.0.0.101")}
+
+
+def report_of(plan: LoadPlan, answered: int, wall_s: float, asking_s: float, connects: int) -> LoadReport:
+    """A report of `answered` answers and one failed question, as run_load writes it."""
+    timings = (AnswerTiming("answered", 0.01, 0.02),) * answered + (AnswerTiming("timeout"),)
+    return LoadReport(plan, timings, (0.015,) * connects, wall_s, asking_s)
+
+
+def test_rounds_merge_into_their_timings_and_summed_times():
+    plan = LoadPlan(targets=(loopback_target("http://127.0.0.1:8000"),), clients=2, questions=2, echo=True)
+    first, second = report_of(plan, 3, 2.0, 1.5, 2), report_of(plan, 3, 4.0, 2.5, 2)
+
+    merged = merge_rounds([first, second]).as_json()
+
+    assert (merged["answered"], merged["errors"], merged["rounds"], merged["questions_per_client"]) == (6, 2, 2, 2)
+    assert (merged["wall_s"], merged["asking_s"]) == (6.0, 4.0)
+    assert (merged["answers_per_s"], merged["asking_answers_per_s"]) == (1.0, 1.5)  # 6 / 6 s and 6 / 4 s
+
+
+def test_a_run_with_the_ceiling_asks_every_round_then_the_answers():
+    plan = LoadPlan(targets=(loopback_target("http://127.0.0.1:8000"),), clients=2, questions=3)
+    asked: list[LoadPlan] = []
+
+    async def run(p: LoadPlan) -> LoadReport:
+        asked.append(p)
+        return report_of(p, 6, 1.0 if p.echo else 3.0, 0.5 if p.echo else 2.0, p.clients)
+
+    figures = asyncio.run(run_with_ceiling(plan, run=run)).as_json()
+
+    assert [p.echo for p in asked] == [True] * CEILING_ROUNDS + [False]
+    assert {p.questions for p in asked} == {3}
+    assert (figures["ceiling"]["answered"], figures["ceiling"]["wall_s"]) == (6 * CEILING_ROUNDS, CEILING_ROUNDS)
+    assert figures["ceiling"]["answers_per_s"] == 6.0  # 60 over 10 s, one round's rate
+    assert (figures["share_of_ceiling"], figures["asking_share_of_ceiling"]) == (0.333, 0.25)  # 2/6, 3/12
+
+
+def test_a_ceiling_round_no_client_could_open_ends_the_run_before_the_answers():
+    plan = LoadPlan(targets=(loopback_target("http://127.0.0.1:8000"),), clients=2, questions=1)
+    asked: list[LoadPlan] = []
+
+    async def run(p: LoadPlan) -> LoadReport:
+        asked.append(p)
+        return LoadReport(p, (AnswerTiming("connect"),) * 2, (), 0.1)
+
+    report = asyncio.run(run_with_ceiling(plan, run=run))
+
+    assert len(asked) == 1 and ceiling_unreachable(report.ceiling)
 
 
 def test_a_ceiling_no_client_could_open_is_unreachable():
@@ -268,7 +326,8 @@ def test_a_run_measures_the_ceiling_and_the_answers_against_the_same_worker(tran
                      "--source-address", fresh_source(), stdout=out)
 
     figures = json.loads(out.getvalue())
-    assert (figures["ceiling"]["answered"], figures["ceiling"]["errors"]) == (30, 0)
+    assert (figures["ceiling"]["answered"], figures["ceiling"]["errors"], figures["ceiling"]["rounds"]) == (30, 0, 10)
+    assert figures["ceiling"]["questions_per_client"] == figures["answers"]["questions_per_client"] == 1
     assert (figures["answers"]["answered"], figures["answers"]["errors"]) == (3, 0)
     assert figures["share_of_ceiling"] == share_of_ceiling(
         figures["answers"]["answers_per_s"], figures["ceiling"]["answers_per_s"]

@@ -1,0 +1,38 @@
+"""The session engine: Django's database sessions, a new visitor's page costing one statement (the insert), not three.
+
+A new visitor's page (answers/views.py `chat`) saves the session so their conversations have a key. Django's
+database store asks first whether a random 32-character key is taken (a SELECT), inserts the row, then the session
+middleware writes it again at the end of the request (an UPDATE of the same data, in a transaction of its own),
+because `create()` marks the session modified so that the cookie is set. Here the insert alone decides whether the
+key is free (a taken one raises CreateError and `create()` draws another, as Django's own loop does), and a save
+that would rewrite what this store has just inserted, unchanged, is skipped: the cookie is still set.
+"""
+import copy
+from typing import Any
+
+from django.contrib.sessions.backends import db
+from django.contrib.sessions.backends.base import VALID_KEY_CHARS
+from django.utils.crypto import get_random_string
+
+
+class SessionStore(db.SessionStore):
+    """Django's database session store, without the key's existence check and the unchanged rewrite."""
+
+    def __init__(self, session_key: str | None = None) -> None:
+        super().__init__(session_key)
+        self._inserted: tuple[str, dict[str, Any]] | None = None  # the key and data this store inserted last
+
+    def _get_new_session_key(self) -> str:
+        """A random key; the insert with must_create, not a query before it, finds the (vanishingly rare) taken one."""
+        return get_random_string(32, VALID_KEY_CHARS)
+
+    def save(self, must_create: bool = False) -> None:
+        """Write the session, unless it is what this store inserted and nothing changed since."""
+        if self.session_key is None:
+            return self.create()
+        if not must_create and self._inserted is not None and self._inserted == (self.session_key, dict(self.items())):
+            return None
+        super().save(must_create=must_create)
+        # After an insert the data is in memory (create() starts it empty), so items() reads no row.
+        self._inserted = (self.session_key, copy.deepcopy(dict(self.items()))) if must_create else None
+        return None

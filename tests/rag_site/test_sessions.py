@@ -1,0 +1,53 @@
+"""The session engine: a new session inserted once, a changed one still written, a taken key drawn again."""
+import pytest
+from django.contrib.sessions.models import Session
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from rag_site import sessions
+from rag_site.sessions import SessionStore
+
+pytestmark = pytest.mark.django_db
+
+
+def statements(queries: CaptureQueriesContext) -> list[str]:
+    """The statements run, without the savepoints the test's own transaction wraps a write in."""
+    return [q["sql"].split()[0] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+
+
+def test_saving_a_just_inserted_session_unchanged_writes_nothing():
+    store = SessionStore()
+    with CaptureQueriesContext(connection) as inserted:
+        store.save()
+    with CaptureQueriesContext(connection) as again:
+        store.save()
+
+    assert (statements(inserted), statements(again)) == (["INSERT"], [])  # no existence check before the insert
+
+    assert Session.objects.filter(session_key=store.session_key).exists()
+
+
+def test_a_session_changed_after_its_insert_is_written():
+    store = SessionStore()
+    store.save()
+    store["seen"] = {"turns": 1}
+    store.save()
+    store["seen"]["turns"] = 2  # changed in place: still not what was inserted
+    store.modified = True
+    store.save()
+
+    assert SessionStore(store.session_key)["seen"] == {"turns": 2}
+
+
+def test_a_taken_key_is_drawn_again(monkeypatch):
+    taken = SessionStore()
+    taken["owner"] = "first"
+    taken.save()
+    keys = iter([taken.session_key, "k" * 32])
+    monkeypatch.setattr(sessions, "get_random_string", lambda length, chars: next(keys))
+
+    second = SessionStore()
+    second.save()
+
+    assert second.session_key == "k" * 32
+    assert SessionStore(taken.session_key)["owner"] == "first"
