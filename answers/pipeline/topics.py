@@ -1,5 +1,5 @@
 """What earlier turns of a conversation were about: the words of a question by role, and the topic phrases of the
-last turns, ranked by how much the previous answer and its cited passages repeat them (used by followups.py).
+last turns, ranked by how much the previous answer and its cited passages repeat them (used by followups/).
 
 No part-of-speech tagging: closed word lists (question words, auxiliaries, subjects, determiners, prepositions) and
 word order stand in for it. The word right after "I/we/you" is taken for a verb ("how do I *change* it"), the word

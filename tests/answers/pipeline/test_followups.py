@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.followups import Turn, resolve_question
+from answers.pipeline.followups.verb_phrases import gerund_of
 
 CONFIG = PipelineConfig()
 
@@ -455,9 +456,7 @@ def test_that_as_an_object_stands_for_the_previous_verb_phrase_as_a_gerund():
 @pytest.mark.parametrize(("verb", "gerund"), [("empty", "emptying"), ("lock", "locking"), ("stop", "stopping"),
                                               ("change", "changing"), ("see", "seeing"), ("open", "opening")])
 def test_a_verb_becomes_a_gerund_by_its_spelling(verb, gerund):
-    from answers.pipeline.followups import _gerund
-
-    assert _gerund(verb) == gerund
+    assert gerund_of(verb) == gerund
 
 
 def test_a_question_with_no_topic_of_its_own_takes_the_previous_one():

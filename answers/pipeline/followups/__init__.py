@@ -1,0 +1,149 @@
+"""Follow-up questions (§6a): an elliptical or referring question rewritten into a standalone one before retrieval.
+
+The package: resolve.py (the entry point, which rule a question is for), fragments.py (elliptical phrases),
+thin.py (referring, elided, definite-and-thin and situated questions), pronouns.py with antecedents.py,
+referents.py and topic_phrase.py (what a pronoun stands for), verb_phrases.py, words.py and turns.py.
+
+`resolve_question(question, history, config=...)` works offline from the previous turns' questions, answers and
+cited passages. The rule, word by word and without part-of-speech tagging:
+
+1. With no history, or a question that needs none, the question is returned exactly as asked. Being conservative
+   is the point: rewriting a standalone question is worse than missing a follow-up.
+2. A question is a follow-up when it is
+   - a *fragment*: it opens with "and", "or", "but", "also" not followed by a question word or an auxiliary ("and
+     for macOS?", "and downgrade?"), opens with a preposition ("on which plan?", "through the desktop app?"), is
+     "what/how about X" with a short X (at most `max_fragment_terms` significant terms: "what about the Team plan?",
+     not "what about the storage included in a trial workspace?", nor "what about guests, are they charged as
+     users?", whose clause after the comma is a question of its own), is a bare noun phrase of at most two terms
+     ("Windows?", "the Oregon one?"), or a phrase with "too/as well/either" and no verb ("German too?"; not "are
+     taxes refunded too?", which opens with an auxiliary);
+   - a *sameness* question: "is that the same on mobile?", "same for bulk endpoints?", "does the same apply to
+     guests?", a clause "that" with one predicate word and a new case ("is that available on Android too?", "does
+     that apply to guests?"), or a condition on the speaker that only names the case ("and if I'm on the Team
+     plan?"); "to X" is read as "for X";
+   - *referring*: it holds "it", "that", "this", "they", "them", "their", "its", "one(s)", "there" or "mine/theirs/
+     yours/ours" with no antecedent in the question itself. An antecedent stands in an earlier clause (after a comma
+     or "if/when/after/and ..."): a pronoun does not name a noun of its own clause ("can I put a password on *it*?",
+     the share link; "if I delete a file, can I restore it?" keeps its own). For "it" it is any content word but the
+     asked-for noun of "which/how many X"; for "they/them" a plural one, which may be it ("which files can I restore
+     after I delete them?"); never the word right before the pronoun (its verb: "who manages them") nor a light verb.
+     Left out: the expletive "is it possible/true/... to/that" (but "is it free?" refers), the existential "is
+     there", "one" before a noun ("one file", not "use one twice"), a relative "that" (after a noun, with a clause
+     after it: not "make that mandatory", where a closing adjective follows), and "after that";
+   - *elided*: "how many/much" followed by no noun ("how many do I get?"), or "more/another" closing the question
+     ("can I get more?");
+   - *definite and thin*: at most two significant terms, one of them a single noun after "the/each/every" that the
+     previous answer or its cited passages mention ("how long are the codes valid?", "how is each request signed?");
+   - *conditional*: "what if ..." or "what happens if/when ..." with at most two significant terms.
+3. The rewrite carries the previous question's topic. A fragment replaces the phrase of the previous question it
+   parallels (same last word: "the Business plan" -> "the Team plan"; "an annual one" -> the head noun of the phrase
+   after the same preposition, "an annual plan"; a name for a name that no other preposition governs: "iOS" ->
+   "Android", but "on Android" is no case of "with Face ID"; a lone verb for the verb after "I": "and downgrade?"),
+   replaces the same-preposition phrase a previous rewrite appended, or is appended with its preposition ("How long
+   do refunds take for digital goods?"); a wh-fragment goes in front of an auxiliary-first question ("on which plan
+   does Lumora support single sign-on?"). A pronoun is replaced by the topic phrase of its number (topics.py);
+   "it" takes a plural topic in the singular, at a discount, only when the texts write that singular ("a personal
+   access token", never "a support hour"); "one" the topic in the singular with "a/an" ("restore a version");
+   "ones" and "more" the bare plural; "mine" "my" + the topic; "do that/this/it" with nothing but adverbs after it
+   the previous question's verb phrase when it was asked as "I/we" ("who can do this?" after "Can I restore a
+   deleted file?" -> "who can restore a deleted file?"; "doing that" -> "emptying the trash"); "there" becomes "in
+   the <word the cited passages repeat most>", and a conditional question takes the first cited passage's title
+   ("... with two-factor authentication").
+4. Choosing the topic (topics.py). A verb that word order gives away is no part of a phrase: a word between a noun
+   and an article ("attempts *lock* an account"), a participle closing a run ("is a credit card *needed*"), the word
+   after "who" and an auxiliary ("who can *see* invoices"), and the verb closing a question whose object was fronted
+   ("what does the Business plan *cost*?"). A phrase the previous question puts in a place keeps it ("deleted files
+   [kept] in the trash"). The noun a "which/how many X" question asks for is a candidate too, two words before an
+   auxiliary ("which data centres does"), in the singular for "it". Phrases are ranked by length, how often the
+   cited passages and answers of the recent turns repeat them (a phrase they do not repeat, in a run they write
+   part of, is likely a noun and a verb; one that stops before its run's head noun counts less), whether another
+   recent question holds them too (the conversation's topic, not a passing object: "a share link" after "create a
+   share link" and "put a password on a share link"), and age; a turn the documents did not answer does not age
+   the turns before it. A phrase whose last word the passages put right next to the word around the pronoun gets a
+   bonus ("when it *ends*" after "the trial end date"). A definite noun takes the words the passages write before
+   it when they are words of the previous question ("the link" after "How do I reset ...?" -> "the password reset
+   link").
+
+Since the second held-out part: "that" as the object of a verb or preposition ("can an admin turn *that* off?",
+"make that mandatory", "told about that") stands for the previous question's verb phrase as a gerund when it was
+asked as "I/we" or "who can ..." ("emptying the trash"), and "do that" takes a "who can" question's verb phrase
+too; after a question the documents refused, a pronoun is about what that question asked (topics.FOCUS) unless an
+older phrase acts with the pronoun's verb; after "which X ...?", "it" and an elided "how many" are about the X
+(topics.ASKED); a short question with no topic of its own, only what it asks for and verbs ("which standard is
+used?", "how do I resume?", "how many retries?") takes the previous verb's object ("resume syncing") or "for" the
+previous verb phrase or topic.
+
+Since the third held-out part: a closing number of a fragment stands for the previous question's one number ("and
+below 99%?" after "... below 99.9%?"; "99.9%" is one word); "one" before a word that looks plural is a pronoun with
+its verb ("when one expires"); "what if" with a definite noun takes the definite noun's rule first ("what if the
+link has expired?" -> the password reset link); "there" after a "where" question is the place it asked for ("in the
+workspace settings page"); "it/them" after a verb is the thing the previous answer or its passages do that verb to
+after a determiner, when they name one thing the previous question did not ("who can reset it?" after an answer
+citing "reset your 2FA"); the head of "X of Y" is X ("a report of active share links"); for "it", a plural asked-for
+noun in the singular ranks below a singular thing the question names ("is it free?" after "Which operating systems
+does the desktop app support?"); and a refused question's phrase gets no bonus for a word an older question shares
+("a GraphQL API", not "API").
+
+Since the fourth held-out part: "what about X, <question>?" whose clause after the comma opens with an auxiliary or a
+question word asks it all and is left as asked ("What about guests, are they charged as users?"); "can X do that?"
+with a subject noun of its own, after a question "<modal> <noun> <verb> ...", takes the verb phrase after that noun
+("can guests do that?" after "Can members empty their own trash?" -> "Can guests empty their own trash?").
+
+Since the fifth held-out part, two rules read the previous turn's structure instead of its wording: "they" after a
+"who ...?" question is whom its answer names, the agent of a passive or the subject before its verb (answered.py:
+"can they change the billing contact?" after "Who can see invoices?" -> "Can the workspace owner and billing admins
+change ...?"); and a question no other rule takes, which names nothing of the previous passage's title, headings or
+question yet leans on something named before (a modal with no verb, "a different date", a definite noun on its own,
+one content word) and whose words one sentence of that passage mostly holds, gets the passage's heading path beside
+it (continuation.py: "Who can pick a different date (Share links, Link expiry)?").
+
+Since the sixth held-out part joined dev, four rules read structure: a question that is only what it asks for
+("how many times?", "how much storage?") takes the previous question's predicate; a three-term bare phrase whose
+head the previous question has ("Team plan users?") replaces that slot; "then", "beforehand" or "afterwards" takes
+the previous topic and its if/when clause; a pronoun whose topic no cited sentence writes with the rest of the
+question takes the subject of the cited sentence that holds all of its other words, two or more ("which standard
+do they use?" -> security keys).
+
+Since the seventh held-out part joined dev: "them/their" after a "who ...?" question is whom its answer names when
+a word of getting in touch stands beside it ("can I email them?"); a thin question "<wh> do/does the <noun> <verb>?"
+or with a gerund subject, whose noun the previous turn never wrote, takes "for" the previous question's verb phrase
+asked as I/we ("where does the money go?" after "Can I get a refund if ...?"); "same question for X" is a sameness
+question; a participle fragment ("limited to a number of downloads?") replaces the previous passive's participle
+phrase; "how many of those" counts the thing the previous answer introduced with "a/an"; "that" after "what is the
+...?" is that thing.
+
+Since the eighth held-out part joined dev: a plural pronoun in a relative clause may name a plural noun of the clause
+the relative hangs on, never the noun it hangs on ("Can guests see files that are not shared with *them*?" holds its
+own antecedent, guests, and is left as asked; "Can I see the files that are shared with them?" still refers);
+"that/this <noun>" is the thing as the previous answer named it, with the words it wrote before the noun ("can I
+change that contact?" -> "the billing contact"); "<modifier> ones" is the previous question's noun, not its closing
+participle ("annual ones?" -> "annual invoices", not "issueds"); "one" as the subject of a passive ("when is one
+created?") is one of the topic, a possessive head losing its "'s" ("a conflicted copy"); "get in touch with them"
+after "who ...?" is whom the answer names; "it" for the act the previous question asked as "I/we" is that act as a
+cited sentence names it with the rest of the question ("when does it take effect?" after "Can I downgrade from
+Business to Team?" -> "a downgrade from Business to Team", the passage writing "A downgrade ... takes effect");
+"the <name> one" is the noun the name it parallels names ("the Business one?" after "How much does the Team plan
+cost per user?" -> "the Business plan"; "per" is a preposition); a verbless phrase takes the place of the previous
+question's phrase it parallels: after the same "of" or "to" ("of the mobile app?", "to existing files?"), or, for a
+noun with a phrase after it, the phrase of that noun ("customers in India?" for "Business customers", "files in the
+trash?" for "older file versions"); "they" after a "who ...?" question whose answer names nobody is whom the
+cited sentence holding the whole question names ("Only the workspace owner can request a refund.").
+
+Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
+the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do
+refunds take?") is left alone (a rule taking "for" the topic rewrote standalone golden questions: "What is the uptime
+SLA?"), while one asked right after an I/we question is taken for a follow-up even when it is standalone ("When does
+the trial end?" after "How do I request a refund?"); a subject "they" that
+means the previous question's subject ("can they do that?" after "can admins ...?") takes the topic; a thin question
+with a topic of its own that is still a follow-up ("how long does processing take?", "what does the second copy get
+called?") is taken for a standalone one when the previous passages do not write it, while a standalone question that
+only *looks* thin can be taken for a follow-up; a word the passages use but no question does ("conflicted copy") is
+never the topic unless it is what they do the pronoun's verb to; an imperative fragment with no conjunction ("list
+them") is not detected; the rewrite is not always grammatical English ("turn emptying the trash off"; verb agreement
+is not fixed): it is a search question.
+"""
+
+from answers.pipeline.followups.resolve import resolve_question
+from answers.pipeline.followups.turns import RULES, FollowupRules, Resolution, Turn
+
+__all__ = ["RULES", "FollowupRules", "Resolution", "Turn", "resolve_question"]

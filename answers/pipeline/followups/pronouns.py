@@ -1,0 +1,109 @@
+"""Each pronoun that points outside the question replaced by what it stands for."""
+from collections.abc import Sequence
+
+from answers.pipeline.answered import who_answered
+from answers.pipeline.config import PipelineConfig
+from answers.pipeline.followups.antecedents import pointing_pronouns
+from answers.pipeline.followups.referents import (
+    copula_subject,
+    covering_subject,
+    demonstrated,
+    named_event,
+    object_in_answer,
+)
+from answers.pipeline.followups.topic_phrase import best_topic, indefinite, is_addressed, verbs_around
+from answers.pipeline.followups.turns import Turn
+from answers.pipeline.followups.verb_phrases import (
+    adverbs_only,
+    has_own_subject,
+    in_object_position,
+    verb_phrase,
+    verb_phrase_after_subject,
+)
+from answers.pipeline.followups.words import PLURAL_PRONOUNS, PRO_VERBS, bare_phrase, terms_of
+from answers.pipeline.topics import Word, is_content, key_term, words_of
+
+_POSSESSIVES = {"mine": "my", "yours": "your", "theirs": "their", "ours": "our"}
+
+
+def substitute_pronouns(
+    question: str, words: list[Word], history: Sequence[Turn], *, config: PipelineConfig
+) -> str | None:
+    """The question with each pronoun that points outside it replaced by the topic; None when none does."""
+    pointing = pointing_pronouns(words, question)
+    if not pointing:
+        return None
+    text = question
+    for i in reversed(pointing):
+        word = words[i]
+        if word.lower in _POSSESSIVES:  # "see theirs": their storage usage
+            topic = bare_phrase(best_topic(history, plural=None, config=config))
+            if not topic:
+                return None
+            text = text[: word.start] + f"{_POSSESSIVES[word.lower]} {topic}" + text[word.end :]
+            continue
+        if (word.lower in ("it", "that", "this") and i > 0 and words[i - 1].lower in PRO_VERBS
+                and adverbs_only(words[i + 1 :])  # "do that (too)", "do that for a folder", not "does that take"
+                and (predicate := verb_phrase(history[-1].question, gerund=words[i - 1].lower == "doing")
+                     or (has_own_subject(words, i - 1) and verb_phrase_after_subject(history[-1].question)))):
+            # "who can do this?" after "Can I restore a deleted file?": who can restore a deleted file
+            text = text[: words[i - 1].start] + predicate + text[word.end :]
+            continue
+        if word.lower in ("that", "this") and (named := demonstrated(words, i, history[-1], config)):
+            # "can I change that contact?" after an answer naming "the billing contact": the thing as it was named
+            text = text[: word.start] + named + text[words[i + 1].end :]
+            continue
+        if word.lower in ("that", "this") and i > 0 and (asked := copula_subject(history[-1].question)):
+            # "how do I change that?" after "What is the default expiry of a share link?": the thing that was
+            text = text[: word.start] + asked + text[word.end :]
+            continue
+        if (word.lower in ("that", "this") and i > 0 and in_object_position(words, i)
+                and (predicate := verb_phrase(history[-1].question, gerund=True))):
+            # "can an admin turn that off?" after "How do I empty the trash?": the clause, not a noun of it
+            text = text[: word.start] + predicate + text[word.end :]
+            continue
+        if word.lower == "there" and words_of(history[-1].question)[0].lower == "where":
+            # "what can I change there?" after "Where do I find the workspace settings page?": the place asked for
+            topic = best_topic(history, plural=None, config=config)
+            replacement = f"in {topic}" if topic else ""
+        elif (word.lower == "they" or (word.lower in ("them", "their") and is_addressed(words, i, config))
+              ) and (people := who_answered(history[-1].question, history[-1].answer_sentences, config=config,
+                                            cited_texts=history[-1].cited_texts)):
+            # "can they change ...?" after "Who can see invoices?": whom the answer names; so are "them" and
+            # "their" one gets in touch with ("can I email them?" after "Who reviews refund requests?"), where
+            # "download them" after "Who can see invoices?" are still the invoices
+            replacement = people + ("'" if word.lower == "their" and people.endswith("s") else
+                                    "'s" if word.lower == "their" else "")
+        elif word.lower == "there":
+            exclude = set(terms_of(question, config)) | set(terms_of(history[-1].question, config))
+            texts = (*history[-1].cited_texts, *history[-1].answer_sentences)
+            term = key_term(texts, exclude, config=config)
+            replacement = f"in the {term}" if term else ""
+        else:
+            # "one" is one of several ("restore one" after "versions"), or one more of a kind ("buy one")
+            plural = word.lower in (*PLURAL_PRONOUNS, "one") or (False if word.lower in ("it", "its") else None)
+            if word.lower == "ones":  # "new ones": the noun itself, bare
+                replacement = bare_phrase(best_topic(history, plural=True, config=config))
+                if not replacement:
+                    return None
+                text = text[: word.start] + replacement + text[word.end :]
+                continue
+            if word.lower == "it" and (event := named_event(words, i, history[-1], config)):
+                text = text[: word.start] + event + text[word.end :]  # "when does it take effect?": downgrading
+                continue
+            replacement = best_topic(history, plural=plural, config=config, verbs=verbs_around(words, i, config))
+            if (word.lower in ("it", "them") and i > 0 and is_content(words[i - 1])
+                    and (done_to := object_in_answer(words[i - 1], history[-1], config))
+                    and not set(terms_of(done_to, config)) & set(terms_of(replacement, config))):
+                replacement = done_to  # "who can reset it?" after an answer that says "reset your 2FA"
+            if (word.lower in ("it", "they", "them") and replacement
+                    and (covering := covering_subject(words, i, replacement, history[-1], config=config))):
+                replacement = covering  # "which standard do they use?": "Security keys use the FIDO2 standard."
+            if replacement and word.lower in ("its", "their"):
+                replacement += "'" if replacement.endswith("s") else "'s"
+            elif replacement and word.lower == "one":  # "restore one": a version
+                replacement = indefinite(replacement)
+        if not replacement:
+            return None
+        text = text[: word.start] + replacement + text[word.end :]
+    return text

@@ -1,0 +1,124 @@
+"""What a pronoun stands for as the previous answer or its cited sentences name it, not the topic."""
+import itertools
+import re
+
+from answers.pipeline.config import PipelineConfig
+from answers.pipeline.followups.turns import RULES, Turn
+from answers.pipeline.followups.verb_phrases import verb_phrase
+from answers.pipeline.followups.words import ADVERBS, DEGREE, END, PLURAL_PRONOUNS, terms_of
+from answers.pipeline.topics import (
+    AUXILIARIES,
+    DETERMINERS,
+    LIGHT_VERBS,
+    PREPOSITIONS,
+    REFERRING,
+    Word,
+    is_content,
+    is_plural,
+    modifiers_of,
+    stem_of,
+    words_of,
+)
+
+
+def named_event(words: list[Word], index: int, turn: Turn, config: PipelineConfig) -> str:
+    """The previous question's act, asked as "I/we", for an "it" that stands for it: a cited or answer sentence names
+    the act with its verb as a noun after a determiner and holds every other content word of the question ("when
+    does it take effect?" after "Can I downgrade from Business to Team?", citing "A downgrade from Business to Team
+    takes effect ..." -> "a downgrade from Business to Team"); "" otherwise."""
+    verb = verb_phrase(turn.question, gerund=False).partition(" ")[0]
+    act = stem_of(words_of(verb)[0], config) if verb else ""
+    other = {stem_of(w, config) for k, w in enumerate(words) if k != index and is_content(w)
+             and w.lower not in LIGHT_VERBS and w.lower not in DEGREE} - {""}
+    if not act or not other:
+        return ""
+    for text in (*turn.answer_sentences, *turn.cited_texts):
+        for sentence in re.split(r"(?<=[.!?])\s+|\n", text):
+            held = words_of(sentence)
+            stems = {stem_of(w, config) for w in held}
+            if not other <= stems:
+                continue
+            for k, w in enumerate(held[1:], start=1):
+                if stem_of(w, config) == act and held[k - 1].lower in DETERMINERS:
+                    rest = verb_phrase(turn.question, gerund=False)[len(verb) :]
+                    after = words_of(rest)
+                    of = " of" if after and after[0].lower not in PREPOSITIONS | {"to"} else ""  # its object
+                    return f"{held[k - 1].lower} {w.lower}{of}{rest}"
+    return ""
+
+
+def demonstrated(words: list[Word], index: int, turn: Turn, config: PipelineConfig) -> str:
+    """The phrase a demonstrative "that/this <noun>" points to, as the previous answer wrote it with the words before
+    that noun ("the billing contact" for "that contact" after "Invoices are sent by email to the billing contact.");
+    "" when the next word is no noun, or the answer writes it with nothing before it."""
+    if index + 1 >= len(words):
+        return ""
+    noun = words[index + 1]
+    if (not is_content(noun) or noun.lower in LIGHT_VERBS or noun.lower in ADVERBS or noun.lower in REFERRING
+            or (index + 2 < len(words) and is_content(words[index + 2]))):
+        return ""
+    stem = stem_of(noun, config)
+    written = {stem_of(w, config) for text in turn.answer_sentences for w in words_of(text) if is_content(w)}
+    modifiers = modifiers_of(stem, turn.answer_sentences, written - {stem}, config=config) if stem else ""
+    return f"the {modifiers} {noun.text}" if modifiers else ""
+
+
+def copula_subject(previous: str) -> str:
+    """The noun phrase a "what is/are <the ...>?" question asked the value of ("the default expiry of a share link"),
+    which a later "that" stands for; "" for any other question."""
+    words = words_of(previous)
+    if (len(words) < 4 or words[0].lower != "what" or words[1].lower not in ("is", "are")
+            or words[2].lower not in ("the", "my", "our", "your")):
+        return ""
+    return END.sub("", previous[words[2].start :])
+
+
+def covering_subject(words: list[Word], index: int, topic: str, turn: Turn, *, config: PipelineConfig) -> str:
+    """The subject of a cited sentence that holds every other content word of the question, for a pronoun whose
+    topic no cited sentence writes together with them ("which standard do they use?" after a question about
+    Business users, citing "Security keys use the FIDO2 standard." -> "Security keys"); "" when the topic is
+    covered already, when no sentence holds them all, or when that sentence's subject is not of the pronoun's
+    number, or when the question has fewer than two other content words."""
+    other = {stem_of(w, config) for k, w in enumerate(words) if k != index and is_content(w)
+             and w.lower not in LIGHT_VERBS and w.lower not in REFERRING} - {""}
+    if len(other) < 2:  # one shared word is no evidence ("pay them": "Business customers can also pay by ...")
+        return ""
+    sentences = [words_of(s) for text in (*turn.answer_sentences, *turn.cited_texts)
+                 for s in re.split(r"(?<=[.!?])\s+|\n", text) if s.strip()]
+    stems = [{stem_of(w, config) for w in sentence} for sentence in sentences]
+    head = set(terms_of(topic, config))
+    if any(head & held and other <= held for held in stems):
+        return ""
+    plural = words[index].lower in PLURAL_PRONOUNS
+    for sentence, held in zip(sentences, stems, strict=True):
+        if not other <= held:
+            continue
+        subject = list(itertools.takewhile(lambda w: is_content(w) and stem_of(w, config) not in other
+                                           and w.lower not in AUXILIARIES, sentence))
+        if subject and len(subject) < len(sentence) and is_plural(subject[-1].text) == plural:
+            phrase = " ".join(w.text for w in subject)
+            return phrase[:1].lower() + phrase[1:] if phrase[1:2].islower() else phrase
+    return ""
+
+
+def object_in_answer(verb: Word, turn: Turn, config: PipelineConfig) -> str:
+    """The one thing the previous answer or its passages do the pronoun's verb to ("reset your *2FA*" for "who can
+    reset it?"): the content words after the verb and a determiner, in one sentence, none of them a word of the
+    previous question (that is its topic already: "accept the transfer" after "How do I transfer ownership?"); ""
+    when they write none or several."""
+    stem = stem_of(verb, config)
+    asked = set(terms_of(turn.question, config))
+    found = set()
+    for sentence in (*turn.answer_sentences, *turn.cited_texts):
+        words = words_of(sentence)
+        for k, word in enumerate(words[:-1]):
+            if stem_of(word, config) != stem or words[k + 1].lower not in DETERMINERS:
+                continue
+            start = end = k + 2
+            while (end < len(words) and end - start < RULES.max_topic_words and is_content(words[end])
+                   and words[end].lower not in PREPOSITIONS
+                   and not sentence[words[end - 1].end : words[end].start].strip()):  # no stop nor line between
+                end += 1
+            if end > start and not asked & {stem_of(w, config) for w in words[start:end]}:
+                found.add(sentence[words[start].start : words[end - 1].end])
+    return found.pop() if len(found) == 1 else ""

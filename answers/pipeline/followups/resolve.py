@@ -1,0 +1,147 @@
+"""The resolver's entry point: which rule a follow-up question is for, and the tidied standalone rewrite."""
+import re
+from collections.abc import Sequence
+
+from answers.pipeline.config import PipelineConfig
+from answers.pipeline.followups.fragments import (
+    asks_after_comma,
+    heads_parallel,
+    participle_fragment,
+    phrase_in_place,
+    rewrite_fragment,
+    to_for,
+    wh_slot,
+)
+from answers.pipeline.followups.thin import continued_from_passage, rewrite_referring, with_situation
+from answers.pipeline.followups.turns import RULES, FollowupRules, Resolution, Turn
+from answers.pipeline.followups.words import END, PREDICATES, terms_of
+from answers.pipeline.topics import (
+    AUXILIARIES,
+    CONJUNCTIONS,
+    DETERMINERS,
+    PREPOSITIONS,
+    QUESTION_WORDS,
+    SUBJECTS,
+    is_content,
+    words_of,
+)
+
+_WHAT_ABOUT = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+(?P<rest>.+)$", re.I)
+_SAME = re.compile(
+    r"^\s*(?:and\s+)?(?:(?:is|are|does|do|would|will)\s+(?:(?:that|it|this|they|those)\s+(?:also\s+)?(?:be\s+)?)?)?"
+    r"(?:the\s+)?same\s+(?:(?:question|thing|answer)\s+)?(?:(?:apply|applies|go|goes|hold|holds|true)\s+)?"
+    r"(?P<rest>(?:for|on|in|with|at|over|through|via|to)\b.+)$",
+    re.I,
+)
+# "is that available on Android too?": a clause pronoun, one predicate word, and the new case.
+_CLAUSE = re.compile(
+    r"^\s*(?:and\s+)?(?:is|are|does|do|would|will|can)\s+(?:that|this)\s+(?:also\s+)?(?P<predicate>\S+)\s+"
+    r"(?P<rest>(?:for|on|in|with|at|over|through|via|to)\b.+)$",
+    re.I,
+)
+# "German too?", "and for guests as well?": a case added to the previous question.
+_TOO = re.compile(r"\s*(?:,\s*)?\b(?:too|as\s+well|either)\s*[?.!]*\s*$", re.I)
+# "if I'm on the Team plan": a condition on the speaker that only names the new case
+_IF_I = re.compile(
+    r"^\s*(?:(?:and|but|so)\s+)?(?:what\s+)?(?:if|when)\s+(?:i|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+use)?"
+    r"(?:\s+using)?\s+(?P<rest>(?:on|in|with|at|for|using)\b.+)$",
+    re.I,
+)
+
+
+def resolve_question(
+    question: str, history: Sequence[Turn], *, config: PipelineConfig, rules: FollowupRules = RULES
+) -> Resolution:
+    """The standalone form of a question asked after `history` (oldest first); the very same string unless it is
+    a follow-up."""
+    unchanged = Resolution(question, False)
+    if not history or not question.strip():
+        return unchanged
+    rewrite = _rewrite(question.strip(), history, config=config, rules=rules)
+    if rewrite is None:
+        return unchanged
+    text, note = _tidy(rewrite[0]), rewrite[1]
+    if text.lower() == _tidy(question).lower():
+        return unchanged
+    return Resolution(text, True, note)
+
+
+def _tidy(text: str) -> str:
+    """One line, no space before punctuation, a capital first and one question mark last."""
+    text = END.sub("", re.sub(r"\s+([?,.!])", r"\1", re.sub(r"\s+", " ", text).strip()))
+    return text[:1].upper() + text[1:] + "?"
+
+
+def _rewrite(
+    question: str, history: Sequence[Turn], *, config: PipelineConfig, rules: FollowupRules
+) -> tuple[str, str] | None:
+    """The rewrite and a note saying which rule made it, or None for a standalone question."""
+    previous = history[-1].question.strip()
+    if not words_of(previous):
+        return None
+    if same := _SAME.match(question):
+        rest = to_for(END.sub("", _TOO.sub("", same.group("rest"))))
+        return _noted(rewrite_fragment(rest, previous, history, config=config),
+                      "sameness: the previous question, new case")
+    if if_i := _IF_I.match(question):
+        rest = to_for(END.sub("", _TOO.sub("", if_i.group("rest"))))
+        if len(terms_of(rest, config)) <= rules.max_fragment_terms:
+            return _noted(rewrite_fragment(rest, previous, history, config=config),
+                          "ellipsis: a condition naming a case")
+    if (clause := _CLAUSE.match(question)) and clause.group("predicate").lower() in PREDICATES:
+        rest = to_for(END.sub("", _TOO.sub("", clause.group("rest"))))
+        if len(terms_of(rest, config)) <= rules.max_fragment_terms:
+            return _noted(rewrite_fragment(rest, previous, history, config=config),
+                          "sameness: the previous question, new case")
+    if about := _WHAT_ABOUT.match(question):
+        rest = END.sub("", about.group("rest"))
+        if asks_after_comma(rest):
+            return None  # "What about guests, are they charged as users?": the clause asks it all, about X
+        if len(terms_of(rest, config)) > rules.max_fragment_terms:
+            return None
+        return _noted(rewrite_fragment(rest, previous, history, config=config), "ellipsis: what about")
+    words = words_of(question)
+    if not words:
+        return None
+    opener = words[0].lower
+    if (passive := participle_fragment(question, words, previous, config=config, rules=rules)) is not None:
+        return passive, "ellipsis: a new participle for the previous passive"
+    if _TOO.search(question) and not (opener in QUESTION_WORDS or opener in AUXILIARIES or opener in SUBJECTS
+                                      or opener in CONJUNCTIONS or opener in PREPOSITIONS):
+        rest = END.sub("", _TOO.sub("", question))  # "German too?": no verb of its own, a case of the previous one
+        if 0 < len(terms_of(rest, config)) <= rules.max_fragment_terms:
+            return _noted(rewrite_fragment(rest, previous, history, config=config), "ellipsis: a case with 'too'")
+    closing_one = len(words) > 1 and words[-1].lower in ("one", "ones") and is_content(words[-2])  # "the Oregon one"
+    if (all(is_content(w) or w.lower in DETERMINERS for w in (words[:-1] if closing_one else words))
+            and 0 < len(terms_of(question, config)) <= (3 if heads_parallel(words, previous, config) else 2)):
+        # "Windows?": a noun phrase and nothing else, no question of its own
+        return _noted(rewrite_fragment(END.sub("", question), previous, history, config=config),
+                      "ellipsis: a bare phrase")
+    if words[0].lower in CONJUNCTIONS and len(words) > 1:
+        second = words[1]
+        if second.lower in QUESTION_WORDS or second.lower in AUXILIARIES:
+            question = question[second.start :]  # "And how do I ...?": a question of its own after the "and"
+            words = words_of(question)
+        else:
+            rest = END.sub("", _TOO.sub("", question[second.start :]))
+            if len(terms_of(rest, config)) > rules.max_fragment_terms + 1:
+                return None
+            return _noted(rewrite_fragment(rest, previous, history, config=config),
+                          "ellipsis: a fragment after a conjunction")
+    elif words[0].lower in PREPOSITIONS:
+        rest = END.sub("", _TOO.sub("", question))
+        if len(terms_of(rest, config)) > rules.max_fragment_terms:
+            return None
+        return _noted(rewrite_fragment(rest, previous, history, config=config), "ellipsis: a fragment")
+    if (phrase := phrase_in_place(question, words, previous, config=config, rules=rules)) is not None:
+        return phrase, "ellipsis: a phrase in place of the previous question's own"
+    if slot := wh_slot(question, words, previous, config=config, rules=rules):
+        return slot, "ellipsis: a new asked-for slot, the previous predicate"
+    if situated := with_situation(question, words, history, config=config):
+        return situated, "reference: an adverb standing for the previous situation"
+    return (rewrite_referring(question, words, history, config=config, rules=rules)
+            or continued_from_passage(question, history[-1], config))
+
+
+def _noted(rewrite: str | None, note: str) -> tuple[str, str] | None:
+    return None if rewrite is None else (rewrite, note)

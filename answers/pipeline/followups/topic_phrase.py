@@ -1,0 +1,99 @@
+"""The topic phrase a pronoun stands for, chosen from the last turns (topics.py) in the pronoun's number."""
+from collections.abc import Sequence
+
+from answers.pipeline.config import PipelineConfig
+from answers.pipeline.followups.turns import RULES, Turn
+from answers.pipeline.followups.words import bare_phrase, terms_of
+from answers.pipeline.topics import (
+    DETERMINERS,
+    LIGHT_VERBS,
+    PREPOSITIONS,
+    SUBJECTS,
+    Topic,
+    Word,
+    is_content,
+    singular,
+    stem_of,
+    topics_of,
+    words_of,
+)
+
+DISAGREES = 0.7  # the weight of a plural topic put in the singular for "it" ("invoices": an invoice)
+UNATTESTED = 0.5  # the weight of a plural topic for "it" whose singular the texts never write
+# Verbs and nouns of getting in touch: their object, or what "their" owns, is a person ("email them", "their address").
+_CONTACTING = ("email", "contact", "reach", "call", "phone", "message", "write", "ask", "address", "number", "touch")
+
+
+def best_topic(history: Sequence[Turn], *, plural: bool | None, config: PipelineConfig,
+               verbs: frozenset[str] = frozenset()) -> str:
+    """The best topic phrase of the last turns, of the number asked for when one has it."""
+    topics = topics_of(history, config=config, turns=RULES.history_turns, max_words=RULES.max_topic_words,
+                       verbs=verbs)
+    if plural is False:  # "it" for "personal access tokens": a personal access token, if the texts write one
+        written = {w.lower for turn in history[-RULES.history_turns :]
+                   for text in (turn.question, *turn.answer_sentences, *turn.cited_texts) for w in words_of(text)}
+        topics = [t if not t.plural else _in_singular(t, written) for t in topics]
+        topics.sort(key=lambda t: -t.score)
+    elif plural:
+        topics = [t for t in topics if t.plural] or topics
+    return topics[0].phrase if topics else ""
+
+
+def _in_singular(topic: Topic, written: set[str]) -> Topic:
+    """A plural topic for a singular pronoun: in the singular when the texts write its head so ("a token"), at a
+    discount; else as it is, at a larger one ("support hours" for "it" is rather "support")."""
+    words = topic.phrase.split()
+    if singular(words[_head(words)].lower()) in written:
+        return Topic(_singular_phrase(topic.phrase), topic.score * DISAGREES, False)
+    return Topic(topic.phrase, topic.score * UNATTESTED, True)
+
+
+def _singular_phrase(phrase: str) -> str:
+    """A plural phrase in the singular, with an article when it has none ("share links" -> "a share link")."""
+    words = phrase.split()
+    words[_head(words)] = singular(words[_head(words)])
+    if len(words) == 1 or words[0].lower() not in DETERMINERS:
+        words.insert(0, "an" if words[0][:1].lower() in "aeiou" else "a")
+    elif words[0].lower() in ("these", "those"):
+        words[0] = "the"
+    return " ".join(words)
+
+
+def verbs_around(words: list[Word], index: int, config: PipelineConfig) -> frozenset[str]:
+    """The stems of the content words nearest the pronoun on each side, within two words ("when it *ends*",
+    "*change* it later"): what the pronoun's referent does or has done to it."""
+    stems = set()
+    for side in (range(index + 1, min(index + 3, len(words))), range(index - 1, max(index - 3, -1), -1)):
+        for i in side:
+            word = words[i]
+            if word.lower in SUBJECTS or word.lower in LIGHT_VERBS:
+                break
+            if is_content(word):
+                stems.add(stem_of(word, config))
+                break
+    return frozenset(stem for stem in stems if stem)
+
+
+def is_addressed(words: list[Word], index: int, config: PipelineConfig) -> bool:
+    """Whether "them/their" is whom the speaker would get in touch with: a verb or noun of contacting stands next
+    to it ("email them", "reach them", "their phone number"), and no "they" of the question's own names the people
+    already ("can they download them?" are things)."""
+    if any(w.lower == "they" for w in words):
+        return False
+    return bool(verbs_around(words, index, config) & set(terms_of(" ".join(_CONTACTING), config)))
+
+
+def indefinite(phrase: str) -> str:
+    """The phrase in the singular with "a"/"an" for its determiner ("the versions" -> "a version")."""
+    words = bare_phrase(phrase).split()
+    head = words[_head(words)]
+    words[_head(words)] = head[:-2] if head.lower().endswith(("'s", "’s")) else singular(head)  # "copy's": a copy
+    return f"{'an' if words[0][:1].lower() in 'aeiou' else 'a'} {' '.join(words)}"
+
+
+def _head(words: list[str]) -> int:
+    """The index of a phrase's head noun: its last word before a preposition ("versions on the Team plan")."""
+    for i, word in enumerate(words[1:], start=1):
+        if word.lower() in PREPOSITIONS:
+            return i - 1
+    return len(words) - 1
