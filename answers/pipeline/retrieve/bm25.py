@@ -566,7 +566,16 @@ class Bm25Index:
         seed = by_size[:seeds]
         if not eager and sum(term.docs.size for term in seed) * KEPT_COST > cost:
             return None  # the seed alone costs about what scoring every posting does
-        docs = seed[0].docs if seeds == 1 else _union([term.docs for term in seed])
+        if seeds == 1:
+            docs = seed[0].docs
+        elif kernel.AVAILABLE:
+            docs = kernel.union(
+                self.post_docs,
+                np.array([term.start for term in seed], dtype=np.int64),
+                np.array([term.docs.size for term in seed], dtype=np.int64),
+            )
+        else:
+            docs = _union([term.docs for term in seed])
         values = self._exact_scores(scoring, tier, docs, within={term.term_id for term in seed})
         chosen = kernel.top(values, docs, self.chunk_order, k) if kernel.AVAILABLE else None
         if chosen is None:

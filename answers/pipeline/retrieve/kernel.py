@@ -20,6 +20,25 @@ except ImportError:  # numba is optional: the numpy path is the fallback
 AVAILABLE = njit is not None
 
 
+def _gallop(array: np.ndarray, low: int, high: int, target: int) -> int:
+    """The first place in array[low:high] (ascending) holding at least target, or high: steps doubling from low,
+    then a binary search, so a short hop costs a few reads."""
+    if low >= high or array[low] >= target:
+        return low
+    step = 1
+    while low + step < high and array[low + step] < target:
+        low += step
+        step *= 2
+    low, high = low + 1, min(low + step, high)  # array[low - 1] < target <= array[high] (or high is the end)
+    while low < high:
+        middle = (low + high) >> 1
+        if array[middle] < target:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
 def _exact_scores(
     docs: np.ndarray,
     post_docs: np.ndarray,
@@ -43,29 +62,46 @@ def _exact_scores(
                 values[i] += idf * tf_part[columns[row, docs[i]]]
             continue
         at, end = starts[term], starts[term] + sizes[term]
-        place = 0
-        while at < end and place < n:  # walk the postings and docs together, galloping over long gaps in docs
-            doc = post_docs[at]
-            if docs[place] < doc:
-                step = 1
-                while place + step < n and docs[place + step] < doc:
-                    place += step
-                    step *= 2
-                low, high = place + 1, min(place + step, n)  # docs[place] < doc <= docs[high] (or high = n)
-                while low < high:
-                    middle = (low + high) >> 1
-                    if docs[middle] < doc:
-                        low = middle + 1
-                    else:
-                        high = middle
-                place = low
-                if place >= n:
+        if sizes[term] <= n:  # walk the postings, hopping over the documents between them
+            place = 0
+            while at < end:
+                place = _gallop(docs, place, n, post_docs[at])
+                if place == n:
                     break
-            if docs[place] == doc:
-                values[place] += idf * tf_part[post_codes[at]]
-                place += 1
-            at += 1
+                if docs[place] == post_docs[at]:
+                    values[place] += idf * tf_part[post_codes[at]]
+                    place += 1
+                at += 1
+        else:  # walk the documents, hopping over the postings between them
+            for place in range(n):
+                at = _gallop(post_docs, at, end, docs[place])
+                if at == end:
+                    break
+                if post_docs[at] == docs[place]:
+                    values[place] += idf * tf_part[post_codes[at]]
+                    at += 1
     return values
+
+
+def _union(post_docs: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The documents of the terms' postings (post_docs[starts[i]:starts[i] + sizes[i]], each ascending), ascending,
+    once each: a merge of the few runs."""
+    heads = starts.copy()
+    ends = starts + sizes
+    merged = np.empty(sizes.sum(), dtype=post_docs.dtype)
+    count = 0
+    while True:
+        pick = -1
+        for run in range(heads.size):
+            if heads[run] < ends[run] and (pick < 0 or post_docs[heads[run]] < post_docs[heads[pick]]):
+                pick = run
+        if pick < 0:
+            return merged[:count]
+        doc = post_docs[heads[pick]]
+        heads[pick] += 1
+        if count == 0 or merged[count - 1] != doc:
+            merged[count] = doc
+            count += 1
 
 
 def _top(values: np.ndarray, docs: np.ndarray, order: np.ndarray, k: int) -> np.ndarray:
@@ -78,13 +114,16 @@ def _top(values: np.ndarray, docs: np.ndarray, order: np.ndarray, k: int) -> np.
         value = values[i]
         if value == 0.0:
             continue
-        key = order[docs[i]]
         if count == k:
             last = chosen[k - 1]
-            if value < values[last] or (value == values[last] and key > keys[k - 1]):
+            if value < values[last]:
+                continue
+            key = order[docs[i]]  # read only for a value that may enter: the order's reads are scattered
+            if value == values[last] and key > keys[k - 1]:
                 continue
             slot = k - 1
         else:
+            key = order[docs[i]]
             slot = count
             count += 1
         while slot > 0:  # insertion: k is small
@@ -101,5 +140,7 @@ def _compiled(function: Callable[..., Any]) -> Callable[..., Any]:
     return njit(cache=True, nogil=True)(function) if njit is not None else function
 
 
+_gallop = _compiled(_gallop)  # before the kernels that call it: numba resolves it when they compile
 exact_scores = _compiled(_exact_scores)
 top = _compiled(_top)
+union = _compiled(_union)
