@@ -8,6 +8,8 @@ import math
 import os
 import resource
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -263,6 +265,7 @@ def _update_and_cold_start(index: Bm25Index, corpus: Any, store_dir: str | Path 
         for query in corpus.queries[:20]:  # the loaded index answers as the built one
             assert loaded.search(query, max_rank=PUBLIC, k=10) == index.search(query, max_rank=PUBLIC, k=10)
         del loaded
+        fresh = _fresh_process_start(path, corpus.queries[:20])
     chunks = max(len(corpus.chunk_ids), 1)
     return {
         "update_one_source_s": round(update_s, 3),
@@ -272,7 +275,18 @@ def _update_and_cold_start(index: Bm25Index, corpus: Any, store_dir: str | Path 
         "save_s": round(write_s, 3),
         "cold_start_s": round(load_s, 3),
         "cold_start_rss_delta_bytes_per_chunk": round(rss_loaded / chunks),
+        **fresh,
     }
+
+
+def _fresh_process_start(path: Path, queries: list[list[str]]) -> dict[str, Any]:
+    """A worker's cold start in a new process (`answers.bench.fresh_start`): imports, the index's read and its
+    first queries."""
+    done = subprocess.run(
+        [sys.executable, "-m", "answers.bench.fresh_start", str(path), json.dumps(queries)],
+        cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, check=True,
+    )
+    return json.loads(done.stdout)
 
 
 def corpus_seed_for_update(chunks: int) -> int:

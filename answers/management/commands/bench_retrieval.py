@@ -86,6 +86,10 @@ def _text(result: dict) -> str:
         f"{result['merge_delta_s']:.3f} s)",
         f"cold start: saved index {result['saved_index_mb']} MB read in {result['cold_start_s']:.3f} s "
         f"({result['cold_start_rss_delta_bytes_per_chunk']} bytes/chunk RSS)",
+        f"a fresh process: import {result['fresh_process_import_s']:.3f} s, "
+        f"read {result['fresh_process_read_s']:.3f} s, "
+        f"first query {result['fresh_process_first_query_s']:.3f} s, the first 20 queries "
+        f"{result['fresh_process_queries_s']:.3f} s (compiled kernel: {result['compiled_kernel']})",
         f"top10_identical: {result['top10_identical']} ({result['top10_identical_count']} of "
         f"{result['rank_bm25_queries']} queries: ids and scores)",
     ]

@@ -578,10 +578,8 @@ class Bm25Index:
             docs = _union([term.docs for term in seed])
         values = self._exact_scores(scoring, tier, docs, within={term.term_id for term in seed})
         chosen = kernel.top(values, docs, self.chunk_order, k) if kernel.AVAILABLE else None
-        if chosen is None:
-            kth = _kth(values, k)
-        else:  # the k best non-zero values, ties by chunk id: the k-th of them is _kth's (0.0 if fewer than k)
-            kth = float(values[chosen[k - 1]]) if chosen.size == k else 0.0
+        # the kernel's k best non-zero values, ties by chunk id: the k-th of them is _kth's (0.0 if fewer than k)
+        kth = _kth(values, k) if chosen is None else float(values[chosen[k - 1]]) if chosen.size == k else 0.0
         threshold = _safe(kth)
         if threshold <= 0:
             return None

@@ -7,17 +7,25 @@ otherwise. numba compiles without fastmath, so no sum is reordered and no produc
 (bit for bit against rank-bm25, query order included) run on whichever path is installed. Without numba
 `AVAILABLE` is False and `retrieve.bm25` keeps its numpy path; the site needs nothing compiled.
 """
+import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
-try:
-    from numba import njit
-except ImportError:  # numba is optional: the numpy path is the fallback
-    njit = None
+F = TypeVar("F", bound=Callable[..., Any])
 
-AVAILABLE = njit is not None
+
+def _numba_jit() -> Callable[..., Any] | None:
+    """numba's njit, or None when numba is not installed (imported by name: it is optional, so untyped for mypy)."""
+    try:
+        return cast(Callable[..., Any], importlib.import_module("numba").njit)
+    except ImportError:  # the numpy path is the fallback
+        return None
+
+
+_njit = _numba_jit()
+AVAILABLE = _njit is not None
 
 
 def _gallop(array: np.ndarray, low: int, high: int, target: int) -> int:
@@ -136,8 +144,9 @@ def _top(values: np.ndarray, docs: np.ndarray, order: np.ndarray, k: int) -> np.
     return chosen[:count]
 
 
-def _compiled(function: Callable[..., Any]) -> Callable[..., Any]:
-    return njit(cache=True, nogil=True)(function) if njit is not None else function
+def _compiled(function: F) -> F:
+    """The function compiled by numba (cached on disk beside this module, releasing the GIL), or as it is."""
+    return cast(F, _njit(cache=True, nogil=True)(function)) if _njit is not None else function
 
 
 _gallop = _compiled(_gallop)  # before the kernels that call it: numba resolves it when they compile
