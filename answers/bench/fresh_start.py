@@ -1,8 +1,9 @@
 """A worker's cold start, timed in the fresh process `python -m answers.bench.fresh_start INDEX QUERIES` runs.
 
-It imports the index's modules (numba, when installed), reads the saved index, then answers the queries (a JSON
-list of token lists): the first one that reaches the compiled kernels loads them from numba's cache, or compiles
-them when there is none. Prints one JSON object of seconds.
+It imports the index's modules (numba, when installed, unless a third argument --no-kernel says to act as if it
+were not), reads the saved index, then answers the queries (a JSON list of token lists): the first one that
+reaches the compiled kernels loads them from numba's cache, or compiles them when there is none. Prints one JSON
+object of seconds.
 """
 import json
 import sys
@@ -11,6 +12,8 @@ import time
 
 def main(argv: list[str]) -> dict[str, object]:
     """Time the import, the read of the index at argv[0] and the queries (JSON) at argv[1], in this process."""
+    if argv[2:] == ["--no-kernel"]:
+        sys.modules["numba"] = None  # type: ignore[assignment]  # an import of numba now fails, as if absent
     start = time.perf_counter()
     from answers.pipeline.retrieve import kernel
     from answers.pipeline.retrieve.persist import read_index

@@ -30,6 +30,11 @@ class Command(BaseCommand):
             help="Rounds over the queries for ours and bm25s; each query's time is its best round (default 3).",
         )
         parser.add_argument("--no-bm25s", action="store_true", help="Leave bm25s out.")
+        parser.add_argument(
+            "--no-kernel",
+            action="store_true",
+            help="Time our numpy path even when numba is installed (the fresh process imports no numba).",
+        )
         parser.add_argument("--json", action="store_true", help="Print one JSON object.")
 
     def handle(self, *args, **options) -> None:
@@ -40,6 +45,7 @@ class Command(BaseCommand):
             rank_bm25_queries=options["rank_bm25_queries"],
             with_bm25s=not options["no_bm25s"],
             rounds=options["rounds"],
+            compiled=not options["no_kernel"],
         )
         if options["json"]:
             self.stdout.write(json.dumps(result))

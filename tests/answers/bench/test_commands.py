@@ -160,3 +160,9 @@ def test_bench_retrieval_times_a_fresh_process_reading_the_index_and_answering()
     result = json.loads(run("bench_retrieval", "--chunks", "200", "--queries", "5", "--no-bm25s", "--json"))
     parts = result["fresh_process_import_s"] + result["fresh_process_read_s"] + result["fresh_process_first_query_s"]
     assert 0 < result["fresh_process_cold_start_s"] == pytest.approx(parts, abs=0.003)
+
+
+def test_bench_retrieval_no_kernel_times_the_numpy_path_in_both_processes():
+    arguments = ("--chunks", "200", "--queries", "5", "--no-bm25s", "--no-kernel", "--json")
+    result = json.loads(run("bench_retrieval", *arguments))
+    assert result["compiled_kernel"] is False and result["top10_identical"]
