@@ -8,6 +8,8 @@ import math
 import os
 import resource
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -17,6 +19,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from answers.pipeline.retrieve import kernel
 from answers.pipeline.retrieve.bm25 import Bm25Index
 from answers.pipeline.retrieve.persist import read_index, write_index
 from answers.pipeline.retrieve.update import merged, updated_index
@@ -98,6 +101,7 @@ def bench_retrieval(
     with_bm25s: bool = True,
     store_dir: str | Path | None = None,
     rounds: int = 3,
+    compiled: bool = True,
 ) -> dict:
     """Ours, bm25s and rank-bm25 on the same synthetic tokens, one after another in this process.
 
@@ -106,8 +110,28 @@ def bench_retrieval(
     incremental update for one changed source and a cold start from the saved index (written under store_dir, a
     temporary folder by default). Ours and bm25s answer every query
     in each of `rounds` rounds and a query's time is its best round (on a shared machine, the others' jobs only
-    ever add time); rank-bm25, a second or more a query, answers once.
+    ever add time); rank-bm25, a second or more a query, answers once. compiled False times our numpy path even
+    when numba is installed.
     """
+    was = kernel.AVAILABLE
+    kernel.AVAILABLE = was and compiled
+    try:
+        return _bench_retrieval(chunks, queries, seed, rank_bm25_queries, k, with_bm25s, store_dir, rounds)
+    finally:
+        kernel.AVAILABLE = was
+
+
+def _bench_retrieval(
+    chunks: int,
+    queries: int,
+    seed: int,
+    rank_bm25_queries: int | None,
+    k: int,
+    with_bm25s: bool,
+    store_dir: str | Path | None,
+    rounds: int,
+) -> dict:
+    """bench_retrieval's runs, on whichever path kernel.AVAILABLE selects."""
     from rank_bm25 import BM25Okapi
 
     corpus = synthetic_corpus(chunks=chunks, queries=queries, seed=seed)
@@ -263,6 +287,7 @@ def _update_and_cold_start(index: Bm25Index, corpus: Any, store_dir: str | Path 
         for query in corpus.queries[:20]:  # the loaded index answers as the built one
             assert loaded.search(query, max_rank=PUBLIC, k=10) == index.search(query, max_rank=PUBLIC, k=10)
         del loaded
+        fresh = _fresh_process_start(path, corpus.queries[:20])
     chunks = max(len(corpus.chunk_ids), 1)
     return {
         "update_one_source_s": round(update_s, 3),
@@ -272,7 +297,19 @@ def _update_and_cold_start(index: Bm25Index, corpus: Any, store_dir: str | Path 
         "save_s": round(write_s, 3),
         "cold_start_s": round(load_s, 3),
         "cold_start_rss_delta_bytes_per_chunk": round(rss_loaded / chunks),
+        **fresh,
     }
+
+
+def _fresh_process_start(path: Path, queries: list[list[str]]) -> dict[str, Any]:
+    """A worker's cold start in a new process (`answers.bench.fresh_start`): imports, the index's read and its
+    first queries."""
+    done = subprocess.run(
+        [sys.executable, "-m", "answers.bench.fresh_start", str(path), json.dumps(queries)]
+        + ([] if kernel.AVAILABLE else ["--no-kernel"]),
+        cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, check=True,
+    )
+    return json.loads(done.stdout)
 
 
 def corpus_seed_for_update(chunks: int) -> int:

@@ -30,6 +30,11 @@ class Command(BaseCommand):
             help="Rounds over the queries for ours and bm25s; each query's time is its best round (default 3).",
         )
         parser.add_argument("--no-bm25s", action="store_true", help="Leave bm25s out.")
+        parser.add_argument(
+            "--no-kernel",
+            action="store_true",
+            help="Time our numpy path even when numba is installed (the fresh process imports no numba).",
+        )
         parser.add_argument("--json", action="store_true", help="Print one JSON object.")
 
     def handle(self, *args, **options) -> None:
@@ -40,6 +45,7 @@ class Command(BaseCommand):
             rank_bm25_queries=options["rank_bm25_queries"],
             with_bm25s=not options["no_bm25s"],
             rounds=options["rounds"],
+            compiled=not options["no_kernel"],
         )
         if options["json"]:
             self.stdout.write(json.dumps(result))
@@ -86,6 +92,10 @@ def _text(result: dict) -> str:
         f"{result['merge_delta_s']:.3f} s)",
         f"cold start: saved index {result['saved_index_mb']} MB read in {result['cold_start_s']:.3f} s "
         f"({result['cold_start_rss_delta_bytes_per_chunk']} bytes/chunk RSS)",
+        f"a fresh process: import {result['fresh_process_import_s']:.3f} s, "
+        f"read {result['fresh_process_read_s']:.3f} s, "
+        f"first query {result['fresh_process_first_query_s']:.3f} s, the first 20 queries "
+        f"{result['fresh_process_queries_s']:.3f} s (compiled kernel: {result['compiled_kernel']})",
         f"top10_identical: {result['top10_identical']} ({result['top10_identical_count']} of "
         f"{result['rank_bm25_queries']} queries: ids and scores)",
     ]

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from answers.pipeline.retrieve import kernel
 from answers.pipeline.retrieve.blockmax import BLOCK_SHIFT, block_tables
 from answers.pipeline.retrieve.maxscore import (
     KEPT_COST,
@@ -94,6 +95,8 @@ class _Scoring:
     # with a column: idf * tf part of every pair code up to its largest tf, so a look-up needs no multiplication
     # (the same products); a few kB a term, made once per tier and token
     scaled: np.ndarray | None = None
+    start: int = 0  # where docs and codes begin in the segment's post_docs and post_codes
+    row: int = -1  # the column's row in the segment's column table (-1: none)
 
 
 @dataclass(frozen=True)
@@ -164,7 +167,8 @@ class Bm25Index:
         self.term_min_length = term_min_length
         self._check_shape()
         self._rank_starts = np.searchsorted(ranks, np.arange(TIERS + 1), side="left").tolist()
-        self._columns = self._dense_columns()
+        self._column_table, self._columns = self._dense_columns()
+        self._column_rows = {term_id: row for row, term_id in enumerate(self._columns)}
         self._blocks = block_tables(
             post_docs=post_docs,
             post_codes=post_codes,
@@ -276,28 +280,28 @@ class Bm25Index:
             epsilon=epsilon,
         )
 
-    def _dense_columns(self) -> dict[int, np.ndarray]:
-        """For the commonest terms, each document's pair code (tf 0 where absent, whose tf part is 0.0).
+    def _dense_columns(self) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+        """For the commonest terms, each document's pair code (tf 0 where absent, whose tf part is 0.0): a table
+        with a row per such term, and each term's row (a view) by term id.
 
         Pruned queries look these terms up for their candidates by indexing instead of binary search. Only with the
         dense pair table, where a (0, length) code exists for every length.
         """
         n_docs = len(self.chunk_ids)
+        none = np.zeros((0, n_docs), dtype=self.post_codes.dtype)
         if not n_docs or not self.pair_tf.size or self.k1 <= 0:  # k1 = 0 makes the tf 0 part 0 / 0
-            return {}
+            return none, {}
         stride = int(self.pair_length[-1]) + 1
         if self.pair_tf.size != (int(self.pair_tf[-1]) + 1) * stride:
-            return {}
+            return none, {}
         starts = self.offsets[0::TIERS]
         common = np.flatnonzero(np.diff(starts) * _DENSE_SHARE >= n_docs).tolist()
-        absent = self.lengths.astype(self.post_codes.dtype)  # code of (tf 0, length) is the length itself
-        columns = {}
-        for term_id in common:
-            column = absent.copy()
+        # code of (tf 0, length) is the length itself
+        table = np.broadcast_to(self.lengths.astype(self.post_codes.dtype), (len(common), n_docs)).copy()
+        for row, term_id in enumerate(common):
             start, end = int(starts[term_id]), int(starts[term_id + 1])
-            column[self.post_docs[start:end]] = self.post_codes[start:end]
-            columns[term_id] = column
-        return columns
+            table[row, self.post_docs[start:end]] = self.post_codes[start:end]
+        return table, {term_id: table[row] for row, term_id in enumerate(common)}
 
     def _delta_term_numbers(self) -> np.ndarray:
         """Each delta term's number in the whole index: its main id, or the next one after main's terms."""
@@ -562,16 +566,30 @@ class Bm25Index:
         seed = by_size[:seeds]
         if not eager and sum(term.docs.size for term in seed) * KEPT_COST > cost:
             return None  # the seed alone costs about what scoring every posting does
-        docs = seed[0].docs if seeds == 1 else _union([term.docs for term in seed])
+        if seeds == 1:
+            docs = seed[0].docs
+        elif kernel.AVAILABLE:
+            docs = kernel.union(
+                self.post_docs,
+                np.array([term.start for term in seed], dtype=np.int64),
+                np.array([term.docs.size for term in seed], dtype=np.int64),
+            )
+        else:
+            docs = _union([term.docs for term in seed])
         values = self._exact_scores(scoring, tier, docs, within={term.term_id for term in seed})
-        kth = _kth(values, k)
+        chosen = kernel.top(values, docs, self.chunk_order, k) if kernel.AVAILABLE else None
+        # the kernel's k best non-zero values, ties by chunk id: the k-th of them is _kth's (0.0 if fewer than k)
+        kth = _kth(values, k) if chosen is None else float(values[chosen[k - 1]]) if chosen.size == k else 0.0
         threshold = _safe(kth)
         if threshold <= 0:
             return None
-        keep = values >= kth  # kth > 0: scoring documents only, and every one tied at the boundary
         if sum(repeats[term.term_id] * term.bound for term in by_size[seeds:]) >= threshold:
             # a document outside the seed might reach the top k: narrow from this bound
+            keep = values >= kth  # kth > 0: scoring documents only, and every one tied at the boundary
             return _Seed(threshold, docs, docs[keep], values[keep], frozenset(term.term_id for term in seed))
+        if chosen is not None:  # what _ordered gives: the same k of the same documents in the same order
+            return _hits([self.chunk_ids[i] for i in docs.take(chosen).tolist()], values.take(chosen).tolist())
+        keep = values >= kth  # kth > 0: scoring documents only, and every one tied at the boundary
         return self._ordered(docs[keep], values[keep], k)
 
     def _in_live_blocks(
@@ -651,7 +669,8 @@ class Bm25Index:
             stride = int(self.pair_length[-1]) + 1
             scaled = idf * tier.tf_part[: (int(self.term_max_tf[term_id]) + 1) * stride]
         return _Scoring(
-            term_id, idf, float(tier.bound[term_id]), docs, codes, column, self._blocks.get(term_id), scaled
+            term_id, idf, float(tier.bound[term_id]), docs, codes, column, self._blocks.get(term_id), scaled,
+            start, self._column_rows.get(term_id, -1),
         )
 
     def _prunable(self, scoring: list["_Scoring"], postings: int, prune_from: int) -> bool:
@@ -718,9 +737,25 @@ class Bm25Index:
         """The documents' scores, term by term in query order: the exhaustive path's float operations (removed
         documents 0.0). within names terms whose postings all are among docs (placed without any search).
 
-        A run of query terms without a per-document column is added in one unbuffered `np.add.at` over their
-        postings concatenated in query order, so each document still receives its terms' products in query order.
+        With numba, `kernel.exact_scores` adds them in one compiled pass per term. Without it, a run of query terms
+        without a per-document column is added in one unbuffered `np.add.at` over their postings concatenated in
+        query order, so each document still receives its terms' products in query order.
         """
+        if kernel.AVAILABLE:
+            values = kernel.exact_scores(
+                docs,
+                self.post_docs,
+                self.post_codes,
+                np.array([term.start for term in scoring], dtype=np.int64),
+                np.array([term.docs.size for term in scoring], dtype=np.int64),
+                np.array([term.idf for term in scoring], dtype=np.float64),
+                np.array([term.row for term in scoring], dtype=np.int64),
+                self._column_table,
+                tier.tf_part,
+            )
+            if self._removed_mask is not None:
+                values[self._removed_mask[docs]] = 0.0
+            return values
         values = np.zeros(docs.size, dtype=np.float64)
         places = Places(docs, tier.extent)
         run: list[_Scoring] = []
@@ -851,7 +886,7 @@ class Bm25Index:
 _MAIN_FIELDS = (
     "k1", "b", "epsilon", "chunk_ids", "ranks", "lengths", "chunk_order", "terms", "term_ids", "offsets",
     "post_docs", "post_codes", "pair_tf", "pair_length", "term_max_tf", "term_min_length", "_rank_starts", "_columns",
-    "_blocks",
+    "_column_table", "_column_rows", "_blocks",
 )
 
 

@@ -16,6 +16,7 @@ BENCH_KEYS = {
     "query_speedup", "peak_rss_mb", "top10_identical", "top10_identical_count", "bm25s_build_s", "bm25s_p50_ms",
     "bm25s_p95_ms", "bm25s_query_ratio", "bm25s_top10_overlap", "ours_bytes_per_chunk",
     "ours_rss_delta_bytes_per_chunk", "update_one_source_s", "merge_delta_s", "cold_start_s",
+    "fresh_process_cold_start_s", "fresh_process_first_query_s", "compiled_kernel",
 }
 
 
@@ -153,3 +154,15 @@ def test_bench_reader_times_the_reader_on_each_golden_question_in_a_throwaway_da
     assert result["questions"] > 0 and 0 < result["answered"] <= result["questions"]
     assert 0 <= result["p50_ms"] <= result["p95_ms"] <= result["max_ms"]
     assert not Chunk.objects.exists()  # the site's database was never written
+
+
+def test_bench_retrieval_times_a_fresh_process_reading_the_index_and_answering():
+    result = json.loads(run("bench_retrieval", "--chunks", "200", "--queries", "5", "--no-bm25s", "--json"))
+    parts = result["fresh_process_import_s"] + result["fresh_process_read_s"] + result["fresh_process_first_query_s"]
+    assert 0 < result["fresh_process_cold_start_s"] == pytest.approx(parts, abs=0.003)
+
+
+def test_bench_retrieval_no_kernel_times_the_numpy_path_in_both_processes():
+    arguments = ("--chunks", "200", "--queries", "5", "--no-bm25s", "--no-kernel", "--json")
+    result = json.loads(run("bench_retrieval", *arguments))
+    assert result["compiled_kernel"] is False and result["top10_identical"]
