@@ -1,0 +1,68 @@
+"""Negations the polarity check of shared terms does not settle: a sentence negating only words its span never writes
+while the span negates nothing, and a two-sentence span whose closer sentence negates what the sentence affirms."""
+from answers.pipeline.records import ChunkRecord
+from answers.pipeline.spans import chunk_sentences
+from answers.pipeline.text.claims import Claims, read_claims
+from answers.pipeline.text.negating import reword_negations
+from answers.pipeline.text.tokens import TokenizerConfig
+from answers.pipeline.types import SupportSpan
+
+
+def negation_problems(
+    n: int,
+    sentence: str,
+    claims: Claims,
+    span: SupportSpan,
+    record: ChunkRecord,
+    tokenizer: TokenizerConfig,
+) -> list[str]:
+    """Why citation [n]'s span does not bear out the sentence's negations; empty when it does."""
+    stated = read_claims(reword_negations(span.quote, sentence), tokenizer)
+    said = reword_negations(sentence, span.quote)
+    claims = claims if said == sentence else read_claims(said, tokenizer)
+    return _unstated(n, claims, stated) or _closer_sentence(n, claims, span, record, tokenizer)
+
+
+def _negated(claims: Claims) -> frozenset[str]:
+    return frozenset(term for term, polarity in claims.polarity.items() if True in polarity)
+
+
+def _affirmed(claims: Claims) -> frozenset[str]:
+    return frozenset(term for term, polarity in claims.polarity.items() if polarity == frozenset({False}))
+
+
+def _unstated(n: int, claims: Claims, stated: Claims) -> list[str]:
+    """A sentence that negates only words its span never writes, where the span negates nothing: "is not told when
+    the account is locked" against "receives an email when the account is locked"."""
+    denied = _negated(claims) - claims.trailing
+    if not denied or denied & stated.terms or _negated(stated):
+        return []
+    return [f"[{n}] states no negation; the sentence negates \"{_written(denied, claims)}\""]
+
+
+def _closer_sentence(
+    n: int, claims: Claims, span: SupportSpan, record: ChunkRecord, tokenizer: TokenizerConfig
+) -> list[str]:
+    """In a two-sentence span, the sentence holding more of the sentence's terms negates two or more terms the
+    sentence affirms ("Members who use single sign-on do not have a Lumora password" before "Owners keep a Lumora
+    password", against "Members who use single sign-on also keep a Lumora password")."""
+    texts = _span_texts(span, record)
+    if len(texts) != 2:
+        return []
+    read = [read_claims(text, tokenizer) for text in texts]
+    closer = max(read, key=lambda stated: len(stated.terms & claims.terms))
+    if all(len(stated.terms & claims.terms) == len(closer.terms & claims.terms) for stated in read):
+        return []
+    denied = _negated(closer) & _affirmed(claims)
+    if len(denied) < 2:
+        return []
+    return [f'[{n}] negates "{_written(denied, claims)}"; the sentence affirms it']
+
+
+def _span_texts(span: SupportSpan, record: ChunkRecord) -> list[str]:
+    sentences = chunk_sentences(record)
+    return [record.text[s.start : s.end] for i, s in enumerate(sentences, start=1) if i in span.sentences]
+
+
+def _written(terms: frozenset[str], claims: Claims) -> str:
+    return " ".join(sorted(claims.written.get(term, term) for term in terms))

@@ -1,0 +1,55 @@
+"""Negations the polarity check of shared terms does not settle: one said of words the span never writes, and the
+closer sentence of a two-sentence span negating what the sentence affirms."""
+import pytest
+
+from answers.pipeline.negations import negation_problems
+from answers.pipeline.spans import support_span
+from answers.pipeline.text.claims import read_claims
+from answers.pipeline.text.tokens import DEFAULT, significant_terms
+
+LOCKED = "The account owner receives an email when the account is locked.\nLocked accounts open again after an hour."
+SIGN_ON = (
+    "Members who use single sign-on do not have a Lumora password.\n"
+    "Workspace owners keep a Lumora password so they can sign in if the identity provider is down."
+)
+
+
+def problems(sentence: str, text: str, make_record) -> list[str]:
+    record = make_record("doc-v1-c01", text=text, flagged=[])
+    found = support_span(significant_terms(sentence, DEFAULT), record, tokenizer=DEFAULT)
+    assert found is not None
+    return negation_problems(1, sentence, read_claims(sentence, DEFAULT), found[0], record, DEFAULT)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("The account owner is not told when the account is locked.",
+         ['[1] states no negation; the sentence negates "told"']),
+        ("The account owner is emailed when the account is locked.", []),  # no negation to bear out
+        ("The account owner does not receive an email when the account is locked.", []),  # shared: polarity's case
+    ],
+)
+def test_a_negation_of_words_the_span_never_writes_needs_a_negation_in_the_span(sentence, expected, make_record):
+    assert problems(sentence, LOCKED, make_record) == expected
+
+
+def test_a_negation_of_unwritten_words_passes_where_the_span_negates_too(make_record):
+    text = "Guests cannot open the Trash view.\nAdmins restore any file."
+
+    assert problems("Guests are never shown the Trash view.", text, make_record) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Members who use single sign-on also keep a Lumora password.",
+         ['[1] negates "Lumora password"; the sentence affirms it']),
+        ("Workspace owners keep a Lumora password for when the identity provider is down.", []),
+        ("Members who use single sign-on have no Lumora password, but owners keep one.", []),
+    ],
+)
+def test_the_closer_sentence_of_a_two_sentence_span_must_not_negate_what_the_sentence_affirms(
+    sentence, expected, make_record
+):
+    assert problems(sentence, SIGN_ON, make_record) == expected
