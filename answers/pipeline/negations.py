@@ -5,6 +5,7 @@ from answers.pipeline.spans import chunk_sentences
 from answers.pipeline.text.claims import Claims, read_claims
 from answers.pipeline.text.negating import reword_negations
 from answers.pipeline.text.tokens import TokenizerConfig
+from answers.pipeline.text.wording import antonym_terms
 from answers.pipeline.types import SupportSpan
 
 
@@ -20,7 +21,7 @@ def negation_problems(
     stated = read_claims(reword_negations(span.quote, sentence), tokenizer)
     said = reword_negations(sentence, span.quote)
     claims = claims if said == sentence else read_claims(said, tokenizer)
-    return _unstated(n, claims, stated) or _closer_sentence(n, claims, span, record, tokenizer)
+    return _unstated(n, claims, stated, tokenizer) or _closer_sentence(n, claims, span, record, tokenizer)
 
 
 def _negated(claims: Claims) -> frozenset[str]:
@@ -31,11 +32,12 @@ def _affirmed(claims: Claims) -> frozenset[str]:
     return frozenset(term for term, polarity in claims.polarity.items() if polarity == frozenset({False}))
 
 
-def _unstated(n: int, claims: Claims, stated: Claims) -> list[str]:
-    """A sentence that negates only words its span never writes, where the span negates nothing: "is not told when
-    the account is locked" against "receives an email when the account is locked"."""
+def _unstated(n: int, claims: Claims, stated: Claims, tokenizer: TokenizerConfig) -> list[str]:
+    """A sentence that negates only words its span never writes, nor their opposites, where the span negates
+    nothing: "is not told when the account is locked" against "receives an email when the account is locked" ("is
+    not open" is borne out by "is closed")."""
     denied = _negated(claims) - claims.trailing
-    if not denied or denied & stated.terms or _negated(stated):
+    if not denied or denied & stated.terms or _negated(stated) or antonym_terms(denied, tokenizer) & stated.terms:
         return []
     return [f"[{n}] states no negation; the sentence negates \"{_written(denied, claims)}\""]
 

@@ -34,10 +34,11 @@ def test_a_negation_of_words_the_span_never_writes_needs_a_negation_in_the_span(
     assert problems(sentence, LOCKED, make_record) == expected
 
 
-def test_a_negation_of_unwritten_words_passes_where_the_span_negates_too(make_record):
+def test_a_negation_of_unwritten_words_passes_where_the_span_negates_too_or_states_their_opposite(make_record):
     text = "Guests cannot open the Trash view.\nAdmins restore any file."
 
     assert problems("Guests are never shown the Trash view.", text, make_record) == []
+    assert problems("At night the kiosk is not open.", "The kiosk is closed at night.", make_record) == []
 
 
 @pytest.mark.parametrize(
