@@ -74,7 +74,7 @@ def bound_problems(
         or _name_problems(n, _not_ours(names, span.quote, record, elsewhere), stated, record, tokenizer)
         or (_list_problems(n, reword_negations(sentence, span.quote), span.quote, tokenizer) if sentence else [])
         or _polarity_problems(n, *_reworded(claims, stated, sentence, span.quote, tokenizer), held)
-        or (negation_problems(n, sentence, claims, span, record, tokenizer) if sentence else [])
+        or (negation_problems(n, sentence, claims, span, record, tokenizer, elsewhere) if sentence else [])
         or (_antonym_problems(n, sentence, span, record, claims, stated, tokenizer) if sentence else [])
         or (contradiction_problems(n, sentence, span.quote, tokenizer) if sentence else [])
         or (_swap_problems(n, sentence, span.quote, elsewhere, tokenizer, names) if sentence else [])

@@ -1,9 +1,12 @@
 """Negations the polarity check of shared terms does not settle: a sentence negating only words its span never writes
 while the span negates nothing, and a two-sentence span whose closer sentence negates what the sentence affirms."""
+from collections.abc import Callable, Sequence
+
 from answers.pipeline.records import ChunkRecord
 from answers.pipeline.spans import chunk_sentences
 from answers.pipeline.text.claims import Claims, read_claims
 from answers.pipeline.text.negating import reword_negations
+from answers.pipeline.text.sentences import split_sentences
 from answers.pipeline.text.tokens import TokenizerConfig
 from answers.pipeline.text.wording import antonym_terms
 from answers.pipeline.types import SupportSpan
@@ -16,12 +19,18 @@ def negation_problems(
     span: SupportSpan,
     record: ChunkRecord,
     tokenizer: TokenizerConfig,
+    elsewhere: Callable[[], Sequence[str]] = tuple,
 ) -> list[str]:
-    """Why citation [n]'s span does not bear out the sentence's negations; empty when it does."""
+    """Why citation [n]'s span, or the issued evidence outside it (`elsewhere`), does not bear out the sentence's
+    negations; empty when it does."""
     stated = read_claims(reword_negations(span.quote, sentence), tokenizer)
     said = reword_negations(sentence, span.quote)
     claims = claims if said == sentence else read_claims(said, tokenizer)
-    return _unstated(n, claims, stated, tokenizer) or _closer_sentence(n, claims, span, record, tokenizer)
+    return (
+        _unstated(n, claims, stated, tokenizer)
+        or _closer_sentence(n, claims, span, record, tokenizer)
+        or _denied_elsewhere(n, claims, stated, elsewhere, tokenizer)
+    )
 
 
 def _negated(claims: Claims) -> frozenset[str]:
@@ -59,6 +68,28 @@ def _closer_sentence(
     if len(denied) < 2:
         return []
     return [f'[{n}] negates "{_written(denied, claims)}"; the sentence affirms it']
+
+
+def _denied_elsewhere(
+    n: int, claims: Claims, stated: Claims, elsewhere: Callable[[], Sequence[str]], tokenizer: TokenizerConfig
+) -> list[str]:
+    """A word the sentence affirms and its span does not write, which a sentence of the issued evidence outside the
+    span negates with another word the sentence affirms, more than half of that sentence in the sentence's words:
+    "can change the currency afterwards" against "The currency cannot be changed later" beside a span about the
+    billing contact. A word written before a negated passive ("currency") counts as negated there."""
+    affirmed = _affirmed(claims)
+    missing = affirmed - stated.terms
+    if not missing:
+        return []
+    for text in elsewhere():
+        for other in split_sentences(text):
+            there = read_claims(reword_negations(other, ""), tokenizer)
+            if len(there.terms & claims.terms) * 2 <= len(there.terms):
+                continue
+            denied = (_negated(there) | there.trailing) & affirmed
+            if len(denied) >= 2 and denied & missing:
+                return [f'[{n}] says elsewhere "{other.strip()}"; the sentence affirms "{_written(denied, claims)}"']
+    return []
 
 
 def _span_texts(span: SupportSpan, record: ChunkRecord) -> list[str]:

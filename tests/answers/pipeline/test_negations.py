@@ -14,11 +14,12 @@ SIGN_ON = (
 )
 
 
-def problems(sentence: str, text: str, make_record) -> list[str]:
+def problems(sentence: str, text: str, make_record, *elsewhere: str) -> list[str]:
     record = make_record("doc-v1-c01", text=text, flagged=[])
     found = support_span(significant_terms(sentence, DEFAULT), record, tokenizer=DEFAULT)
     assert found is not None
-    return negation_problems(1, sentence, read_claims(sentence, DEFAULT), found[0], record, DEFAULT)
+    claims = read_claims(sentence, DEFAULT)
+    return negation_problems(1, sentence, claims, found[0], record, DEFAULT, lambda: elsewhere)
 
 
 @pytest.mark.parametrize(
@@ -54,3 +55,24 @@ def test_the_closer_sentence_of_a_two_sentence_span_must_not_negate_what_the_sen
     sentence, expected, make_record
 ):
     assert problems(sentence, SIGN_ON, make_record) == expected
+
+
+CONTACT = "The billing contact can be changed on the Billing page."
+CURRENCY = "Invoices are issued in US dollars or euros. The currency cannot be changed later."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "elsewhere", "expected"),
+    [
+        ("You can change an invoice's currency afterwards on the Billing page.", CURRENCY,
+         ['[1] says elsewhere "The currency cannot be changed later."; the sentence affirms "change currency"']),
+        ("You can change the billing contact on the Billing page.", CURRENCY, []),  # the span writes every word
+        # the negating sentence is mostly other words: "Sev-1" and "need" are not enough
+        ("The billing contact can be changed on the Billing page for a Sev-1 incident.",
+         "Rollbacks do not need approval from the release owner during a Sev-1 incident.", []),
+    ],
+)
+def test_a_word_the_span_lacks_that_the_evidence_around_it_negates_is_not_affirmed(
+    sentence, elsewhere, expected, make_record
+):
+    assert problems(sentence, CONTACT, make_record, elsewhere) == expected
