@@ -26,6 +26,7 @@ from answers.pipeline.text.negating import reword_negations
 from answers.pipeline.text.opposites import opposite_words
 from answers.pipeline.text.quantities import duration_units
 from answers.pipeline.text.sentences import MARKER
+from answers.pipeline.text.synonyms import same_meaning
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig
 from answers.pipeline.text.wording import (
     ANTONYMS,
@@ -534,6 +535,10 @@ def _swap_problems(
             term in NUMBER_WORDS for term in swapped_in
         ):
             continue
+        if i2 - i1 == j2 - j1 and all(
+            same_meaning(a, b, tokenizer) for a, b in zip(swapped_in, span_terms[j1:j2], strict=True)
+        ):
+            continue  # "shared across the workspace" for "pooled across": the synonyms table's rewording
         # A shared number or number word next to the words tells nothing of what they are ("used one time").
         before = k > 0 and opcodes[k - 1][0] == "equal" and not _numeric(said_terms[i1 - 1])
         after = k + 1 < len(opcodes) and opcodes[k + 1][0] == "equal" and not _numeric(said_terms[i2])

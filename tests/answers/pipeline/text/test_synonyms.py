@@ -1,0 +1,24 @@
+"""The synonyms table: forms of one entry say the same thing; other words, and opposites, do not."""
+import pytest
+
+from answers.pipeline.text.synonyms import same_meaning
+from answers.pipeline.text.tokens import DEFAULT, significant_terms
+
+
+def term(word: str) -> str:
+    return significant_terms(word, DEFAULT)[0]
+
+
+@pytest.mark.parametrize(
+    ("said", "stated", "same"),
+    [
+        ("shared", "pooled", True),
+        ("entire", "whole", True),
+        ("lengthened", "extends", True),
+        ("shared", "whole", False),  # two entries
+        ("open", "closed", False),  # opposites are never synonyms
+        ("team", "team", True),
+    ],
+)
+def test_forms_of_one_entry_are_the_same_meaning(said, stated, same):
+    assert same_meaning(term(said), term(stated), DEFAULT) is same
