@@ -1,5 +1,6 @@
 """Negations the polarity check of shared terms does not settle: a sentence negating only words its span never writes
 while the span negates nothing, and a two-sentence span whose closer sentence negates what the sentence affirms."""
+import re
 from collections.abc import Callable, Sequence
 
 from answers.pipeline.records import ChunkRecord
@@ -87,9 +88,24 @@ def _denied_elsewhere(
             if len(there.terms & claims.terms) * 2 <= len(there.terms):
                 continue
             denied = (_negated(there) | there.trailing) & affirmed
-            if len(denied) >= 2 and denied & missing:
+            if len(denied) >= 2 and denied & (missing | _names_unwritten(denied, claims, there, other, stated)):
                 return [f'[{n}] says elsewhere "{other.strip()}"; the sentence affirms "{_written(denied, claims)}"']
     return []
+
+
+def _names_unwritten(
+    terms: frozenset[str], claims: Claims, there: Claims, other: str, stated: Claims
+) -> frozenset[str]:
+    """The terms the sentence writes capitalised and that sentence writes as a name (capitalised past its first
+    word: "the Team plan"), where the span never writes that name, though it may write the word ("the platform
+    team")."""
+    first = other.split(maxsplit=1)[0] if other.split() else ""
+    return frozenset(
+        term for term in terms
+        if (word := there.written.get(term, ""))[:1].isupper() and word != first
+        and claims.written.get(term, "")[:1].isupper()
+        and re.search(rf"(?<!\w){re.escape(word)}(?!\w)", stated.text) is None
+    )
 
 
 def _span_texts(span: SupportSpan, record: ChunkRecord) -> list[str]:

@@ -76,3 +76,21 @@ def test_a_word_the_span_lacks_that_the_evidence_around_it_negates_is_not_affirm
     sentence, elsewhere, expected, make_record
 ):
     assert problems(sentence, CONTACT, make_record, elsewhere) == expected
+
+
+LIMITS = "Business plan customers can ask support for a higher limit.\nRequests are reviewed by the platform team."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # "Team" is written as a name only around the span ("the Team plan"), never in it ("the platform team")
+        ("Team plan customers can also ask for higher limits.",
+         ['[1] says elsewhere "Higher limits are not available on the Team plan."; the sentence affirms '
+          '"Team higher limits plan"']),
+        ("Business plan customers can ask for higher limits.", []),
+        ("The platform team reviews higher limits for Business customers.", []),  # "team" not written as a name
+    ],
+)
+def test_a_name_written_only_around_the_span_counts_as_a_word_the_span_lacks(sentence, expected, make_record):
+    assert problems(sentence, LIMITS, make_record, "Higher limits are not available on the Team plan.") == expected
