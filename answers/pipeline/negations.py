@@ -1,16 +1,20 @@
 """Negations the polarity check of shared terms does not settle: a sentence negating only words its span never writes
-while the span negates nothing, and a two-sentence span whose closer sentence negates what the sentence affirms."""
+while the span negates nothing, a two-sentence span whose closer sentence negates what the sentence affirms, and a
+sentence affirming a word its span lacks that the issued evidence around the span negates."""
+import functools
 import re
 from collections.abc import Callable, Sequence
 
 from answers.pipeline.records import ChunkRecord
 from answers.pipeline.spans import chunk_sentences
-from answers.pipeline.text.claims import Claims, read_claims
+from answers.pipeline.text.claims import NEGATION_WORDS, Claims, read_claims
 from answers.pipeline.text.negating import reword_negations
 from answers.pipeline.text.sentences import split_sentences
 from answers.pipeline.text.tokens import TokenizerConfig
 from answers.pipeline.text.wording import antonym_terms
 from answers.pipeline.types import SupportSpan
+
+_NEGATION = re.compile(rf"(?i)\b(?:{'|'.join(sorted(NEGATION_WORDS))})\b|n[’']t\b")
 
 
 def negation_problems(
@@ -83,14 +87,22 @@ def _denied_elsewhere(
     if not missing:
         return []
     for text in elsewhere():
-        for other in split_sentences(text):
-            there = read_claims(reword_negations(other, ""), tokenizer)
+        for other, reworded in _negating_sentences(text):
+            there = read_claims(reworded, tokenizer)
             if len(there.terms & claims.terms) * 2 <= len(there.terms):
                 continue
             denied = (_negated(there) | there.trailing) & affirmed
             if len(denied) >= 2 and denied & (missing | _names_unwritten(denied, claims, there, other, stated)):
                 return [f'[{n}] says elsewhere "{other.strip()}"; the sentence affirms "{_written(denied, claims)}"']
     return []
+
+
+@functools.lru_cache(maxsize=1024)
+def _negating_sentences(text: str) -> tuple[tuple[str, str], ...]:
+    """The text's sentences that hold a negation word once their negations said without one are reworded (the only
+    ones that can negate), each as written and reworded: split once per text."""
+    reworded = ((other, reword_negations(other, "")) for other in split_sentences(text))
+    return tuple((other, said) for other, said in reworded if _NEGATION.search(said))
 
 
 def _names_unwritten(
