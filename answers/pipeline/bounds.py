@@ -24,7 +24,7 @@ from answers.pipeline.text.claims import (
 )
 from answers.pipeline.text.negating import reword_negations
 from answers.pipeline.text.opposites import opposite_words
-from answers.pipeline.text.quantities import duration_units
+from answers.pipeline.text.quantities import duration_units, same_duration, spoken_amounts
 from answers.pipeline.text.sentences import MARKER
 from answers.pipeline.text.synonyms import same_meaning
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig
@@ -71,7 +71,7 @@ def bound_problems(
     stated = read_claims(span.quote, tokenizer)
     return (
         _number_problems(n, claims, stated, record, tokenizer, span)
-        or (_duration_problems(n, claims, sentence, span.quote) if sentence else [])
+        or (_duration_problems(n, claims, sentence, span.quote, tokenizer) if sentence else [])
         or _name_problems(n, _not_ours(names, span.quote, record, elsewhere), stated, record, tokenizer)
         or (_list_problems(n, reword_negations(sentence, span.quote), span.quote, tokenizer) if sentence else [])
         or _polarity_problems(n, *_reworded(claims, stated, sentence, span.quote, tokenizer), held)
@@ -142,6 +142,8 @@ def _number_problem(number: NumberClaim, stated: Claims) -> str | None:
     delivery and 2 for express.
     """
     same = _matching(number, stated.numbers)
+    if not same and number.unit and _said_otherwise((number.value, number.unit), stated):
+        return None  # "within 24 hours" against "within a day", "every 30 minutes" against "every half hour"
     # A bare number takes the unit the span states it with: "1209600" against "1209600 seconds (two weeks)" has no
     # rival in the weeks.
     units = {number.unit} if number.unit else {other.unit for other in same}
@@ -175,6 +177,15 @@ def _number_problem(number: NumberClaim, stated: Claims) -> str | None:
         return None
     rival = max(rivals, key=lambda other: len(astray & other.about))
     return f"states {rival.text} of {_words(astray & rival.about, stated)}, not {_value(number, rival)}"
+
+
+def _said_otherwise(amount: tuple[str, str], stated: Claims) -> bool:
+    """Whether the span states the amount in other words: the same length of time in another unit ("1 day" for "24
+    hours") or the unit said without digits ("a day", "the same file", "half an hour")."""
+    amounts = {(other.value, other.unit) for other in stated.numbers} | spoken_amounts(stated.text)
+    return any(
+        (same_value(amount[0], other[0]) and amount[1] == other[1]) or same_duration(amount, other) for other in amounts
+    )
 
 
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
@@ -216,12 +227,16 @@ def _value(number: NumberClaim, rival: NumberClaim) -> str:
     return number.value if number.unit == rival.unit and number.unit[:1].isalpha() else number.text
 
 
-def _duration_problems(n: int, claims: Claims, sentence: str, quote: str) -> list[str]:
+def _duration_problems(n: int, claims: Claims, sentence: str, quote: str, tokenizer: TokenizerConfig) -> list[str]:
     """A unit of time the sentence names without its number where the span names only others: "the number of
     minutes to wait" against "the number of seconds", "in its first week" against "in its first month"."""
     said, stated = duration_units(sentence), duration_units(quote)
     counted = frozenset(part for number in claims.numbers for part in number.unit.split("/"))
-    astray = sorted(said - stated - counted)
+    # "within a day" against "within 24 hours": the day is the span's hours said in another unit
+    spoken = frozenset(
+        unit for value, unit in spoken_amounts(sentence) if _said_otherwise((value, unit), read_claims(quote, tokenizer))
+    )
+    astray = sorted(said - stated - counted - spoken)
     if not astray or not stated - said:
         return []
     return [f"[{n}] states {_plural(sorted(stated - said))}, not {_plural(astray)}"]

@@ -338,3 +338,22 @@ def test_a_modifier_another_block_writes_before_the_spans_head_noun_is_a_swap(
     make_record, chunk, sentence, other, shown
 ):
     assert (checked(sentence, chunk, make_record, other) == []) is shown
+
+
+@pytest.mark.parametrize(
+    ("chunk", "sentence", "borne_out"),
+    [
+        ("Support replies to every ticket within 24 hours.", "Support replies to every ticket within a day.", True),
+        ("Support replies to every ticket within a day.", "Support replies to every ticket within 24 hours.", True),
+        ("The status page is updated every half hour.", "The status page is updated every 30 minutes.", True),
+        ("Two people change the same file before syncing.", "Two people change one file before syncing.", True),
+        ("Support replies to every ticket within 24 hours.", "Support replies to every ticket within a week.", False),
+        ("Support replies to every ticket within 24 hours.", "Support replies to every ticket within 2 days.", False),
+        ("The status page is updated every half hour.", "The status page is updated every 20 minutes.", False),
+        ("Two people change the same file before syncing.", "Two people change three files before syncing.", False),
+    ],
+)
+def test_an_equal_amount_in_other_units_or_words_is_borne_out_and_another_is_not(
+    chunk, sentence, borne_out, make_record
+):
+    assert (checked(sentence, chunk, make_record) == []) is borne_out
