@@ -357,3 +357,9 @@ def test_an_equal_amount_in_other_units_or_words_is_borne_out_and_another_is_not
     chunk, sentence, borne_out, make_record
 ):
     assert (checked(sentence, chunk, make_record) == []) is borne_out
+
+
+def test_a_count_of_one_the_span_denies_is_a_negation_the_sentence_lacks(make_record):
+    chunk = "Service account tokens are not tied to a single member."
+    assert checked("Each service account token belongs to one member.", chunk, make_record) != []
+    assert checked("Service account tokens are not tied to one member.", chunk, make_record) == []
