@@ -233,9 +233,8 @@ def _duration_problems(n: int, claims: Claims, sentence: str, quote: str, tokeni
     said, stated = duration_units(sentence), duration_units(quote)
     counted = frozenset(part for number in claims.numbers for part in number.unit.split("/"))
     # "within a day" against "within 24 hours": the day is the span's hours said in another unit
-    spoken = frozenset(
-        unit for value, unit in spoken_amounts(sentence) if _said_otherwise((value, unit), read_claims(quote, tokenizer))
-    )
+    span_claims = read_claims(quote, tokenizer)
+    spoken = frozenset(unit for value, unit in spoken_amounts(sentence) if _said_otherwise((value, unit), span_claims))
     astray = sorted(said - stated - counted - spoken)
     if not astray or not stated - said:
         return []
@@ -547,7 +546,7 @@ def _swap_problems(
         swapped_in = said_terms[i1:i2]
         # A number word swapped in is the numbers check's ("One upload batch" for "A single upload batch").
         if any(term[:1].isdigit() for term in swapped_in + span_terms[j1:j2]) or any(
-            term in NUMBER_WORDS for term in swapped_in
+            _numeric(term, tokenizer) for term in swapped_in
         ):
             continue
         if i2 - i1 == j2 - j1 and all(
@@ -555,11 +554,17 @@ def _swap_problems(
         ):
             continue  # "shared across the workspace" for "pooled across": the synonyms table's rewording
         # A shared number or number word next to the words tells nothing of what they are ("used one time").
-        before = k > 0 and opcodes[k - 1][0] == "equal" and not _numeric(said_terms[i1 - 1])
-        after = k + 1 < len(opcodes) and opcodes[k + 1][0] == "equal" and not _numeric(said_terms[i2])
+        before = k > 0 and opcodes[k - 1][0] == "equal" and not _numeric(said_terms[i1 - 1], tokenizer)
+        after = k + 1 < len(opcodes) and opcodes[k + 1][0] == "equal" and not _numeric(said_terms[i2], tokenizer)
         if not (before or after):
             continue
         one = i2 - i1 == 1 and j2 - j1 == 1
+        # "Team gives each user" against "The Team plan includes ... per user": the span's "plan" ends the name the
+        # sentence writes by its first word, no role the sentence's words stand in for.
+        named = (
+            before and j2 - j1 > 1 and span[j1].written.islower() and span[j1 - 1].written[:1].isupper()
+            and role_of(span_terms[j1], tokenizer) is not None and span_terms[j1] not in said_terms
+        )
         # A role the span names elsewhere still stands in another's place: "Guests upload, edit and share files"
         # against "Members upload, edit and share files. Guests can only see ...".
         if _names_swapped(swapped_in, span_terms[j1:j2], names, quote, tokenizer) or (
@@ -579,7 +584,7 @@ def _swap_problems(
         led = _led_alike(sentence, said[i1].written, quote, span[j1].written)
         modifier = not verb or led in _ARTICLES
         if not (
-            _roles_differ(swapped_in, span_terms[j1:j2], tokenizer)
+            _roles_differ(swapped_in, span_terms[j1 + named : j2], tokenizer)
             or (
                 one and before and _role_for_thing(said[i1], span[j1], tokenizer)
                 and not _as_verb(sentence, said[i1].written)  # "does not lead to a refund" for "trigger"
@@ -672,7 +677,7 @@ def _clause_problems(
             taken, left = set(said_terms[i1:i2]), set(own_terms[j1:j2])
             rest = set(said_terms) - taken
             if (
-                flanked and not any(_numeric(term) for term in taken | left)
+                flanked and not any(_numeric(term, tokenizer) for term in taken | left)
                 and taken <= other_terms and not taken & set(own_terms)
                 # A word of the span's that the sentence writes elsewhere may go with the swap ("members without
                 # 2FA" for "guests" in a sentence that names 2FA before), but not every one: that is a reordering.
@@ -776,8 +781,15 @@ def _inflected(word: str) -> bool:
     return lowered.endswith("ed") or (lowered.endswith("s") and not lowered.endswith(("ss", "us", "is")))
 
 
-def _numeric(term: str) -> bool:
-    return term[:1].isdigit() or term in NUMBER_WORDS
+def _numeric(term: str, tokenizer: TokenizerConfig) -> bool:
+    """Whether a term is a number: digits, a number word, or the term the tokenizer makes of one ("thirti")."""
+    return term[:1].isdigit() or term in NUMBER_WORDS or term in _number_terms(tokenizer)
+
+
+@functools.lru_cache(maxsize=8)
+def _number_terms(tokenizer: TokenizerConfig) -> frozenset[str]:
+    """The terms of the number words, read once per tokenizer."""
+    return frozenset(term for word in NUMBER_WORDS for term in word_terms(word, tokenizer))
 
 
 def _flank(words: Sequence[Word], start: int, end: int, flank: bool) -> Sequence[Word]:
@@ -844,7 +856,9 @@ def _slot_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig
         if tag != "replace" or i2 - i1 > _MAX_KIND or j2 - j1 > _MAX_KIND or k == 0 or opcodes[k - 1][0] != "equal":
             continue
         words = said[i1:i2]
-        if set(said_terms[i1:i2]) & in_span or any(_numeric(term) for term in said_terms[i1:i2] + span_terms[j1:j2]):
+        if set(said_terms[i1:i2]) & in_span or any(
+            _numeric(term, tokenizer) for term in said_terms[i1:i2] + span_terms[j1:j2]
+        ):
             continue
         if any(
             word.written.lower() in ENGLISH_STOP_WORDS or word.written.isupper()
@@ -880,13 +894,18 @@ _IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:[-_:][a-z0-9]+)+\b", re.I)
 
 def _identifier_problems(n: int, sentence: str, quote: str) -> list[str]:
     """An identifier ("data-theme") the span does not write where the span writes one of the same first part and
-    another ending ("data-accent"), which the sentence does not: one attribute, event or setting named for another."""
+    another ending ("data-accent"), which the sentence does not: one attribute, event or setting named for another
+    (its plural is the same one)."""
     said = {found.lower() for found in _IDENTIFIER.findall(MARKER.sub(" ", sentence))}
     stated = {found.lower() for found in _IDENTIFIER.findall(quote)}
     problems = []
     for name in sorted(said - stated):
         head = re.split(r"[-_:]", name)[0]
-        rivals = sorted(other for other in stated - said if re.split(r"[-_:]", other)[0] == head)
+        # "sign-ins" is the span's "sign-in" in the plural, no other identifier
+        rivals = sorted(
+            other for other in stated - said
+            if re.split(r"[-_:]", other)[0] == head and name.removesuffix("s") != other.removesuffix("s")
+        )
         if rivals:
             problems.append(f"[{n}] names {rivals[0]}, not {name}")
     return problems

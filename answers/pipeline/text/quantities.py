@@ -164,12 +164,12 @@ def number_spans(text: str) -> list[tuple[str, int, int]]:
     return found
 
 
-# A unit said once without a number: "a day", "an hour", "the same file", "a single seat" state one of it, "half an
-# hour" and "every half hour" a half. Singular forms only: "the same files" counts nothing.
+# A unit said once without a number: "a day", "an hour", "the same file", "the largest single file" state one of it,
+# "half an hour" and "every half hour" a half. Singular forms only: "the same files" counts nothing.
 _SINGULAR_UNITS = {unit: unit for unit in _UNIT_ALIASES if unit.replace(" ", "").isalpha() and len(unit) > 2}
 _SINGULAR_UNITS |= {"licence": "licence", "license": "licence", "retry": "attempt"}
 _SPOKEN = re.compile(
-    rf"\b(?:(?P<half>half)\s+(?:an?\s+)?|(?:an?|the\s+same|an?\s+single|one)\s+)"
+    rf"\b(?:(?P<half>half)\s+(?:an?\s+)?|(?:an?|the\s+same|single|one)\s+)"
     rf"(?P<unit>{_alternation(dict(sorted(_SINGULAR_UNITS.items(), key=lambda item: -len(item[0]))))})(?![\w-])",
     re.I,
 )

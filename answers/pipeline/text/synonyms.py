@@ -11,12 +11,19 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("extend", "extends", "extended", "lengthen", "lengthens", "lengthened", "prolong", "prolongs"),
     ("begin", "begins", "start", "starts", "started", "begun", "began"),
     ("finish", "finishes", "finished", "end", "ends", "ended"),
+    ("choose", "chooses", "chose", "chosen", "pick", "picks", "picked"),
 )
 
 
 def same_meaning(said: str, stated: str, tokenizer: TokenizerConfig) -> bool:
     """Whether two terms (as the tokenizer reads them) are forms of one entry of the table, or the same term."""
     return said == stated or any(said in group and stated in group for group in _groups(tokenizer))
+
+
+def synonym_terms(terms: frozenset[str], tokenizer: TokenizerConfig) -> frozenset[str]:
+    """The terms of the synonyms of `terms` ("lengthen" -> "extend"), so that a span saying the claim in them is
+    found and shares its terms."""
+    return frozenset(term for group in _groups(tokenizer) if group & terms for term in group) - terms
 
 
 @functools.lru_cache(maxsize=8)

@@ -363,3 +363,24 @@ def test_a_count_of_one_the_span_denies_is_a_negation_the_sentence_lacks(make_re
     chunk = "Service account tokens are not tied to a single member."
     assert checked("Each service account token belongs to one member.", chunk, make_record) != []
     assert checked("Service account tokens are not tied to one member.", chunk, make_record) == []
+
+
+def test_a_number_word_for_an_amount_said_otherwise_is_no_swap_of_words(make_record):
+    chunk = "During an incident the status page is updated at least every half hour."
+    sentence = "During an incident the status page is updated at least every {} minutes."
+    assert checked(sentence.format("thirty"), chunk, make_record) == []
+    assert checked(sentence.format("twenty"), chunk, make_record) != []
+
+
+def test_an_identifier_in_the_plural_is_the_same_identifier(make_record):
+    chunk = "Five failed sign-in attempts in a row lock the account."
+    assert checked("Five failed sign-ins in a row lock the account.", chunk, make_record) == []
+    assert checked("Five failed sign-outs in a row lock the account.", chunk, make_record) != []
+
+
+def test_a_role_noun_ending_a_name_the_sentence_writes_by_its_first_word_is_no_role_swapped(make_record):
+    chunk = "The Team plan includes 1 TB of storage per user."
+    assert checked("Team gives each user 1 TB.", chunk, make_record) == []
+    assert checked("Team plan admins get 1 TB of storage per user.", "Team plan members get 1 TB of storage per user.",
+                   make_record) != []
+

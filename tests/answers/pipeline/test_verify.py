@@ -879,3 +879,13 @@ def test_a_synonym_in_the_place_of_the_spans_word_is_a_rewording_never_a_swap(se
               2: block(2, "Folders are shared with guests. Invoices are split across the whole year.", source_id=2)}
 
     assert verify_sentence(sentence, blocks=blocks, config=CONFIG).shown is shown
+
+
+def test_a_word_the_span_says_by_its_synonym_counts_towards_the_share():
+    blocks = {**BLOCKS, 1: block(1, "A pilot can be extended.")}
+
+    shown = verify_sentence("The desk can lengthen a pilot period for new teams [1].", blocks=blocks, config=CONFIG)
+    dropped = verify_sentence("The desk can shorten a pilot period for new teams [1].", blocks=blocks, config=CONFIG)
+
+    assert shown.reasons == ()
+    assert dropped.reasons and dropped.reasons[0].startswith("[1] shares")

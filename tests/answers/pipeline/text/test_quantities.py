@@ -81,6 +81,7 @@ def test_quantity_context_runs_back_to_the_previous_quantity() -> None:
         ("Two people change the same file.", {("1", "file")}),
         ("Two people change the same files.", set()),
         ("Each plan has a single seat.", {("1", "seat")}),
+        ("The largest single file the app accepts.", {("1", "file")}),
         ("The 2 days are over.", set()),
     ],
 )

@@ -1,7 +1,7 @@
 """The synonyms table: forms of one entry say the same thing; other words, and opposites, do not."""
 import pytest
 
-from answers.pipeline.text.synonyms import same_meaning
+from answers.pipeline.text.synonyms import same_meaning, synonym_terms
 from answers.pipeline.text.tokens import DEFAULT, significant_terms
 
 
@@ -22,3 +22,10 @@ def term(word: str) -> str:
 )
 def test_forms_of_one_entry_are_the_same_meaning(said, stated, same):
     assert same_meaning(term(said), term(stated), DEFAULT) is same
+
+
+def test_the_synonyms_of_terms_are_the_other_forms_of_their_entries():
+    found = synonym_terms(frozenset(significant_terms("lengthen", DEFAULT)), DEFAULT)
+
+    assert set(significant_terms("extended", DEFAULT)) <= found
+    assert not set(significant_terms("lengthen shorten", DEFAULT)) & found
