@@ -562,9 +562,11 @@ def _swap_problems(
         # "Team gives each user" against "The Team plan includes ... per user": the span's "plan" ends the name the
         # sentence writes by its first word, no role the sentence's words stand in for.
         named = (
-            before and j2 - j1 > 1 and span[j1].written.islower() and span[j1 - 1].written[:1].isupper()
+            before and span[j1].written.islower() and span[j1 - 1].written[:1].isupper()
             and role_of(span_terms[j1], tokenizer) is not None and span_terms[j1] not in said_terms
         )
+        if named and j2 - j1 == 1 and set(swapped_in) <= in_span:
+            continue  # "Business owners" for "owners on the Business plan": the span writes the role elsewhere
         # A role the span names elsewhere still stands in another's place: "Guests upload, edit and share files"
         # against "Members upload, edit and share files. Guests can only see ...".
         if _names_swapped(swapped_in, span_terms[j1:j2], names, quote, tokenizer) or (

@@ -384,3 +384,8 @@ def test_a_role_noun_ending_a_name_the_sentence_writes_by_its_first_word_is_no_r
     assert checked("Team plan admins get 1 TB of storage per user.", "Team plan members get 1 TB of storage per user.",
                    make_record) != []
 
+
+def test_a_role_the_span_writes_before_a_name_it_ends_with_a_role_noun_is_a_reordering(make_record):
+    chunk = "Workspace owners on the Business plan can order a printed welcome kit."
+    assert checked("Business owners can order a printed welcome kit.", chunk, make_record) == []
+    assert checked("Business guests can order a printed welcome kit.", chunk, make_record) != []
