@@ -9,6 +9,7 @@ from difflib import SequenceMatcher
 from answers.pipeline.clauses import clause_swap_problems
 from answers.pipeline.contradictions import contradiction_problems
 from answers.pipeline.evidence import evidence_text, instruction_text
+from answers.pipeline.negations import negation_problems
 from answers.pipeline.records import ChunkRecord, SentenceSpan
 from answers.pipeline.spans import chunk_sentences
 from answers.pipeline.text.claims import (
@@ -23,8 +24,9 @@ from answers.pipeline.text.claims import (
 )
 from answers.pipeline.text.negating import reword_negations
 from answers.pipeline.text.opposites import opposite_words
-from answers.pipeline.text.quantities import duration_units
+from answers.pipeline.text.quantities import duration_units, same_duration, spoken_amounts
 from answers.pipeline.text.sentences import MARKER
+from answers.pipeline.text.synonyms import same_meaning
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig
 from answers.pipeline.text.wording import (
     ANTONYMS,
@@ -69,10 +71,11 @@ def bound_problems(
     stated = read_claims(span.quote, tokenizer)
     return (
         _number_problems(n, claims, stated, record, tokenizer, span)
-        or (_duration_problems(n, claims, sentence, span.quote) if sentence else [])
+        or (_duration_problems(n, claims, sentence, span.quote, tokenizer) if sentence else [])
         or _name_problems(n, _not_ours(names, span.quote, record, elsewhere), stated, record, tokenizer)
         or (_list_problems(n, reword_negations(sentence, span.quote), span.quote, tokenizer) if sentence else [])
         or _polarity_problems(n, *_reworded(claims, stated, sentence, span.quote, tokenizer), held)
+        or (negation_problems(n, sentence, claims, span, record, tokenizer, elsewhere) if sentence else [])
         or (_antonym_problems(n, sentence, span, record, claims, stated, tokenizer) if sentence else [])
         or (contradiction_problems(n, sentence, span.quote, tokenizer) if sentence else [])
         or (_swap_problems(n, sentence, span.quote, elsewhere, tokenizer, names) if sentence else [])
@@ -139,6 +142,8 @@ def _number_problem(number: NumberClaim, stated: Claims) -> str | None:
     delivery and 2 for express.
     """
     same = _matching(number, stated.numbers)
+    if not same and number.unit and _said_otherwise((number.value, number.unit), stated):
+        return None  # "within 24 hours" against "within a day", "every 30 minutes" against "every half hour"
     # A bare number takes the unit the span states it with: "1209600" against "1209600 seconds (two weeks)" has no
     # rival in the weeks.
     units = {number.unit} if number.unit else {other.unit for other in same}
@@ -172,6 +177,15 @@ def _number_problem(number: NumberClaim, stated: Claims) -> str | None:
         return None
     rival = max(rivals, key=lambda other: len(astray & other.about))
     return f"states {rival.text} of {_words(astray & rival.about, stated)}, not {_value(number, rival)}"
+
+
+def _said_otherwise(amount: tuple[str, str], stated: Claims) -> bool:
+    """Whether the span states the amount in other words: the same length of time in another unit ("1 day" for "24
+    hours") or the unit said without digits ("a day", "the same file", "half an hour")."""
+    amounts = {(other.value, other.unit) for other in stated.numbers} | spoken_amounts(stated.text)
+    return any(
+        (same_value(amount[0], other[0]) and amount[1] == other[1]) or same_duration(amount, other) for other in amounts
+    )
 
 
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
@@ -213,12 +227,15 @@ def _value(number: NumberClaim, rival: NumberClaim) -> str:
     return number.value if number.unit == rival.unit and number.unit[:1].isalpha() else number.text
 
 
-def _duration_problems(n: int, claims: Claims, sentence: str, quote: str) -> list[str]:
+def _duration_problems(n: int, claims: Claims, sentence: str, quote: str, tokenizer: TokenizerConfig) -> list[str]:
     """A unit of time the sentence names without its number where the span names only others: "the number of
     minutes to wait" against "the number of seconds", "in its first week" against "in its first month"."""
     said, stated = duration_units(sentence), duration_units(quote)
     counted = frozenset(part for number in claims.numbers for part in number.unit.split("/"))
-    astray = sorted(said - stated - counted)
+    # "within a day" against "within 24 hours": the day is the span's hours said in another unit
+    span_claims = read_claims(quote, tokenizer)
+    spoken = frozenset(unit for value, unit in spoken_amounts(sentence) if _said_otherwise((value, unit), span_claims))
+    astray = sorted(said - stated - counted - spoken)
     if not astray or not stated - said:
         return []
     return [f"[{n}] states {_plural(sorted(stated - said))}, not {_plural(astray)}"]
@@ -529,15 +546,27 @@ def _swap_problems(
         swapped_in = said_terms[i1:i2]
         # A number word swapped in is the numbers check's ("One upload batch" for "A single upload batch").
         if any(term[:1].isdigit() for term in swapped_in + span_terms[j1:j2]) or any(
-            term in NUMBER_WORDS for term in swapped_in
+            _numeric(term, tokenizer) for term in swapped_in
         ):
             continue
+        if i2 - i1 == j2 - j1 and all(
+            same_meaning(a, b, tokenizer) for a, b in zip(swapped_in, span_terms[j1:j2], strict=True)
+        ):
+            continue  # "shared across the workspace" for "pooled across": the synonyms table's rewording
         # A shared number or number word next to the words tells nothing of what they are ("used one time").
-        before = k > 0 and opcodes[k - 1][0] == "equal" and not _numeric(said_terms[i1 - 1])
-        after = k + 1 < len(opcodes) and opcodes[k + 1][0] == "equal" and not _numeric(said_terms[i2])
+        before = k > 0 and opcodes[k - 1][0] == "equal" and not _numeric(said_terms[i1 - 1], tokenizer)
+        after = k + 1 < len(opcodes) and opcodes[k + 1][0] == "equal" and not _numeric(said_terms[i2], tokenizer)
         if not (before or after):
             continue
         one = i2 - i1 == 1 and j2 - j1 == 1
+        # "Team gives each user" against "The Team plan includes ... per user": the span's "plan" ends the name the
+        # sentence writes by its first word, no role the sentence's words stand in for.
+        named = (
+            before and span[j1].written.islower() and span[j1 - 1].written[:1].isupper()
+            and role_of(span_terms[j1], tokenizer) is not None and span_terms[j1] not in said_terms
+        )
+        if named and j2 - j1 == 1 and set(swapped_in) <= in_span:
+            continue  # "Business owners" for "owners on the Business plan": the span writes the role elsewhere
         # A role the span names elsewhere still stands in another's place: "Guests upload, edit and share files"
         # against "Members upload, edit and share files. Guests can only see ...".
         if _names_swapped(swapped_in, span_terms[j1:j2], names, quote, tokenizer) or (
@@ -557,7 +586,7 @@ def _swap_problems(
         led = _led_alike(sentence, said[i1].written, quote, span[j1].written)
         modifier = not verb or led in _ARTICLES
         if not (
-            _roles_differ(swapped_in, span_terms[j1:j2], tokenizer)
+            _roles_differ(swapped_in, span_terms[j1 + named : j2], tokenizer)
             or (
                 one and before and _role_for_thing(said[i1], span[j1], tokenizer)
                 and not _as_verb(sentence, said[i1].written)  # "does not lead to a refund" for "trigger"
@@ -650,7 +679,7 @@ def _clause_problems(
             taken, left = set(said_terms[i1:i2]), set(own_terms[j1:j2])
             rest = set(said_terms) - taken
             if (
-                flanked and not any(_numeric(term) for term in taken | left)
+                flanked and not any(_numeric(term, tokenizer) for term in taken | left)
                 and taken <= other_terms and not taken & set(own_terms)
                 # A word of the span's that the sentence writes elsewhere may go with the swap ("members without
                 # 2FA" for "guests" in a sentence that names 2FA before), but not every one: that is a reordering.
@@ -754,8 +783,15 @@ def _inflected(word: str) -> bool:
     return lowered.endswith("ed") or (lowered.endswith("s") and not lowered.endswith(("ss", "us", "is")))
 
 
-def _numeric(term: str) -> bool:
-    return term[:1].isdigit() or term in NUMBER_WORDS
+def _numeric(term: str, tokenizer: TokenizerConfig) -> bool:
+    """Whether a term is a number: digits, a number word, or the term the tokenizer makes of one ("thirti")."""
+    return term[:1].isdigit() or term in NUMBER_WORDS or term in _number_terms(tokenizer)
+
+
+@functools.lru_cache(maxsize=8)
+def _number_terms(tokenizer: TokenizerConfig) -> frozenset[str]:
+    """The terms of the number words, read once per tokenizer."""
+    return frozenset(term for word in NUMBER_WORDS for term in word_terms(word, tokenizer))
 
 
 def _flank(words: Sequence[Word], start: int, end: int, flank: bool) -> Sequence[Word]:
@@ -822,7 +858,9 @@ def _slot_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig
         if tag != "replace" or i2 - i1 > _MAX_KIND or j2 - j1 > _MAX_KIND or k == 0 or opcodes[k - 1][0] != "equal":
             continue
         words = said[i1:i2]
-        if set(said_terms[i1:i2]) & in_span or any(_numeric(term) for term in said_terms[i1:i2] + span_terms[j1:j2]):
+        if set(said_terms[i1:i2]) & in_span or any(
+            _numeric(term, tokenizer) for term in said_terms[i1:i2] + span_terms[j1:j2]
+        ):
             continue
         if any(
             word.written.lower() in ENGLISH_STOP_WORDS or word.written.isupper()
@@ -858,13 +896,18 @@ _IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:[-_:][a-z0-9]+)+\b", re.I)
 
 def _identifier_problems(n: int, sentence: str, quote: str) -> list[str]:
     """An identifier ("data-theme") the span does not write where the span writes one of the same first part and
-    another ending ("data-accent"), which the sentence does not: one attribute, event or setting named for another."""
+    another ending ("data-accent"), which the sentence does not: one attribute, event or setting named for another
+    (its plural is the same one)."""
     said = {found.lower() for found in _IDENTIFIER.findall(MARKER.sub(" ", sentence))}
     stated = {found.lower() for found in _IDENTIFIER.findall(quote)}
     problems = []
     for name in sorted(said - stated):
         head = re.split(r"[-_:]", name)[0]
-        rivals = sorted(other for other in stated - said if re.split(r"[-_:]", other)[0] == head)
+        # "sign-ins" is the span's "sign-in" in the plural, no other identifier
+        rivals = sorted(
+            other for other in stated - said
+            if re.split(r"[-_:]", other)[0] == head and name.removesuffix("s") != other.removesuffix("s")
+        )
         if rivals:
             problems.append(f"[{n}] names {rivals[0]}, not {name}")
     return problems

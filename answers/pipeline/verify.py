@@ -11,6 +11,7 @@ from answers.pipeline.evidence import evidence_text, instruction_text
 from answers.pipeline.spans import support_span
 from answers.pipeline.text.claims import negation_terms, read_claims, read_names
 from answers.pipeline.text.sentences import parse_markers
+from answers.pipeline.text.synonyms import same_meaning, synonym_terms
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 from answers.pipeline.text.wording import antonym_terms, say_quantities
 from answers.pipeline.types import Block, SupportSpan
@@ -78,6 +79,8 @@ def verify_sentence(
     # A span stating the opposite ("closed" for "open") is where the sentence's claim is made: find it, so that the
     # antonym check reads it (an antonym never counts towards the share).
     opposites = antonym_terms(frozenset(terms), config.tokenizer) - terms
+    # A span saying a word of the sentence by its synonym ("extended" for "lengthen") holds that word.
+    synonyms = synonym_terms(frozenset(distinctive), config.tokenizer) - terms
     negating = any(True in polarity for polarity in claims.polarity.values())
     reasons: list[str] = []
     valid: list[int] = []
@@ -88,10 +91,13 @@ def verify_sentence(
             reasons.append(f"cited [{n}], which was not issued")
             continue
         supported = support_span(
-            distinctive | name_terms | opposites | negations, block.record, tokenizer=config.tokenizer,
+            distinctive | name_terms | opposites | negations | synonyms, block.record, tokenizer=config.tokenizer,
             names=name_terms, letters=letters, negated=negating,
         )
-        held = supported[1] & distinctive if supported else frozenset()
+        held = frozenset(
+            term for term in distinctive
+            if any(same_meaning(term, other, config.tokenizer) for other in supported[1])
+        ) if supported else frozenset()
         share = len(held) / len(distinctive) if distinctive else 0.0
         if supported is None or share < config.min_overlap:
             reason = f"[{n}] shares {share:.2f} of its terms (needs {config.min_overlap:.2f})"

@@ -380,13 +380,18 @@ def _items(
     reach = False  # no content word yet between the negation and here
     negated_clause = False  # a negation came before in this clause
     at_start = True
+    # "not tied to a single member": the negation's first word and a preposition before a count of one deny the
+    # count (1: that word was just read, 2: and then the preposition)
+    denial = 0
     for match in _ITEM.finditer(_blank(text, taken)):
         while pending and pending[0] < match.start():
             # A negation reaches a number right after it ("takes not 4 days"), never past it nor past a word it
             # negates ("not resolved after 30 minutes" negates the resolving, not the 30 minutes).
-            yield _Item(number=starts[pending.pop(0)], negated=scope > 0 and reach)
-            scope = 0
+            index = starts[pending.pop(0)]
+            yield _Item(number=index, negated=(scope > 0 and reach) or (denial == 2 and _counts_one(numbers[index])))
+            scope, denial = 0, 0
         if match.group("sep"):
+            denial = 0
             ends = match.group() in _SENTENCE_END
             yield _Item(clause_end=True, sentence_end=ends)
             scope, negated_clause = 0, False
@@ -395,6 +400,7 @@ def _items(
         word = match.group("word").rstrip(".")
         lowered = word.lower()
         if lowered in _CLAUSE_WORDS:
+            denial = 0
             yield _Item(clause_end=True)
             # "cannot edit or delete" negates both, and so does "does not include VAT and sales tax" (but "is not
             # processed and must be sent again" negates no sending)
@@ -409,6 +415,7 @@ def _items(
         if _negates(word, text, match.end(), first=first):
             scope = 1 if lowered == "non" else _SCOPE
             reach = negated_clause = True
+            denial = 0
             yield _Item(word=word, first=first, negation=True)
             continue
         terms = _terms(word, tokenizer)
@@ -419,11 +426,25 @@ def _items(
             word=word, terms=terms, negated=scope > 0 and bool(terms), first=first, joined=joined,
             trailing=negated_clause and scope == 0 and bool(terms),
         )
+        denial = 1 if terms and scope and reach else 2 if denial == 1 and lowered in _DENYING_PREPOSITIONS else 0
         if terms and scope:
             scope -= 1
             reach = False
     for start in pending:
         yield _Item(number=starts[start])
+
+
+_DENYING_PREPOSITIONS = frozenset("to by with for from".split())  # noqa: SIM905
+_DURATION_UNITS = frozenset(
+    ("ms", "second", "minute", "hour", "business hour", "day", "business day", "week", "month", "year")
+)
+
+
+def _counts_one(number: tuple[str, str, int, int]) -> bool:
+    """Whether a number counts one of a thing ("1 member", "one seat"): no duration, which a negation before it leaves
+    alone ("not resolved within 1 hour" denies the resolving)."""
+    value, unit, _, _ = number
+    return value == "1" and bool(unit) and unit not in _DURATION_UNITS and "/" not in unit
 
 
 _AUXILIARIES = frozenset("must may might could would shall should need needs".split())  # noqa: SIM905

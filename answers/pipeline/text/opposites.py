@@ -42,7 +42,7 @@ OPPOSITES: tuple[Opposite, ...] = (
     Opposite(("hidden", "hide", "hides"), ("appear", "appears", "visible", "shown")),
     Opposite(("only",), ("also", "every", "all", "both")),
     Opposite(("optional",), ("must",)),
-    Opposite(("same",), ("separate", "different")),
+    Opposite(("same",), ("separate", "different", "their own", "its own")),
     Opposite(("cancel", "cancels", "cancelled", "canceled"), ("carry on", "carries on", "continue", "continues")),
     Opposite(("include", "includes", "included", "including"), ("left out", "leaves out", "omit", "omits", "omitted")),
     Opposite(("kept", "keeps", "keep", "retained", "retains"),

@@ -162,3 +162,41 @@ def number_spans(text: str) -> list[tuple[str, int, int]]:
                 found.append((part, start, start + len(part)))
                 start += len(part) + 1
     return found
+
+
+# A unit said once without a number: "a day", "an hour", "the same file", "the largest single file" state one of it,
+# "half an hour" and "every half hour" a half. Singular forms only: "the same files" counts nothing.
+_SINGULAR_UNITS = {unit: unit for unit in _UNIT_ALIASES if unit.replace(" ", "").isalpha() and len(unit) > 2}
+_SINGULAR_UNITS |= {"licence": "licence", "license": "licence", "retry": "attempt"}
+_SPOKEN = re.compile(
+    rf"\b(?:(?P<half>half)\s+(?:an?\s+)?|(?:an?|the\s+same|single|one)\s+)"
+    rf"(?P<unit>{_alternation(dict(sorted(_SINGULAR_UNITS.items(), key=lambda item: -len(item[0]))))})(?![\w-])",
+    re.I,
+)
+
+
+def spoken_amounts(text: str) -> frozenset[tuple[str, str]]:
+    """The amounts a text says of a unit without digits, as (value, unit): "within a day" -> ("1", "day"), "the same
+    file" -> ("1", "file"), "every half hour" -> ("0.5", "hour")."""
+    return frozenset(
+        ("0.5" if match.group("half") else "1", _SINGULAR_UNITS[_alias(match.group("unit"))])
+        for match in _SPOKEN.finditer(unicodedata.normalize("NFC", text))
+    )
+
+
+# Seconds in each unit of time that has a fixed length; a month and a year are counted in months of their own, and a
+# business day or hour in nothing else (how long one is depends on the calendar).
+_SECONDS = {"ms": 0.001, "second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800}
+_MONTHS = {"month": 1, "year": 12}
+
+
+def same_duration(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """Whether two (value, unit) amounts state one length of time in different units: ("24", "hour") and ("1",
+    "day"), ("12", "month") and ("1", "year"); never ("90", "hour") and ("90", "day"), nor a range or a rate."""
+    for scale in (_SECONDS, _MONTHS):
+        if a[1] in scale and b[1] in scale:
+            try:
+                return abs(float(a[0]) * scale[a[1]] - float(b[0]) * scale[b[1]]) < 1e-9
+            except ValueError:
+                return False
+    return False

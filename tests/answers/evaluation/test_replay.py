@@ -189,7 +189,7 @@ def test_spent_held_out_parts_are_dev_rows_that_name_the_commit_they_were_writte
     rows = [json.loads(line) for line in DEMO_REPLAY.read_text().splitlines() if line.strip()]
 
     assert not any(row.get("was_held_out") and row["held_out"] for row in rows)
-    assert sum(bool(row.get("was_held_out")) for row in rows) == 18 + 24 + 24 + 27 + 29 + 26  # b448dc2 .. 0e8f959
+    assert sum(bool(row.get("was_held_out")) for row in rows) == 18 + 24 + 24 + 27 + 29 + 26 + 34  # b448dc2 .. 4f13135
     # The part written in commit 1967084 (29 cases, 237 sentences) was run once on main f9aa6a3 and is spent.
     spent = [row for row in rows if row.get("held_out_at") == "1967084"]
     assert len(spent) == 29 and sum(len(row["sentences"]) for row in spent) == 237
@@ -197,13 +197,17 @@ def test_spent_held_out_parts_are_dev_rows_that_name_the_commit_they_were_writte
     spent = [row for row in rows if row.get("held_out_at") == "0e8f959"]
     assert len(spent) == 26 and sum(len(row["sentences"]) for row in spent) == 240
     assert all(row["id"].startswith("h7-") for row in spent)
+    # The part written in commit 4f13135 (ids "h8-", 34 cases, 305 sentences) was run once on main 520545e and is spent.
+    spent = [row for row in rows if row.get("held_out_at") == "4f13135"]
+    assert len(spent) == 34 and sum(len(row["sentences"]) for row in spent) == 305
+    assert all(row["id"].startswith("h8-") for row in spent)
 
 
 def test_demo_replay_set_holds_out_a_fresh_part_of_25_cases_and_200_sentences_across_every_label():
     held_out = [c for c in load_replay(DEMO_REPLAY) if c.held_out]
 
     assert len(held_out) >= 25 and sum(len(c.sentences) for c in held_out) >= 200
-    assert all(c.id.startswith("h8-") for c in held_out)  # the part written on branch fix/replay8
+    assert all(c.id.startswith("h9-") for c in held_out)  # the part written on branch fix/replay9
     assert {s.label for c in held_out for s in c.sentences} == set(LABELS)
 
 

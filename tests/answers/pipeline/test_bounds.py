@@ -338,3 +338,54 @@ def test_a_modifier_another_block_writes_before_the_spans_head_noun_is_a_swap(
     make_record, chunk, sentence, other, shown
 ):
     assert (checked(sentence, chunk, make_record, other) == []) is shown
+
+
+@pytest.mark.parametrize(
+    ("chunk", "sentence", "borne_out"),
+    [
+        ("Support replies to every ticket within 24 hours.", "Support replies to every ticket within a day.", True),
+        ("Support replies to every ticket within a day.", "Support replies to every ticket within 24 hours.", True),
+        ("The status page is updated every half hour.", "The status page is updated every 30 minutes.", True),
+        ("Two people change the same file before syncing.", "Two people change one file before syncing.", True),
+        ("Support replies to every ticket within 24 hours.", "Support replies to every ticket within a week.", False),
+        ("Support replies to every ticket within 24 hours.", "Support replies to every ticket within 2 days.", False),
+        ("The status page is updated every half hour.", "The status page is updated every 20 minutes.", False),
+        ("Two people change the same file before syncing.", "Two people change three files before syncing.", False),
+    ],
+)
+def test_an_equal_amount_in_other_units_or_words_is_borne_out_and_another_is_not(
+    chunk, sentence, borne_out, make_record
+):
+    assert (checked(sentence, chunk, make_record) == []) is borne_out
+
+
+def test_a_count_of_one_the_span_denies_is_a_negation_the_sentence_lacks(make_record):
+    chunk = "Service account tokens are not tied to a single member."
+    assert checked("Each service account token belongs to one member.", chunk, make_record) != []
+    assert checked("Service account tokens are not tied to one member.", chunk, make_record) == []
+
+
+def test_a_number_word_for_an_amount_said_otherwise_is_no_swap_of_words(make_record):
+    chunk = "During an incident the status page is updated at least every half hour."
+    sentence = "During an incident the status page is updated at least every {} minutes."
+    assert checked(sentence.format("thirty"), chunk, make_record) == []
+    assert checked(sentence.format("twenty"), chunk, make_record) != []
+
+
+def test_an_identifier_in_the_plural_is_the_same_identifier(make_record):
+    chunk = "Five failed sign-in attempts in a row lock the account."
+    assert checked("Five failed sign-ins in a row lock the account.", chunk, make_record) == []
+    assert checked("Five failed sign-outs in a row lock the account.", chunk, make_record) != []
+
+
+def test_a_role_noun_ending_a_name_the_sentence_writes_by_its_first_word_is_no_role_swapped(make_record):
+    chunk = "The Team plan includes 1 TB of storage per user."
+    assert checked("Team gives each user 1 TB.", chunk, make_record) == []
+    assert checked("Team plan admins get 1 TB of storage per user.", "Team plan members get 1 TB of storage per user.",
+                   make_record) != []
+
+
+def test_a_role_the_span_writes_before_a_name_it_ends_with_a_role_noun_is_a_reordering(make_record):
+    chunk = "Workspace owners on the Business plan can order a printed welcome kit."
+    assert checked("Business owners can order a printed welcome kit.", chunk, make_record) == []
+    assert checked("Business guests can order a printed welcome kit.", chunk, make_record) != []

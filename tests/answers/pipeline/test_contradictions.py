@@ -48,6 +48,9 @@ from answers.pipeline.text.tokens import DEFAULT
          "Uploads are paused when the workspace storage quota is full.", "[1] says paused, not carry on"),
         ("Sync pauses are lifted manually after a restart.",
          "Sync pauses are lifted automatically after a restart.", "[1] says automatically, not manually"),
+        # Something of one's own against the same for everyone.
+        ("Each member can set up shortcuts of their own.", "Shortcuts are the same for every member of a workspace.",
+         "[1] says same, not their own"),
     ],
 )
 def test_an_opposite_of_the_same_words_is_named(sentence, span, reason):

@@ -865,3 +865,27 @@ def test_a_time_said_another_way_shares_the_spans_term():
                            common=common).shown
     assert not verify_sentence("Members may empty their own trash once a year [1].", blocks=blocks, config=CONFIG,
                                common=common).shown
+
+
+@pytest.mark.parametrize(
+    ("sentence", "shown"),
+    [
+        ("Storage is shared across the whole workspace [1].", True),  # "shared" for "pooled": a synonym
+        ("Storage is split across the whole workspace [1].", False),  # block 2's "split": a word swapped in
+    ],
+)
+def test_a_synonym_in_the_place_of_the_spans_word_is_a_rewording_never_a_swap(sentence, shown):
+    blocks = {1: block(1, "Storage is pooled across the whole workspace."),
+              2: block(2, "Folders are shared with guests. Invoices are split across the whole year.", source_id=2)}
+
+    assert verify_sentence(sentence, blocks=blocks, config=CONFIG).shown is shown
+
+
+def test_a_word_the_span_says_by_its_synonym_counts_towards_the_share():
+    blocks = {**BLOCKS, 1: block(1, "A pilot can be extended.")}
+
+    shown = verify_sentence("The desk can lengthen a pilot period for new teams [1].", blocks=blocks, config=CONFIG)
+    dropped = verify_sentence("The desk can shorten a pilot period for new teams [1].", blocks=blocks, config=CONFIG)
+
+    assert shown.reasons == ()
+    assert dropped.reasons and dropped.reasons[0].startswith("[1] shares")

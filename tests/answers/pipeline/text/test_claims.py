@@ -260,3 +260,18 @@ def test_a_roman_numeral_belongs_to_the_word_it_follows():
     assert [name.text for name in said][-1] == "Type I"
     assert not read_claims("Lumora Labs holds a SOC 2 Type II report.", DEFAULT).holds_name(said[-1])
     assert read_claims("It holds a SOC 2 Type I report.", DEFAULT).holds_name(said[-1])
+
+
+@pytest.mark.parametrize(
+    ("text", "denied"),
+    [
+        ("Service account tokens are not tied to a single member.", True),
+        ("Guests are not charged for one seat.", True),
+        ("Service account tokens are tied to a single member.", False),
+        ("Tickets are not resolved within one hour.", False),  # a duration: the negation denies the resolving
+        ("Tokens are not tied to 2 members.", False),
+    ],
+)
+def test_a_negated_word_and_a_preposition_before_a_count_of_one_deny_the_count(text, denied):
+    (number,) = read_claims(text, DEFAULT).numbers
+    assert number.negated is denied

@@ -1,6 +1,6 @@
 import pytest
 
-from answers.pipeline.text.quantities import Quantity, find_quantities, numbers_in
+from answers.pipeline.text.quantities import Quantity, find_quantities, numbers_in, same_duration, spoken_amounts
 
 
 @pytest.mark.parametrize(
@@ -70,3 +70,38 @@ def test_quantity_context_runs_back_to_the_previous_quantity() -> None:
         Quantity(value="30", unit="day", start=15, context=("Files", "are", "kept")),
         Quantity(value="90", unit="day", start=43, context=("and", "the", "trial", "lasts")),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Tickets are answered within a day.", {("1", "day")}),
+        ("The page is updated every half hour.", {("0.5", "hour")}),
+        ("It takes half an hour.", {("0.5", "hour")}),
+        ("Two people change the same file.", {("1", "file")}),
+        ("Two people change the same files.", set()),
+        ("Each plan has a single seat.", {("1", "seat")}),
+        ("The largest single file the app accepts.", {("1", "file")}),
+        ("The 2 days are over.", set()),
+    ],
+)
+def test_a_unit_said_without_digits_is_an_amount(text, expected):
+    assert spoken_amounts(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        (("24", "hour"), ("1", "day"), True),
+        (("30", "minute"), ("0.5", "hour"), True),
+        (("12", "month"), ("1", "year"), True),
+        (("14", "day"), ("2", "week"), True),
+        (("90", "hour"), ("90", "day"), False),
+        (("1", "day"), ("1", "week"), False),
+        (("30", "day"), ("1", "month"), False),
+        (("1", "business day"), ("24", "hour"), False),
+        (("4-6", "day"), ("1", "week"), False),
+    ],
+)
+def test_one_length_of_time_in_other_units_is_the_same_duration(a, b, same):
+    assert same_duration(a, b) is same

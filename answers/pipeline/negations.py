@@ -1,0 +1,129 @@
+"""Negations the polarity check of shared terms does not settle: a sentence negating only words its span never writes
+while the span negates nothing, a two-sentence span whose closer sentence negates what the sentence affirms, and a
+sentence affirming a word its span lacks that the issued evidence around the span negates."""
+import functools
+import re
+from collections.abc import Callable, Sequence
+
+from answers.pipeline.records import ChunkRecord
+from answers.pipeline.spans import chunk_sentences
+from answers.pipeline.text.claims import NEGATION_WORDS, Claims, read_claims
+from answers.pipeline.text.negating import reword_negations
+from answers.pipeline.text.sentences import split_sentences
+from answers.pipeline.text.tokens import TokenizerConfig
+from answers.pipeline.text.wording import antonym_terms
+from answers.pipeline.types import SupportSpan
+
+_NEGATION = re.compile(rf"(?i)\b(?:{'|'.join(sorted(NEGATION_WORDS))})\b|n[’']t\b")
+
+
+def negation_problems(
+    n: int,
+    sentence: str,
+    claims: Claims,
+    span: SupportSpan,
+    record: ChunkRecord,
+    tokenizer: TokenizerConfig,
+    elsewhere: Callable[[], Sequence[str]] = tuple,
+) -> list[str]:
+    """Why citation [n]'s span, or the issued evidence outside it (`elsewhere`), does not bear out the sentence's
+    negations; empty when it does."""
+    stated = read_claims(reword_negations(span.quote, sentence), tokenizer)
+    said = reword_negations(sentence, span.quote)
+    claims = claims if said == sentence else read_claims(said, tokenizer)
+    return (
+        _unstated(n, claims, stated, tokenizer)
+        or _closer_sentence(n, claims, span, record, tokenizer)
+        or _denied_elsewhere(n, claims, stated, elsewhere, tokenizer)
+    )
+
+
+def _negated(claims: Claims) -> frozenset[str]:
+    return frozenset(term for term, polarity in claims.polarity.items() if True in polarity)
+
+
+def _affirmed(claims: Claims) -> frozenset[str]:
+    return frozenset(term for term, polarity in claims.polarity.items() if polarity == frozenset({False}))
+
+
+def _unstated(n: int, claims: Claims, stated: Claims, tokenizer: TokenizerConfig) -> list[str]:
+    """A sentence that negates only words its span never writes, nor their opposites, where the span negates
+    nothing: "is not told when the account is locked" against "receives an email when the account is locked" ("is
+    not open" is borne out by "is closed")."""
+    denied = _negated(claims) - claims.trailing
+    if not denied or denied & stated.terms or _negated(stated) or antonym_terms(denied, tokenizer) & stated.terms:
+        return []
+    return [f"[{n}] states no negation; the sentence negates \"{_written(denied, claims)}\""]
+
+
+def _closer_sentence(
+    n: int, claims: Claims, span: SupportSpan, record: ChunkRecord, tokenizer: TokenizerConfig
+) -> list[str]:
+    """In a two-sentence span, the sentence holding more of the sentence's terms negates two or more terms the
+    sentence affirms ("Members who use single sign-on do not have a Lumora password" before "Owners keep a Lumora
+    password", against "Members who use single sign-on also keep a Lumora password")."""
+    texts = _span_texts(span, record)
+    if len(texts) != 2:
+        return []
+    read = [read_claims(text, tokenizer) for text in texts]
+    closer = max(read, key=lambda stated: len(stated.terms & claims.terms))
+    if all(len(stated.terms & claims.terms) == len(closer.terms & claims.terms) for stated in read):
+        return []
+    denied = _negated(closer) & _affirmed(claims)
+    if len(denied) < 2:
+        return []
+    return [f'[{n}] negates "{_written(denied, claims)}"; the sentence affirms it']
+
+
+def _denied_elsewhere(
+    n: int, claims: Claims, stated: Claims, elsewhere: Callable[[], Sequence[str]], tokenizer: TokenizerConfig
+) -> list[str]:
+    """A word the sentence affirms and its span does not write, which a sentence of the issued evidence outside the
+    span negates with another word the sentence affirms, more than half of that sentence in the sentence's words:
+    "can change the currency afterwards" against "The currency cannot be changed later" beside a span about the
+    billing contact. A word written before a negated passive ("currency") counts as negated there."""
+    affirmed = _affirmed(claims)
+    missing = affirmed - stated.terms
+    if not missing:
+        return []
+    for text in elsewhere():
+        for other, reworded in _negating_sentences(text):
+            there = read_claims(reworded, tokenizer)
+            if len(there.terms & claims.terms) * 2 <= len(there.terms):
+                continue
+            denied = (_negated(there) | there.trailing) & affirmed
+            if len(denied) >= 2 and denied & (missing | _names_unwritten(denied, claims, there, other, stated)):
+                return [f'[{n}] says elsewhere "{other.strip()}"; the sentence affirms "{_written(denied, claims)}"']
+    return []
+
+
+@functools.lru_cache(maxsize=1024)
+def _negating_sentences(text: str) -> tuple[tuple[str, str], ...]:
+    """The text's sentences that hold a negation word once their negations said without one are reworded (the only
+    ones that can negate), each as written and reworded: split once per text."""
+    reworded = ((other, reword_negations(other, "")) for other in split_sentences(text))
+    return tuple((other, said) for other, said in reworded if _NEGATION.search(said))
+
+
+def _names_unwritten(
+    terms: frozenset[str], claims: Claims, there: Claims, other: str, stated: Claims
+) -> frozenset[str]:
+    """The terms the sentence writes capitalised and that sentence writes as a name (capitalised past its first
+    word: "the Team plan"), where the span never writes that name, though it may write the word ("the platform
+    team")."""
+    first = other.split(maxsplit=1)[0] if other.split() else ""
+    return frozenset(
+        term for term in terms
+        if (word := there.written.get(term, ""))[:1].isupper() and word != first
+        and claims.written.get(term, "")[:1].isupper()
+        and re.search(rf"(?<!\w){re.escape(word)}(?!\w)", stated.text) is None
+    )
+
+
+def _span_texts(span: SupportSpan, record: ChunkRecord) -> list[str]:
+    sentences = chunk_sentences(record)
+    return [record.text[s.start : s.end] for i, s in enumerate(sentences, start=1) if i in span.sentences]
+
+
+def _written(terms: frozenset[str], claims: Claims) -> str:
+    return " ".join(sorted(claims.written.get(term, term) for term in terms))

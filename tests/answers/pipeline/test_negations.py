@@ -1,0 +1,96 @@
+"""Negations the polarity check of shared terms does not settle: one said of words the span never writes, and the
+closer sentence of a two-sentence span negating what the sentence affirms."""
+import pytest
+
+from answers.pipeline.negations import negation_problems
+from answers.pipeline.spans import support_span
+from answers.pipeline.text.claims import read_claims
+from answers.pipeline.text.tokens import DEFAULT, significant_terms
+
+LOCKED = "The account owner receives an email when the account is locked.\nLocked accounts open again after an hour."
+SIGN_ON = (
+    "Members who use single sign-on do not have a Lumora password.\n"
+    "Workspace owners keep a Lumora password so they can sign in if the identity provider is down."
+)
+
+
+def problems(sentence: str, text: str, make_record, *elsewhere: str) -> list[str]:
+    record = make_record("doc-v1-c01", text=text, flagged=[])
+    found = support_span(significant_terms(sentence, DEFAULT), record, tokenizer=DEFAULT)
+    assert found is not None
+    claims = read_claims(sentence, DEFAULT)
+    return negation_problems(1, sentence, claims, found[0], record, DEFAULT, lambda: elsewhere)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("The account owner is not told when the account is locked.",
+         ['[1] states no negation; the sentence negates "told"']),
+        ("The account owner is emailed when the account is locked.", []),  # no negation to bear out
+        ("The account owner does not receive an email when the account is locked.", []),  # shared: polarity's case
+    ],
+)
+def test_a_negation_of_words_the_span_never_writes_needs_a_negation_in_the_span(sentence, expected, make_record):
+    assert problems(sentence, LOCKED, make_record) == expected
+
+
+def test_a_negation_of_unwritten_words_passes_where_the_span_negates_too_or_states_their_opposite(make_record):
+    text = "Guests cannot open the Trash view.\nAdmins restore any file."
+
+    assert problems("Guests are never shown the Trash view.", text, make_record) == []
+    assert problems("At night the kiosk is not open.", "The kiosk is closed at night.", make_record) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Members who use single sign-on also keep a Lumora password.",
+         ['[1] negates "Lumora password"; the sentence affirms it']),
+        ("Workspace owners keep a Lumora password for when the identity provider is down.", []),
+        ("Members who use single sign-on have no Lumora password, but owners keep one.", []),
+    ],
+)
+def test_the_closer_sentence_of_a_two_sentence_span_must_not_negate_what_the_sentence_affirms(
+    sentence, expected, make_record
+):
+    assert problems(sentence, SIGN_ON, make_record) == expected
+
+
+CONTACT = "The billing contact can be changed on the Billing page."
+CURRENCY = "Invoices are issued in US dollars or euros. The currency cannot be changed later."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "elsewhere", "expected"),
+    [
+        ("You can change an invoice's currency afterwards on the Billing page.", CURRENCY,
+         ['[1] says elsewhere "The currency cannot be changed later."; the sentence affirms "change currency"']),
+        ("You can change the billing contact on the Billing page.", CURRENCY, []),  # the span writes every word
+        # the negating sentence is mostly other words: "Sev-1" and "need" are not enough
+        ("The billing contact can be changed on the Billing page for a Sev-1 incident.",
+         "Rollbacks do not need approval from the release owner during a Sev-1 incident.", []),
+    ],
+)
+def test_a_word_the_span_lacks_that_the_evidence_around_it_negates_is_not_affirmed(
+    sentence, elsewhere, expected, make_record
+):
+    assert problems(sentence, CONTACT, make_record, elsewhere) == expected
+
+
+LIMITS = "Business plan customers can ask support for a higher limit.\nRequests are reviewed by the platform team."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # "Team" is written as a name only around the span ("the Team plan"), never in it ("the platform team")
+        ("Team plan customers can also ask for higher limits.",
+         ['[1] says elsewhere "Higher limits are not available on the Team plan."; the sentence affirms '
+          '"Team higher limits plan"']),
+        ("Business plan customers can ask for higher limits.", []),
+        ("The platform team reviews higher limits for Business customers.", []),  # "team" not written as a name
+    ],
+)
+def test_a_name_written_only_around_the_span_counts_as_a_word_the_span_lacks(sentence, expected, make_record):
+    assert problems(sentence, LIMITS, make_record, "Higher limits are not available on the Team plan.") == expected

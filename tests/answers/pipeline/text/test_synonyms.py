@@ -1,0 +1,31 @@
+"""The synonyms table: forms of one entry say the same thing; other words, and opposites, do not."""
+import pytest
+
+from answers.pipeline.text.synonyms import same_meaning, synonym_terms
+from answers.pipeline.text.tokens import DEFAULT, significant_terms
+
+
+def term(word: str) -> str:
+    return significant_terms(word, DEFAULT)[0]
+
+
+@pytest.mark.parametrize(
+    ("said", "stated", "same"),
+    [
+        ("shared", "pooled", True),
+        ("entire", "whole", True),
+        ("lengthened", "extends", True),
+        ("shared", "whole", False),  # two entries
+        ("open", "closed", False),  # opposites are never synonyms
+        ("team", "team", True),
+    ],
+)
+def test_forms_of_one_entry_are_the_same_meaning(said, stated, same):
+    assert same_meaning(term(said), term(stated), DEFAULT) is same
+
+
+def test_the_synonyms_of_terms_are_the_other_forms_of_their_entries():
+    found = synonym_terms(frozenset(significant_terms("lengthen", DEFAULT)), DEFAULT)
+
+    assert set(significant_terms("extended", DEFAULT)) <= found
+    assert not set(significant_terms("lengthen shorten", DEFAULT)) & found
