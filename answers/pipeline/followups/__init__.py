@@ -129,6 +129,10 @@ noun with a phrase after it, the phrase of that noun ("customers in India?" for 
 trash?" for "older file versions"); "they" after a "who ...?" question whose answer names nobody is whom the
 cited sentence holding the whole question names ("Only the workspace owner can request a refund.").
 
+Since the ninth held-out part joined dev: a possessive right after its clause's verb ("its", "their") names that
+clause's subject when it is a noun of its number ("Where does the desktop app keep its synced folder?" is left as
+asked; "how do I change its expiry?" still refers).
+
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do
 refunds take?") is left alone (a rule taking "for" the topic rewrote standalone golden questions: "What is the uptime

@@ -352,6 +352,19 @@ def test_a_plural_pronoun_in_a_relative_clause_may_name_a_noun_of_the_clause_it_
     )
 
 
+DARK_MODE = Turn("How do I turn on dark mode?", ("Each member can choose dark mode in Account settings.",),
+                 ("Web app release notes 5.0\nDark mode\nEach member can choose dark mode in Account settings.",))
+
+
+def test_a_possessive_after_its_verb_names_the_subject_of_its_clause_when_of_its_number():
+    question = "Where does the desktop app keep its synced folder?"
+
+    assert resolve_question(question, (DARK_MODE,), config=CONFIG).question is question
+    # "I" is no antecedent of "its", nor a plural subject: the possessive still points to the previous topic
+    assert resolve("how do I change its expiry?", SHARE_LINK) == "How do I change a share link's expiry?"
+    assert resolve("can admins change its expiry?", SHARE_LINK) == "Can admins change a share link's expiry?"
+
+
 def test_the_word_right_before_a_pronoun_is_its_verb_and_who_with_an_auxiliary_is_a_subject():
     assert resolve("who manages them?", SERVICE) == "Who manages service accounts?"
     assert resolve("where can I download them?", INVOICES) == "Where can I download invoices?"  # not "see invoices"
