@@ -131,7 +131,10 @@ cited sentence holding the whole question names ("Only the workspace owner can r
 
 Since the ninth held-out part joined dev: a possessive right after its clause's verb ("its", "their") names that
 clause's subject when it is a noun of its number ("Where does the desktop app keep its synced folder?" is left as
-asked; "how do I change its expiry?" still refers).
+asked; "how do I change its expiry?" still refers); "it" or "that" as the subject of what only happens to an act
+("does it happen right away?", "how soon does it take effect?", "when would that kick in?", "how much does it save?")
+is the act the previous question asked as "I/we", named as a cited sentence names it or as a gerund ("upgrading
+from Team to Business ...").
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

@@ -365,6 +365,24 @@ def test_a_possessive_after_its_verb_names_the_subject_of_its_clause_when_of_its
     assert resolve("can admins change its expiry?", SHARE_LINK) == "Can admins change a share link's expiry?"
 
 
+TURN_OFF_LINK = Turn("How do I turn off a share link?", ("Turning off a link takes effect immediately.",),
+                     ("Share links\nTurning off a link\nThe creator of a link can turn it off at any time.",))
+
+
+def test_it_or_that_as_the_subject_of_what_happens_to_an_act_is_the_act_the_previous_question_asked_as_i_or_we():
+    assert resolve("does it happen right away?", UPGRADE) == (
+        "Does upgrading from Team to Business at any time happen right away?"
+    )
+    assert resolve("when would that kick in?", UPGRADE) == (
+        "When would upgrading from Team to Business at any time kick in?"
+    )
+    assert resolve("how soon does it take effect?", TURN_OFF_LINK) == (
+        "How soon does turning off a share link take effect?"
+    )
+    # a thing's predicate is no act's: "it" is still the topic
+    assert resolve("does it expire?", SHARE_LINK) == "Does a share link expire?"
+
+
 def test_the_word_right_before_a_pronoun_is_its_verb_and_who_with_an_auxiliary_is_a_subject():
     assert resolve("who manages them?", SERVICE) == "Who manages service accounts?"
     assert resolve("where can I download them?", INVOICES) == "Where can I download invoices?"  # not "see invoices"
