@@ -134,7 +134,10 @@ clause's subject when it is a noun of its number ("Where does the desktop app ke
 asked; "how do I change its expiry?" still refers); "it" or "that" as the subject of what only happens to an act
 ("does it happen right away?", "how soon does it take effect?", "when would that kick in?", "how much does it save?")
 is the act the previous question asked as "I/we", named as a cited sentence names it or as a gerund ("upgrading
-from Team to Business ...").
+from Team to Business ..."); a modal with a subject and no verb ("who can?", "can workspace admins?", "a guest, can
+one?") is "<modal> <subject> do that", which takes the previous verb phrase ("Can workspace admins restore files
+someone else deleted?"); the subject is one or two content words, the last plural unless a determiner opens it, so
+"Can guests comment?" keeps its verb.
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

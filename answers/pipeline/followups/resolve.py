@@ -6,6 +6,7 @@ from answers.pipeline.config import PipelineConfig
 from answers.pipeline.followups.fragments import (
     asks_after_comma,
     heads_parallel,
+    modal_only,
     participle_fragment,
     phrase_in_place,
     rewrite_fragment,
@@ -106,6 +107,9 @@ def _rewrite(
     opener = words[0].lower
     if (passive := participle_fragment(question, words, previous, config=config, rules=rules)) is not None:
         return passive, "ellipsis: a new participle for the previous passive"
+    if (bare := modal_only(question, words, config)) and (
+            filled := _rewrite(bare + "?", history, config=config, rules=rules)):
+        return filled[0], "ellipsis: a modal and a subject, the previous verb phrase"
     if _TOO.search(question) and not (opener in QUESTION_WORDS or opener in AUXILIARIES or opener in SUBJECTS
                                       or opener in CONJUNCTIONS or opener in PREPOSITIONS):
         rest = END.sub("", _TOO.sub("", question))  # "German too?": no verb of its own, a case of the previous one

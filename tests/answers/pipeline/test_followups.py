@@ -383,6 +383,26 @@ def test_it_or_that_as_the_subject_of_what_happens_to_an_act_is_the_act_the_prev
     assert resolve("does it expire?", SHARE_LINK) == "Does a share link expire?"
 
 
+REPORT = Turn("Can I download a report of active share links?", ("Business plan admins can download a report.",),
+              ("Share links\nTracking link activity\nBusiness plan admins can download a report.",))
+MEMBERS_RESTORE = Turn("Can members restore files someone else deleted?",
+                       ("Every member can restore the files they deleted themselves.",),
+                       ("Trash and file recovery\nWho can restore files\nWorkspace admins can restore any file.",))
+WHO_RESTORES = Turn("Who can restore files from the trash?", ("Workspace admins can restore files.",),
+                    ("Trash and file recovery\nWho can restore files\nWorkspace admins can restore files.",))
+
+
+def test_a_modal_with_a_subject_and_no_verb_takes_the_previous_verb_phrase():
+    assert resolve("who can?", REPORT) == "Who can download a report of active share links?"
+    assert resolve("can workspace admins?", MEMBERS_RESTORE) == (
+        "Can workspace admins restore files someone else deleted?"
+    )
+    assert resolve("a guest, can one?", WHO_RESTORES) == "Can a guest restore files from the trash?"
+    # a modal question with a verb of its own is no fragment
+    for question in ("Can guests open the trash?", "Can guests comment?"):
+        assert resolve_question(question, (GUESTS_TRASH,), config=CONFIG).question is question
+
+
 def test_the_word_right_before_a_pronoun_is_its_verb_and_who_with_an_auxiliary_is_a_subject():
     assert resolve("who manages them?", SERVICE) == "Who manages service accounts?"
     assert resolve("where can I download them?", INVOICES) == "Where can I download invoices?"  # not "see invoices"
