@@ -137,7 +137,8 @@ is the act the previous question asked as "I/we", named as a cited sentence name
 from Team to Business ..."); a modal with a subject and no verb ("who can?", "can workspace admins?", "a guest, can
 one?") is "<modal> <subject> do that", which takes the previous verb phrase ("Can workspace admins restore files
 someone else deleted?"); the subject is one or two content words, the last plural unless a determiner opens it, so
-"Can guests comment?" keeps its verb.
+"Can guests comment?" keeps its verb; a closing "instead" marks a case as "too" does ("with the desktop sync client
+instead?").
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

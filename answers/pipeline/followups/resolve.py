@@ -41,7 +41,7 @@ _CLAUSE = re.compile(
     re.I,
 )
 # "German too?", "and for guests as well?": a case added to the previous question.
-_TOO = re.compile(r"\s*(?:,\s*)?\b(?:too|as\s+well|either)\s*[?.!]*\s*$", re.I)
+_TOO = re.compile(r"\s*(?:,\s*)?\b(?:too|as\s+well|either|instead)\s*[?.!]*\s*$", re.I)
 # "if I'm on the Team plan": a condition on the speaker that only names the new case
 _IF_I = re.compile(
     r"^\s*(?:(?:and|but|so)\s+)?(?:what\s+)?(?:if|when)\s+(?:i|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+use)?"

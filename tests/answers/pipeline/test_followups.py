@@ -403,6 +403,19 @@ def test_a_modal_with_a_subject_and_no_verb_takes_the_previous_verb_phrase():
         assert resolve_question(question, (GUESTS_TRASH,), config=CONFIG).question is question
 
 
+UPLOAD_LIMIT = Turn("What is the upload limit for one file in the web app?",
+                    ("The upload limit for a single file in the web app is 100 MB.",),
+                    ("Upload limits\nSingle file limit\nThe upload limit for a single file in the web app is 100 MB.",))
+
+
+def test_a_fragment_closing_with_instead_is_a_case_of_the_previous_question():
+    assert resolve("with the desktop sync client instead?", UPLOAD_LIMIT) == (
+        "What is the upload limit for one file in the web app with the desktop sync client?"
+    )
+    question = "Can I use the desktop app instead?"  # a question of its own
+    assert resolve_question(question, (UPLOAD_LIMIT,), config=CONFIG).question is question
+
+
 def test_the_word_right_before_a_pronoun_is_its_verb_and_who_with_an_auxiliary_is_a_subject():
     assert resolve("who manages them?", SERVICE) == "Who manages service accounts?"
     assert resolve("where can I download them?", INVOICES) == "Where can I download invoices?"  # not "see invoices"
