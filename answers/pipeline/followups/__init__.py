@@ -138,7 +138,9 @@ from Team to Business ..."); a modal with a subject and no verb ("who can?", "ca
 one?") is "<modal> <subject> do that", which takes the previous verb phrase ("Can workspace admins restore files
 someone else deleted?"); the subject is one or two content words, the last plural unless a determiner opens it, so
 "Can guests comment?" keeps its verb; a closing "instead" marks a case as "too" does ("with the desktop sync client
-instead?").
+instead?"); "and when/if <clause>?" whose subject is not I/we, with no comma, takes the place of the previous
+question's clause opening with the same word ("and when its storage quota is full?" after "What happens to a
+workspace when the trial ends?").
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

@@ -23,6 +23,7 @@ from answers.pipeline.topics import (
     PREPOSITIONS,
     QUESTION_WORDS,
     SUBJECTS,
+    Word,
     is_content,
     words_of,
 )
@@ -123,6 +124,8 @@ def _rewrite(
                       "ellipsis: a bare phrase")
     if words[0].lower in CONJUNCTIONS and len(words) > 1:
         second = words[1]
+        if (in_place := _new_clause(question, words, previous)) is not None:
+            return in_place, "ellipsis: a new clause in place of the previous question's own"
         if second.lower in QUESTION_WORDS or second.lower in AUXILIARIES:
             question = question[second.start :]  # "And how do I ...?": a question of its own after the "and"
             words = words_of(question)
@@ -145,6 +148,21 @@ def _rewrite(
         return situated, "reference: an adverb standing for the previous situation"
     return (rewrite_referring(question, words, history, config=config, rules=rules)
             or continued_from_passage(question, history[-1], config))
+
+
+def _new_clause(question: str, words: list[Word], previous: str) -> str | None:
+    """"and when/if <clause>?" with a subject other than I/we and no comma, put in place of the previous question's
+    clause opening with the same word ("and when its storage quota is full?" after "What happens to a workspace when
+    the trial ends?"); None for another question ("and when does it end?" asks on its own; "and if I'm the owner?"
+    adds a condition)."""
+    opener = words[1].lower
+    if (opener not in ("when", "if") or len(words) < 3 or words[2].lower in AUXILIARIES
+            or words[2].lower.partition("'")[0] in SUBJECTS or "," in question):
+        return None
+    for word in words_of(previous)[1:]:
+        if word.lower == opener:
+            return previous[: word.start] + END.sub("", question[words[1].start :])
+    return None
 
 
 def _noted(rewrite: str | None, note: str) -> tuple[str, str] | None:

@@ -416,6 +416,21 @@ def test_a_fragment_closing_with_instead_is_a_case_of_the_previous_question():
     assert resolve_question(question, (UPLOAD_LIMIT,), config=CONFIG).question is question
 
 
+TRIAL_ENDS = Turn("What happens to a workspace when the trial ends?", ("The workspace becomes read-only.",),
+                  ("Free trial\nWhen the trial ends\nWhen the trial ends, the workspace becomes read-only.",))
+LOST_2FA = Turn("What should I do if I lose my phone?", ("Sign in with a backup code.",),
+                ("Two-factor authentication\nLosing access\nIf you lose your phone, sign in with a backup code.",))
+
+
+def test_and_when_or_if_with_a_clause_of_its_own_takes_the_place_of_the_previous_questions_clause():
+    assert resolve("and when its storage quota is full?", TRIAL_ENDS) == (
+        "What happens to a workspace when its storage quota is full?"
+    )
+    # a question of its own, or a condition on the speaker, is not a clause in place of the previous one
+    assert resolve("and when does it end?", TRIAL_ENDS) != "What happens to a workspace when does it end?"
+    assert "lose my phone" in resolve("and if I'm the owner?", LOST_2FA)
+
+
 def test_the_word_right_before_a_pronoun_is_its_verb_and_who_with_an_auxiliary_is_a_subject():
     assert resolve("who manages them?", SERVICE) == "Who manages service accounts?"
     assert resolve("where can I download them?", INVOICES) == "Where can I download invoices?"  # not "see invoices"
