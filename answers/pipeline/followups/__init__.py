@@ -140,7 +140,9 @@ someone else deleted?"); the subject is one or two content words, the last plura
 "Can guests comment?" keeps its verb; a closing "instead" marks a case as "too" does ("with the desktop sync client
 instead?"); "and when/if <clause>?" whose subject is not I/we, with no comma, takes the place of the previous
 question's clause opening with the same word ("and when its storage quota is full?" after "What happens to a
-workspace when the trial ends?").
+workspace when the trial ends?"); "it/that" after "about" is the previous situation, the act asked as "I/we" as a
+gerund ("who do I talk to about extending my free trial?") or a passive question's clause from its subject on ("who
+gets told about an account locked?", "warned about old versions removed when a workspace downgrades to Team").
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

@@ -10,6 +10,7 @@ from answers.pipeline.followups.referents import (
     demonstrated,
     named_event,
     object_in_answer,
+    passive_clause,
     stands_for_act,
 )
 from answers.pipeline.followups.topic_phrase import best_topic, indefinite, is_addressed, verbs_around
@@ -49,6 +50,12 @@ def substitute_pronouns(
                      or (has_own_subject(words, i - 1) and verb_phrase_after_subject(history[-1].question)))):
             # "who can do this?" after "Can I restore a deleted file?": who can restore a deleted file
             text = text[: words[i - 1].start] + predicate + text[word.end :]
+            continue
+        if (word.lower in ("it", "that") and i > 0 and words[i - 1].lower == "about"
+                and (situation := verb_phrase(history[-1].question, gerund=True)
+                     or passive_clause(history[-1].question))):
+            # "who gets told about it?" after "After how many failed attempts is an account locked?": the situation
+            text = text[: word.start] + situation + text[word.end :]
             continue
         if (word.lower in ("it", "that") and stands_for_act(words, i)
                 and (act := named_event(words, i, history[-1], config)

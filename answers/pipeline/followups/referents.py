@@ -14,6 +14,7 @@ from answers.pipeline.topics import (
     REFERRING,
     Word,
     is_content,
+    is_participle,
     is_plural,
     modifiers_of,
     stem_of,
@@ -37,6 +38,30 @@ def stands_for_act(words: list[Word], index: int) -> bool:
     rest = [w.lower for k, w in enumerate(words) if k != index and is_content(w)]
     return (bool(rest) and all(w in _EVENT_WORDS or w in DEGREE or w in ADVERBS for w in rest)
             and any(w in _EVENT_WORDS - _NOT_ALONE for w in rest))
+
+
+_BE = frozenset({"is", "are", "was", "were"})
+
+
+def passive_clause(previous: str) -> str:
+    """The clause of a question asked in the passive, from its subject on ("my account locked after five failed
+    sign-in attempts" for "Is my account locked after five failed sign-in attempts?", "an account locked" for "After
+    how many failed attempts is an account locked?"); "" for another shape."""
+    words = words_of(previous)
+    for k, word in enumerate(words[:-2]):
+        if word.lower not in _BE:
+            continue
+        for j in range(k + 2, len(words)):
+            if is_participle(words[j]):
+                subject = words[k + 1 : j]
+                if any(is_content(w) for w in subject) and all(is_content(w) or w.lower in DETERMINERS
+                                                               for w in subject):
+                    return END.sub("", previous[words[k + 1].start :])
+                break
+            if not (is_content(words[j]) or words[j].lower in DETERMINERS):
+                break
+        return ""
+    return ""
 
 
 def named_event(words: list[Word], index: int, turn: Turn, config: PipelineConfig) -> str:

@@ -431,6 +431,21 @@ def test_and_when_or_if_with_a_clause_of_its_own_takes_the_place_of_the_previous
     assert "lose my phone" in resolve("and if I'm the owner?", LOST_2FA)
 
 
+LOCKED = Turn("After how many failed attempts is an account locked?", ("An account is locked after 5 attempts.",),
+              ("Password requirements\nFailed sign-in attempts\nAn account is locked after 5 failed attempts.",))
+EXTEND = Turn("Can I extend my free trial?", ("A trial can be extended once by contacting the sales team.",),
+              ("Free trial\nExtending a trial\nA trial can be extended once by contacting the sales team.",))
+
+
+def test_it_or_that_after_about_is_the_previous_situation_asked_as_i_or_we_or_in_the_passive():
+    assert resolve("who gets told about it?", LOCKED) == "Who gets told about an account locked?"
+    assert resolve("who do I talk to about it?", EXTEND) == "Who do I talk to about extending my free trial?"
+    # another preposition, or a previous question of another shape, keeps the topic
+    assert resolve("can I put a password on it?", SHARE_LINK) == "Can I put a password on a share link?"
+    assert "about" in resolve("what else should I know about it?", BUSINESS_PRICE)
+    assert "Business plan" in resolve("what else should I know about it?", BUSINESS_PRICE)
+
+
 def test_the_word_right_before_a_pronoun_is_its_verb_and_who_with_an_auxiliary_is_a_subject():
     assert resolve("who manages them?", SERVICE) == "Who manages service accounts?"
     assert resolve("where can I download them?", INVOICES) == "Where can I download invoices?"  # not "see invoices"
