@@ -143,6 +143,8 @@ question's clause opening with the same word ("and when its storage quota is ful
 workspace when the trial ends?"); "it/that" after "about" is the previous situation, the act asked as "I/we" as a
 gerund ("who do I talk to about extending my free trial?") or a passive question's clause from its subject on ("who
 gets told about an account locked?", "warned about old versions removed when a workspace downgrades to Team").
+"each/every one" before a word is each of the topic, not a count ("is each one single use?" -> "Is each password
+reset link single use?").
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

@@ -105,7 +105,7 @@ def pointing_pronouns(words: list[Word], question: str) -> list[int]:
         if w == "one" and ((following and following not in ADVERBS and is_content(words[i + 1])
                             and not is_plural(words[i + 1].text)  # "one expires": its verb, not its noun
                             and not (preceding in AUXILIARIES and is_participle(words[i + 1])))  # "is one created"
-                           or preceding in ("than", "least", "only", "no")):
+                           or preceding in ("than", "least", "only", "no")) and preceding not in ("each", "every"):
             continue  # "one file", "more than one"; not "use one twice"
         if (w in ("that", "this") and following and i > 0 and is_content(words[i - 1])
                 and (i - 1 not in skipped or following in AUXILIARIES)  # "which files that are shared"

@@ -115,8 +115,10 @@ def substitute_pronouns(
                 replacement = covering  # "which standard do they use?": "Security keys use the FIDO2 standard."
             if replacement and word.lower in ("its", "their"):
                 replacement += "'" if replacement.endswith("s") else "'s"
-            elif replacement and word.lower == "one":  # "restore one": a version
+            elif replacement and word.lower == "one":  # "restore one": a version; "each one": each reset link
                 replacement = indefinite(replacement)
+                if i > 0 and words[i - 1].lower in ("each", "every"):
+                    replacement = replacement.partition(" ")[2]
         if not replacement:
             return None
         text = text[: word.start] + replacement + text[word.end :]

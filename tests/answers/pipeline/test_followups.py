@@ -446,6 +446,17 @@ def test_it_or_that_after_about_is_the_previous_situation_asked_as_i_or_we_or_in
     assert "Business plan" in resolve("what else should I know about it?", BUSINESS_PRICE)
 
 
+RESET_LINKS = Turn("How long do password reset links last?", ("Password reset links expire after one hour.",),
+                   ("Password requirements\nResetting a forgotten password\nPassword reset links expire after one "
+                    "hour. Each reset link can be used only once.",))
+
+
+def test_each_one_before_a_word_is_each_of_the_topic_not_a_count():
+    assert resolve("is each one single use?", RESET_LINKS) == "Is each password reset link single use?"
+    question = "Can I buy one extra storage block?"  # "one" before its noun is a count
+    assert resolve_question(question, (RESET_LINKS,), config=CONFIG).question is question
+
+
 def test_the_word_right_before_a_pronoun_is_its_verb_and_who_with_an_auxiliary_is_a_subject():
     assert resolve("who manages them?", SERVICE) == "Who manages service accounts?"
     assert resolve("where can I download them?", INVOICES) == "Where can I download invoices?"  # not "see invoices"
