@@ -129,6 +129,23 @@ noun with a phrase after it, the phrase of that noun ("customers in India?" for 
 trash?" for "older file versions"); "they" after a "who ...?" question whose answer names nobody is whom the
 cited sentence holding the whole question names ("Only the workspace owner can request a refund.").
 
+Since the ninth held-out part joined dev: a possessive right after its clause's verb ("its", "their") names that
+clause's subject when it is a noun of its number ("Where does the desktop app keep its synced folder?" is left as
+asked; "how do I change its expiry?" still refers); "it" or "that" as the subject of what only happens to an act
+("does it happen right away?", "how soon does it take effect?", "when would that kick in?", "how much does it save?")
+is the act the previous question asked as "I/we", named as a cited sentence names it or as a gerund ("upgrading
+from Team to Business ..."); a modal with a subject and no verb ("who can?", "can workspace admins?", "a guest, can
+one?") is "<modal> <subject> do that", which takes the previous verb phrase ("Can workspace admins restore files
+someone else deleted?"); the subject is one or two content words, the last plural unless a determiner opens it, so
+"Can guests comment?" keeps its verb; a closing "instead" marks a case as "too" does ("with the desktop sync client
+instead?"); "and when/if <clause>?" whose subject is not I/we, with no comma, takes the place of the previous
+question's clause opening with the same word ("and when its storage quota is full?" after "What happens to a
+workspace when the trial ends?"); "it/that" after "about" is the previous situation, the act asked as "I/we" as a
+gerund ("who do I talk to about extending my free trial?") or a passive question's clause from its subject on ("who
+gets told about an account locked?", "warned about old versions removed when a workspace downgrades to Team").
+"each/every one" before a word is each of the topic, not a count ("is each one single use?" -> "Is each password
+reset link single use?").
+
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do
 refunds take?") is left alone (a rule taking "for" the topic rewrote standalone golden questions: "What is the uptime

@@ -46,6 +46,20 @@ def _is_predicate(word: str) -> bool:
     return word in PREDICATES or word.endswith(("ory", "able", "ible", "ive", "ful", "less", "ic", "al"))
 
 
+def _binding_subject(words: list[Word], index: int, start: int, *, plural: bool) -> bool:
+    """Whether a possessive ("its", "their") right after its clause's verb has that clause's subject for antecedent:
+    a noun of its number between the auxiliary and that verb ("Where does the desktop app keep *its* synced
+    folder?"), where "How do I change its expiry?" has only "I" there and points outside."""
+    verb = index - 1
+    if verb <= start or not is_content(words[verb]) or words[verb].lower in PREPOSITIONS:
+        return False
+    auxiliary = next((j for j in range(start, verb) if words[j].lower in AUXILIARIES), None)
+    if auxiliary is None:
+        return False
+    nouns = [w for w in words[auxiliary + 1 : verb] if is_content(w) and w.lower not in PREPOSITIONS]
+    return bool(nouns) and is_plural(nouns[-1].text) == plural
+
+
 def _own_antecedent(question: str, words: list[Word], index: int, skipped: set[int], *, plural: bool) -> bool:
     """Whether a content word before the pronoun can be what it refers to: the question holds its own antecedent.
 
@@ -55,6 +69,8 @@ def _own_antecedent(question: str, words: list[Word], index: int, skipped: set[i
     a file, can I restore it?"), but not the asked-for noun ("how many members can it have?").
     """
     start = _clause_start(question, words, index)
+    if words[index].lower in ("its", "their") and _binding_subject(words, index, start, plural=plural):
+        return True
     relative = _relative_start(words, index) if plural else None
     if relative is not None and relative > start:
         # "Can guests see files that are not shared with them?": a relative clause's plural pronoun may name a plural
@@ -89,7 +105,7 @@ def pointing_pronouns(words: list[Word], question: str) -> list[int]:
         if w == "one" and ((following and following not in ADVERBS and is_content(words[i + 1])
                             and not is_plural(words[i + 1].text)  # "one expires": its verb, not its noun
                             and not (preceding in AUXILIARIES and is_participle(words[i + 1])))  # "is one created"
-                           or preceding in ("than", "least", "only", "no")):
+                           or preceding in ("than", "least", "only", "no")) and preceding not in ("each", "every"):
             continue  # "one file", "more than one"; not "use one twice"
         if (w in ("that", "this") and following and i > 0 and is_content(words[i - 1])
                 and (i - 1 not in skipped or following in AUXILIARIES)  # "which files that are shared"

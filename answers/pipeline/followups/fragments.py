@@ -292,3 +292,34 @@ def _governed_otherwise(words: list[Word], index: int, preposition: str) -> bool
         if not (is_content(words[i]) or words[i].lower in DETERMINERS):
             return False
     return False
+
+
+_BARE_MODALS = frozenset({"can", "could", "may", "might", "must", "should", "will", "would"})
+
+
+def modal_only(question: str, words: list[Word], config: PipelineConfig) -> str:
+    """A modal with a subject and no verb, as "<modal> <subject> do that" for the previous verb phrase to fill:
+    "who can?" -> "who can do that", "can workspace admins?" -> "can workspace admins do that", "a guest, can
+    one?" -> "can a guest do that"; "" for any other question (one with a verb of its own is no fragment)."""
+    if words and words[0].lower in CONJUNCTIONS:
+        words = words[1:]
+    if len(words) == 2 and words[0].lower == "who" and words[1].lower in _BARE_MODALS:
+        return f"who {words[1].lower} do that"
+    comma = question.find(",")
+    named = [w for w in words if w.start < comma] if comma >= 0 else []
+    rest = words[len(named):]
+    if named and len(rest) == 2 and rest[0].lower in _BARE_MODALS and rest[1].lower in ("one", "they", "it"):
+        subject = named  # "a guest, can one?"
+    elif not named and len(words) >= 2 and words[0].lower in _BARE_MODALS:
+        subject = words[1:]  # "can workspace admins?"
+    else:
+        return ""
+    determined = bool(subject) and subject[0].lower in DETERMINERS
+    nouns = subject[1:] if determined else subject
+    # a noun phrase: a determiner only first, one or two content words, the last plural unless a determiner opens
+    # it ("workspace admins", "a guest"); "Can guests open the trash?" and "Can guests comment?" have their verb
+    if (not 1 <= len(nouns) <= 2 or not all(is_content(w) and w.lower not in DETERMINERS for w in nouns)
+            or nouns[0].lower in SUBJECTS or not (determined or is_plural(nouns[-1].text))):
+        return ""
+    modal = rest[0].lower if named else words[0].lower
+    return f"{modal} {question[subject[0].start : subject[-1].end]} do that"

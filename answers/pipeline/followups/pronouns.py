@@ -10,6 +10,8 @@ from answers.pipeline.followups.referents import (
     demonstrated,
     named_event,
     object_in_answer,
+    passive_clause,
+    stands_for_act,
 )
 from answers.pipeline.followups.topic_phrase import best_topic, indefinite, is_addressed, verbs_around
 from answers.pipeline.followups.turns import Turn
@@ -48,6 +50,18 @@ def substitute_pronouns(
                      or (has_own_subject(words, i - 1) and verb_phrase_after_subject(history[-1].question)))):
             # "who can do this?" after "Can I restore a deleted file?": who can restore a deleted file
             text = text[: words[i - 1].start] + predicate + text[word.end :]
+            continue
+        if (word.lower in ("it", "that") and i > 0 and words[i - 1].lower == "about"
+                and (situation := verb_phrase(history[-1].question, gerund=True)
+                     or passive_clause(history[-1].question))):
+            # "who gets told about it?" after "After how many failed attempts is an account locked?": the situation
+            text = text[: word.start] + situation + text[word.end :]
+            continue
+        if (word.lower in ("it", "that") and stands_for_act(words, i)
+                and (act := named_event(words, i, history[-1], config)
+                     or verb_phrase(history[-1].question, gerund=True))):
+            # "does it happen right away?" after "Can I upgrade from Team to Business ...?": the act, not a thing
+            text = text[: word.start] + act + text[word.end :]
             continue
         if word.lower in ("that", "this") and (named := demonstrated(words, i, history[-1], config)):
             # "can I change that contact?" after an answer naming "the billing contact": the thing as it was named
@@ -101,8 +115,10 @@ def substitute_pronouns(
                 replacement = covering  # "which standard do they use?": "Security keys use the FIDO2 standard."
             if replacement and word.lower in ("its", "their"):
                 replacement += "'" if replacement.endswith("s") else "'s"
-            elif replacement and word.lower == "one":  # "restore one": a version
+            elif replacement and word.lower == "one":  # "restore one": a version; "each one": each reset link
                 replacement = indefinite(replacement)
+                if i > 0 and words[i - 1].lower in ("each", "every"):
+                    replacement = replacement.partition(" ")[2]
         if not replacement:
             return None
         text = text[: word.start] + replacement + text[word.end :]

@@ -14,11 +14,54 @@ from answers.pipeline.topics import (
     REFERRING,
     Word,
     is_content,
+    is_participle,
     is_plural,
     modifiers_of,
     stem_of,
     words_of,
 )
+
+# What happens to an act, not to a thing: "does it happen right away?", "when would that kick in?"
+_EVENT_WORDS = frozenset({"happen", "happens", "effect", "effective", "kick", "kicks", "final", "immediate",
+                          "immediately", "right", "instantly", "start", "starts", "begin", "begins", "become",
+                          "becomes", "take", "takes", "save", "saves"})
+# Words that say no act on their own: "how long does that take?" may be about a thing, as before
+_NOT_ALONE = frozenset({"right", "immediately", "instantly", "take", "takes"})
+
+
+def stands_for_act(words: list[Word], index: int) -> bool:
+    """Whether "it/that" is the subject of a predicate only an act has: right after an auxiliary, with every other
+    content word one of what happens to an act, when or how soon ("does it happen right away?", "how soon does it
+    take effect?", "when would that kick in?"), and one of them a verb of happening ("take" alone is not)."""
+    if index == 0 or words[index - 1].lower not in AUXILIARIES:
+        return False
+    rest = [w.lower for k, w in enumerate(words) if k != index and is_content(w)]
+    return (bool(rest) and all(w in _EVENT_WORDS or w in DEGREE or w in ADVERBS for w in rest)
+            and any(w in _EVENT_WORDS - _NOT_ALONE for w in rest))
+
+
+_BE = frozenset({"is", "are", "was", "were"})
+
+
+def passive_clause(previous: str) -> str:
+    """The clause of a question asked in the passive, from its subject on ("my account locked after five failed
+    sign-in attempts" for "Is my account locked after five failed sign-in attempts?", "an account locked" for "After
+    how many failed attempts is an account locked?"); "" for another shape."""
+    words = words_of(previous)
+    for k, word in enumerate(words[:-2]):
+        if word.lower not in _BE:
+            continue
+        for j in range(k + 2, len(words)):
+            if is_participle(words[j]):
+                subject = words[k + 1 : j]
+                if any(is_content(w) for w in subject) and all(is_content(w) or w.lower in DETERMINERS
+                                                               for w in subject):
+                    return END.sub("", previous[words[k + 1].start :])
+                break
+            if not (is_content(words[j]) or words[j].lower in DETERMINERS):
+                break
+        return ""
+    return ""
 
 
 def named_event(words: list[Word], index: int, turn: Turn, config: PipelineConfig) -> str:

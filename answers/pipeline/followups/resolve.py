@@ -6,6 +6,7 @@ from answers.pipeline.config import PipelineConfig
 from answers.pipeline.followups.fragments import (
     asks_after_comma,
     heads_parallel,
+    modal_only,
     participle_fragment,
     phrase_in_place,
     rewrite_fragment,
@@ -22,6 +23,7 @@ from answers.pipeline.topics import (
     PREPOSITIONS,
     QUESTION_WORDS,
     SUBJECTS,
+    Word,
     is_content,
     words_of,
 )
@@ -40,7 +42,7 @@ _CLAUSE = re.compile(
     re.I,
 )
 # "German too?", "and for guests as well?": a case added to the previous question.
-_TOO = re.compile(r"\s*(?:,\s*)?\b(?:too|as\s+well|either)\s*[?.!]*\s*$", re.I)
+_TOO = re.compile(r"\s*(?:,\s*)?\b(?:too|as\s+well|either|instead)\s*[?.!]*\s*$", re.I)
 # "if I'm on the Team plan": a condition on the speaker that only names the new case
 _IF_I = re.compile(
     r"^\s*(?:(?:and|but|so)\s+)?(?:what\s+)?(?:if|when)\s+(?:i|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+use)?"
@@ -106,6 +108,9 @@ def _rewrite(
     opener = words[0].lower
     if (passive := participle_fragment(question, words, previous, config=config, rules=rules)) is not None:
         return passive, "ellipsis: a new participle for the previous passive"
+    if (bare := modal_only(question, words, config)) and (
+            filled := _rewrite(bare + "?", history, config=config, rules=rules)):
+        return filled[0], "ellipsis: a modal and a subject, the previous verb phrase"
     if _TOO.search(question) and not (opener in QUESTION_WORDS or opener in AUXILIARIES or opener in SUBJECTS
                                       or opener in CONJUNCTIONS or opener in PREPOSITIONS):
         rest = END.sub("", _TOO.sub("", question))  # "German too?": no verb of its own, a case of the previous one
@@ -119,6 +124,8 @@ def _rewrite(
                       "ellipsis: a bare phrase")
     if words[0].lower in CONJUNCTIONS and len(words) > 1:
         second = words[1]
+        if (in_place := _new_clause(question, words, previous)) is not None:
+            return in_place, "ellipsis: a new clause in place of the previous question's own"
         if second.lower in QUESTION_WORDS or second.lower in AUXILIARIES:
             question = question[second.start :]  # "And how do I ...?": a question of its own after the "and"
             words = words_of(question)
@@ -141,6 +148,21 @@ def _rewrite(
         return situated, "reference: an adverb standing for the previous situation"
     return (rewrite_referring(question, words, history, config=config, rules=rules)
             or continued_from_passage(question, history[-1], config))
+
+
+def _new_clause(question: str, words: list[Word], previous: str) -> str | None:
+    """"and when/if <clause>?" with a subject other than I/we and no comma, put in place of the previous question's
+    clause opening with the same word ("and when its storage quota is full?" after "What happens to a workspace when
+    the trial ends?"); None for another question ("and when does it end?" asks on its own; "and if I'm the owner?"
+    adds a condition)."""
+    opener = words[1].lower
+    if (opener not in ("when", "if") or len(words) < 3 or words[2].lower in AUXILIARIES
+            or words[2].lower.partition("'")[0] in SUBJECTS or "," in question):
+        return None
+    for word in words_of(previous)[1:]:
+        if word.lower == opener:
+            return previous[: word.start] + END.sub("", question[words[1].start :])
+    return None
 
 
 def _noted(rewrite: str | None, note: str) -> tuple[str, str] | None:

@@ -36,8 +36,14 @@ def verb_phrase(previous: str, *, gerund: bool, light: bool = False) -> str:
 
 
 def has_own_subject(words: list[Word], do: int) -> bool:
-    """Whether "do that" has a subject noun of its own right before it, after a modal ("can *guests* do that?")."""
-    return do >= 2 and words[do - 2].lower in MODALS and is_content(words[do - 1])
+    """Whether "do that" has a subject of its own right before it, after a modal: one or two content words, maybe
+    after a determiner ("can *guests* do that?", "can *workspace admins* do that?", "can *a guest* do that?")."""
+    start = do - 1
+    while start > 0 and do - start < 2 and is_content(words[start - 1]) and words[start - 1].lower not in MODALS:
+        start -= 1
+    if start > 0 and words[start - 1].lower in DETERMINERS:
+        start -= 1
+    return start >= 1 and start < do and words[start - 1].lower in MODALS and is_content(words[do - 1])
 
 
 def verb_phrase_after_subject(previous: str) -> str:

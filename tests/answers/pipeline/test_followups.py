@@ -352,6 +352,111 @@ def test_a_plural_pronoun_in_a_relative_clause_may_name_a_noun_of_the_clause_it_
     )
 
 
+DARK_MODE = Turn("How do I turn on dark mode?", ("Each member can choose dark mode in Account settings.",),
+                 ("Web app release notes 5.0\nDark mode\nEach member can choose dark mode in Account settings.",))
+
+
+def test_a_possessive_after_its_verb_names_the_subject_of_its_clause_when_of_its_number():
+    question = "Where does the desktop app keep its synced folder?"
+
+    assert resolve_question(question, (DARK_MODE,), config=CONFIG).question is question
+    # "I" is no antecedent of "its", nor a plural subject: the possessive still points to the previous topic
+    assert resolve("how do I change its expiry?", SHARE_LINK) == "How do I change a share link's expiry?"
+    assert resolve("can admins change its expiry?", SHARE_LINK) == "Can admins change a share link's expiry?"
+
+
+TURN_OFF_LINK = Turn("How do I turn off a share link?", ("Turning off a link takes effect immediately.",),
+                     ("Share links\nTurning off a link\nThe creator of a link can turn it off at any time.",))
+
+
+def test_it_or_that_as_the_subject_of_what_happens_to_an_act_is_the_act_the_previous_question_asked_as_i_or_we():
+    assert resolve("does it happen right away?", UPGRADE) == (
+        "Does upgrading from Team to Business at any time happen right away?"
+    )
+    assert resolve("when would that kick in?", UPGRADE) == (
+        "When would upgrading from Team to Business at any time kick in?"
+    )
+    assert resolve("how soon does it take effect?", TURN_OFF_LINK) == (
+        "How soon does turning off a share link take effect?"
+    )
+    # a thing's predicate is no act's: "it" is still the topic
+    assert resolve("does it expire?", SHARE_LINK) == "Does a share link expire?"
+
+
+REPORT = Turn("Can I download a report of active share links?", ("Business plan admins can download a report.",),
+              ("Share links\nTracking link activity\nBusiness plan admins can download a report.",))
+MEMBERS_RESTORE = Turn("Can members restore files someone else deleted?",
+                       ("Every member can restore the files they deleted themselves.",),
+                       ("Trash and file recovery\nWho can restore files\nWorkspace admins can restore any file.",))
+WHO_RESTORES = Turn("Who can restore files from the trash?", ("Workspace admins can restore files.",),
+                    ("Trash and file recovery\nWho can restore files\nWorkspace admins can restore files.",))
+
+
+def test_a_modal_with_a_subject_and_no_verb_takes_the_previous_verb_phrase():
+    assert resolve("who can?", REPORT) == "Who can download a report of active share links?"
+    assert resolve("can workspace admins?", MEMBERS_RESTORE) == (
+        "Can workspace admins restore files someone else deleted?"
+    )
+    assert resolve("a guest, can one?", WHO_RESTORES) == "Can a guest restore files from the trash?"
+    # a modal question with a verb of its own is no fragment
+    for question in ("Can guests open the trash?", "Can guests comment?"):
+        assert resolve_question(question, (GUESTS_TRASH,), config=CONFIG).question is question
+
+
+UPLOAD_LIMIT = Turn("What is the upload limit for one file in the web app?",
+                    ("The upload limit for a single file in the web app is 100 MB.",),
+                    ("Upload limits\nSingle file limit\nThe upload limit for a single file in the web app is 100 MB.",))
+
+
+def test_a_fragment_closing_with_instead_is_a_case_of_the_previous_question():
+    assert resolve("with the desktop sync client instead?", UPLOAD_LIMIT) == (
+        "What is the upload limit for one file in the web app with the desktop sync client?"
+    )
+    question = "Can I use the desktop app instead?"  # a question of its own
+    assert resolve_question(question, (UPLOAD_LIMIT,), config=CONFIG).question is question
+
+
+TRIAL_ENDS = Turn("What happens to a workspace when the trial ends?", ("The workspace becomes read-only.",),
+                  ("Free trial\nWhen the trial ends\nWhen the trial ends, the workspace becomes read-only.",))
+LOST_2FA = Turn("What should I do if I lose my phone?", ("Sign in with a backup code.",),
+                ("Two-factor authentication\nLosing access\nIf you lose your phone, sign in with a backup code.",))
+
+
+def test_and_when_or_if_with_a_clause_of_its_own_takes_the_place_of_the_previous_questions_clause():
+    assert resolve("and when its storage quota is full?", TRIAL_ENDS) == (
+        "What happens to a workspace when its storage quota is full?"
+    )
+    # a question of its own, or a condition on the speaker, is not a clause in place of the previous one
+    assert resolve("and when does it end?", TRIAL_ENDS) != "What happens to a workspace when does it end?"
+    assert "lose my phone" in resolve("and if I'm the owner?", LOST_2FA)
+
+
+LOCKED = Turn("After how many failed attempts is an account locked?", ("An account is locked after 5 attempts.",),
+              ("Password requirements\nFailed sign-in attempts\nAn account is locked after 5 failed attempts.",))
+EXTEND = Turn("Can I extend my free trial?", ("A trial can be extended once by contacting the sales team.",),
+              ("Free trial\nExtending a trial\nA trial can be extended once by contacting the sales team.",))
+
+
+def test_it_or_that_after_about_is_the_previous_situation_asked_as_i_or_we_or_in_the_passive():
+    assert resolve("who gets told about it?", LOCKED) == "Who gets told about an account locked?"
+    assert resolve("who do I talk to about it?", EXTEND) == "Who do I talk to about extending my free trial?"
+    # another preposition, or a previous question of another shape, keeps the topic
+    assert resolve("can I put a password on it?", SHARE_LINK) == "Can I put a password on a share link?"
+    assert "about" in resolve("what else should I know about it?", BUSINESS_PRICE)
+    assert "Business plan" in resolve("what else should I know about it?", BUSINESS_PRICE)
+
+
+RESET_LINKS = Turn("How long do password reset links last?", ("Password reset links expire after one hour.",),
+                   ("Password requirements\nResetting a forgotten password\nPassword reset links expire after one "
+                    "hour. Each reset link can be used only once.",))
+
+
+def test_each_one_before_a_word_is_each_of_the_topic_not_a_count():
+    assert resolve("is each one single use?", RESET_LINKS) == "Is each password reset link single use?"
+    question = "Can I buy one extra storage block?"  # "one" before its noun is a count
+    assert resolve_question(question, (RESET_LINKS,), config=CONFIG).question is question
+
+
 def test_the_word_right_before_a_pronoun_is_its_verb_and_who_with_an_auxiliary_is_a_subject():
     assert resolve("who manages them?", SERVICE) == "Who manages service accounts?"
     assert resolve("where can I download them?", INVOICES) == "Where can I download invoices?"  # not "see invoices"
