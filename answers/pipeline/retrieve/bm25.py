@@ -627,8 +627,7 @@ class Bm25Index:
 
     def _top(self, candidates: np.ndarray, values: np.ndarray, k: int) -> list[Hit]:
         if candidates.size > k:
-            kth = np.partition(values, candidates.size - k)[candidates.size - k]
-            keep = values >= kth  # every document tied at the boundary stays, so the chunk id decides
+            keep = values >= _kth(values, k)  # every document tied at the boundary stays, so the chunk id decides
             candidates, values = candidates[keep], values[keep]
         return self._ordered(candidates, values, k)
 

@@ -216,14 +216,32 @@ def _union(postings: list[np.ndarray]) -> np.ndarray:
     """The documents of these postings, ascending, once each."""
     if len(postings) == 1:
         return postings[0]
-    merged = np.sort(np.concatenate(postings))  # a sort: numpy's hashing np.unique is slower here
+    # A stable sort (timsort for int32) merges the ascending runs in linear time: about 4 us for 3,000 documents
+    # where the default introsort takes about 30; numpy's hashing np.unique is slower still.
+    merged = np.sort(np.concatenate(postings), kind="stable")
     return merged[np.concatenate(([True], merged[1:] != merged[:-1]))]
 
 
 def _kth(values: np.ndarray, k: int) -> float:
-    if values.size < k:
+    """The k-th largest of values (0.0 if fewer than k), as np.partition gives it.
+
+    np.partition of a few thousand scores, many of them tied, takes tens of microseconds. Cut into _KTH_ROWS rows,
+    the columns' maxima hold k values from k distinct columns at or above their own k-th largest, so that is at most
+    the k-th largest of all: partitioning only the values at or above it (a few dozen) gives the same k-th largest.
+    """
+    size = values.size
+    if size < k:
         return 0.0
-    return float(np.partition(values, values.size - k)[values.size - k])
+    width = size // _KTH_ROWS
+    if width >= _KTH_COLUMNS * k:
+        maxima = values[: width * _KTH_ROWS].reshape(_KTH_ROWS, width).max(axis=0)
+        values = values[values >= np.partition(maxima, width - k)[width - k]]
+        size = values.size
+    return float(np.partition(values, size - k)[size - k])
+
+
+_KTH_ROWS = 16  # _kth's rows: a column's maximum is one of 16 values
+_KTH_COLUMNS = 4  # _kth narrows when it has at least 4 columns per value sought
 
 
 def _safe(threshold: float) -> float:
