@@ -192,8 +192,7 @@ def test_kth_is_the_kth_largest_with_ties_and_zeros_at_any_size(values, k):
 
 
 @settings(max_examples=100, deadline=None)
-@given(postings=st.lists(st.lists(st.integers(0, 5000), min_size=1, max_size=400).map(sorted).map(lambda d: sorted(set(d))),
-                         min_size=1, max_size=5))
+@given(postings=st.lists(st.sets(st.integers(0, 5000), min_size=1, max_size=400).map(sorted), min_size=1, max_size=5))
 def test_union_gives_the_documents_of_every_postings_list_ascending_once_each(postings):
     arrays = [np.array(docs, dtype=np.int32) for docs in postings]
     assert _union(arrays).tolist() == sorted({doc for docs in postings for doc in docs})
