@@ -223,7 +223,13 @@ def _union(postings: list[np.ndarray]) -> np.ndarray:
 
 
 def _kth(values: np.ndarray, k: int) -> float:
-    """The k-th largest of values (0.0 if fewer than k), as np.partition gives it.
+    """The k-th largest of values (0.0 if fewer than k), as np.partition gives it."""
+    return at_least_kth(values, k)[0]
+
+
+def at_least_kth(values: np.ndarray, k: int) -> tuple[float, np.ndarray]:
+    """The k-th largest of values (0.0 if fewer than k, then no places) and the places (ascending) of every value
+    at or above it, ties at the boundary included.
 
     np.partition of a few thousand scores, many of them tied, takes tens of microseconds. Cut into _KTH_ROWS rows,
     the columns' maxima hold k values from k distinct columns at or above their own k-th largest, so that is at most
@@ -231,13 +237,16 @@ def _kth(values: np.ndarray, k: int) -> float:
     """
     size = values.size
     if size < k:
-        return 0.0
+        return 0.0, np.zeros(0, dtype=np.intp)
     width = size // _KTH_ROWS
     if width >= _KTH_COLUMNS * k:
         maxima = values[: width * _KTH_ROWS].reshape(_KTH_ROWS, width).max(axis=0)
-        values = values[values >= np.partition(maxima, width - k)[width - k]]
-        size = values.size
-    return float(np.partition(values, size - k)[size - k])
+        places = np.flatnonzero(values >= np.partition(maxima, width - k)[width - k])
+        values = values.take(places)
+    else:
+        places = np.arange(size)
+    kth = np.partition(values, values.size - k)[values.size - k]
+    return float(kth), places[values >= kth]
 
 
 _KTH_ROWS = 16  # _kth's rows: a column's maximum is one of 16 values
