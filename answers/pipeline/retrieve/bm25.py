@@ -300,7 +300,7 @@ class Bm25Index:
         table = np.broadcast_to(self.lengths.astype(self.post_codes.dtype), (len(common), n_docs)).copy()
         for row, term_id in enumerate(common):
             start, end = int(starts[term_id]), int(starts[term_id + 1])
-            table[row, self.post_docs[start:end]] = self.post_codes[start:end]
+            table[row, self.post_docs[start:end].astype(np.intp)] = self.post_codes[start:end]  # intp: faster
         return table, {term_id: table[row] for row, term_id in enumerate(common)}
 
     def _delta_term_numbers(self) -> np.ndarray:
@@ -426,7 +426,7 @@ class Bm25Index:
                 else:
                     scores += contribution  # x + 0.0 is x: the absent documents keep their sums bit for bit
                 continue
-            docs, codes = self.post_docs[start:end], self.post_codes[start:end]
+            docs, codes = self.post_docs[start:end].astype(np.intp), self.post_codes[start:end]  # intp: faster writes
             small_table = tier.tf_part.size <= codes.size  # then scale it once and look up (same products)
             contribution = (idf * tier.tf_part).take(codes) if small_table else idf * tier.tf_part.take(codes)
             if scores is None:
@@ -798,6 +798,7 @@ class Bm25Index:
                     positions.append(found)
                     codes.append(term.codes.take(in_postings))
             at = positions[0] if len(run) == 1 else np.concatenate(positions)
+        at = at.astype(np.intp, copy=False)  # numpy's fancy writes and add.at are several times faster with intp
         if len(run) == 1:
             values[at] += run[0].idf * tier.tf_part.take(codes[0])  # a term's positions are distinct
             return

@@ -189,7 +189,7 @@ def _partial_sums(terms: list[QueryTerm], doc_count: int = 0) -> tuple[np.ndarra
     if doc_count and sum(term.docs.size for term in terms) * _DENSE_UNION > doc_count:
         dense = np.zeros(doc_count, dtype=np.float64)
         for term in terms:
-            dense[term.docs] += term.weights() if term.weights is not None else term.bound
+            dense[term.docs.astype(np.intp)] += term.weights() if term.weights is not None else term.bound
         docs = np.flatnonzero(dense)  # weights are positive: a document of these terms is never 0.0
         return docs, dense[docs] * (1 + _MARGIN)
     docs = _union([term.docs for term in terms])

@@ -37,7 +37,8 @@ class Places:
     def _checked(self) -> np.ndarray:
         if self._map is None:
             self._map = _scratch(self._extent)
-            self._map[self.docs] = np.arange(self.docs.size, dtype=np.int32)
+            # with intp indexes: a fancy write with int32 ones takes several times as long
+            self._map[self.docs.astype(np.intp, copy=False)] = np.arange(self.docs.size, dtype=np.int32)
             _local.owner = self
         elif getattr(_local, "owner", None) is not self:
             raise RuntimeError("another Places in this thread has reused the scratch map")
