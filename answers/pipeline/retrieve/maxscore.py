@@ -207,7 +207,8 @@ def lookup_postings(docs: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, n
     """Which of the wanted documents (ascending) a term's postings hold: their indexes in wanted and in postings."""
     if not docs.size:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    at = np.searchsorted(docs, wanted)
+    # wanted in the postings' dtype: searchsorted would otherwise cast every posting (int32 ones to int64) per call
+    at = np.searchsorted(docs, wanted.astype(docs.dtype, copy=False))
     found = np.flatnonzero(docs.take(at, mode="clip") == wanted)  # past the end: compared with the last one
     return found, at.take(found)
 

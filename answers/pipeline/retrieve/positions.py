@@ -54,7 +54,7 @@ class Places:
         if not postings.size or not self.docs.size:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         if postings.size * MAP_STEPS > self.docs.size * np.log2(max(postings.size, 2)):
-            at = np.searchsorted(postings, self.docs)
+            at = np.searchsorted(postings, self.docs.astype(postings.dtype, copy=False))  # else it casts postings
             found = np.flatnonzero(postings.take(at, mode="clip") == self.docs)
             return found, at.take(found)
         candidate = self._checked().take(postings)  # stale where the posting is not among docs: checked next
