@@ -38,9 +38,9 @@ from answers.pipeline.retrieve.maxscore import (
     KEPT_COST,
     SEED_POSTINGS,
     QueryTerm,
-    _kth,
     _safe,
     _union,
+    at_least_kth,
     candidate_docs,
     lookup_postings,
     reaching_docs,
@@ -300,7 +300,7 @@ class Bm25Index:
         table = np.broadcast_to(self.lengths.astype(self.post_codes.dtype), (len(common), n_docs)).copy()
         for row, term_id in enumerate(common):
             start, end = int(starts[term_id]), int(starts[term_id + 1])
-            table[row, self.post_docs[start:end]] = self.post_codes[start:end]
+            table[row, self.post_docs[start:end].astype(np.intp)] = self.post_codes[start:end]  # intp: faster
         return table, {term_id: table[row] for row, term_id in enumerate(common)}
 
     def _delta_term_numbers(self) -> np.ndarray:
@@ -426,7 +426,7 @@ class Bm25Index:
                 else:
                     scores += contribution  # x + 0.0 is x: the absent documents keep their sums bit for bit
                 continue
-            docs, codes = self.post_docs[start:end], self.post_codes[start:end]
+            docs, codes = self.post_docs[start:end].astype(np.intp), self.post_codes[start:end]  # intp: faster writes
             small_table = tier.tf_part.size <= codes.size  # then scale it once and look up (same products)
             contribution = (idf * tier.tf_part).take(codes) if small_table else idf * tier.tf_part.take(codes)
             if scores is None:
@@ -579,18 +579,20 @@ class Bm25Index:
         values = self._exact_scores(scoring, tier, docs, within={term.term_id for term in seed})
         chosen = kernel.top(values, docs, self.chunk_order, k) if kernel.AVAILABLE else None
         # the kernel's k best non-zero values, ties by chunk id: the k-th of them is _kth's (0.0 if fewer than k)
-        kth = _kth(values, k) if chosen is None else float(values[chosen[k - 1]]) if chosen.size == k else 0.0
+        if chosen is None:
+            kth, best = at_least_kth(values, k)  # kth > 0 below: scoring documents only, every one tied at it
+        else:
+            kth = float(values[chosen[k - 1]]) if chosen.size == k else 0.0
+            best = np.flatnonzero(values >= kth)
         threshold = _safe(kth)
         if threshold <= 0:
             return None
         if sum(repeats[term.term_id] * term.bound for term in by_size[seeds:]) >= threshold:
             # a document outside the seed might reach the top k: narrow from this bound
-            keep = values >= kth  # kth > 0: scoring documents only, and every one tied at the boundary
-            return _Seed(threshold, docs, docs[keep], values[keep], frozenset(term.term_id for term in seed))
+            return _Seed(threshold, docs, docs.take(best), values.take(best), frozenset(term.term_id for term in seed))
         if chosen is not None:  # what _ordered gives: the same k of the same documents in the same order
             return _hits([self.chunk_ids[i] for i in docs.take(chosen).tolist()], values.take(chosen).tolist())
-        keep = values >= kth  # kth > 0: scoring documents only, and every one tied at the boundary
-        return self._ordered(docs[keep], values[keep], k)
+        return self._ordered(docs.take(best), values.take(best), k)
 
     def _in_live_blocks(
         self, scoring: list[_Scoring], tier: _Tier, seeded: _Seed
@@ -627,9 +629,8 @@ class Bm25Index:
 
     def _top(self, candidates: np.ndarray, values: np.ndarray, k: int) -> list[Hit]:
         if candidates.size > k:
-            kth = np.partition(values, candidates.size - k)[candidates.size - k]
-            keep = values >= kth  # every document tied at the boundary stays, so the chunk id decides
-            candidates, values = candidates[keep], values[keep]
+            _, keep = at_least_kth(values, k)  # every document tied at the boundary stays: the chunk id decides
+            candidates, values = candidates.take(keep), values.take(keep)
         return self._ordered(candidates, values, k)
 
     def _ordered(self, candidates: np.ndarray, values: np.ndarray, k: int) -> list[Hit]:
@@ -797,6 +798,7 @@ class Bm25Index:
                     positions.append(found)
                     codes.append(term.codes.take(in_postings))
             at = positions[0] if len(run) == 1 else np.concatenate(positions)
+        at = at.astype(np.intp, copy=False)  # numpy's fancy writes and add.at are several times faster with intp
         if len(run) == 1:
             values[at] += run[0].idf * tier.tf_part.take(codes[0])  # a term's positions are distinct
             return

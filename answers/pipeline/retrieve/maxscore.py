@@ -189,7 +189,7 @@ def _partial_sums(terms: list[QueryTerm], doc_count: int = 0) -> tuple[np.ndarra
     if doc_count and sum(term.docs.size for term in terms) * _DENSE_UNION > doc_count:
         dense = np.zeros(doc_count, dtype=np.float64)
         for term in terms:
-            dense[term.docs] += term.weights() if term.weights is not None else term.bound
+            dense[term.docs.astype(np.intp)] += term.weights() if term.weights is not None else term.bound
         docs = np.flatnonzero(dense)  # weights are positive: a document of these terms is never 0.0
         return docs, dense[docs] * (1 + _MARGIN)
     docs = _union([term.docs for term in terms])
@@ -207,7 +207,8 @@ def lookup_postings(docs: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, n
     """Which of the wanted documents (ascending) a term's postings hold: their indexes in wanted and in postings."""
     if not docs.size:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    at = np.searchsorted(docs, wanted)
+    # wanted in the postings' dtype: searchsorted would otherwise cast every posting (int32 ones to int64) per call
+    at = np.searchsorted(docs, wanted.astype(docs.dtype, copy=False))
     found = np.flatnonzero(docs.take(at, mode="clip") == wanted)  # past the end: compared with the last one
     return found, at.take(found)
 
@@ -216,14 +217,41 @@ def _union(postings: list[np.ndarray]) -> np.ndarray:
     """The documents of these postings, ascending, once each."""
     if len(postings) == 1:
         return postings[0]
-    merged = np.sort(np.concatenate(postings))  # a sort: numpy's hashing np.unique is slower here
+    # A stable sort (timsort for int32) merges the ascending runs in linear time: about 4 us for 3,000 documents
+    # where the default introsort takes about 30; numpy's hashing np.unique is slower still.
+    merged = np.sort(np.concatenate(postings), kind="stable")
     return merged[np.concatenate(([True], merged[1:] != merged[:-1]))]
 
 
 def _kth(values: np.ndarray, k: int) -> float:
-    if values.size < k:
-        return 0.0
-    return float(np.partition(values, values.size - k)[values.size - k])
+    """The k-th largest of values (0.0 if fewer than k), as np.partition gives it."""
+    return at_least_kth(values, k)[0]
+
+
+def at_least_kth(values: np.ndarray, k: int) -> tuple[float, np.ndarray]:
+    """The k-th largest of values (0.0 if fewer than k, then no places) and the places (ascending) of every value
+    at or above it, ties at the boundary included.
+
+    np.partition of a few thousand scores, many of them tied, takes tens of microseconds. Cut into _KTH_ROWS rows,
+    the columns' maxima hold k values from k distinct columns at or above their own k-th largest, so that is at most
+    the k-th largest of all: partitioning only the values at or above it (a few dozen) gives the same k-th largest.
+    """
+    size = values.size
+    if size < k:
+        return 0.0, np.zeros(0, dtype=np.intp)
+    width = size // _KTH_ROWS
+    if width >= _KTH_COLUMNS * k:
+        maxima = values[: width * _KTH_ROWS].reshape(_KTH_ROWS, width).max(axis=0)
+        places = np.flatnonzero(values >= np.partition(maxima, width - k)[width - k])
+        values = values.take(places)
+    else:
+        places = np.arange(size)
+    kth = np.partition(values, values.size - k)[values.size - k]
+    return float(kth), places[values >= kth]
+
+
+_KTH_ROWS = 16  # _kth's rows: a column's maximum is one of 16 values
+_KTH_COLUMNS = 4  # _kth narrows when it has at least 4 columns per value sought
 
 
 def _safe(threshold: float) -> float:

@@ -37,7 +37,8 @@ class Places:
     def _checked(self) -> np.ndarray:
         if self._map is None:
             self._map = _scratch(self._extent)
-            self._map[self.docs] = np.arange(self.docs.size, dtype=np.int32)
+            # with intp indexes: a fancy write with int32 ones takes several times as long
+            self._map[self.docs.astype(np.intp, copy=False)] = np.arange(self.docs.size, dtype=np.int32)
             _local.owner = self
         elif getattr(_local, "owner", None) is not self:
             raise RuntimeError("another Places in this thread has reused the scratch map")
@@ -53,7 +54,7 @@ class Places:
         if not postings.size or not self.docs.size:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         if postings.size * MAP_STEPS > self.docs.size * np.log2(max(postings.size, 2)):
-            at = np.searchsorted(postings, self.docs)
+            at = np.searchsorted(postings, self.docs.astype(postings.dtype, copy=False))  # else it casts postings
             found = np.flatnonzero(postings.take(at, mode="clip") == self.docs)
             return found, at.take(found)
         candidate = self._checked().take(postings)  # stale where the posting is not among docs: checked next

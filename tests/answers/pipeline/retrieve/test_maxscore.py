@@ -8,7 +8,7 @@ from rank_bm25 import BM25Okapi
 
 from answers.pipeline.retrieve import bm25
 from answers.pipeline.retrieve.bm25 import Bm25Index
-from answers.pipeline.retrieve.maxscore import QueryTerm, candidate_docs, lookup_postings, reaching_docs
+from answers.pipeline.retrieve.maxscore import QueryTerm, _kth, _union, candidate_docs, lookup_postings, reaching_docs
 from answers.pipeline.retrieve.persist import read_index, write_index
 from answers.pipeline.retrieve.update import updated_index
 from tests.answers.pipeline.retrieve.helpers import AUDIENCES, INTERNAL, PUBLIC
@@ -178,6 +178,24 @@ def test_reaching_docs_keeps_every_document_whose_sum_of_the_terms_reaches_the_t
     assert found is not None and reaching <= set(found.tolist())
     assert found.tolist() == sorted(set(found.tolist()))
     assert reaching_docs(query_terms, threshold=threshold, max_postings=-1) is None or not reaching
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    values=st.lists(st.sampled_from([0.0, 0.5, 1.25, 2.0, 7.5]) | st.floats(0, 20), min_size=0, max_size=3000),
+    k=st.integers(min_value=1, max_value=40),
+)
+def test_kth_is_the_kth_largest_with_ties_and_zeros_at_any_size(values, k):
+    array = np.array(values, dtype=np.float64)
+    expected = float(np.sort(array)[::-1][k - 1]) if array.size >= k else 0.0
+    assert _kth(array, k) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(postings=st.lists(st.sets(st.integers(0, 5000), min_size=1, max_size=400).map(sorted), min_size=1, max_size=5))
+def test_union_gives_the_documents_of_every_postings_list_ascending_once_each(postings):
+    arrays = [np.array(docs, dtype=np.int32) for docs in postings]
+    assert _union(arrays).tolist() == sorted({doc for docs in postings for doc in docs})
 
 
 def test_lookup_postings_finds_exactly_the_wanted_documents_present():
