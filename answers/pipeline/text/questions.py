@@ -93,7 +93,8 @@ _TYPE_RULES: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
 _PARAPHRASES = (
     (re.compile(r"\b(?:my|the|our|your)?\s*money\s+back\b", re.I), " refund "),
     (re.compile(r"\b(?:back(?:s|ed|ing)?\s+up|back-ups?)\b", re.I), " backup "),
-    (re.compile(r"\blog(?:s|ged|ging)?\s*(?:in|on)\b", re.I), " sign in "),
+    # ... not the name of a method ("FTP.login")
+    (re.compile(r"(?<![\w.])log(?:s|ged|ging)?\s*(?:in|on)\b", re.I), " sign in "),
     # A default asked in other words: "when none is given", "unless configured otherwise", "if omitted".
     (re.compile(
         r"\b(?:when|if|where)\s+(?:none|nothing|no\s+\w+|it|they|one)\s+(?:is|are)\s+(?:given|specified|set|passed|"
@@ -314,15 +315,18 @@ def holds_type(text: str, kind: QuestionType) -> bool:
 
 # An ordinal ranks a thing ("the 0'th element", "the 3rd argument"); it counts nothing.
 _ORDINAL = re.compile(r"(?<![\w.])\d+(?:['’]?th|st|nd|rd)\b", re.I)
+# A name that writes a digit after a letter ("BZ2File", "sqlite3", "X11", "md5") counts nothing either.
+_NAME_WITH_DIGIT = re.compile(r"\b[A-Za-z_][A-Za-z_]*\d\w*")
 
 
 def holds_asked_type(text: str, kind: QuestionType, question: str) -> bool:
-    """`holds_type` for this question: for a quantity, the number words the question writes itself and ordinals count
-    nothing ("How many channels can one session listen on?" is not answered by "only one instance is delivered", nor
-    "How many events can it hold?" by "the 0'th element")."""
+    """`holds_type` for this question: for a quantity, the number words the question writes itself, ordinals and
+    names holding a digit count nothing ("How many channels can one session listen on?" is not answered by "only one
+    instance is delivered", "How many events can it hold?" by "the 0'th element", nor "How many threads does bz2
+    use?" by "the BZ2File class")."""
     if kind is QuestionType.QUANTITY:
         own = {word.lower() for word in _QUANTITY_WORD.findall(_NUMBER_IDIOM.sub(" ", question))}
-        text = _ORDINAL.sub(" ", text)
+        text = _NAME_WITH_DIGIT.sub(" ", _ORDINAL.sub(" ", text))
         if own:
             text = re.sub(rf"\b(?:{'|'.join(map(re.escape, sorted(own)))})\b", " ", text, flags=re.I)
     return holds_type(text, kind)

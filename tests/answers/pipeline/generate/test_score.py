@@ -166,3 +166,18 @@ def test_a_pair_fits_a_procedure_by_its_step_even_when_the_step_comes_second():
                        tokenizer=DEFAULT).type
 
     assert fit == 0.75  # LONE_STEP: the second sentence names the command; a pair is no list of steps
+
+
+LOGGERS = """<html><body>
+<h1>Logger Objects</h1>
+<p>Loggers are never instantiated directly. Each logger has a level, and messages under it are ignored.
+Note that the root logger is created with level WARNING.</p>
+<p>If you wish to use the default format for the root logger, call basicConfig with no format.</p>
+</body></html>"""
+
+
+def test_the_value_a_thing_is_created_with_answers_its_default():
+    answer = extract_answer("What is the default level of the root logger?", document_blocks("log.html", LOGGERS),
+                            config=PipelineConfig())
+
+    assert answer == ["Note that the root logger is created with level WARNING [1]."]
