@@ -26,8 +26,8 @@ from answers.pipeline.text.questions import (
     question_commands,
     question_identifiers,
     question_joined_names,
+    answer_terms,
     question_numbers,
-    question_terms,
     question_type,
     states_bound,
     states_number,
@@ -108,7 +108,7 @@ def answer_candidates(
     reach part of it (`_PART_SLACK` less) and together reach that share; a comparison takes the best unit about each
     thing compared; either is one answer, with none after it.
     """
-    terms = question_terms(question, config=config)
+    terms = answer_terms(question, config=config)
     if not terms or not blocks or limit < 1:
         return []
     kind = question_type(question)

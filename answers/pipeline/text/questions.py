@@ -21,6 +21,11 @@ _QUESTION_FILLER = re.compile(
     r"used)(?![\w(]|\.\w)",
     re.I,
 )
+# ... nor do these, for the reader ("how do I make ...", "keep only the last N", "find the most frequent", "a version
+# that works without"); the follow-up resolver still counts them, so a short question stays whole.
+_ANSWER_FILLER = re.compile(
+    r"(?<![\w.])(make|makes|made|making|keep|keeps|keeping|give|gives|find|want|need|work|works)(?![\w(]|\.\w)", re.I
+)
 # An identifier the question names ("requests.get", "shared_buffers", "open()"): what it asks about.
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)")
 _IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*(?:[._][A-Za-z0-9_]\w*)+(?:\(\))?|\b[A-Za-z_]\w*\(\)")
@@ -186,6 +191,12 @@ def question_terms(question: str, *, config: PipelineConfig) -> list[str]:
     for pattern, words in _PARAPHRASES:
         question = pattern.sub(words, question)
     return significant_terms(_QUESTION_FILLER.sub(" ", ASKS_QUANTITY.sub(" ", question)), config.tokenizer)
+
+
+def answer_terms(question: str, *, config: PipelineConfig) -> list[str]:
+    """The question's terms a unit must cover to answer it: `question_terms` less the light verbs a manual's answer
+    need not repeat ("How do I make a random UUID?" is answered by "uuid4(): Generate a random UUID.")."""
+    return question_terms(_ANSWER_FILLER.sub(" ", question), config=config)
 
 
 def search_terms(question: str, tokenizer: TokenizerConfig) -> list[str]:

@@ -4,6 +4,7 @@ import pytest
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.questions import (
     QuestionType,
+    answer_terms,
     asks_bound,
     holds_asked_type,
     holds_type,
@@ -135,6 +136,21 @@ def test_question_terms_leave_out_what_only_asks_for_a_type_and_use_the_manuals_
 ])
 def test_a_default_asked_as_what_is_left_out_reads_as_the_default(question, terms):
     assert question_terms(question, config=PipelineConfig()) == terms
+
+
+@pytest.mark.parametrize(("question", "terms"), [
+    ("How do I make a random UUID?", ["random", "uuid"]),
+    ("How do I keep only the last N items in a queue?", ["last", "n", "item", "queue"]),
+    ("Is there a version of wireshark that works without a graphical interface?",
+     ["version", "wireshark", "without", "graphic", "interfac"]),
+    ("What does Path.make_dirs give back?", ["path", "make", "dir", "back"]),  # a name keeps its words
+])
+def test_a_light_verb_of_the_question_is_no_term_a_sentence_must_repeat(question, terms):
+    assert answer_terms(question, config=PipelineConfig()) == terms
+
+
+def test_the_follow_up_resolver_still_counts_the_readers_light_verbs():
+    assert question_terms("How do I make a random UUID?", config=PipelineConfig()) == ["make", "random", "uuid"]
 
 
 def test_a_method_named_login_is_no_everyday_log_in():
