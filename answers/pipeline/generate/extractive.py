@@ -27,6 +27,7 @@ from answers.pipeline.text.questions import (
     question_identifiers,
     question_joined_names,
     answer_terms,
+    default_attribute,
     question_numbers,
     question_type,
     states_bound,
@@ -121,10 +122,12 @@ def answer_candidates(
     written = (question_acronyms(question), question_numbers(question))
     commands = question_commands(question)
     defined = _defined_names(joined, blocks)
+    attribute = default_attribute(question, config=config)
     ranked = sorted(
         (
             c for c in _candidates(question, blocks, terms, kind, config=config, corpus=term_weights)
             if _qualifies(c, floor, config) and all(parts <= c.signals.reached for parts in named)
+            and (not attribute or attribute in c.signals.reached)
             and _writes_names(c.unit, joined) and _writes_acronyms_and_numbers(c.unit, *written)
             and not _under_a_namesake(c.unit, called, qualifiers)
             and not _mentions_in_passing(c.unit, defined)

@@ -199,6 +199,22 @@ def answer_terms(question: str, *, config: PipelineConfig) -> list[str]:
     return question_terms(_ANSWER_FILLER.sub(" ", question), config=config)
 
 
+# The thing whose default a question asks ("the default password of ...", "its default level"): the word after
+# "default", when it is no word that only says "the default" again ("default value", "default setting") nor a measure
+# the stated value carries ("the default size of temp_buffers": "The default is eight megabytes").
+_DEFAULT_OF = re.compile(
+    r"\bdefault\s+(?!(?:values?|settings?|size|length|amount|number|count|kind|type)\b)([A-Za-z][\w-]*)", re.I
+)
+
+
+def default_attribute(question: str, *, config: PipelineConfig) -> str:
+    """The term of the thing whose default the question asks for ("password" in "What is the default password of the
+    postgres superuser?"), or "" when it names none: a unit that states some other default does not answer."""
+    match = _DEFAULT_OF.search(question)
+    terms = significant_terms(match.group(1), config.tokenizer) if match else []
+    return terms[0] if len(terms) == 1 else ""
+
+
 def search_terms(question: str, tokenizer: TokenizerConfig) -> list[str]:
     """The retrieval query: the question's tokens, then the manual's word for each everyday phrase it uses ("money
     back" also searches "refund", "back up" also "backup"), so retrieval and the reader read the question alike."""

@@ -181,3 +181,18 @@ def test_the_value_a_thing_is_created_with_answers_its_default():
                             config=PipelineConfig())
 
     assert answer == ["Note that the root logger is created with level WARNING [1]."]
+
+
+INITDB = """<html><body>
+<h1>initdb</h1>
+<p>Selects the user name of the database superuser. This defaults to the name of the effective user running initdb.</p>
+</body></html>"""
+
+
+def test_a_unit_stating_another_default_does_not_answer_for_the_thing_asked():
+    blocks = document_blocks("initdb.html", INITDB)
+
+    assert extract_answer("What is the default password of the database superuser?", blocks,
+                          config=PipelineConfig()) == []
+    assert extract_answer("What is the default user name of the database superuser?", blocks,
+                          config=PipelineConfig()) != []

@@ -6,6 +6,7 @@ from answers.pipeline.text.questions import (
     QuestionType,
     answer_terms,
     asks_bound,
+    default_attribute,
     holds_asked_type,
     holds_type,
     names_sibling_command,
@@ -151,6 +152,17 @@ def test_a_light_verb_of_the_question_is_no_term_a_sentence_must_repeat(question
 
 def test_the_follow_up_resolver_still_counts_the_readers_light_verbs():
     assert question_terms("How do I make a random UUID?", config=PipelineConfig()) == ["make", "random", "uuid"]
+
+
+@pytest.mark.parametrize(("question", "attribute"), [
+    ("What is the default password of the postgres superuser?", "password"),
+    ("What is the default level of the root logger?", "level"),
+    ("What is the default size of temp_buffers?", ""),  # a measure the stated value carries
+    ("What is the default value of shared_buffers?", ""),
+    ("Which algorithm is used to encrypt passwords by default?", ""),
+])
+def test_the_thing_whose_default_is_asked_is_the_word_after_default(question, attribute):
+    assert default_attribute(question, config=PipelineConfig()) == attribute
 
 
 def test_a_method_named_login_is_no_everyday_log_in():
