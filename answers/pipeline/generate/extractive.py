@@ -18,7 +18,9 @@ from answers.pipeline.generate.units import Unit, block_units, quoted_sentences
 from answers.pipeline.text.questions import (
     ASKS_SEVERAL,
     QuestionType,
+    answer_terms,
     asks_bound,
+    default_attribute,
     holds_asked_type,
     names_sibling_command,
     question_acronyms,
@@ -26,8 +28,6 @@ from answers.pipeline.text.questions import (
     question_commands,
     question_identifiers,
     question_joined_names,
-    answer_terms,
-    default_attribute,
     question_numbers,
     question_type,
     states_bound,
