@@ -20,6 +20,7 @@ from answers.pipeline.text.questions import (
     QuestionType,
     answer_terms,
     asks_bound,
+    counted_thing,
     default_attribute,
     holds_asked_type,
     names_sibling_command,
@@ -123,11 +124,15 @@ def answer_candidates(
     commands = question_commands(question)
     defined = _defined_names(joined, blocks)
     attribute = default_attribute(question, config=config)
+    counted = counted_thing(question, config=config)
     ranked = sorted(
         (
             c for c in _candidates(question, blocks, terms, kind, config=config, corpus=term_weights)
             if _qualifies(c, floor, config) and all(parts <= c.signals.reached for parts in named)
             and (not attribute or attribute in c.signals.reached)
+            # what a "how many" question counts, unless a signature states the asked parameter's default
+            # ("repeat=5" for "How many timing rounds does timeit.repeat do by default?")
+            and (not counted or counted in c.signals.reached or states_asked_default(c.unit, terms, config.tokenizer))
             and _writes_names(c.unit, joined) and _writes_acronyms_and_numbers(c.unit, *written)
             and not _under_a_namesake(c.unit, called, qualifiers)
             and not _mentions_in_passing(c.unit, defined)

@@ -215,6 +215,29 @@ def default_attribute(question: str, *, config: PipelineConfig) -> str:
     return terms[0] if len(terms) == 1 else ""
 
 
+# The thing a "how many" question counts: the last word of the phrase after "how many", up to its verb ("how many
+# parallel workers can ..." -> "workers"), unless it is a unit the number carries ("how many seconds", "times").
+_COUNTED = re.compile(
+    r"\bhow\s+many\s+((?:[\w-]+\s+){0,3}?)([A-Za-z][\w-]*)\s+(?:does|do|did|can|could|is|are|was|were|will|"
+    r"would|should|may|might|must|has|have|in|of|per|at|for|on|to)\b",
+    re.I,
+)
+_MEASURES = frozenset((
+    "times", "bytes", "kilobytes", "megabytes", "gigabytes", "terabytes", "bits", "seconds", "minutes", "hours", "days",
+    "weeks", "months", "years", "milliseconds", "microseconds", "dollars", "euros", "percent",
+))
+
+
+def counted_thing(question: str, *, config: PipelineConfig) -> str:
+    """The term of the thing a "how many" question counts ("thread" in "How many threads does bz2 use to compress a
+    file?"), or "" for a measure the number carries or none found: a unit counting something else does not answer."""
+    match = _COUNTED.search(question)
+    if match is None or _MEASURES & set(match.group(0).lower().split()):
+        return ""  # "how many seconds", "how many times faster"
+    terms = significant_terms(match.group(2), config.tokenizer)
+    return terms[0] if len(terms) == 1 else ""
+
+
 def search_terms(question: str, tokenizer: TokenizerConfig) -> list[str]:
     """The retrieval query: the question's tokens, then the manual's word for each everyday phrase it uses ("money
     back" also searches "refund", "back up" also "backup"), so retrieval and the reader read the question alike."""

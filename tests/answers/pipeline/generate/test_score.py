@@ -196,3 +196,19 @@ def test_a_unit_stating_another_default_does_not_answer_for_the_thing_asked():
                           config=PipelineConfig()) == []
     assert extract_answer("What is the default user name of the database superuser?", blocks,
                           config=PipelineConfig()) != []
+
+
+ARCHIVES = """<html><body>
+<h1>Compression</h1>
+<p>For bz2 modes, tarfile.open() accepts the keyword argument compresslevel (default 9) for the compressed file.</p>
+<p>timeit.repeat(stmt='pass', repeat=5, number=1000000): Call timeit() a few times.</p>
+</body></html>"""
+
+
+def test_a_unit_counting_another_thing_does_not_answer_a_how_many_question():
+    blocks = document_blocks("archives.html", ARCHIVES)
+
+    assert extract_answer("How many threads does bz2 use to compress a file?", blocks, config=PipelineConfig()) == []
+    # a signature stating the asked parameter's default still answers, whatever it calls the counted thing
+    assert extract_answer("How many timing rounds does timeit.repeat do by default?", blocks,
+                          config=PipelineConfig()) != []

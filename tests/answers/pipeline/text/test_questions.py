@@ -6,6 +6,7 @@ from answers.pipeline.text.questions import (
     QuestionType,
     answer_terms,
     asks_bound,
+    counted_thing,
     default_attribute,
     holds_asked_type,
     holds_type,
@@ -163,6 +164,17 @@ def test_the_follow_up_resolver_still_counts_the_readers_light_verbs():
 ])
 def test_the_thing_whose_default_is_asked_is_the_word_after_default(question, attribute):
     assert default_attribute(question, config=PipelineConfig()) == attribute
+
+
+@pytest.mark.parametrize(("question", "counted"), [
+    ("How many threads does bz2 use to compress a file?", "thread"),
+    ("How many parallel workers can a single Gather node start by default?", "worker"),
+    ("How many seconds does pg_isready wait for a connection by default?", ""),  # a measure the number carries
+    ("How many times faster is json.dumps than pickle.dumps?", ""),
+    ("What is the default level of the root logger?", ""),
+])
+def test_the_thing_a_how_many_question_counts_is_the_head_of_its_phrase(question, counted):
+    assert counted_thing(question, config=PipelineConfig()) == counted
 
 
 def test_a_method_named_login_is_no_everyday_log_in():
