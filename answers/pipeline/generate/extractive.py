@@ -18,7 +18,10 @@ from answers.pipeline.generate.units import Unit, block_units, quoted_sentences
 from answers.pipeline.text.questions import (
     ASKS_SEVERAL,
     QuestionType,
+    answer_terms,
     asks_bound,
+    counted_thing,
+    default_attribute,
     holds_asked_type,
     names_sibling_command,
     question_acronyms,
@@ -27,7 +30,6 @@ from answers.pipeline.text.questions import (
     question_identifiers,
     question_joined_names,
     question_numbers,
-    question_terms,
     question_type,
     states_bound,
     states_number,
@@ -108,7 +110,7 @@ def answer_candidates(
     reach part of it (`_PART_SLACK` less) and together reach that share; a comparison takes the best unit about each
     thing compared; either is one answer, with none after it.
     """
-    terms = question_terms(question, config=config)
+    terms = answer_terms(question, config=config)
     if not terms or not blocks or limit < 1:
         return []
     kind = question_type(question)
@@ -121,10 +123,16 @@ def answer_candidates(
     written = (question_acronyms(question), question_numbers(question))
     commands = question_commands(question)
     defined = _defined_names(joined, blocks)
+    attribute = default_attribute(question, config=config)
+    counted = counted_thing(question, config=config)
     ranked = sorted(
         (
             c for c in _candidates(question, blocks, terms, kind, config=config, corpus=term_weights)
             if _qualifies(c, floor, config) and all(parts <= c.signals.reached for parts in named)
+            and (not attribute or attribute in c.signals.reached)
+            # what a "how many" question counts, unless a signature states the asked parameter's default
+            # ("repeat=5" for "How many timing rounds does timeit.repeat do by default?")
+            and (not counted or counted in c.signals.reached or states_asked_default(c.unit, terms, config.tokenizer))
             and _writes_names(c.unit, joined) and _writes_acronyms_and_numbers(c.unit, *written)
             and not _under_a_namesake(c.unit, called, qualifiers)
             and not _mentions_in_passing(c.unit, defined)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from answers.pipeline.embed.similarity import similarity_to_question
 from answers.pipeline.generate.fields import parameter_defaults
-from answers.pipeline.generate.units import STATES_DEFAULT, Unit
+from answers.pipeline.generate.units import STATES_DEFAULT, STATES_INITIAL, Unit
 from answers.pipeline.text.questions import QuestionType, type_match
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 
@@ -266,7 +266,10 @@ def _states_default(
     # type in its parentheses is not part of it.
     field = set(significant_terms(re.sub(r"\([^()]*\)", " ", unit.sentences[0].field), tokenizer))
     states = any(STATES_DEFAULT.search(s.text) for s in unit.sentences)
-    return states and ((bool(field) and field <= wanted) or unit.kind == "field")
+    # ... or a value the thing starts with, in a unit whose own words say every other asked term ("Note that the root
+    # logger is created with level WARNING." for "What is the default level of the root logger?")
+    initial = wanted - {DEFAULT} <= own and any(STATES_INITIAL.search(s.text) for s in unit.sentences)
+    return initial or (states and ((bool(field) and field <= wanted) or unit.kind == "field"))
 
 
 def _type(unit: Unit, kind: QuestionType) -> float:

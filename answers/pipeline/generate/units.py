@@ -31,8 +31,11 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
 # A field of a reference page as the text model stores it: "Default: 1209600 (2 weeks, in seconds)", its term the
 # heading it stands under.
 FIELD = re.compile(r"^[A-Z][\w ]{0,30}:\s+\S")
-# A sentence stating a default ("The default is 1s", "defaults to 'r'"), not one about other values ("non-default").
-STATES_DEFAULT = re.compile(r"(?<!non-)\bdefault(?:s|ed)?\b", re.I)
+# A sentence stating a default ("The default is 1s", "defaults to 'r'", "defaulting to 28 places"), not one about
+# other values ("non-default").
+STATES_DEFAULT = re.compile(r"(?<!non-)\bdefault(?:s|ed|ing)?\b", re.I)
+# A sentence stating the value a thing starts with, a default in other words ("is created with level WARNING").
+STATES_INITIAL = re.compile(r"\binitially\b|\b(?:is|are)\s+created\s+with\b", re.I)
 # A sentence pointing back, also after a short opening phrase and its comma ("By default, it contains files dns") or
 # a preposition ("In this case", "For these reasons").
 _DEPENDS = re.compile(

@@ -21,6 +21,11 @@ _QUESTION_FILLER = re.compile(
     r"used)(?![\w(]|\.\w)",
     re.I,
 )
+# ... nor do these, for the reader ("how do I make ...", "keep only the last N", "find the most frequent", "a version
+# that works without"); the follow-up resolver still counts them, so a short question stays whole.
+_ANSWER_FILLER = re.compile(
+    r"(?<![\w.])(make|makes|made|making|keep|keeps|keeping|give|gives|find|want|need|work|works)(?![\w(]|\.\w)", re.I
+)
 # An identifier the question names ("requests.get", "shared_buffers", "open()"): what it asks about.
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)")
 _IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*(?:[._][A-Za-z0-9_]\w*)+(?:\(\))?|\b[A-Za-z_]\w*\(\)")
@@ -93,7 +98,8 @@ _TYPE_RULES: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
 _PARAPHRASES = (
     (re.compile(r"\b(?:my|the|our|your)?\s*money\s+back\b", re.I), " refund "),
     (re.compile(r"\b(?:back(?:s|ed|ing)?\s+up|back-ups?)\b", re.I), " backup "),
-    (re.compile(r"\blog(?:s|ged|ging)?\s*(?:in|on)\b", re.I), " sign in "),
+    # ... not the name of a method ("FTP.login")
+    (re.compile(r"(?<![\w.])log(?:s|ged|ging)?\s*(?:in|on)\b", re.I), " sign in "),
     # A default asked in other words: "when none is given", "unless configured otherwise", "if omitted".
     (re.compile(
         r"\b(?:when|if|where)\s+(?:none|nothing|no\s+\w+|it|they|one)\s+(?:is|are)\s+(?:given|specified|set|passed|"
@@ -185,6 +191,51 @@ def question_terms(question: str, *, config: PipelineConfig) -> list[str]:
     for pattern, words in _PARAPHRASES:
         question = pattern.sub(words, question)
     return significant_terms(_QUESTION_FILLER.sub(" ", ASKS_QUANTITY.sub(" ", question)), config.tokenizer)
+
+
+def answer_terms(question: str, *, config: PipelineConfig) -> list[str]:
+    """The question's terms a unit must cover to answer it: `question_terms` less the light verbs a manual's answer
+    need not repeat ("How do I make a random UUID?" is answered by "uuid4(): Generate a random UUID.")."""
+    return question_terms(_ANSWER_FILLER.sub(" ", question), config=config)
+
+
+# The thing whose default a question asks ("the default password of ...", "its default level"): the word after
+# "default", when it is no word that only says "the default" again ("default value", "default setting") nor a measure
+# the stated value carries ("the default size of temp_buffers": "The default is eight megabytes").
+_DEFAULT_OF = re.compile(
+    r"\bdefault\s+(?!(?:values?|settings?|size|length|amount|number|count|kind|type)\b)([A-Za-z][\w-]*)", re.I
+)
+
+
+def default_attribute(question: str, *, config: PipelineConfig) -> str:
+    """The term of the thing whose default the question asks for ("password" in "What is the default password of the
+    postgres superuser?"), or "" when it names none: a unit that states some other default does not answer."""
+    match = _DEFAULT_OF.search(question)
+    terms = significant_terms(match.group(1), config.tokenizer) if match else []
+    return terms[0] if len(terms) == 1 else ""
+
+
+# The thing a "how many" question counts: the last word of the phrase after "how many", up to its verb ("how many
+# parallel workers can ..." -> "workers"), unless it is a unit the number carries ("how many seconds", "times").
+_COUNTED = re.compile(
+    r"\bhow\s+many\s+((?:[\w-]+\s+){0,3}?)([A-Za-z][\w-]*)\s+(?:does|do|did|can|could|is|are|was|were|will|"
+    r"would|should|may|might|must|has|have|in|of|per|at|for|on|to)\b",
+    re.I,
+)
+_MEASURES = frozenset((
+    "times", "bytes", "kilobytes", "megabytes", "gigabytes", "terabytes", "bits", "seconds", "minutes", "hours", "days",
+    "weeks", "months", "years", "milliseconds", "microseconds", "dollars", "euros", "percent",
+))
+
+
+def counted_thing(question: str, *, config: PipelineConfig) -> str:
+    """The term of the thing a "how many" question counts ("thread" in "How many threads does bz2 use to compress a
+    file?"), or "" for a measure the number carries or none found: a unit counting something else does not answer."""
+    match = _COUNTED.search(question)
+    if match is None or _MEASURES & set(match.group(0).lower().split()):
+        return ""  # "how many seconds", "how many times faster"
+    terms = significant_terms(match.group(2), config.tokenizer)
+    return terms[0] if len(terms) == 1 else ""
 
 
 def search_terms(question: str, tokenizer: TokenizerConfig) -> list[str]:
@@ -314,15 +365,18 @@ def holds_type(text: str, kind: QuestionType) -> bool:
 
 # An ordinal ranks a thing ("the 0'th element", "the 3rd argument"); it counts nothing.
 _ORDINAL = re.compile(r"(?<![\w.])\d+(?:['’]?th|st|nd|rd)\b", re.I)
+# A name that writes a digit after a letter ("BZ2File", "sqlite3", "X11", "md5") counts nothing either.
+_NAME_WITH_DIGIT = re.compile(r"\b[A-Za-z_][A-Za-z_]*\d\w*")
 
 
 def holds_asked_type(text: str, kind: QuestionType, question: str) -> bool:
-    """`holds_type` for this question: for a quantity, the number words the question writes itself and ordinals count
-    nothing ("How many channels can one session listen on?" is not answered by "only one instance is delivered", nor
-    "How many events can it hold?" by "the 0'th element")."""
+    """`holds_type` for this question: for a quantity, the number words the question writes itself, ordinals and
+    names holding a digit count nothing ("How many channels can one session listen on?" is not answered by "only one
+    instance is delivered", "How many events can it hold?" by "the 0'th element", nor "How many threads does bz2
+    use?" by "the BZ2File class")."""
     if kind is QuestionType.QUANTITY:
         own = {word.lower() for word in _QUANTITY_WORD.findall(_NUMBER_IDIOM.sub(" ", question))}
-        text = _ORDINAL.sub(" ", text)
+        text = _NAME_WITH_DIGIT.sub(" ", _ORDINAL.sub(" ", text))
         if own:
             text = re.sub(rf"\b(?:{'|'.join(map(re.escape, sorted(own)))})\b", " ", text, flags=re.I)
     return holds_type(text, kind)

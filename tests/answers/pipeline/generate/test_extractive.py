@@ -79,7 +79,9 @@ def test_a_partner_from_the_best_units_own_document_still_adds_what_it_reaches()
         block(2, MAKE_NO, 4.0), record=dataclasses.replace(block(2, MAKE_NO).record, source_id=1)
     )
 
-    assert len(extract_answer(ASSUME_YES, [apt, same_page], config=CONFIG)) == 2
+    # "assumes" is the word the same page's sentence adds ("makes" would be a light verb, no term)
+    assert len(extract_answer("Which APT option assumes yes to all of its questions?", [apt, same_page],
+                              config=CONFIG)) == 2
 
 
 def queues(*lines: str, first: int = 1, score: float = 5.0) -> list[Block]:

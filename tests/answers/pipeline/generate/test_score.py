@@ -166,3 +166,49 @@ def test_a_pair_fits_a_procedure_by_its_step_even_when_the_step_comes_second():
                        tokenizer=DEFAULT).type
 
     assert fit == 0.75  # LONE_STEP: the second sentence names the command; a pair is no list of steps
+
+
+LOGGERS = """<html><body>
+<h1>Logger Objects</h1>
+<p>Loggers are never instantiated directly. Each logger has a level, and messages under it are ignored.
+Note that the root logger is created with level WARNING.</p>
+<p>If you wish to use the default format for the root logger, call basicConfig with no format.</p>
+</body></html>"""
+
+
+def test_the_value_a_thing_is_created_with_answers_its_default():
+    answer = extract_answer("What is the default level of the root logger?", document_blocks("log.html", LOGGERS),
+                            config=PipelineConfig())
+
+    assert answer == ["Note that the root logger is created with level WARNING [1]."]
+
+
+INITDB = """<html><body>
+<h1>initdb</h1>
+<p>Selects the user name of the database superuser. This defaults to the name of the effective user running initdb.</p>
+</body></html>"""
+
+
+def test_a_unit_stating_another_default_does_not_answer_for_the_thing_asked():
+    blocks = document_blocks("initdb.html", INITDB)
+
+    assert extract_answer("What is the default password of the database superuser?", blocks,
+                          config=PipelineConfig()) == []
+    assert extract_answer("What is the default user name of the database superuser?", blocks,
+                          config=PipelineConfig()) != []
+
+
+ARCHIVES = """<html><body>
+<h1>Compression</h1>
+<p>For bz2 modes, tarfile.open() accepts the keyword argument compresslevel (default 9) for the compressed file.</p>
+<p>timeit.repeat(stmt='pass', repeat=5, number=1000000): Call timeit() a few times.</p>
+</body></html>"""
+
+
+def test_a_unit_counting_another_thing_does_not_answer_a_how_many_question():
+    blocks = document_blocks("archives.html", ARCHIVES)
+
+    assert extract_answer("How many threads does bz2 use to compress a file?", blocks, config=PipelineConfig()) == []
+    # a signature stating the asked parameter's default still answers, whatever it calls the counted thing
+    assert extract_answer("How many timing rounds does timeit.repeat do by default?", blocks,
+                          config=PipelineConfig()) != []

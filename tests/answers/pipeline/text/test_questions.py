@@ -4,7 +4,10 @@ import pytest
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.questions import (
     QuestionType,
+    answer_terms,
     asks_bound,
+    counted_thing,
+    default_attribute,
     holds_asked_type,
     holds_type,
     names_sibling_command,
@@ -86,6 +89,9 @@ def test_a_text_holds_a_required_type_only_with_its_value(text, kind, holds):
     ("Only one instance of the event is delivered.", "How many instances are delivered?", True),
     ("It returns the 0'th element first.", "How many elements can the heap hold?", False),
     ("The heap holds up to 512 elements.", "How many elements can the heap hold?", True),
+    # a name writing a digit after a letter counts nothing
+    ("The open() function and BZ2File class for reading compressed files.", "How many threads does bz2 use?", False),
+    ("The sqlite3 module caches 128 statements.", "How many statements does sqlite3 cache?", True),
     # other kinds hold as before
     ("Only one instance of the event is delivered.", "What time is the event delivered?", False),
 ])
@@ -127,11 +133,54 @@ def test_question_terms_leave_out_what_only_asks_for_a_type_and_use_the_manuals_
 @pytest.mark.parametrize(("question", "terms"), [
     ("How many times does timeit run the statement when number is not given?",
      ["time", "timeit", "run", "statement", "number", "default"]),
-    ("Which user does FTP.login sign in as if I do not give one?", ["user", "ftp", "sign", "default"]),
+    ("Which user does FTP.login sign in as if I do not give one?", ["user", "ftp", "login", "sign", "default"]),
     ("Why is the key not given to the user?", ["key", "given", "user"]),  # no default asked
 ])
 def test_a_default_asked_as_what_is_left_out_reads_as_the_default(question, terms):
     assert question_terms(question, config=PipelineConfig()) == terms
+
+
+@pytest.mark.parametrize(("question", "terms"), [
+    ("How do I make a random UUID?", ["random", "uuid"]),
+    ("How do I keep only the last N items in a queue?", ["last", "n", "item", "queue"]),
+    ("Is there a version of wireshark that works without a graphical interface?",
+     ["version", "wireshark", "without", "graphic", "interfac"]),
+    ("What does Path.make_dirs give back?", ["path", "make", "dir", "back"]),  # a name keeps its words
+])
+def test_a_light_verb_of_the_question_is_no_term_a_sentence_must_repeat(question, terms):
+    assert answer_terms(question, config=PipelineConfig()) == terms
+
+
+def test_the_follow_up_resolver_still_counts_the_readers_light_verbs():
+    assert question_terms("How do I make a random UUID?", config=PipelineConfig()) == ["make", "random", "uuid"]
+
+
+@pytest.mark.parametrize(("question", "attribute"), [
+    ("What is the default password of the postgres superuser?", "password"),
+    ("What is the default level of the root logger?", "level"),
+    ("What is the default size of temp_buffers?", ""),  # a measure the stated value carries
+    ("What is the default value of shared_buffers?", ""),
+    ("Which algorithm is used to encrypt passwords by default?", ""),
+])
+def test_the_thing_whose_default_is_asked_is_the_word_after_default(question, attribute):
+    assert default_attribute(question, config=PipelineConfig()) == attribute
+
+
+@pytest.mark.parametrize(("question", "counted"), [
+    ("How many threads does bz2 use to compress a file?", "thread"),
+    ("How many parallel workers can a single Gather node start by default?", "worker"),
+    ("How many seconds does pg_isready wait for a connection by default?", ""),  # a measure the number carries
+    ("How many times faster is json.dumps than pickle.dumps?", ""),
+    ("What is the default level of the root logger?", ""),
+])
+def test_the_thing_a_how_many_question_counts_is_the_head_of_its_phrase(question, counted):
+    assert counted_thing(question, config=PipelineConfig()) == counted
+
+
+def test_a_method_named_login_is_no_everyday_log_in():
+    terms = question_terms("Which user does FTP.login log in as if I do not give one?", config=PipelineConfig())
+
+    assert terms == ["user", "ftp", "login", "sign", "default"]  # "log in" is the manual's "sign in"; the name stays
 
 
 def test_search_terms_keep_the_askers_words_and_add_the_manuals_word():
