@@ -36,6 +36,7 @@ from answers.present.fragments import render_event, render_notice, render_turn
 from answers.present.links import render_answer_links, render_conversation
 from answers.present.lists import ENDS_HELD_ITEMS, ListPlacer
 from answers.present.rating import render_rating
+from answers.random_keys import random_uuid
 from answers.ratings import can_rate
 from answers.services import (
     MAX_HISTORY,
@@ -259,7 +260,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
     async def _answer(self, stream: AnswerStream, *, rateable: bool = False, new_conversation: bool = False) -> None:
         outbox = Outbox(lambda frame: self.send(frame))
         try:
-            turn = uuid.uuid4().hex[:12]
+            turn = random_uuid().hex[:12]
             outbox.put(render_notice(""))  # clears an earlier notice
             if stream.conversation is not None:  # the next question is asked in it; a new one tops the side panel
                 outbox.put(render_conversation(stream.conversation, new=new_conversation))
