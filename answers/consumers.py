@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from importlib import import_module
 from types import SimpleNamespace
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib import auth
@@ -25,7 +26,7 @@ from answers.conversations import (
     kept_turn,
     parse_conversation_key,
 )
-from answers.dbcalls import db_call
+from answers.dbcalls import db_call, side_by_side
 from answers.limits.slots import QuestionRefused
 from answers.limits.sockets import TooManySockets, socket_closed, socket_opened
 from answers.models import QuestionLog
@@ -161,6 +162,18 @@ class ChatConsumer(AsyncWebsocketConsumer):
     def __init__(self, *, make_generator: GeneratorFactory) -> None:
         super().__init__()
         self.make_generator = make_generator
+
+    async def dispatch(self, message: dict) -> None:
+        """Channels' dispatch, without its thread hop before every message (a question, a connect, a disconnect) to
+        close the thread-sensitive thread's stale connections, when this socket's database calls run on the pool
+        (answers/dbcalls.py): each of those closes its own connection, and nothing here uses that thread's. Where
+        calls do run on that thread (SQLite, RAG_DB_THREADS 0), channels' dispatch as it is."""
+        if not side_by_side():
+            return await super().dispatch(message)
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        return await handler(message)
 
     async def connect(self) -> None:
         self.tasks: set[asyncio.Task] = set()
