@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from importlib import import_module
 from types import SimpleNamespace
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib import auth
@@ -25,7 +26,7 @@ from answers.conversations import (
     kept_turn,
     parse_conversation_key,
 )
-from answers.dbcalls import db_call
+from answers.dbcalls import db_call, side_by_side
 from answers.limits.slots import QuestionRefused
 from answers.limits.sockets import TooManySockets, socket_closed, socket_opened
 from answers.models import QuestionLog
@@ -36,6 +37,7 @@ from answers.present.fragments import render_event, render_notice, render_turn
 from answers.present.links import render_answer_links, render_conversation
 from answers.present.lists import ENDS_HELD_ITEMS, ListPlacer
 from answers.present.rating import render_rating
+from answers.random_keys import random_uuid
 from answers.ratings import can_rate
 from answers.services import (
     MAX_HISTORY,
@@ -161,6 +163,18 @@ class ChatConsumer(AsyncWebsocketConsumer):
         super().__init__()
         self.make_generator = make_generator
 
+    async def dispatch(self, message: dict) -> None:
+        """Channels' dispatch, without its thread hop before every message (a question, a connect, a disconnect) to
+        close the thread-sensitive thread's stale connections, when this socket's database calls run on the pool
+        (answers/dbcalls.py): each of those closes its own connection, and nothing here uses that thread's. Where
+        calls do run on that thread (SQLite, RAG_DB_THREADS 0), channels' dispatch as it is."""
+        if not side_by_side():
+            return await super().dispatch(message)
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        return await handler(message)
+
     async def connect(self) -> None:
         self.tasks: set[asyncio.Task] = set()
         self.busy = False  # from a question until its end marker is sent (the log is written after that)
@@ -259,7 +273,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
     async def _answer(self, stream: AnswerStream, *, rateable: bool = False, new_conversation: bool = False) -> None:
         outbox = Outbox(lambda frame: self.send(frame))
         try:
-            turn = uuid.uuid4().hex[:12]
+            turn = random_uuid().hex[:12]
             outbox.put(render_notice(""))  # clears an earlier notice
             if stream.conversation is not None:  # the next question is asked in it; a new one tops the side panel
                 outbox.put(render_conversation(stream.conversation, new=new_conversation))

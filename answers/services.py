@@ -28,6 +28,7 @@ from answers.pipeline.generate.extractive import ExtractiveGenerator
 from answers.pipeline.records import indexed_text
 from answers.present.api import AnswerSummary
 from answers.present.log import log_row, row_status
+from answers.random_keys import random_uuid
 from answers.retrieval.backends import retriever_for
 from answers.retrieval.caller import bound_to_question, caller_audiences
 from answers.retrieval.holder import index_holder, tokenizer_from_settings
@@ -303,7 +304,7 @@ async def ask(
     config = config or pipeline_config()
     generator = make_generator(config)
     summary = AnswerSummary(text)
-    answer_key = uuid.uuid4()
+    answer_key = random_uuid()  # no system call per question on the event loop (answers/random_keys.py)
     # a conversation this question started was created just now: no update to mark it asked in
     events = _answer(text, caller=caller, channel=channel, prepared=admission.prepared, generator=generator,
                      config=config, summary=summary, slot=slot, record=record, history=tuple(history),

@@ -249,6 +249,26 @@ async def test_a_question_reads_and_writes_in_one_database_call_before_its_answe
     assert await sync_to_async(Conversation.objects.count)() == 2
 
 
+@pytest.mark.parametrize("pool", [True, False])
+async def test_channels_hop_to_close_stale_connections_is_skipped_only_when_database_calls_run_on_the_pool(
+    corpus, monkeypatch, pool
+):
+    hops: list[str] = []
+
+    async def counted() -> None:
+        hops.append("close_old_connections")
+
+    monkeypatch.setattr("channels.consumer.aclose_old_connections", counted)
+    monkeypatch.setattr(consumers, "side_by_side", lambda: pool)
+    communicator = await connect(await sync_to_async(session_cookie)())
+    try:
+        assert events(await ask(communicator, TRASH_Q))[-1] == "done"
+    finally:
+        await communicator.disconnect()
+
+    assert len(hops) == (0 if pool else 3)  # the connect, the question, the disconnect
+
+
 async def test_foreign_origin_is_rejected(corpus):
     headers = [(b"origin", b"http://evil.example"), (b"host", b"localhost")]
     communicator = WebsocketCommunicator(application, "/ws/chat/", headers=headers)

@@ -1,8 +1,12 @@
-"""The session engine: a new session inserted once, a changed one still written, a taken key drawn again."""
+"""The session engine: a new session inserted once, a changed one still written, a taken key drawn again, a stored
+one read back (an expired one read as none)."""
+import datetime as dt
+
 import pytest
 from django.contrib.sessions.models import Session
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from rag_site import sessions
 from rag_site.sessions import SessionStore
@@ -51,3 +55,24 @@ def test_a_taken_key_is_drawn_again(monkeypatch):
 
     assert second.session_key == "k" * 32
     assert SessionStore(taken.session_key)["owner"] == "first"
+
+
+def test_a_stored_session_is_read_back_with_its_data():
+    store = SessionStore()
+    store["seen"] = {"turns": 3}
+    store.save()
+
+    again = SessionStore(store.session_key)
+
+    assert again["seen"] == {"turns": 3} and again.session_key == store.session_key
+
+
+def test_an_expired_or_missing_session_reads_empty_and_loses_its_key():
+    expired = SessionStore()
+    expired["seen"] = 1
+    expired.save()
+    Session.objects.filter(session_key=expired.session_key).update(expire_date=timezone.now() - dt.timedelta(seconds=1))
+
+    for key in (expired.session_key, "m" * 32):
+        store = SessionStore(key)
+        assert dict(store.items()) == {} and store.session_key is None
