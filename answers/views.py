@@ -58,6 +58,10 @@ from answers.services import (
 from corpus_admin.models import chunk_url
 
 HIDDEN_ANSWER = "This answer cites passages you may no longer see, so it is not shown."
+# Fetch Metadata (`Sec-Fetch-Site`, sent by browsers): a request a page of another site made the browser send.
+OTHER_SITES = frozenset({"cross-site", "same-site"})
+FROM_ANOTHER_SITE = ("A page of another site sent this question with your cookies; ask it on this site's own page, "
+                     "or from a program without them.")
 LISTED_CONVERSATIONS = 50
 
 
@@ -182,6 +186,14 @@ def _csrf_failure(request: HttpRequest) -> JsonResponse | None:
     return JsonResponse({"error": "CSRF check failed: send the csrftoken cookie's value in X-CSRFToken."}, status=403)
 
 
+def _from_another_site(request: HttpRequest) -> bool:
+    """Whether a browser sent the request, with this site's session cookie, for a page of another site (a link's
+    `GET /api/answer/stream?question=...` carries a SameSite=Lax cookie): it would ask as the visitor, in their
+    conversations and allowance. Programs send no Sec-Fetch-Site; the site's own pages send `same-origin`."""
+    return (request.headers.get("Sec-Fetch-Site") in OTHER_SITES
+            and settings.SESSION_COOKIE_NAME in request.COOKIES)
+
+
 def _bad_request(message: str) -> JsonResponse:
     return JsonResponse({"error": message}, status=400)
 
@@ -218,6 +230,8 @@ async def _open(
     request: HttpRequest, *, channel: str, make_generator: GeneratorFactory, from_query: bool = False
 ) -> AnswerStream | JsonResponse:
     """The answer stream of the request's question, or the JSON error response that refuses it (400, 403, 429, 503)."""
+    if _from_another_site(request):
+        return JsonResponse({"error": FROM_ANOTHER_SITE}, status=403)
     try:
         with database_available():
             user = await request.auser()
