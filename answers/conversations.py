@@ -153,6 +153,17 @@ def shown_ids(row: QuestionLog) -> list[str]:
     return list(dict.fromkeys([*cited_ids(row), *(block["chunk_id"] for block in row.blocks)]))
 
 
+def resolution_ids(row: QuestionLog, *, limit: int) -> list[str] | None:
+    """The chunks a follow-up's standalone form may have been made from: those its conversation's `limit` turns
+    before it cite (history_of's turns); None when those turns are not stored (a socket's kept turns, or a program's
+    own history), so they cannot be re-checked."""
+    if row.conversation_id is None:
+        return None
+    earlier = QuestionLog.objects.filter(conversation_id=row.conversation_id, id__lt=row.pk).order_by("-created_at",
+                                                                                                       "-id")
+    return list(dict.fromkeys(cid for turn in earlier[:limit] for cid in cited_ids(turn)))
+
+
 def chunk_text(chunk: Chunk) -> str:
     """A cited passage as a follow-up is resolved against it: source title, heading path and text (as indexed)."""
     return "\n".join((chunk.source.title, *chunk.heading_path, chunk.text))

@@ -25,6 +25,7 @@ from answers.conversations import (
     conversation_get,
     conversation_turns,
     parse_conversation_key,
+    resolution_ids,
     shown_ids,
     visible_chunks,
 )
@@ -46,6 +47,7 @@ from answers.ratings import (
 )
 from answers.retrieval.caller import caller_audiences
 from answers.services import (
+    MAX_HISTORY,
     AnswerStream,
     Caller,
     GeneratorFactory,
@@ -135,7 +137,9 @@ def conversation_fragments(request: HttpRequest, key: uuid.UUID) -> HttpResponse
             if not all_visible(cited_ids(row), chunks):
                 parts.append(render_hidden(turn, row.question, HIDDEN_ANSWER))
                 continue
-            parts.append(render_stored(turn, row, chunks))
+            # The turns its standalone form was made from (history_of's): all of them read above.
+            earlier = [cid for before in rows[max(0, number - 1 - MAX_HISTORY):number - 1] for cid in cited_ids(before)]
+            parts.append(render_stored(turn, row, chunks, resolution=all_visible(earlier, chunks)))
             if row.status != "failed":
                 parts.append(render_answer_links(turn, row.answer_key))
                 if can_rate(caller):
@@ -143,23 +147,28 @@ def conversation_fragments(request: HttpRequest, key: uuid.UUID) -> HttpResponse
     return _fragments("".join(parts))
 
 
-def _permalinked(request: HttpRequest, answer_key: uuid.UUID) -> tuple[QuestionLog, dict]:
-    """The answer with that key and the chunks it names that the opener may see, if it cites only passages they
-    may see now; else Http404, the same as for a key that names no answer (§3)."""
+def _permalinked(request: HttpRequest, answer_key: uuid.UUID) -> tuple[QuestionLog, dict, bool]:
+    """The answer with that key, the chunks it names that the opener may see, and whether its standalone form (a
+    follow-up's) may be shown to them: only when they may see every passage of the turns it was made from. Http404,
+    the same as for a key that names no answer, unless it cites only passages they may see now (§3)."""
     row = QuestionLog.objects.filter(answer_key=answer_key).exclude(status="cancelled").first()
     if row is None:
         raise Http404("No such answer.")
-    chunks = visible_chunks(shown_ids(row), audiences=caller_audiences(request.user))
+    audiences = caller_audiences(request.user)
+    chunks = visible_chunks(shown_ids(row), audiences=audiences)
     if not all_visible(cited_ids(row), chunks):
         raise Http404("No such answer.")
-    return row, chunks
+    resolved_from = resolution_ids(row, limit=MAX_HISTORY) if (row.diagnostics or {}).get("resolved_question") else []
+    resolution = resolved_from is not None and all_visible(resolved_from, visible_chunks(resolved_from,
+                                                                                          audiences=audiences))
+    return row, chunks, resolution
 
 
 @require_GET
 def answer_permalink(request: HttpRequest, answer_key: uuid.UUID) -> HttpResponse:
     """An answer's permanent page: anyone with the link sees it, if they may see every passage it cites now."""
     with database_available():
-        row, _chunks = _permalinked(request, answer_key)
+        row, _chunks, _resolution = _permalinked(request, answer_key)
         response = render(request, "answers/permalink.html", {"row": row})
     add_never_cache_headers(response)
     return response
@@ -169,8 +178,9 @@ def answer_permalink(request: HttpRequest, answer_key: uuid.UUID) -> HttpRespons
 def answer_permalink_fragments(request: HttpRequest, answer_key: uuid.UUID) -> HttpResponse:
     """The permalinked answer as the chat's fragments (re-checked as the page is)."""
     with database_available():
-        row, chunks = _permalinked(request, answer_key)
-        return _fragments(render_stored("p1", row, chunks) + render_answer_links("p1", row.answer_key))
+        row, chunks, resolution = _permalinked(request, answer_key)
+        return _fragments(render_stored("p1", row, chunks, resolution=resolution)
+                          + render_answer_links("p1", row.answer_key))
 
 
 def _no_view(request: HttpRequest) -> HttpResponse:
