@@ -153,15 +153,15 @@ def shown_ids(row: QuestionLog) -> list[str]:
     return list(dict.fromkeys([*cited_ids(row), *(block["chunk_id"] for block in row.blocks)]))
 
 
-def resolution_ids(row: QuestionLog, *, limit: int) -> list[str] | None:
-    """The chunks a follow-up's standalone form may have been made from: those its conversation's `limit` turns
-    before it cite (history_of's turns); None when those turns are not stored (a socket's kept turns, or a program's
-    own history), so they cannot be re-checked."""
+def resolution_ids(row: QuestionLog) -> list[str] | None:
+    """The chunks a follow-up's standalone form may have been made from: those every earlier turn of its conversation
+    cites (all of them, not only history_of's last few: each turn's history is read with its own standalone form,
+    which can carry an older turn's words on); None when those turns are not stored (a socket's kept turns, or a
+    program's own history), so they cannot be re-checked."""
     if row.conversation_id is None:
         return None
-    earlier = QuestionLog.objects.filter(conversation_id=row.conversation_id, id__lt=row.pk).order_by("-created_at",
-                                                                                                       "-id")
-    return list(dict.fromkeys(cid for turn in earlier[:limit] for cid in cited_ids(turn)))
+    earlier = QuestionLog.objects.filter(conversation_id=row.conversation_id, id__lt=row.pk)
+    return list(dict.fromkeys(cid for turn in earlier for cid in cited_ids(turn)))
 
 
 def chunk_text(chunk: Chunk) -> str:

@@ -47,7 +47,6 @@ from answers.ratings import (
 )
 from answers.retrieval.caller import caller_audiences
 from answers.services import (
-    MAX_HISTORY,
     AnswerStream,
     Caller,
     GeneratorFactory,
@@ -137,8 +136,8 @@ def conversation_fragments(request: HttpRequest, key: uuid.UUID) -> HttpResponse
             if not all_visible(cited_ids(row), chunks):
                 parts.append(render_hidden(turn, row.question, HIDDEN_ANSWER))
                 continue
-            # The turns its standalone form was made from (history_of's): all of them read above.
-            earlier = [cid for before in rows[max(0, number - 1 - MAX_HISTORY):number - 1] for cid in cited_ids(before)]
+            # The turns its standalone form may stand on (as resolution_ids): every earlier one, all read above.
+            earlier = [cid for before in rows[:number - 1] for cid in cited_ids(before)]
             parts.append(render_stored(turn, row, chunks, resolution=all_visible(earlier, chunks)))
             if row.status != "failed":
                 parts.append(render_answer_links(turn, row.answer_key))
@@ -158,7 +157,7 @@ def _permalinked(request: HttpRequest, answer_key: uuid.UUID) -> tuple[QuestionL
     chunks = visible_chunks(shown_ids(row), audiences=audiences)
     if not all_visible(cited_ids(row), chunks):
         raise Http404("No such answer.")
-    resolved_from = resolution_ids(row, limit=MAX_HISTORY) if (row.diagnostics or {}).get("resolved_question") else []
+    resolved_from = resolution_ids(row) if (row.diagnostics or {}).get("resolved_question") else []
     resolution = resolved_from is not None and all_visible(resolved_from, visible_chunks(resolved_from,
                                                                                           audiences=audiences))
     return row, chunks, resolution
