@@ -175,9 +175,15 @@ def history_of(
 ) -> tuple[Turn, ...]:
     """The conversation's last `limit` turns as a follow-up's history: each question (its standalone form), the
     sentences shown and the passages they cited, re-read with the audiences now. A sentence citing a passage the
-    caller may no longer see is left out with that passage."""
+    caller may no longer see is left out with that passage, and a standalone form made from such a passage (any
+    earlier turn citing one) gives way to the question as asked."""
     rows = list(conversation_turns(conversation).reverse()[:limit])[::-1]
-    chunks = visible([cid for row in rows for cid in cited_ids(row)], audiences=audiences)
+    older: list[QuestionLog] = []
+    if len(rows) == limit:  # turns before the window: only what they cite
+        older = list(conversation_turns(conversation).exclude(pk__in=[row.pk for row in rows])
+                     .only("pk", "created_at", "sentences", "conflict"))
+    chunks = visible([cid for row in (*older, *rows) for cid in cited_ids(row)], audiences=audiences)
+    standalone = all(cid in chunks for row in older for cid in cited_ids(row))
     turns = []
     for row in rows:
         sentences: list[str] = []
@@ -189,8 +195,10 @@ def history_of(
             sentences.append(sentence["text"])
             for cid in ids:
                 cited.setdefault(cid, chunk_text(chunks[cid]))
-        question = (row.diagnostics or {}).get("resolved_question") or row.question
-        turns.append(Turn(question, tuple(sentences), tuple(cited.values())))
+        resolved = (row.diagnostics or {}).get("resolved_question")
+        turns.append(Turn(resolved if resolved and standalone else row.question, tuple(sentences),
+                          tuple(cited.values())))
+        standalone = standalone and all(cid in chunks for cid in cited_ids(row))
     return tuple(turns)
 
 

@@ -321,3 +321,23 @@ def test_a_permalinked_follow_up_shows_what_it_was_resolved_to_only_to_those_who
     staff_user.save()
     reopened = staff.get(f"/conversations/{key}/turns").content.decode()
     assert "how long are they valid?" in reopened and "deal desk" not in reopened and "Answering:" not in reopened
+
+
+def test_a_stored_turns_standalone_form_is_read_as_history_only_by_those_who_see_the_turns_it_stands_on(
+    refund_corpus, ingest, staff_user
+):
+    ingest("quotes.md", "# Quotes\n\nEnterprise quotes are prepared by the deal desk.\n", audience="internal")
+    staff = visitor(staff_user)
+    key = api(staff, "Who prepares Enterprise quotes?").json()["conversation"]
+    assert "deal desk" in api(staff, "how long are they valid?", conversation=key).json()["resolved_question"]
+    conversation = Conversation.objects.get(key=key)
+
+    as_staff = history_of(conversation, audiences=("public", "partner", "internal"), limit=5)
+    as_public = history_of(conversation, audiences=("public",), limit=1)  # the first turn outside the window too
+
+    assert "deal desk" in as_staff[1].question
+    assert [turn.question for turn in as_public] == ["how long are they valid?"]
+    staff_user.is_staff = False
+    staff_user.save()
+    later = api(staff, "and who signs them?", conversation=key).json()
+    assert "deal desk" not in json.dumps(later)
