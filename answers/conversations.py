@@ -153,6 +153,17 @@ def shown_ids(row: QuestionLog) -> list[str]:
     return list(dict.fromkeys([*cited_ids(row), *(block["chunk_id"] for block in row.blocks)]))
 
 
+def resolution_ids(row: QuestionLog) -> list[str] | None:
+    """The chunks a follow-up's standalone form may have been made from: those every earlier turn of its conversation
+    cites (all of them, not only history_of's last few: each turn's history is read with its own standalone form,
+    which can carry an older turn's words on); None when those turns are not stored (a socket's kept turns, or a
+    program's own history), so they cannot be re-checked."""
+    if row.conversation_id is None:
+        return None
+    earlier = QuestionLog.objects.filter(conversation_id=row.conversation_id, id__lt=row.pk)
+    return list(dict.fromkeys(cid for turn in earlier for cid in cited_ids(turn)))
+
+
 def chunk_text(chunk: Chunk) -> str:
     """A cited passage as a follow-up is resolved against it: source title, heading path and text (as indexed)."""
     return "\n".join((chunk.source.title, *chunk.heading_path, chunk.text))
@@ -164,9 +175,15 @@ def history_of(
 ) -> tuple[Turn, ...]:
     """The conversation's last `limit` turns as a follow-up's history: each question (its standalone form), the
     sentences shown and the passages they cited, re-read with the audiences now. A sentence citing a passage the
-    caller may no longer see is left out with that passage."""
+    caller may no longer see is left out with that passage, and a standalone form made from such a passage (any
+    earlier turn citing one) gives way to the question as asked."""
     rows = list(conversation_turns(conversation).reverse()[:limit])[::-1]
-    chunks = visible([cid for row in rows for cid in cited_ids(row)], audiences=audiences)
+    older: list[QuestionLog] = []
+    if len(rows) == limit:  # turns before the window: only what they cite
+        older = list(conversation_turns(conversation).exclude(pk__in=[row.pk for row in rows])
+                     .only("pk", "created_at", "sentences", "conflict"))
+    chunks = visible([cid for row in (*older, *rows) for cid in cited_ids(row)], audiences=audiences)
+    standalone = all(cid in chunks for row in older for cid in cited_ids(row))
     turns = []
     for row in rows:
         sentences: list[str] = []
@@ -178,8 +195,10 @@ def history_of(
             sentences.append(sentence["text"])
             for cid in ids:
                 cited.setdefault(cid, chunk_text(chunks[cid]))
-        question = (row.diagnostics or {}).get("resolved_question") or row.question
-        turns.append(Turn(question, tuple(sentences), tuple(cited.values())))
+        resolved = (row.diagnostics or {}).get("resolved_question")
+        turns.append(Turn(resolved if resolved and standalone else row.question, tuple(sentences),
+                          tuple(cited.values())))
+        standalone = standalone and all(cid in chunks for cid in cited_ids(row))
     return tuple(turns)
 
 

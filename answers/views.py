@@ -25,6 +25,7 @@ from answers.conversations import (
     conversation_get,
     conversation_turns,
     parse_conversation_key,
+    resolution_ids,
     shown_ids,
     visible_chunks,
 )
@@ -58,6 +59,10 @@ from answers.services import (
 from corpus_admin.models import chunk_url
 
 HIDDEN_ANSWER = "This answer cites passages you may no longer see, so it is not shown."
+# Fetch Metadata (`Sec-Fetch-Site`, sent by browsers): a request a page of another site made the browser send.
+OTHER_SITES = frozenset({"cross-site", "same-site"})
+FROM_ANOTHER_SITE = ("A page of another site sent this question with your cookies; ask it on this site's own page, "
+                     "or from a program without them.")
 LISTED_CONVERSATIONS = 50
 
 
@@ -131,7 +136,9 @@ def conversation_fragments(request: HttpRequest, key: uuid.UUID) -> HttpResponse
             if not all_visible(cited_ids(row), chunks):
                 parts.append(render_hidden(turn, row.question, HIDDEN_ANSWER))
                 continue
-            parts.append(render_stored(turn, row, chunks))
+            # The turns its standalone form may stand on (as resolution_ids): every earlier one, all read above.
+            earlier = [cid for before in rows[:number - 1] for cid in cited_ids(before)]
+            parts.append(render_stored(turn, row, chunks, resolution=all_visible(earlier, chunks)))
             if row.status != "failed":
                 parts.append(render_answer_links(turn, row.answer_key))
                 if can_rate(caller):
@@ -139,23 +146,28 @@ def conversation_fragments(request: HttpRequest, key: uuid.UUID) -> HttpResponse
     return _fragments("".join(parts))
 
 
-def _permalinked(request: HttpRequest, answer_key: uuid.UUID) -> tuple[QuestionLog, dict]:
-    """The answer with that key and the chunks it names that the opener may see, if it cites only passages they
-    may see now; else Http404, the same as for a key that names no answer (§3)."""
+def _permalinked(request: HttpRequest, answer_key: uuid.UUID) -> tuple[QuestionLog, dict, bool]:
+    """The answer with that key, the chunks it names that the opener may see, and whether its standalone form (a
+    follow-up's) may be shown to them: only when they may see every passage of the turns it was made from. Http404,
+    the same as for a key that names no answer, unless it cites only passages they may see now (§3)."""
     row = QuestionLog.objects.filter(answer_key=answer_key).exclude(status="cancelled").first()
     if row is None:
         raise Http404("No such answer.")
-    chunks = visible_chunks(shown_ids(row), audiences=caller_audiences(request.user))
+    audiences = caller_audiences(request.user)
+    chunks = visible_chunks(shown_ids(row), audiences=audiences)
     if not all_visible(cited_ids(row), chunks):
         raise Http404("No such answer.")
-    return row, chunks
+    resolved_from = resolution_ids(row) if (row.diagnostics or {}).get("resolved_question") else []
+    resolution = resolved_from is not None and all_visible(resolved_from, visible_chunks(resolved_from,
+                                                                                          audiences=audiences))
+    return row, chunks, resolution
 
 
 @require_GET
 def answer_permalink(request: HttpRequest, answer_key: uuid.UUID) -> HttpResponse:
     """An answer's permanent page: anyone with the link sees it, if they may see every passage it cites now."""
     with database_available():
-        row, _chunks = _permalinked(request, answer_key)
+        row, _chunks, _resolution = _permalinked(request, answer_key)
         response = render(request, "answers/permalink.html", {"row": row})
     add_never_cache_headers(response)
     return response
@@ -165,8 +177,9 @@ def answer_permalink(request: HttpRequest, answer_key: uuid.UUID) -> HttpRespons
 def answer_permalink_fragments(request: HttpRequest, answer_key: uuid.UUID) -> HttpResponse:
     """The permalinked answer as the chat's fragments (re-checked as the page is)."""
     with database_available():
-        row, chunks = _permalinked(request, answer_key)
-        return _fragments(render_stored("p1", row, chunks) + render_answer_links("p1", row.answer_key))
+        row, chunks, resolution = _permalinked(request, answer_key)
+        return _fragments(render_stored("p1", row, chunks, resolution=resolution)
+                          + render_answer_links("p1", row.answer_key))
 
 
 def _no_view(request: HttpRequest) -> HttpResponse:
@@ -180,6 +193,14 @@ def _csrf_failure(request: HttpRequest) -> JsonResponse | None:
     if rejected is None:
         return None
     return JsonResponse({"error": "CSRF check failed: send the csrftoken cookie's value in X-CSRFToken."}, status=403)
+
+
+def _from_another_site(request: HttpRequest) -> bool:
+    """Whether a browser sent the request, with this site's session cookie, for a page of another site (a link's
+    `GET /api/answer/stream?question=...` carries a SameSite=Lax cookie): it would ask as the visitor, in their
+    conversations and allowance. Programs send no Sec-Fetch-Site; the site's own pages send `same-origin`."""
+    return (request.headers.get("Sec-Fetch-Site") in OTHER_SITES
+            and settings.SESSION_COOKIE_NAME in request.COOKIES)
 
 
 def _bad_request(message: str) -> JsonResponse:
@@ -218,6 +239,8 @@ async def _open(
     request: HttpRequest, *, channel: str, make_generator: GeneratorFactory, from_query: bool = False
 ) -> AnswerStream | JsonResponse:
     """The answer stream of the request's question, or the JSON error response that refuses it (400, 403, 429, 503)."""
+    if _from_another_site(request):
+        return JsonResponse({"error": FROM_ANOTHER_SITE}, status=403)
     try:
         with database_available():
             user = await request.auser()

@@ -11,6 +11,9 @@ from answers.models import QuestionLog
 from corpus_admin.selectors import chunk_source_paths
 
 ORDER = ("public", "partner", "internal")
+# Characters str.splitlines breaks a line at that json.dumps(ensure_ascii=False) leaves as they are (it escapes the
+# control characters): a question holding one would split its case across lines of the file.
+_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
 @dataclass(frozen=True)
@@ -90,8 +93,13 @@ def append_golden_cases(logs: Iterable[QuestionLog], *, path: Path) -> Appended:
             out.seek(0, 2)
             if out.tell() and not _ends_with_newline(path):
                 out.write("\n")
-            out.writelines(json.dumps(case, ensure_ascii=False) + "\n" for case in cases)
+            out.writelines(case_line(case) for case in cases)
     return Appended(path, tuple(case["id"] for case in cases), tuple(skipped))
+
+
+def case_line(case: Mapping[str, Any]) -> str:
+    """A case as one line of the file: JSON, readable (not ASCII-escaped) but for the characters that break lines."""
+    return json.dumps(case, ensure_ascii=False).translate(_LINE_BREAKS) + "\n"
 
 
 def _why_not(log: QuestionLog, *, not_helpful: bool) -> str:

@@ -34,13 +34,14 @@ def _ref(n: int, stored: Mapping, chunks: Mapping[str, Chunk], *, with_span: boo
                     _span(stored) if with_span else None)
 
 
-def stored_events(row: QuestionLog, chunks: Mapping[str, Chunk]) -> list[Event]:
+def stored_events(row: QuestionLog, chunks: Mapping[str, Chunk], *, resolution: bool = True) -> list[Event]:
     """The events a logged answer showed, its sources read from `chunks` (the ones the caller may see now, among
     them every one it cites: see answers.conversations.cited_ids), the issued sources not among them left out;
-    staff-only ones (dropped sentences, diagnostics) are not stored back."""
+    staff-only ones (dropped sentences, diagnostics) are not stored back. `resolution`: whether a follow-up's
+    standalone form is shown (it is made from earlier turns' passages, which the caller may not see now)."""
     events: list[Event] = []
     resolved = (row.diagnostics or {}).get("resolved_question")
-    if resolved:
+    if resolved and resolution:
         events.append(QuestionResolved(row.question, resolved))
     blocks = [b for b in row.blocks if b["chunk_id"] in chunks]  # the sources the caller may see now
     if blocks:
@@ -60,12 +61,13 @@ def stored_events(row: QuestionLog, chunks: Mapping[str, Chunk]) -> list[Event]:
     return events
 
 
-def render_stored(turn_id: str, row: QuestionLog, chunks: Mapping[str, Chunk]) -> str:
-    """A logged answer as the fragments a live one arrives as: its turn, then each event, in order."""
+def render_stored(turn_id: str, row: QuestionLog, chunks: Mapping[str, Chunk], *, resolution: bool = True) -> str:
+    """A logged answer as the fragments a live one arrives as: its turn, then each event, in order (`resolution`:
+    see stored_events)."""
     parts = [render_turn(turn_id, row.question)]
     position = 0
     lists = ListPlacer()
-    for event in stored_events(row, chunks):
+    for event in stored_events(row, chunks, resolution=resolution):
         if isinstance(event, SentenceVerified):
             position += 1
             ready = lists.add(event, position)

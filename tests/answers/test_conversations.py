@@ -298,3 +298,46 @@ def test_the_ids_a_socket_re_reads_its_turns_with_are_the_chunks_those_audiences
     assert seen == set(visible_chunks(every, audiences=audiences))
     assert any("vault" in cid for cid in seen) == ("internal" in audiences)
     assert any("refunds" in cid for cid in seen) == ("public" in audiences)
+
+
+def test_a_permalinked_follow_up_shows_what_it_was_resolved_to_only_to_those_who_see_the_turns_it_stands_on(
+    refund_corpus, ingest, staff_user
+):
+    # The follow-up's standalone form is made from the earlier turns' answers and cited passages: here it names the
+    # internal deal desk, which no question did. Its answer cites nothing, so anyone with the link opens it.
+    ingest("quotes.md", "# Quotes\n\nEnterprise quotes are prepared by the deal desk.\n", audience="internal")
+    staff = visitor(staff_user)
+    key = api(staff, "Who prepares Enterprise quotes?").json()["conversation"]
+    follow_up = api(staff, "how long are they valid?", conversation=key).json()
+    resolved = follow_up["resolved_question"]
+    assert "deal desk" in resolved and follow_up["citations"] == []
+
+    public = Client().get(f"/answers/{follow_up['answer_key']}/turns").content.decode()
+    own = staff.get(f"/answers/{follow_up['answer_key']}/turns").content.decode()
+
+    assert "how long are they valid?" in public and "deal desk" not in public and "Answering:" not in public
+    assert html.escape(resolved) in own
+    staff_user.is_staff = False
+    staff_user.save()
+    reopened = staff.get(f"/conversations/{key}/turns").content.decode()
+    assert "how long are they valid?" in reopened and "deal desk" not in reopened and "Answering:" not in reopened
+
+
+def test_a_stored_turns_standalone_form_is_read_as_history_only_by_those_who_see_the_turns_it_stands_on(
+    refund_corpus, ingest, staff_user
+):
+    ingest("quotes.md", "# Quotes\n\nEnterprise quotes are prepared by the deal desk.\n", audience="internal")
+    staff = visitor(staff_user)
+    key = api(staff, "Who prepares Enterprise quotes?").json()["conversation"]
+    assert "deal desk" in api(staff, "how long are they valid?", conversation=key).json()["resolved_question"]
+    conversation = Conversation.objects.get(key=key)
+
+    as_staff = history_of(conversation, audiences=("public", "partner", "internal"), limit=5)
+    as_public = history_of(conversation, audiences=("public",), limit=1)  # the first turn outside the window too
+
+    assert "deal desk" in as_staff[1].question
+    assert [turn.question for turn in as_public] == ["how long are they valid?"]
+    staff_user.is_staff = False
+    staff_user.save()
+    later = api(staff, "and who signs them?", conversation=key).json()
+    assert "deal desk" not in json.dumps(later)

@@ -4,6 +4,7 @@ import random
 import time
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.contrib.sessions.backends.db import SessionStore
 
 from answers.limits.rates import WINDOW_S
@@ -107,6 +108,54 @@ def test_signed_in_session_caller_must_send_csrf_token(small_corpus, staff_user)
     response = post(client, {"question": "How long are deleted files kept in the trash?"})
 
     assert response.status_code == 403 and "CSRF" in response.json()["error"]
+
+
+@pytest.mark.parametrize("site", ["cross-site", "same-site"])
+def test_a_question_in_a_link_from_another_site_is_not_asked_as_the_signed_in_caller(small_corpus, plain_user, site):
+    # A page elsewhere can send its visitor to /api/answer/stream?question=...: a top-level navigation carries the
+    # session cookie (SameSite=Lax), so without this check the question landed in the victim's conversations.
+    from django.test import Client
+
+    from answers.models import Conversation
+
+    client = Client()
+    client.force_login(plain_user)
+
+    response = client.get("/api/answer/stream", {"question": "URGENT: your account is locked, call 555-0100"},
+                          headers={"Sec-Fetch-Site": site, "Sec-Fetch-Mode": "navigate"})
+
+    assert response.status_code == 403 and "another site" in response.json()["error"]
+    assert not Conversation.objects.exists() and not QuestionLog.objects.exists()
+
+
+@pytest.mark.parametrize("site", ["same-origin", "none", None])
+def test_a_question_asked_from_the_site_itself_or_typed_or_by_a_program_is_answered(small_corpus, plain_user, site):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(plain_user)
+    headers = {"Sec-Fetch-Site": site} if site else {}
+
+    response = client.get("/api/answer/stream", {"question": "How long are deleted files kept in the trash?"},
+                          headers=headers)
+
+    assert response.status_code == 200 and "30 days" in streamed(response)
+
+
+def test_a_program_without_a_session_may_ask_from_anywhere(client, small_corpus):
+    response = client.get("/api/answer/stream", {"question": "How long are deleted files kept in the trash?"},
+                          headers={"Sec-Fetch-Site": "cross-site"})
+
+    assert response.status_code == 200 and "30 days" in streamed(response)
+
+
+def streamed(response) -> str:
+    """The whole body of an event stream (the async view's content, read to its end)."""
+
+    async def read() -> str:
+        return "".join([chunk.decode() async for chunk in response.streaming_content])
+
+    return async_to_sync(read)()
 
 
 def test_public_caller_gets_no_partner_fact_and_no_canary(client, small_corpus):

@@ -100,3 +100,18 @@ def test_an_answer_rated_not_helpful_or_cut_off_is_left_for_a_person(corpus, tmp
         disliked.pk: "answered but rated not helpful: write its expected kind by hand",
         cancelled.pk: "its answer is cancelled, not answered or refused",
     }
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_a_question_holding_a_line_separator_stays_on_its_own_line_of_the_file(corpus, tmp_path, separator):
+    # Anyone may ask this question; JSON leaves these characters unescaped unless told, and str.splitlines (the
+    # golden reader's, and the append's own check for rows already written) breaks a line at them.
+    path = tmp_path / "from-log.jsonl"
+    question = f"How long are deleted files kept{separator}in the trash?"
+    log = asked(question)
+    append_golden_cases([log], path=path)
+
+    again = append_golden_cases([log], path=path)
+
+    assert [case.question for case in load_golden(path)] == [question]
+    assert again.added == () and len(path.read_text(encoding="utf-8").splitlines()) == 1
