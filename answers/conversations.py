@@ -243,8 +243,7 @@ def history_seen_now(
     """A socket's kept turns as a follow-up's history, re-read with the audiences now (as `history_of` reads a
     stored conversation): a sentence citing a passage the caller may no longer see is left out with that passage,
     and a standalone form made from such a passage gives way to the question as asked (`question_seen_now`)."""
-    chunks = visible([*(cid for turn in kept for _, ids in turn.sentences for cid in ids),
-                      *(cid for turn in kept for cid in (*turn.made_from, *turn.cites))], audiences=audiences)
+    chunks = visible([cid for turn in kept for cid in (*turn.made_from, *turn.cites)], audiences=audiences)
     turns = []
     for turn in kept:
         shown = [(text, ids) for text, ids in turn.sentences if ids and all(cid in chunks for cid in ids)]
