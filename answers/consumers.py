@@ -292,7 +292,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 if not isinstance(event, SentenceVerified):
                     outbox.put(render_event(turn, event, position=shown))
                 if isinstance(event, AnswerDone):
-                    self.history.append(kept_turn(turn_from(stream.summary), stream.summary.sentences))
+                    earlier = self.history[-1] if self.history else None
+                    self.history.append(kept_turn(turn_from(stream.summary), stream.summary, earlier))
                     if event.status != "failed":  # in the end marker's frame: named by its answer key
                         outbox.put(render_answer_links(turn, stream.answer_key))
                         if rateable:

@@ -6,7 +6,7 @@ other people's conversations leaks.
 """
 import datetime as dt
 import uuid
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Container, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,8 +16,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from answers.models import Conversation, QuestionLog
-from answers.pipeline.events import SentenceVerified
 from answers.pipeline.followups import Turn
+from answers.present.api import AnswerSummary
 from corpus_admin.models import Chunk
 
 TITLE_CHARS = 80
@@ -169,6 +169,12 @@ def chunk_text(chunk: Chunk) -> str:
     return "\n".join((chunk.source.title, *chunk.heading_path, chunk.text))
 
 
+def question_seen_now(asked: str, standalone: str | None, made_from: Iterable[str], seen: Container[str]) -> str:
+    """An earlier turn's question as a follow-up's history reads it: its standalone form while the caller may see
+    every passage it may have been made from (those the turns before it cite), else the question as asked."""
+    return standalone if standalone and all(cid in seen for cid in made_from) else asked
+
+
 def history_of(
     conversation: Conversation, *, audiences: Sequence[str], limit: int,
     visible: Callable[..., dict[str, Chunk]] = visible_chunks,
@@ -176,14 +182,14 @@ def history_of(
     """The conversation's last `limit` turns as a follow-up's history: each question (its standalone form), the
     sentences shown and the passages they cited, re-read with the audiences now. A sentence citing a passage the
     caller may no longer see is left out with that passage, and a standalone form made from such a passage (any
-    earlier turn citing one) gives way to the question as asked."""
+    earlier turn citing one) gives way to the question as asked (`question_seen_now`)."""
     rows = list(conversation_turns(conversation).reverse()[:limit])[::-1]
     older: list[QuestionLog] = []
     if len(rows) == limit:  # turns before the window: only what they cite
         older = list(conversation_turns(conversation).exclude(pk__in=[row.pk for row in rows])
                      .only("pk", "created_at", "sentences", "conflict"))
     chunks = visible([cid for row in (*older, *rows) for cid in cited_ids(row)], audiences=audiences)
-    standalone = all(cid in chunks for row in older for cid in cited_ids(row))
+    made_from = [cid for row in older for cid in cited_ids(row)]
     turns = []
     for row in rows:
         sentences: list[str] = []
@@ -196,42 +202,54 @@ def history_of(
             for cid in ids:
                 cited.setdefault(cid, chunk_text(chunks[cid]))
         resolved = (row.diagnostics or {}).get("resolved_question")
-        turns.append(Turn(resolved if resolved and standalone else row.question, tuple(sentences),
+        turns.append(Turn(question_seen_now(row.question, resolved, made_from, chunks), tuple(sentences),
                           tuple(cited.values())))
-        standalone = standalone and all(cid in chunks for cid in cited_ids(row))
+        made_from += cited_ids(row)
     return tuple(turns)
 
 
 @dataclass(frozen=True)
 class KeptTurn:
     """A socket's answered turn as it keeps it for follow-ups asked outside a stored conversation: the question (its
-    standalone form), each shown sentence with the chunks it cites, and the cited passages' text by chunk id, so
-    that the next question re-reads it with the caller's visibility then (`history_seen_now`)."""
+    standalone form) and as asked, each shown sentence with the chunks it cites, the cited passages' text by chunk
+    id, the chunks it stands on (its sentences' and a conflict's, as `cited_ids`) and those every earlier turn of the
+    socket stands on (its standalone form may have been made from them), so that the next question re-reads it with
+    the caller's visibility then (`history_seen_now`)."""
 
     question: str
+    asked: str
     sentences: tuple[tuple[str, tuple[str, ...]], ...]
     passages: tuple[tuple[str, str], ...]
+    cites: tuple[str, ...]
+    made_from: tuple[str, ...]
 
 
-def kept_turn(turn: Turn, sentences: Sequence[SentenceVerified]) -> KeptTurn:
-    """A turn (services.turn_from) with the chunks each of its shown sentences cites."""
+def kept_turn(turn: Turn, summary: AnswerSummary, earlier: KeptTurn | None = None) -> KeptTurn:
+    """A turn (services.turn_from of the summary) with the chunks each of its shown sentences cites, after the
+    socket's `earlier` kept turn (None for its first, or the first since the caller changed)."""
+    sentences = summary.sentences
     ids = list(dict.fromkeys(c.chunk_id for s in sentences for c in s.citations))
     cited = tuple(zip(ids, turn.cited_texts, strict=True))  # turn_from lists the passages in this order
-    return KeptTurn(turn.question, tuple((s.text, tuple(c.chunk_id for c in s.citations)) for s in sentences), cited)
+    sides = [side.ref.chunk_id for side in (summary.refusal.sides if summary.refusal else ())]
+    made_from = () if earlier is None else tuple(dict.fromkeys((*earlier.made_from, *earlier.cites)))
+    return KeptTurn(turn.question, summary.question,
+                    tuple((s.text, tuple(c.chunk_id for c in s.citations)) for s in sentences), cited,
+                    tuple(dict.fromkeys((*ids, *sides))), made_from)
 
 
 def history_seen_now(
     kept: Sequence[KeptTurn], *, audiences: Sequence[str], visible: Callable[..., Collection[str]] = visible_chunk_ids,
 ) -> tuple[Turn, ...]:
     """A socket's kept turns as a follow-up's history, re-read with the audiences now (as `history_of` reads a
-    stored conversation): a sentence citing a passage the caller may no longer see is left out with that passage."""
-    chunks = visible([cid for turn in kept for _, ids in turn.sentences for cid in ids], audiences=audiences)
+    stored conversation): a sentence citing a passage the caller may no longer see is left out with that passage,
+    and a standalone form made from such a passage gives way to the question as asked (`question_seen_now`)."""
+    chunks = visible([cid for turn in kept for cid in (*turn.made_from, *turn.cites)], audiences=audiences)
     turns = []
     for turn in kept:
         shown = [(text, ids) for text, ids in turn.sentences if ids and all(cid in chunks for cid in ids)]
         seen = {cid for _, ids in shown for cid in ids}
-        turns.append(Turn(turn.question, tuple(text for text, _ in shown),
-                          tuple(text for cid, text in turn.passages if cid in seen)))
+        turns.append(Turn(question_seen_now(turn.asked, turn.question, turn.made_from, chunks),
+                          tuple(text for text, _ in shown), tuple(text for cid, text in turn.passages if cid in seen)))
     return tuple(turns)
 
 

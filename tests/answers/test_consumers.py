@@ -628,3 +628,27 @@ async def test_a_partner_who_leaves_the_group_is_no_longer_resolved_against_the_
     first, second = histories[-1]
     assert first.question == PARTNER_Q and first.answer_sentences == () and first.cited_texts == ()
     assert "CANARY" not in " ".join((*second.answer_sentences, *second.cited_texts)) and "CANARY" not in after
+
+
+@pytest.fixture
+def quotes_corpus(refund_corpus, ingest):
+    ingest("quotes.md", "# Quotes\n\nEnterprise quotes are prepared by the deal desk.\n", audience="partner")
+
+
+async def test_a_sockets_follow_up_is_not_resolved_from_a_standalone_form_made_from_a_passage_no_longer_seen(
+    quotes_corpus, partner_user
+):
+    communicator = await connect(await sync_to_async(session_cookie)(partner_user))
+    try:
+        assert "deal desk" in "".join(await ask(communicator, "Who prepares Enterprise quotes?"))
+        resolved = "".join(await ask(communicator, "how long are they valid?"))
+        assert "Answering: <q>" in resolved and "deal desk" in resolved  # still a partner: resolved with its words
+
+        await sync_to_async(partner_user.groups.remove)(await sync_to_async(Group.objects.get)(name="partners"))
+        after = "".join(await ask(communicator, "and for resellers abroad?"))
+    finally:
+        await communicator.disconnect()
+
+    assert "deal desk" not in after
+    logged = await sync_to_async(QuestionLog.objects.order_by("-id").first)()
+    assert "deal desk" not in logged.question and "deal desk" not in str(logged.diagnostics)

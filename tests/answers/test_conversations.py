@@ -273,9 +273,10 @@ def test_a_partner_who_leaves_the_group_no_longer_sees_the_partner_answer_reopen
 
 def test_a_sockets_kept_turns_are_read_with_the_audiences_now():
     kept = KeptTurn(
-        "What discount do resellers receive?",
+        "What discount do resellers receive?", "What discount do resellers receive?",
         (("Resellers receive a 20% discount.", ("resellers-v1-c01",)), ("Refunds take 5 days.", ("refunds-v1-c01",))),
         (("resellers-v1-c01", "Resellers: 20% discount"), ("refunds-v1-c01", "Refunds: 5 days")),
+        ("resellers-v1-c01", "refunds-v1-c01"), (),
     )
 
     def visible(ids, *, audiences):
@@ -287,6 +288,24 @@ def test_a_sockets_kept_turns_are_read_with_the_audiences_now():
     assert as_partner.answer_sentences == ("Resellers receive a 20% discount.", "Refunds take 5 days.")
     assert as_public.question == kept.question
     assert as_public.answer_sentences == ("Refunds take 5 days.",) and as_public.cited_texts == ("Refunds: 5 days",)
+
+
+def test_a_sockets_kept_standalone_form_is_read_only_by_those_who_see_every_passage_the_turns_before_it_cite():
+    first = KeptTurn("Who prepares Enterprise quotes?", "Who prepares Enterprise quotes?",
+                     (("The deal desk prepares them.", ("quotes-v1-c01",)),), (("quotes-v1-c01", "Quotes: deal desk"),),
+                     ("quotes-v1-c01",), ())
+    second = KeptTurn("How long are the deal desk valid?", "how long are they valid?", (), (), (),
+                      ("quotes-v1-c01", "refunds-v1-c01"))
+
+    def visible(ids, *, audiences):
+        return {cid for cid in ids if "partner" in audiences or not cid.startswith("quotes")}
+
+    as_partner = history_seen_now([first, second], audiences=("public", "partner"), visible=visible)
+    as_public = history_seen_now([second], audiences=("public",), visible=visible)  # the first out of the window
+
+    assert [turn.question for turn in as_partner] == ["Who prepares Enterprise quotes?",
+                                                      "How long are the deal desk valid?"]
+    assert [turn.question for turn in as_public] == ["how long are they valid?"]
 
 
 @pytest.mark.parametrize("audiences", [("public",), ("public", "internal"), ("internal",), ()])
