@@ -77,6 +77,7 @@ def _clear_caches() -> None:
     """Forget every text read for an earlier answer: its spans' claims, terms and evidence."""
     read_claims.cache_clear()
     spans._terms_of.cache_clear()
+    spans._sentences_read.cache_clear()
     verify._terms_of.cache_clear()
     evidence._evidence_text.cache_clear()
     bounds._listed_terms.cache_clear()

@@ -11,7 +11,7 @@ from answers.pipeline.evidence import evidence_text, instruction_text
 from answers.pipeline.spans import support_span
 from answers.pipeline.text.claims import negation_terms, read_claims, read_names
 from answers.pipeline.text.sentences import parse_markers
-from answers.pipeline.text.synonyms import same_meaning, synonym_terms
+from answers.pipeline.text.synonyms import same_meaning, synonym_terms, tabled_terms
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 from answers.pipeline.text.wording import antonym_terms, say_quantities
 from answers.pipeline.types import Block, SupportSpan
@@ -82,6 +82,7 @@ def verify_sentence(
     # A span saying a word of the sentence by its synonym ("extended" for "lengthen") holds that word.
     synonyms = synonym_terms(frozenset(distinctive), config.tokenizer) - terms
     negating = any(True in polarity for polarity in claims.polarity.values())
+    tabled = tabled_terms(config.tokenizer)  # only these can be held by a synonym rather than as written
     reasons: list[str] = []
     valid: list[int] = []
     spans: dict[int, SupportSpan] = {}
@@ -96,7 +97,9 @@ def verify_sentence(
         )
         held = frozenset(
             term for term in distinctive
-            if any(same_meaning(term, other, config.tokenizer) for other in supported[1])
+            if term in supported[1] or (
+                term in tabled and any(same_meaning(term, other, config.tokenizer) for other in supported[1])
+            )
         ) if supported else frozenset()
         share = len(held) / len(distinctive) if distinctive else 0.0
         if supported is None or share < config.min_overlap:

@@ -27,6 +27,12 @@ def synonym_terms(terms: frozenset[str], tokenizer: TokenizerConfig) -> frozense
 
 
 @functools.lru_cache(maxsize=8)
+def tabled_terms(tokenizer: TokenizerConfig) -> frozenset[str]:
+    """Every term of the table: a term outside it has no synonym, so it means only itself."""
+    return frozenset(term for group in _groups(tokenizer) for term in group)
+
+
+@functools.lru_cache(maxsize=8)
 def _groups(tokenizer: TokenizerConfig) -> tuple[frozenset[str], ...]:
     """Each entry as terms: read once per tokenizer."""
     return tuple(frozenset(term for form in group for term in significant_terms(form, tokenizer)) for group in SYNONYMS)

@@ -1,7 +1,7 @@
 """The synonyms table: forms of one entry say the same thing; other words, and opposites, do not."""
 import pytest
 
-from answers.pipeline.text.synonyms import same_meaning, synonym_terms
+from answers.pipeline.text.synonyms import SYNONYMS, same_meaning, synonym_terms, tabled_terms
 from answers.pipeline.text.tokens import DEFAULT, significant_terms
 
 
@@ -29,3 +29,10 @@ def test_the_synonyms_of_terms_are_the_other_forms_of_their_entries():
 
     assert set(significant_terms("extended", DEFAULT)) <= found
     assert not set(significant_terms("lengthen shorten", DEFAULT)) & found
+
+
+def test_the_tabled_terms_are_every_form_of_the_table_so_another_term_means_only_itself():
+    tabled = tabled_terms(DEFAULT)
+
+    assert {term(form) for group in SYNONYMS for form in group} == tabled
+    assert term("team") not in tabled
