@@ -171,6 +171,7 @@ _PREDICATE_STARTS = frozenset(
 # A negation of a passive ("aren't blocked", "is not refunded", "cannot be registered") denies what its subject,
 # written before it, undergoes: "Executables aren't blocked" says what "does not block executable files" says.
 _BE_FORMS = frozenset("is are was were".split())  # noqa: SIM905
+_NOT_WORDS = frozenset(("not", "never"))  # "A card is never charged" is "is not charged" said for every time
 _PASSIVE_NEGATIONS = frozenset(f"{form}n't" for form in ("is", "are", "was", "were")) | frozenset(
     f"{form}n’t" for form in ("is", "are", "was", "were")
 )
@@ -240,7 +241,7 @@ def _passive_subjects(items: Sequence["_Item"]) -> frozenset[str]:
         lowered = item.word.lower()
         before = items[i - 1].word.lower() if i else ""
         after = items[i + 1].word.lower() if i + 1 < len(items) else ""
-        if lowered in _PASSIVE_NEGATIONS or (lowered == "not" and before in _BE_FORMS) or after in ("be", "been"):
+        if lowered in _PASSIVE_NEGATIONS or (lowered in _NOT_WORDS and before in _BE_FORMS) or after in ("be", "been"):
             found.update(term for earlier in items[start:i] for term in earlier.terms)
     return frozenset(found)
 

@@ -245,6 +245,11 @@ def test_the_subject_of_a_negated_passive_may_be_meant_negated_and_stays_plain()
     assert read_claims("Executables are blocked, but scripts can't run.", DEFAULT).trailing == frozenset()
 
 
+def test_never_after_is_makes_a_negated_passive_as_not_does():
+    assert "card" in read_claims("A card is never charged automatically when a trial ends.", DEFAULT).trailing
+    assert "card" not in read_claims("A card is charged automatically when a trial ends.", DEFAULT).trailing
+
+
 def test_a_capitalised_hyphenated_compound_is_one_name_matched_as_written():
     said = read_names("Every API response includes the Retry-After header.", DEFAULT)
     span = read_claims("Every API response includes the X-RateLimit-Remaining header.", DEFAULT)
