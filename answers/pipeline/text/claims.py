@@ -171,6 +171,7 @@ _PREDICATE_STARTS = frozenset(
 # A negation of a passive ("aren't blocked", "is not refunded", "cannot be registered") denies what its subject,
 # written before it, undergoes: "Executables aren't blocked" says what "does not block executable files" says.
 _BE_FORMS = frozenset("is are was were".split())  # noqa: SIM905
+_BE_NEXT = re.compile(r"\s+(?:be|been)\b", re.I)
 _NOT_WORDS = frozenset(("not", "never"))  # "A card is never charged" is "is not charged" said for every time
 _PASSIVE_NEGATIONS = frozenset(f"{form}n't" for form in ("is", "are", "was", "were")) | frozenset(
     f"{form}n’t" for form in ("is", "are", "was", "were")
@@ -384,6 +385,8 @@ def _items(
     # "not tied to a single member": the negation's first word and a preposition before a count of one deny the
     # count (1: that word was just read, 2: and then the preposition)
     denial = 0
+    passive = False  # the clause's negation is of a passive ("is not blocked", "can't be brought back")
+    previous = ""  # the word before, lower-cased
     for match in _ITEM.finditer(_blank(text, taken)):
         while pending and pending[0] < match.start():
             # A negation reaches a number right after it ("takes not 4 days"), never past it nor past a word it
@@ -400,6 +403,9 @@ def _items(
             continue
         word = match.group("word").rstrip(".")
         lowered = word.lower()
+        before, previous = previous, lowered
+        if lowered == "by" and scope and passive:
+            scope, negated_clause = 0, False  # a denied passive's agent: "not blocked by Lumora" denies no Lumora
         if lowered in _CLAUSE_WORDS:
             denial = 0
             yield _Item(clause_end=True)
@@ -415,6 +421,8 @@ def _items(
             scope, negated_clause = 0, False  # "never removed when old versions expire": no version is denied
         if _negates(word, text, match.end(), first=first):
             scope = 1 if lowered == "non" else _SCOPE
+            passive = lowered in _PASSIVE_NEGATIONS or (lowered in _NOT_WORDS and before in _BE_FORMS) or (
+                _BE_NEXT.match(text, match.end()) is not None)
             reach = negated_clause = True
             denial = 0
             yield _Item(word=word, first=first, negation=True)

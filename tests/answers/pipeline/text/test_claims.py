@@ -280,3 +280,10 @@ def test_a_roman_numeral_belongs_to_the_word_it_follows():
 def test_a_negated_word_and_a_preposition_before_a_count_of_one_deny_the_count(text, denied):
     (number,) = read_claims(text, DEFAULT).numbers
     assert number.negated is denied
+
+
+def test_the_agent_of_a_denied_passive_is_not_denied():
+    claims = read_claims("Executable files are not blocked by Lumora.", DEFAULT)
+
+    assert claims.polarity["block"] == frozenset({True}) and claims.polarity["lumora"] == frozenset({False})
+    assert read_claims("Lumora does not block files by default.", DEFAULT).polarity["block"] == frozenset({True})
