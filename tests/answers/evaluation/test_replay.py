@@ -189,7 +189,8 @@ def test_spent_held_out_parts_are_dev_rows_that_name_the_commit_they_were_writte
     rows = [json.loads(line) for line in DEMO_REPLAY.read_text().splitlines() if line.strip()]
 
     assert not any(row.get("was_held_out") and row["held_out"] for row in rows)
-    assert sum(bool(row.get("was_held_out")) for row in rows) == 18 + 24 + 24 + 27 + 29 + 26 + 34 + 37  # b448dc2..ed44053
+    # b448dc2 .. ed44053
+    assert sum(bool(row.get("was_held_out")) for row in rows) == 18 + 24 + 24 + 27 + 29 + 26 + 34 + 37
     # The part written in commit 1967084 (29 cases, 237 sentences) was run once on main f9aa6a3 and is spent.
     spent = [row for row in rows if row.get("held_out_at") == "1967084"]
     assert len(spent) == 29 and sum(len(row["sentences"]) for row in spent) == 237
