@@ -172,6 +172,8 @@ _PREDICATE_STARTS = frozenset(
 # written before it, undergoes: "Executables aren't blocked" says what "does not block executable files" says.
 _BE_FORMS = frozenset("is are was were".split())  # noqa: SIM905
 _BE_NEXT = re.compile(r"\s+(?:be|been)\b", re.I)
+_MODALS = frozenset("must may can could should will would shall".split())  # noqa: SIM905
+_MODAL_NEGATIONS = frozenset(("cannot", "can't", "can’t", "mustn't", "mustn’t", "won't", "won’t"))
 _NOT_WORDS = frozenset(("not", "never"))  # "A card is never charged" is "is not charged" said for every time
 _PASSIVE_NEGATIONS = frozenset(f"{form}n't" for form in ("is", "are", "was", "were")) | frozenset(
     f"{form}n’t" for form in ("is", "are", "was", "were")
@@ -242,7 +244,10 @@ def _passive_subjects(items: Sequence["_Item"]) -> frozenset[str]:
         lowered = item.word.lower()
         before = items[i - 1].word.lower() if i else ""
         after = items[i + 1].word.lower() if i + 1 < len(items) else ""
-        if lowered in _PASSIVE_NEGATIONS or (lowered in _NOT_WORDS and before in _BE_FORMS) or after in ("be", "been"):
+        if (
+            lowered in _PASSIVE_NEGATIONS or (lowered in _NOT_WORDS and before in _BE_FORMS) or after in ("be", "been")
+            or (lowered == "not" and before in _MODALS) or lowered in _MODAL_NEGATIONS
+        ):
             found.update(term for earlier in items[start:i] for term in earlier.terms)
     return frozenset(found)
 
