@@ -211,6 +211,7 @@ def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
     written: dict[str, str] = {}
     reached: set[str] = set()  # terms with a plain use no negation of its clause came before
     subjects = _passive_subjects(items)
+    lenient = subjects | _before_no(items)  # terms that may be meant negated though written plain
     for item in items:
         for term in item.terms:
             polarity.setdefault(term, set()).add(item.negated)
@@ -226,7 +227,17 @@ def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
         lowered=text.replace("`", "").lower(),
         text=text.replace("`", ""),
         initials="".join(part[0] for word in words for part in re.split(r"[-'’.]", word) if part).lower(),
-        trailing=frozenset(term for term, uses in polarity.items() if False in uses) - (reached - subjects),
+        trailing=frozenset(term for term, uses in polarity.items() if False in uses) - (reached - lenient),
+    )
+
+
+def _before_no(items: Sequence["_Item"]) -> frozenset[str]:
+    """The terms of the word right before a "no" that negates what follows it ("needs no approval", "creates no new
+    version"): that word may be the one denied, as "does not need approval" denies the needing."""
+    return frozenset(
+        term for before, item, after in zip(items, items[1:], items[2:], strict=False)
+        if item.negation and item.word.lower() == "no" and after.negated
+        for term in before.terms
     )
 
 

@@ -295,3 +295,10 @@ def test_the_subject_of_a_denied_modal_may_be_meant_negated_as_a_passives_may():
     assert claims.polarity["real"] == frozenset({False}) and "real" in claims.trailing
     assert "team" in read_claims("The Team plan can't get higher limits.", DEFAULT).trailing
     assert read_claims("Real customer data must go into a demo workspace.", DEFAULT).trailing == frozenset()
+
+
+def test_the_word_before_a_negating_no_may_be_the_one_denied():
+    claims = read_claims("During a Sev-1, a rollback needs no approval from the release owner.", DEFAULT)
+
+    assert claims.polarity["need"] == frozenset({False}) and "need" in claims.trailing
+    assert "need" not in read_claims("A rollback needs approval from the release owner.", DEFAULT).trailing
