@@ -409,7 +409,10 @@ def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[st
     # A term only past the reach of a negation of its clause may be meant negated: "doesn't send sign-in codes by
     # text message" against "does not send codes by text message" (each side reads 3 words after the negation).
     denied = [term for term in astray if True in uses[term][0] - uses[term][1] and term not in stated.trailing]
-    affirmed = [term for term in astray if False in uses[term][0] - uses[term][1] and term not in claims.trailing]
+    affirmed = [
+        term for term in astray
+        if False in uses[term][0] - uses[term][1] and term not in claims.trailing | claims.modal_subjects
+    ]
     problems = []
     if denied:
         problems.append(f'[{n}] affirms "{_words(denied, stated)}"; the sentence negates it')

@@ -81,6 +81,9 @@ class Claims:
     # Terms written only plainly past a negation's reach in their clause ("does not send sign-in codes by text
     # message": "text"): read as plain, but the clause may mean them negated.
     trailing: frozenset[str] = frozenset()
+    # Terms written before a denied modal ("Real customer data must not go ..."): plain, but the sentence may mean
+    # them denied as "must not be used for real customer data" does. Read only of a sentence, never of a span.
+    modal_subjects: frozenset[str] = frozenset()
 
     def holds_name(self, name: "Name") -> bool:
         """Whether this text names `name`: the literal, every term of it, or an acronym's words."""
@@ -212,6 +215,7 @@ def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
     reached: set[str] = set()  # terms with a plain use no negation of its clause came before
     subjects = _passive_subjects(items)
     lenient = subjects | _before_no(items)  # terms that may be meant negated though written plain
+    modal = _passive_subjects(items, passive=False)
     for item in items:
         for term in item.terms:
             polarity.setdefault(term, set()).add(item.negated)
@@ -228,6 +232,7 @@ def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
         text=text.replace("`", ""),
         initials="".join(part[0] for word in words for part in re.split(r"[-'’.]", word) if part).lower(),
         trailing=frozenset(term for term, uses in polarity.items() if False in uses) - (reached - lenient),
+        modal_subjects=frozenset(term for term in modal if polarity.get(term) == frozenset({False})),
     )
 
 
@@ -241,9 +246,10 @@ def _before_no(items: Sequence["_Item"]) -> frozenset[str]:
     )
 
 
-def _passive_subjects(items: Sequence["_Item"]) -> frozenset[str]:
+def _passive_subjects(items: Sequence["_Item"], *, passive: bool = True) -> frozenset[str]:
     """The terms written before a negated passive in its clause ("executables" of "Executables aren't blocked"): its
-    subject, which the negation may deny as "does not block executable files" does."""
+    subject, which the negation may deny as "does not block executable files" does; with `passive` false, those
+    before a denied modal instead ("must not", "can't")."""
     found: set[str] = set()
     start = 0
     for i, item in enumerate(items):
@@ -255,10 +261,11 @@ def _passive_subjects(items: Sequence["_Item"]) -> frozenset[str]:
         lowered = item.word.lower()
         before = items[i - 1].word.lower() if i else ""
         after = items[i + 1].word.lower() if i + 1 < len(items) else ""
-        if (
+        denies_passive = (
             lowered in _PASSIVE_NEGATIONS or (lowered in _NOT_WORDS and before in _BE_FORMS) or after in ("be", "been")
-            or (lowered == "not" and before in _MODALS) or lowered in _MODAL_NEGATIONS
-        ):
+        )
+        denies_modal = (lowered == "not" and before in _MODALS) or lowered in _MODAL_NEGATIONS
+        if denies_passive if passive else (denies_modal and not denies_passive):
             found.update(term for earlier in items[start:i] for term in earlier.terms)
     return frozenset(found)
 
