@@ -232,7 +232,7 @@ def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
         text=text.replace("`", ""),
         initials="".join(part[0] for word in words for part in re.split(r"[-'’.]", word) if part).lower(),
         trailing=frozenset(term for term, uses in polarity.items() if False in uses) - (reached - lenient),
-        modal_subjects=frozenset(term for term in modal if polarity.get(term) == frozenset({False})),
+        modal_subjects=frozenset(term for term in modal if polarity.get(term) == {False}),
     )
 
 
