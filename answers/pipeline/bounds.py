@@ -26,7 +26,7 @@ from answers.pipeline.text.negating import reword_negations
 from answers.pipeline.text.opposites import opposite_words
 from answers.pipeline.text.quantities import duration_units, same_duration, spoken_amounts
 from answers.pipeline.text.sentences import MARKER
-from answers.pipeline.text.synonyms import same_meaning
+from answers.pipeline.text.synonyms import reword_phrases, same_meaning
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig
 from answers.pipeline.text.wording import (
     ANTONYMS,
@@ -425,10 +425,11 @@ def _reworded(
     claims: Claims, stated: Claims, sentence: str, quote: str, tokenizer: TokenizerConfig
 ) -> tuple[Claims, Claims]:
     """The sentence's and the span's claims with their negations said without a negation word written with one
-    (negating.py): "keeps the newer versions" against "does not delete newer versions"."""
+    (negating.py): "keeps the newer versions" against "does not delete newer versions"; and their phrases said as the
+    synonyms table's words ("put the trial on hold" as "pause the trial")."""
     if not sentence:
         return claims, stated
-    said, span = reword_negations(sentence, quote), reword_negations(quote, sentence)
+    said, span = reword_phrases(reword_negations(sentence, quote)), reword_phrases(reword_negations(quote, sentence))
     return (
         claims if said == sentence else read_claims(said, tokenizer),
         stated if span == quote else read_claims(span, tokenizer),

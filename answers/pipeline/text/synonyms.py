@@ -1,6 +1,7 @@
 """The one table of synonyms: word forms that say the same thing in the help pages' sense, so that one written for
 the other is a rewording, never a swap ("Storage is shared across the workspace" for "pooled across")."""
 import functools
+import re
 
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 
@@ -13,6 +14,31 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("finish", "finishes", "finished", "end", "ends", "ended"),
     ("choose", "chooses", "chose", "chosen", "pick", "picks", "picked"),
 )
+
+# Phrases that say one word of the table's sense, read as that word wherever a polarity is checked, so that a phrase
+# and its word are one term: "put the trial on hold" is "pause the trial" ("The trial cannot be paused" denies it).
+# Each entry: the phrase as a pattern, whose group `kept` (a verb before the phrase) stays in front of the word and
+# whose group `object` (a verb's object written inside the phrase: "put {the trial} on hold") goes after it.
+PHRASES: tuple[tuple[str, str], ...] = (
+    (r"(?:put|puts|putting)\s+(?P<object>(?:[^\W\d_]+\s+){0,3}?)on\s+hold", "pause"),
+    (r"(?P<kept>is|are|be|been|was|were)\s+on\s+hold", "paused"),
+)
+_PHRASES = tuple((re.compile(rf"\b{pattern}\b", re.I), word) for pattern, word in PHRASES)
+
+
+@functools.lru_cache(maxsize=4096)
+def reword_phrases(text: str) -> str:
+    """The text with each phrase of the table said as its word ("can put the trial on hold" -> "can pause the
+    trial"; "are on hold" -> "are paused")."""
+    for pattern, word in _PHRASES:
+        text = pattern.sub(lambda match, word=word: _said_as(match, word), text)
+    return text
+
+
+def _said_as(match: re.Match[str], word: str) -> str:
+    found = match.groupdict()
+    parts = (found.get("kept") or "", word, (found.get("object") or "").strip())
+    return " ".join(part for part in parts if part)
 
 
 def same_meaning(said: str, stated: str, tokenizer: TokenizerConfig) -> bool:

@@ -1,7 +1,7 @@
 """The synonyms table: forms of one entry say the same thing; other words, and opposites, do not."""
 import pytest
 
-from answers.pipeline.text.synonyms import SYNONYMS, same_meaning, synonym_terms, tabled_terms
+from answers.pipeline.text.synonyms import SYNONYMS, reword_phrases, same_meaning, synonym_terms, tabled_terms
 from answers.pipeline.text.tokens import DEFAULT, significant_terms
 
 
@@ -36,3 +36,16 @@ def test_the_tabled_terms_are_every_form_of_the_table_so_another_term_means_only
 
     assert {term(form) for group in SYNONYMS for form in group} == tabled
     assert term("team") not in tabled
+
+
+@pytest.mark.parametrize(
+    ("text", "reworded"),
+    [
+        ("An owner can put the trial on hold.", "An owner can pause the trial."),
+        ("The trial cannot be put on hold.", "The trial cannot be pause."),  # one term with "paused"
+        ("Uploads are on hold until space is freed.", "Uploads are paused until space is freed."),
+        ("Hold the line.", "Hold the line."),  # no phrase of the table
+    ],
+)
+def test_a_phrase_of_the_table_is_said_as_its_word(text, reworded):
+    assert reword_phrases(text) == reworded
