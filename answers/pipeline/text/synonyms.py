@@ -1,5 +1,6 @@
 """The one table of synonyms: word forms that say the same thing in the help pages' sense, so that one written for
-the other is a rewording, never a swap ("Storage is shared across the workspace" for "pooled across")."""
+the other is a rewording, never a swap ("Storage is shared across the workspace" for "pooled across"); and phrases
+that say one word ("turns requests away" for "rejects requests"), which the verifier reads as that word."""
 import functools
 import re
 
@@ -22,6 +23,22 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
 PHRASES: tuple[tuple[str, str], ...] = (
     (r"(?:put|puts|putting)\s+(?P<object>(?:[^\W\d_]+\s+){0,3}?)on\s+hold", "pause"),
     (r"(?P<kept>is|are|be|been|was|were)\s+on\s+hold", "paused"),
+    (r"(?:costs?|costing)\s+nothing", "is free"),
+    (r"there\s+is\s+no\s+charge", "free"),
+    (r"free\s+of\s+charge", "free"),
+    (r"(?:move|moves|moving|moved)\s+down\s+(?P<object>from\s+[^\W\d_]+\s+)", "a downgrade"),
+    (r"(?:move|moves|moving|moved)\s+(?P<object>from\s+[^\W\d_]+\s+)down\s+", "a downgrade"),
+    (r"(?:move|moves|moving|moved)\s+up\s+(?P<object>from\s+[^\W\d_]+\s+)", "an upgrade"),
+    (r"(?:move|moves|moving|moved)\s+(?P<object>from\s+[^\W\d_]+\s+)up\s+", "an upgrade"),
+    (r"(?:turn|turns|turning|turned)\s+(?P<object>(?:[^\W\d_]+\s+){0,3}?)away", "reject"),
+    (r"(?:go|goes|going|went)\s+over", "exceed"),
+    (r"(?:come|comes|coming|came)\s+back", "is restored"),
+    (r"(?:go|goes|going|went)\s+back\s+to", "returns to"),
+    (r"(?:paid|pay|pays|paying)\s+back", "refunded"),
+    (r"in\s+place\s+of", "instead of"),
+    (r"(?:can[’']t|cannot|can\s+not)\s+be\s+undone", "is permanent"),
+    (r"(?:takes?|taking|took)\s+effect\s+at\s+once", "is immediate"),
+    (r"a\s+stretch\s+of\s+time", "a period of time"),
 )
 _PHRASES = tuple((re.compile(rf"\b{pattern}\b", re.I), word) for pattern, word in PHRASES)
 
@@ -36,9 +53,9 @@ def reword_phrases(text: str) -> str:
 
 
 def _said_as(match: re.Match[str], word: str) -> str:
-    found = match.groupdict()
+    found, written = match.groupdict(), match.group()
     parts = (found.get("kept") or "", word, (found.get("object") or "").strip())
-    return " ".join(part for part in parts if part)
+    return " ".join(part for part in parts if part) + written[len(written.rstrip()) :]
 
 
 def same_meaning(said: str, stated: str, tokenizer: TokenizerConfig) -> bool:

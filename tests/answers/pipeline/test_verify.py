@@ -889,3 +889,21 @@ def test_a_word_the_span_says_by_its_synonym_counts_towards_the_share():
 
     assert shown.reasons == ()
     assert dropped.reasons and dropped.reasons[0].startswith("[1] shares")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "shown"),
+    [
+        # the synonyms table's phrases are read as their words by every check, the share too
+        ("Clients going over it get turned away [1].", True),  # "exceed" and "reject"
+        ("Clients going under it get turned back [1].", False),
+        ("Moving from Business down to Team waits for the next period [1].", True),  # "a downgrade"
+    ],
+)
+def test_a_phrase_of_the_synonyms_table_is_read_as_its_word(sentence, shown):
+    blocks = {
+        1: block(1, "The API rejects further requests when a client exceeds the limit. A downgrade from Business to "
+                    "Team waits for the next period."),
+    }
+
+    assert verify_sentence(sentence, blocks=blocks, config=CONFIG).shown is shown

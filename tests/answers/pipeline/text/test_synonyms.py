@@ -44,6 +44,9 @@ def test_the_tabled_terms_are_every_form_of_the_table_so_another_term_means_only
         ("An owner can put the trial on hold.", "An owner can pause the trial."),
         ("The trial cannot be put on hold.", "The trial cannot be pause."),  # one term with "paused"
         ("Uploads are on hold until space is freed.", "Uploads are paused until space is freed."),
+        ("Moving from Business down to Team applies", "a downgrade from Business to Team applies"),
+        ("The API turns further requests away.", "The API reject further requests."),  # one term with "rejects"
+        ("The app costs nothing.", "The app is free."),
         ("Hold the line.", "Hold the line."),  # no phrase of the table
     ],
 )
