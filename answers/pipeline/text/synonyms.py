@@ -39,6 +39,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"(?:can[’']t|cannot|can\s+not)\s+be\s+undone", "is permanent"),
     (r"(?:takes?|taking|took)\s+effect\s+at\s+once", "is immediate"),
     (r"a\s+stretch\s+of\s+time", "a period of time"),
+    (r"each\s+time", "every"),
 )
 _PHRASES = tuple((re.compile(rf"\b{pattern}\b", re.I), word) for pattern, word in PHRASES)
 

@@ -907,3 +907,13 @@ def test_a_phrase_of_the_synonyms_table_is_read_as_its_word(sentence, shown):
     }
 
     assert verify_sentence(sentence, blocks=blocks, config=CONFIG).shown is shown
+
+
+def test_each_time_is_read_as_every_so_it_is_no_word_swapped_in():
+    blocks = {1: block(1, "Every staff access to production systems is logged.")}
+
+    verdict = verify_sentence(
+        "Each time staff access production systems, the access is logged [1].", blocks=blocks, config=CONFIG
+    )
+
+    assert verdict.reasons == ()

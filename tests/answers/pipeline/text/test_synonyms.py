@@ -47,6 +47,7 @@ def test_the_tabled_terms_are_every_form_of_the_table_so_another_term_means_only
         ("Moving from Business down to Team applies", "a downgrade from Business to Team applies"),
         ("The API turns further requests away.", "The API reject further requests."),  # one term with "rejects"
         ("The app costs nothing.", "The app is free."),
+        ("Each time staff access a system, it is logged.", "every staff access a system, it is logged."),
         ("Hold the line.", "Hold the line."),  # no phrase of the table
     ],
 )
