@@ -49,11 +49,11 @@ def reword_phrases(text: str) -> str:
     """The text with each phrase of the table said as its word ("can put the trial on hold" -> "can pause the
     trial"; "are on hold" -> "are paused")."""
     for pattern, word in _PHRASES:
-        text = pattern.sub(lambda match, word=word: _said_as(match, word), text)
+        text = pattern.sub(functools.partial(_said_as, word=word), text)
     return text
 
 
-def _said_as(match: re.Match[str], word: str) -> str:
+def _said_as(match: re.Match[str], *, word: str) -> str:
     found, written = match.groupdict(), match.group()
     parts = (found.get("kept") or "", word, (found.get("object") or "").strip())
     return " ".join(part for part in parts if part) + written[len(written.rstrip()) :]
