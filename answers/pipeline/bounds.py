@@ -429,7 +429,8 @@ def _reworded(
     synonyms table's words ("put the trial on hold" as "pause the trial")."""
     if not sentence:
         return claims, stated
-    said, span = reword_phrases(reword_negations(sentence, quote)), reword_phrases(reword_negations(quote, sentence))
+    said = reword_phrases(reword_negations(sentence, quote), quote)
+    span = reword_phrases(reword_negations(quote, sentence), sentence)
     return (
         claims if said == sentence else read_claims(said, tokenizer),
         stated if span == quote else read_claims(span, tokenizer),

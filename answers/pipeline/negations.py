@@ -29,8 +29,8 @@ def negation_problems(
 ) -> list[str]:
     """Why citation [n]'s span, or the issued evidence outside it (`elsewhere`), does not bear out the sentence's
     negations; empty when it does."""
-    stated = read_claims(reword_phrases(reword_negations(span.quote, sentence)), tokenizer)
-    said = reword_phrases(reword_negations(sentence, span.quote))
+    stated = read_claims(reword_phrases(reword_negations(span.quote, sentence), sentence), tokenizer)
+    said = reword_phrases(reword_negations(sentence, span.quote), span.quote)
     claims = claims if said == sentence else read_claims(said, tokenizer)
     return (
         _unstated(n, claims, stated, tokenizer)

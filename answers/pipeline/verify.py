@@ -67,8 +67,8 @@ def verify_sentence(
     # negation word still helps find the span ("cannot restore" is said where "cannot" is), never counting towards
     # the share.
     # A phrase of the synonyms table is read as its word ("turns further requests away" as "rejects further
-    # requests"), by every check; the verdict keeps the sentence as written.
-    read = reword_phrases(marked.text)
+    # requests"), by every check, unless a cited block writes it too; the verdict keeps the sentence as written.
+    read = reword_phrases(marked.text, "\n".join(blocks[n].record.text for n in marked.cited if n in blocks))
     said = set(significant_terms(say_quantities(read), config.tokenizer))
     negations = said & negation_terms(config.tokenizer)
     terms = said - negations

@@ -45,11 +45,13 @@ _PHRASES = tuple((re.compile(rf"\b{pattern}\b", re.I), word) for pattern, word i
 
 
 @functools.lru_cache(maxsize=4096)
-def reword_phrases(text: str) -> str:
+def reword_phrases(text: str, other: str = "") -> str:
     """The text with each phrase of the table said as its word ("can put the trial on hold" -> "can pause the
-    trial"; "are on hold" -> "are paused")."""
+    trial"; "are on hold" -> "are paused"), but for a phrase the text it is compared with (`other`) writes too: that
+    one is read word for word on both sides ("each time a file changes" quoted from a span that says it)."""
     for pattern, word in _PHRASES:
-        text = pattern.sub(functools.partial(_said_as, word=word), text)
+        if not pattern.search(other):
+            text = pattern.sub(functools.partial(_said_as, word=word), text)
     return text
 
 

@@ -917,3 +917,12 @@ def test_each_time_is_read_as_every_so_it_is_no_word_swapped_in():
     )
 
     assert verdict.reasons == ()
+
+
+def test_a_phrase_of_the_synonyms_table_the_cited_block_writes_is_read_word_for_word():
+    blocks = {1: block(1, "Lumora saves a new version each time a file changes."),
+              2: block(2, "Every file has one owner. Every member sees the file list.", source_id=2)}
+
+    verdict = verify_sentence("Lumora saves a new version each time a file changes [1].", blocks=blocks, config=CONFIG)
+
+    assert verdict.reasons == ()

@@ -53,3 +53,10 @@ def test_the_tabled_terms_are_every_form_of_the_table_so_another_term_means_only
 )
 def test_a_phrase_of_the_table_is_said_as_its_word(text, reworded):
     assert reword_phrases(text) == reworded
+
+
+def test_a_phrase_the_other_text_writes_too_is_left_as_written():
+    quoted = "Lumora saves a version each time a file changes."
+
+    assert reword_phrases(quoted, quoted) == quoted
+    assert reword_phrases(quoted, "Every change saves a version.") == "Lumora saves a version every a file changes."
