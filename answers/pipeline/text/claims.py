@@ -568,6 +568,9 @@ def _name(word: str, *, first: bool, tokenizer: TokenizerConfig, joined: bool = 
         return None
     if 1 < len(bare) <= _ACRONYM_LETTERS and bare.isupper() and bare.isalpha():
         return Name(bare, _terms(bare, tokenizer), acronym=True)
+    single = bare[:-1]
+    if bare.endswith("s") and 1 < len(single) <= _ACRONYM_LETTERS and single.isupper() and single.isalpha():
+        return Name(single, _terms(single, tokenizer), acronym=True)  # "PDFs", "URLs": the acronym's plural
     if first or not bare[0].isupper():
         return None
     terms = _terms(bare, tokenizer)

@@ -73,6 +73,7 @@ def test_words_of_a_clause_without_a_number_qualify_the_nearest_number():
         ("Set `SESSION_COOKIE_AGE` to two weeks.", ["`SESSION_COOKIE_AGE`"]),
         ("Call select_for_update() in a transaction.", ["select_for_update()"]),
         ("Business plan admins can turn on SSO.", ["SSO"]),
+        ("Invoices can be downloaded as PDFs.", ["PDF"]),  # an acronym's plural names the acronym
         ("The limit is 5 GB per file.", []),  # a unit is no name
         ("Load the widget from cdn.example.com first.", ["cdn.example.com"]),
         ("UPDATES DURING AN INCIDENT", ["INCIDENT"]),  # a heading in capitals: its stop words are no acronyms
@@ -93,6 +94,13 @@ def test_an_acronym_is_held_by_the_initials_of_its_words():
     (sso,) = read_names("Admins can turn on SSO.", DEFAULT)
 
     assert span.holds_name(sso)
+
+
+def test_an_acronyms_plural_is_held_by_the_acronym_and_by_nothing_else():
+    (pdfs,) = read_names("Past invoices can be downloaded as PDFs.", DEFAULT)
+
+    assert read_claims("Past invoices can be downloaded as PDF files.", DEFAULT).holds_name(pdfs)
+    assert not read_claims("Past invoices can be downloaded as CSV files.", DEFAULT).holds_name(pdfs)
 
 
 def test_a_key_combination_is_held_only_by_the_same_keys():
