@@ -48,6 +48,8 @@ def test_the_tabled_terms_are_every_form_of_the_table_so_another_term_means_only
         ("The API turns further requests away.", "The API reject further requests."),  # one term with "rejects"
         ("The app costs nothing.", "The app is free."),
         ("Each time staff access a system, it is logged.", "every staff access a system, it is logged."),
+        ("A Sev-1 means a full outage.", "A Sev-1 is a full outage."),  # a definition's "means" is its "is"
+        ("Sign in by means of a key.", "Sign in by means of a key."),
         ("Hold the line.", "Hold the line."),  # no phrase of the table
     ],
 )
