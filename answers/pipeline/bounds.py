@@ -449,8 +449,9 @@ def _antonym_problems(
     tokenizer: TokenizerConfig,
 ) -> list[str]:
     """A word of the sentence whose antonym the span states with the same polarity, in a sentence of the span that
-    holds more of the claim than any holding the word itself: "open on weekends" against "closed on weekends" (but
-    "not closed" bears out "open", and so does "open on weekdays and closed on Sundays")."""
+    holds more of the claim than any holding the word itself or neither word: "open on weekends" against "closed on
+    weekends" (but "not closed" bears out "open", and so does "open on weekdays and closed on Sundays", and "open
+    Monday to Friday" is said by "staffed Monday to Friday" beside "closed on weekends")."""
     words = content_words(sentence, tokenizer)
     said = {word.written.lower(): word for word in words if word.written.lower() in ANTONYMS}
     # A sentence that states both sides ("a free trial before a paid plan") sets them apart itself.
@@ -462,8 +463,11 @@ def _antonym_problems(
     problems = []
     for lowered, word in said.items():
         own, opposite = frozenset(antonym_side(lowered)), ANTONYMS[lowered]
+        # A sentence of the span without the opposite that holds as much of the claim is where the claim is made
+        # ("Support is staffed Monday to Friday" beside "closed on weekends", against "open Monday to Friday").
         with_word = [
-            len(claim & {w.term for w in part}) for part in parts if any(w.written.lower() in own for w in part)
+            len(claim & {w.term for w in part}) for part in parts
+            if any(w.written.lower() in own for w in part) or not any(w.written.lower() in opposite for w in part)
         ]
         against = [
             (len(claim & {w.term for w in part}), next(w for w in part if w.written.lower() in opposite), part)

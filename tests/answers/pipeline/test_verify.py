@@ -559,6 +559,13 @@ def test_an_antonym_picks_the_span_that_states_the_opposite_and_drops_the_senten
     assert verdict.reasons == ("[3] says closed, the sentence says open",)
 
 
+def test_a_span_sentence_holding_more_of_the_claim_without_the_antonym_is_where_the_claim_is_made():
+    blocks = {1: block(1, "Support is staffed Monday to Friday from 08:00 to 20:00. Support is closed on weekends.")}
+
+    assert verify_sentence("Support is open Monday to Friday, 08:00 to 20:00 [1].", blocks=blocks, config=CONFIG).shown
+    assert not verify_sentence("Support is open on weekends [1].", blocks=blocks, config=CONFIG).shown
+
+
 def test_a_negated_antonym_bears_out_the_word():
     blocks = {1: block(1, "The kiosk is closed at night.")}
 
