@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from answers.pipeline import bounds, clauses, contradictions, evidence, spans, verify
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.records import ChunkRecord
+from answers.pipeline.text import synonyms
 from answers.pipeline.text.claims import read_claims
 from answers.pipeline.text.negating import reword_negations
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS
@@ -89,6 +90,8 @@ def _clear_caches() -> None:
     contradictions._places.cache_clear()
     clauses._clauses.cache_clear()
     reword_negations.cache_clear()
+    synonyms.reword_phrases.cache_clear()
+    synonyms._written_phrases.cache_clear()
 
 
 def _percentile(ordered: list[float], share: float) -> float:

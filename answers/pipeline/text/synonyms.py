@@ -43,6 +43,8 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"(?<!by\s)(?<!\bno\s)means(?!\s+of\b)", "is"),
 )
 _PHRASES = tuple((re.compile(rf"\b{pattern}\b", re.I), word) for pattern, word in PHRASES)
+# Any phrase of the table, its groups unnamed: most sentences hold none and are read once.
+_ANY_PHRASE = re.compile("|".join(rf"\b(?:{re.sub(r'[?]P<[a-z]+>', '?:', pattern)})\b" for pattern, _ in PHRASES), re.I)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -50,10 +52,19 @@ def reword_phrases(text: str, other: str = "") -> str:
     """The text with each phrase of the table said as its word ("can put the trial on hold" -> "can pause the
     trial"; "are on hold" -> "are paused"), but for a phrase the text it is compared with (`other`) writes too: that
     one is read word for word on both sides ("each time a file changes" quoted from a span that says it)."""
-    for pattern, word in _PHRASES:
-        if not pattern.search(other):
+    if not _ANY_PHRASE.search(text):
+        return text
+    written = _written_phrases(other)
+    for i, (pattern, word) in enumerate(_PHRASES):
+        if i not in written:
             text = pattern.sub(functools.partial(_said_as, word=word), text)
     return text
+
+
+@functools.lru_cache(maxsize=1024)
+def _written_phrases(text: str) -> frozenset[int]:
+    """Which phrases of the table a text writes (by their place in it): a chunk's text is searched once per answer."""
+    return frozenset(i for i, (pattern, _) in enumerate(_PHRASES) if pattern.search(text))
 
 
 def _said_as(match: re.Match[str], *, word: str) -> str:
