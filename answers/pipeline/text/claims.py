@@ -409,6 +409,7 @@ def _items(
     # count (1: that word was just read, 2: and then the preposition)
     denial = 0
     passive = False  # the clause's negation is of a passive ("is not blocked", "can't be brought back")
+    denier = ""  # the clause's negation word, lower-cased
     previous = ""  # the word before, lower-cased
     for match in _ITEM.finditer(_blank(text, taken)):
         while pending and pending[0] < match.start():
@@ -439,10 +440,14 @@ def _items(
             continue
         first, at_start = at_start, False
         if lowered in _PREDICATE_STARTS and scope and not reach:
-            scope, negated_clause = 0, False
+            # "No credit card is required": the passive of a subject denied by "no" may be what is denied (it
+            # trails: lenient), as "is not required" says; after "without", or before a modal ("No discount may
+            # take"), it is plain
+            scope, negated_clause = 0, negated_clause and denier == "no" and lowered in _BE_FORMS
         if lowered in _SUBORDINATORS:
             scope, negated_clause = 0, False  # "never removed when old versions expire": no version is denied
         if _negates(word, text, match.end(), first=first):
+            denier = lowered
             scope = 1 if lowered == "non" else _SCOPE
             passive = lowered in _PASSIVE_NEGATIONS or (lowered in _NOT_WORDS and before in _BE_FORMS) or (
                 _BE_NEXT.match(text, match.end()) is not None)

@@ -311,3 +311,19 @@ def test_the_word_before_a_negating_no_may_be_the_one_denied():
 
     assert claims.polarity["need"] == frozenset({False}) and "need" in claims.trailing
     assert "need" not in read_claims("A rollback needs approval from the release owner.", DEFAULT).trailing
+
+
+@pytest.mark.parametrize(
+    ("text", "lenient"),
+    [
+        ("No credit card is required to start the trial.", True),  # "is not required" says the same
+        ("No discount may take a price below the floor.", False),  # a modal's predicate stays plain
+        ("Members without the owner role are shown the form.", False),  # "without" qualifies the members
+    ],
+)
+def test_the_passive_of_a_subject_denied_by_no_trails_the_negation(text, lenient):
+    claims = read_claims(text, DEFAULT)
+    predicate = {"required": "requir", "may": "take", "shown": "shown"}
+    term = next(value for key, value in predicate.items() if key in text)
+
+    assert (term in claims.trailing) is lenient
