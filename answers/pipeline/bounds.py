@@ -26,7 +26,7 @@ from answers.pipeline.text.negating import reword_negations
 from answers.pipeline.text.opposites import opposite_words
 from answers.pipeline.text.quantities import duration_units, same_duration, spoken_amounts
 from answers.pipeline.text.sentences import MARKER
-from answers.pipeline.text.synonyms import same_meaning
+from answers.pipeline.text.synonyms import reword_phrases, same_meaning
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, TokenizerConfig
 from answers.pipeline.text.wording import (
     ANTONYMS,
@@ -98,13 +98,14 @@ def _number_problems(
             continue
         if problem.startswith("does not state") and referent and _number_problem(number, referent) is None:
             continue  # "Charges older than that" after "within 21 days": the span says 21 days by pointing back
-        if problem.startswith("does not state") and any(
+        if any(
             same_value(number.value, other.value) and compatible_units(number.unit, other.unit)
-            and number.about & other.about
+            and number.about & other.about and (problem.startswith("does not state") or number.text == other.text)
             for other in heading.numbers
         ):
-            # "Web app 5.0 brought dark mode" under "Web app release notes 5.0": the heading states it of the same
-            # words (never the "2" of "Doc 2" for "2 warehouses")
+            # "Web app 5.0 brought dark mode" under "Web app release notes 5.0", "The 2024 guide was written for the
+            # 4.x web app" under "Upload limits (2024 guide)": the heading states it of the same words (written as the
+            # heading writes it when the span states another number; never the "2" of "Doc 2" for "2 warehouses")
             continue
         if problem.startswith("does not state") and _is_version(number) and any(
             _is_version(other) and other.value == number.value for other in heading.numbers
@@ -408,7 +409,10 @@ def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[st
     # A term only past the reach of a negation of its clause may be meant negated: "doesn't send sign-in codes by
     # text message" against "does not send codes by text message" (each side reads 3 words after the negation).
     denied = [term for term in astray if True in uses[term][0] - uses[term][1] and term not in stated.trailing]
-    affirmed = [term for term in astray if False in uses[term][0] - uses[term][1] and term not in claims.trailing]
+    affirmed = [
+        term for term in astray
+        if False in uses[term][0] - uses[term][1] and term not in claims.trailing | claims.modal_subjects
+    ]
     problems = []
     if denied:
         problems.append(f'[{n}] affirms "{_words(denied, stated)}"; the sentence negates it')
@@ -421,10 +425,12 @@ def _reworded(
     claims: Claims, stated: Claims, sentence: str, quote: str, tokenizer: TokenizerConfig
 ) -> tuple[Claims, Claims]:
     """The sentence's and the span's claims with their negations said without a negation word written with one
-    (negating.py): "keeps the newer versions" against "does not delete newer versions"."""
+    (negating.py): "keeps the newer versions" against "does not delete newer versions"; and their phrases said as the
+    synonyms table's words ("put the trial on hold" as "pause the trial")."""
     if not sentence:
         return claims, stated
-    said, span = reword_negations(sentence, quote), reword_negations(quote, sentence)
+    said = reword_phrases(reword_negations(sentence, quote), quote)
+    span = reword_phrases(reword_negations(quote, sentence), sentence)
     return (
         claims if said == sentence else read_claims(said, tokenizer),
         stated if span == quote else read_claims(span, tokenizer),
@@ -443,8 +449,9 @@ def _antonym_problems(
     tokenizer: TokenizerConfig,
 ) -> list[str]:
     """A word of the sentence whose antonym the span states with the same polarity, in a sentence of the span that
-    holds more of the claim than any holding the word itself: "open on weekends" against "closed on weekends" (but
-    "not closed" bears out "open", and so does "open on weekdays and closed on Sundays")."""
+    holds more of the claim than any holding the word itself or neither word: "open on weekends" against "closed on
+    weekends" (but "not closed" bears out "open", and so does "open on weekdays and closed on Sundays", and "open
+    Monday to Friday" is said by "staffed Monday to Friday" beside "closed on weekends")."""
     words = content_words(sentence, tokenizer)
     said = {word.written.lower(): word for word in words if word.written.lower() in ANTONYMS}
     # A sentence that states both sides ("a free trial before a paid plan") sets them apart itself.
@@ -456,8 +463,11 @@ def _antonym_problems(
     problems = []
     for lowered, word in said.items():
         own, opposite = frozenset(antonym_side(lowered)), ANTONYMS[lowered]
+        # A sentence of the span without the opposite that holds as much of the claim is where the claim is made
+        # ("Support is staffed Monday to Friday" beside "closed on weekends", against "open Monday to Friday").
         with_word = [
-            len(claim & {w.term for w in part}) for part in parts if any(w.written.lower() in own for w in part)
+            len(claim & {w.term for w in part}) for part in parts
+            if any(w.written.lower() in own for w in part) or not any(w.written.lower() in opposite for w in part)
         ]
         against = [
             (len(claim & {w.term for w in part}), next(w for w in part if w.written.lower() in opposite), part)

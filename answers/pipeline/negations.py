@@ -10,6 +10,7 @@ from answers.pipeline.spans import chunk_sentences
 from answers.pipeline.text.claims import NEGATION_WORDS, Claims, read_claims
 from answers.pipeline.text.negating import reword_negations
 from answers.pipeline.text.sentences import split_sentences
+from answers.pipeline.text.synonyms import reword_phrases
 from answers.pipeline.text.tokens import TokenizerConfig
 from answers.pipeline.text.wording import antonym_terms
 from answers.pipeline.types import SupportSpan
@@ -28,8 +29,8 @@ def negation_problems(
 ) -> list[str]:
     """Why citation [n]'s span, or the issued evidence outside it (`elsewhere`), does not bear out the sentence's
     negations; empty when it does."""
-    stated = read_claims(reword_negations(span.quote, sentence), tokenizer)
-    said = reword_negations(sentence, span.quote)
+    stated = read_claims(reword_phrases(reword_negations(span.quote, sentence), sentence), tokenizer)
+    said = reword_phrases(reword_negations(sentence, span.quote), span.quote)
     claims = claims if said == sentence else read_claims(said, tokenizer)
     return (
         _unstated(n, claims, stated, tokenizer)
@@ -100,8 +101,9 @@ def _denied_elsewhere(
 @functools.lru_cache(maxsize=1024)
 def _negating_sentences(text: str) -> tuple[tuple[str, str], ...]:
     """The text's sentences that hold a negation word once their negations said without one are reworded (the only
-    ones that can negate), each as written and reworded: split once per text."""
-    reworded = ((other, reword_negations(other, "")) for other in split_sentences(text))
+    ones that can negate), each as written and reworded (its phrases said as the synonyms table's words too): split
+    once per text."""
+    reworded = ((other, reword_phrases(reword_negations(other, ""))) for other in split_sentences(text))
     return tuple((other, said) for other, said in reworded if _NEGATION.search(said))
 
 

@@ -40,6 +40,11 @@ class ChunkRecord:
     page: int | None = None
     sentences: tuple[SentenceSpan, ...] = ()  # empty for chunks written before sentences were stored
 
+    def __hash__(self) -> int:
+        """Hashed by id and text (a str keeps its hash), not every field: the verifier's caches are keyed by records,
+        looked up for each sentence and block, and equal records still hash alike."""
+        return hash((self.chunk_id, self.text))
+
 
 def indexed_text(record: ChunkRecord) -> str:
     """What BM25 indexes for a chunk: its source title, heading path and text."""

@@ -2,6 +2,7 @@
 import functools
 import re
 from collections.abc import Collection
+from dataclasses import dataclass
 
 from answers.pipeline.evidence import instruction_ranges
 from answers.pipeline.records import ChunkRecord, SentenceSpan
@@ -51,11 +52,12 @@ def support_span(
     numbers = frozenset(term for term in wanted if term[:1].isdigit())
     named = frozenset(names)
     sentences = chunk_sentences(record)
-    own = [_terms_of(record.text[s.start : s.end], tokenizer) & wanted for s in sentences]
-    held = [_held(terms, wanted, named) for terms in own]
-    lettered = [sum(holds_letter(record.text[s.start : s.end], letter) for letter in letters) for s in sentences]
-    negating = [negated and _NEGATION.search(record.text[s.start : s.end]) is not None for s in sentences]
-    barred = [s.instruction or (not s.list_item and is_heading(record.text[s.start : s.end])) for s in sentences]
+    read = _sentences_read(record, tokenizer)
+    own = [stated & wanted for stated in read.terms]
+    held = [_held(stated, wanted, named) for stated in own]
+    lettered = [sum(holds_letter(text, letter) for letter in letters) for text in read.texts]
+    negating = read.negating if negated else (False,) * len(sentences)
+    barred = read.barred
     # (words, names, letters, -sentences, negates, numbers, -first)
     best: tuple[int, int, int, int, int, int, int] | None = None
     for first in range(len(sentences)):
@@ -88,6 +90,30 @@ def support_span(
 def _held(own: frozenset[str], wanted: frozenset[str], named: frozenset[str]) -> frozenset[str]:
     held = own & wanted
     return held if held - named or held == wanted or len(held) >= _LISTED_NAMES else frozenset()
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A chunk's sentences as the span search reads them: text, terms, whether each negates, whether each is barred
+    from a span (an instruction, or a heading line outside a list)."""
+
+    texts: tuple[str, ...]
+    terms: tuple[frozenset[str], ...]
+    negating: tuple[bool, ...]
+    barred: tuple[bool, ...]
+
+
+# Every sentence of an answer is checked against the same few chunks: read each chunk's sentences once.
+@functools.lru_cache(maxsize=256)
+def _sentences_read(record: ChunkRecord, tokenizer: TokenizerConfig) -> _Read:
+    sentences = chunk_sentences(record)
+    texts = tuple(record.text[s.start : s.end] for s in sentences)
+    return _Read(
+        texts,
+        tuple(_terms_of(text, tokenizer) for text in texts),
+        tuple(_NEGATION.search(text) is not None for text in texts),
+        tuple(s.instruction or (not s.list_item and is_heading(t)) for s, t in zip(sentences, texts, strict=True)),
+    )
 
 
 # Every sentence of an answer is checked against the same few chunks: tokenize each chunk sentence once.

@@ -11,7 +11,7 @@ from answers.pipeline.evidence import evidence_text, instruction_text
 from answers.pipeline.spans import support_span
 from answers.pipeline.text.claims import negation_terms, read_claims, read_names
 from answers.pipeline.text.sentences import parse_markers
-from answers.pipeline.text.synonyms import same_meaning, synonym_terms
+from answers.pipeline.text.synonyms import reword_phrases, same_meaning, synonym_terms, tabled_terms
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 from answers.pipeline.text.wording import antonym_terms, say_quantities
 from answers.pipeline.types import Block, SupportSpan
@@ -66,12 +66,15 @@ def verify_sentence(
     # "without a credit card" and "no credit card" make one claim: the polarity check compares how they say it. A
     # negation word still helps find the span ("cannot restore" is said where "cannot" is), never counting towards
     # the share.
-    said = set(significant_terms(say_quantities(marked.text), config.tokenizer))
+    # A phrase of the synonyms table is read as its word ("turns further requests away" as "rejects further
+    # requests"), by every check, unless a cited block writes it too; the verdict keeps the sentence as written.
+    read = reword_phrases(marked.text, "\n".join(blocks[n].record.text for n in marked.cited if n in blocks))
+    said = set(significant_terms(say_quantities(read), config.tokenizer))
     negations = said & negation_terms(config.tokenizer)
     terms = said - negations
     distinctive = (terms - common) or terms
-    claims = read_claims(marked.text, config.tokenizer)
-    names = read_names(marked.text, config.tokenizer)
+    claims = read_claims(read, config.tokenizer)
+    names = read_names(read, config.tokenizer)
     # A name picks the span even when most blocks use it: "Team" and "Business" tell apart the sentences of a pricing
     # page, whose blocks all say both. The share counts distinctive terms only.
     name_terms = frozenset(term for name in names for term in name.terms)
@@ -82,6 +85,7 @@ def verify_sentence(
     # A span saying a word of the sentence by its synonym ("extended" for "lengthen") holds that word.
     synonyms = synonym_terms(frozenset(distinctive), config.tokenizer) - terms
     negating = any(True in polarity for polarity in claims.polarity.values())
+    tabled = tabled_terms(config.tokenizer)  # only these can be held by a synonym rather than as written
     reasons: list[str] = []
     valid: list[int] = []
     spans: dict[int, SupportSpan] = {}
@@ -96,7 +100,9 @@ def verify_sentence(
         )
         held = frozenset(
             term for term in distinctive
-            if any(same_meaning(term, other, config.tokenizer) for other in supported[1])
+            if term in supported[1] or (
+                term in tabled and any(same_meaning(term, other, config.tokenizer) for other in supported[1])
+            )
         ) if supported else frozenset()
         share = len(held) / len(distinctive) if distinctive else 0.0
         if supported is None or share < config.min_overlap:
@@ -109,7 +115,7 @@ def verify_sentence(
             continue
         problems = bound_problems(
             n, claims, supported[0], block.record, names=names, held=held, tokenizer=config.tokenizer,
-            sentence=marked.text, elsewhere=functools.partial(_elsewhere, n, supported[0], blocks),
+            sentence=read, elsewhere=functools.partial(_elsewhere, n, supported[0], blocks),
         )
         if problems:
             reasons.extend(problems)

@@ -81,6 +81,9 @@ class Claims:
     # Terms written only plainly past a negation's reach in their clause ("does not send sign-in codes by text
     # message": "text"): read as plain, but the clause may mean them negated.
     trailing: frozenset[str] = frozenset()
+    # Terms written before a denied modal ("Real customer data must not go ..."): plain, but the sentence may mean
+    # them denied as "must not be used for real customer data" does. Read only of a sentence, never of a span.
+    modal_subjects: frozenset[str] = frozenset()
 
     def holds_name(self, name: "Name") -> bool:
         """Whether this text names `name`: the literal, every term of it, or an acronym's words."""
@@ -171,6 +174,10 @@ _PREDICATE_STARTS = frozenset(
 # A negation of a passive ("aren't blocked", "is not refunded", "cannot be registered") denies what its subject,
 # written before it, undergoes: "Executables aren't blocked" says what "does not block executable files" says.
 _BE_FORMS = frozenset("is are was were".split())  # noqa: SIM905
+_BE_NEXT = re.compile(r"\s+(?:be|been)\b", re.I)
+_MODALS = frozenset("must may can could should will would shall".split())  # noqa: SIM905
+_MODAL_NEGATIONS = frozenset(("cannot", "can't", "can’t", "mustn't", "mustn’t", "won't", "won’t"))
+_NOT_WORDS = frozenset(("not", "never"))  # "A card is never charged" is "is not charged" said for every time
 _PASSIVE_NEGATIONS = frozenset(f"{form}n't" for form in ("is", "are", "was", "were")) | frozenset(
     f"{form}n’t" for form in ("is", "are", "was", "were")
 )
@@ -207,6 +214,8 @@ def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
     written: dict[str, str] = {}
     reached: set[str] = set()  # terms with a plain use no negation of its clause came before
     subjects = _passive_subjects(items)
+    lenient = subjects | _before_no(items)  # terms that may be meant negated though written plain
+    modal = _passive_subjects(items, passive=False)
     for item in items:
         for term in item.terms:
             polarity.setdefault(term, set()).add(item.negated)
@@ -222,13 +231,25 @@ def read_claims(text: str, tokenizer: TokenizerConfig) -> Claims:
         lowered=text.replace("`", "").lower(),
         text=text.replace("`", ""),
         initials="".join(part[0] for word in words for part in re.split(r"[-'’.]", word) if part).lower(),
-        trailing=frozenset(term for term, uses in polarity.items() if False in uses) - (reached - subjects),
+        trailing=frozenset(term for term, uses in polarity.items() if False in uses) - (reached - lenient),
+        modal_subjects=frozenset(term for term in modal if polarity.get(term) == {False}),
     )
 
 
-def _passive_subjects(items: Sequence["_Item"]) -> frozenset[str]:
+def _before_no(items: Sequence["_Item"]) -> frozenset[str]:
+    """The terms of the word right before a "no" that negates what follows it ("needs no approval", "creates no new
+    version"): that word may be the one denied, as "does not need approval" denies the needing."""
+    return frozenset(
+        term for before, item, after in zip(items, items[1:], items[2:], strict=False)
+        if item.negation and item.word.lower() == "no" and after.negated
+        for term in before.terms
+    )
+
+
+def _passive_subjects(items: Sequence["_Item"], *, passive: bool = True) -> frozenset[str]:
     """The terms written before a negated passive in its clause ("executables" of "Executables aren't blocked"): its
-    subject, which the negation may deny as "does not block executable files" does."""
+    subject, which the negation may deny as "does not block executable files" does; with `passive` false, those
+    before a denied modal instead ("must not", "can't")."""
     found: set[str] = set()
     start = 0
     for i, item in enumerate(items):
@@ -240,7 +261,11 @@ def _passive_subjects(items: Sequence["_Item"]) -> frozenset[str]:
         lowered = item.word.lower()
         before = items[i - 1].word.lower() if i else ""
         after = items[i + 1].word.lower() if i + 1 < len(items) else ""
-        if lowered in _PASSIVE_NEGATIONS or (lowered == "not" and before in _BE_FORMS) or after in ("be", "been"):
+        denies_passive = (
+            lowered in _PASSIVE_NEGATIONS or (lowered in _NOT_WORDS and before in _BE_FORMS) or after in ("be", "been")
+        )
+        denies_modal = (lowered == "not" and before in _MODALS) or lowered in _MODAL_NEGATIONS
+        if denies_passive if passive else (denies_modal and not denies_passive):
             found.update(term for earlier in items[start:i] for term in earlier.terms)
     return frozenset(found)
 
@@ -383,6 +408,9 @@ def _items(
     # "not tied to a single member": the negation's first word and a preposition before a count of one deny the
     # count (1: that word was just read, 2: and then the preposition)
     denial = 0
+    passive = False  # the clause's negation is of a passive ("is not blocked", "can't be brought back")
+    denier = ""  # the clause's negation word, lower-cased
+    previous = ""  # the word before, lower-cased
     for match in _ITEM.finditer(_blank(text, taken)):
         while pending and pending[0] < match.start():
             # A negation reaches a number right after it ("takes not 4 days"), never past it nor past a word it
@@ -399,6 +427,9 @@ def _items(
             continue
         word = match.group("word").rstrip(".")
         lowered = word.lower()
+        before, previous = previous, lowered
+        if lowered == "by" and scope and passive:
+            scope, negated_clause = 0, False  # a denied passive's agent: "not blocked by Lumora" denies no Lumora
         if lowered in _CLAUSE_WORDS:
             denial = 0
             yield _Item(clause_end=True)
@@ -409,11 +440,17 @@ def _items(
             continue
         first, at_start = at_start, False
         if lowered in _PREDICATE_STARTS and scope and not reach:
-            scope, negated_clause = 0, False
+            # "No credit card is required": the passive of a subject denied by "no" may be what is denied (it
+            # trails: lenient), as "is not required" says; after "without", or before a modal ("No discount may
+            # take"), it is plain
+            scope, negated_clause = 0, negated_clause and denier == "no" and lowered in _BE_FORMS
         if lowered in _SUBORDINATORS:
             scope, negated_clause = 0, False  # "never removed when old versions expire": no version is denied
         if _negates(word, text, match.end(), first=first):
+            denier = lowered
             scope = 1 if lowered == "non" else _SCOPE
+            passive = lowered in _PASSIVE_NEGATIONS or (lowered in _NOT_WORDS and before in _BE_FORMS) or (
+                _BE_NEXT.match(text, match.end()) is not None)
             reach = negated_clause = True
             denial = 0
             yield _Item(word=word, first=first, negation=True)
@@ -536,6 +573,9 @@ def _name(word: str, *, first: bool, tokenizer: TokenizerConfig, joined: bool = 
         return None
     if 1 < len(bare) <= _ACRONYM_LETTERS and bare.isupper() and bare.isalpha():
         return Name(bare, _terms(bare, tokenizer), acronym=True)
+    single = bare[:-1]
+    if bare.endswith("s") and 1 < len(single) <= _ACRONYM_LETTERS and single.isupper() and single.isalpha():
+        return Name(single, _terms(single, tokenizer), acronym=True)  # "PDFs", "URLs": the acronym's plural
     if first or not bare[0].isupper():
         return None
     terms = _terms(bare, tokenizer)

@@ -248,6 +248,17 @@ def test_a_version_the_title_states_is_stated_and_another_version_is_not(make_re
     ]
 
 
+def test_a_number_the_title_writes_of_the_same_words_is_the_titles_though_the_span_states_another(make_record):
+    chunk = "This guide explains upload limits. It was written for the 4.x version of the web app."
+    title = "Upload limits (2024 guide)"
+
+    assert titled("The 2024 guide was written for the 4.x web app.", chunk, title, make_record) == []
+    assert titled("The 2023 guide was written for the 4.x web app.", chunk, title, make_record) != []
+    chunk = "The web app supports the latest two versions of Chrome, Firefox, Safari and Edge."
+    assert titled("The web app supports the latest five versions of Chrome.", chunk, "Web app release notes 5.0",
+                  make_record) == ["[1] states 2, not 5"]
+
+
 def test_a_version_of_the_span_is_the_rival_of_another_version(make_record):
     chunk = "Data in transit is protected with TLS 1.3. Keys are rotated every 2 years."
 

@@ -94,3 +94,19 @@ LIMITS = "Business plan customers can ask support for a higher limit.\nRequests 
 )
 def test_a_name_written_only_around_the_span_counts_as_a_word_the_span_lacks(sentence, expected, make_record):
     assert problems(sentence, LIMITS, make_record, "Higher limits are not available on the Team plan.") == expected
+
+
+TRIAL_END = "The trial end date is shown at the top of the admin console."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # "put on hold" is the synonyms table's "pause": the sentence affirms what the evidence denies
+        ("An owner can put the trial on hold from the admin console.",
+         ['[1] says elsewhere "The trial cannot be paused."; the sentence affirms "pause trial"']),
+        ("An owner can see the trial end date in the admin console.", []),
+    ],
+)
+def test_a_phrase_of_the_synonyms_table_is_negated_elsewhere_as_its_word(sentence, expected, make_record):
+    assert problems(sentence, TRIAL_END, make_record, "The trial cannot be paused.") == expected

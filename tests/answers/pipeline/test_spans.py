@@ -1,5 +1,6 @@
 """The support span is the stored sentence or two that state the claim: chosen by its words, not pulled away by a
 number or a name that another sentence happens to hold, and never an instruction (§2.7, §2.8)."""
+from answers.pipeline import spans
 from answers.pipeline.spans import chunk_sentences, support_span
 from answers.pipeline.text.tokens import DEFAULT, significant_terms
 
@@ -144,3 +145,12 @@ def test_of_sentences_holding_as_many_words_a_negating_claim_takes_the_one_that_
 
     assert plain is not None and plain[0].sentences == (1,)
     assert negating is not None and negating[0].sentences == (2,)
+
+
+def test_a_chunks_sentences_are_read_once_for_every_claim_checked_against_it(make_record):
+    record = make_record("c1", text=SHIPPING)
+    spans._sentences_read.cache_clear()
+    for words in ("standard delivery", "express delivery", "orders ship"):
+        support_span(significant_terms(words, DEFAULT), record, tokenizer=DEFAULT)
+
+    assert spans._sentences_read.cache_info().misses == 1

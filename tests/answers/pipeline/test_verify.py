@@ -559,6 +559,13 @@ def test_an_antonym_picks_the_span_that_states_the_opposite_and_drops_the_senten
     assert verdict.reasons == ("[3] says closed, the sentence says open",)
 
 
+def test_a_span_sentence_holding_more_of_the_claim_without_the_antonym_is_where_the_claim_is_made():
+    blocks = {1: block(1, "Support is staffed Monday to Friday from 08:00 to 20:00. Support is closed on weekends.")}
+
+    assert verify_sentence("Support is open Monday to Friday, 08:00 to 20:00 [1].", blocks=blocks, config=CONFIG).shown
+    assert not verify_sentence("Support is open on weekends [1].", blocks=blocks, config=CONFIG).shown
+
+
 def test_a_negated_antonym_bears_out_the_word():
     blocks = {1: block(1, "The kiosk is closed at night.")}
 
@@ -889,3 +896,40 @@ def test_a_word_the_span_says_by_its_synonym_counts_towards_the_share():
 
     assert shown.reasons == ()
     assert dropped.reasons and dropped.reasons[0].startswith("[1] shares")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "shown"),
+    [
+        # the synonyms table's phrases are read as their words by every check, the share too
+        ("Clients going over it get turned away [1].", True),  # "exceed" and "reject"
+        ("Clients going under it get turned back [1].", False),
+        ("Moving from Business down to Team waits for the next period [1].", True),  # "a downgrade"
+    ],
+)
+def test_a_phrase_of_the_synonyms_table_is_read_as_its_word(sentence, shown):
+    blocks = {
+        1: block(1, "The API rejects further requests when a client exceeds the limit. A downgrade from Business to "
+                    "Team waits for the next period."),
+    }
+
+    assert verify_sentence(sentence, blocks=blocks, config=CONFIG).shown is shown
+
+
+def test_each_time_is_read_as_every_so_it_is_no_word_swapped_in():
+    blocks = {1: block(1, "Every staff access to production systems is logged.")}
+
+    verdict = verify_sentence(
+        "Each time staff access production systems, the access is logged [1].", blocks=blocks, config=CONFIG
+    )
+
+    assert verdict.reasons == ()
+
+
+def test_a_phrase_of_the_synonyms_table_the_cited_block_writes_is_read_word_for_word():
+    blocks = {1: block(1, "Lumora saves a new version each time a file changes."),
+              2: block(2, "Every file has one owner. Every member sees the file list.", source_id=2)}
+
+    verdict = verify_sentence("Lumora saves a new version each time a file changes [1].", blocks=blocks, config=CONFIG)
+
+    assert verdict.reasons == ()

@@ -73,6 +73,7 @@ def test_words_of_a_clause_without_a_number_qualify_the_nearest_number():
         ("Set `SESSION_COOKIE_AGE` to two weeks.", ["`SESSION_COOKIE_AGE`"]),
         ("Call select_for_update() in a transaction.", ["select_for_update()"]),
         ("Business plan admins can turn on SSO.", ["SSO"]),
+        ("Invoices can be downloaded as PDFs.", ["PDF"]),  # an acronym's plural names the acronym
         ("The limit is 5 GB per file.", []),  # a unit is no name
         ("Load the widget from cdn.example.com first.", ["cdn.example.com"]),
         ("UPDATES DURING AN INCIDENT", ["INCIDENT"]),  # a heading in capitals: its stop words are no acronyms
@@ -93,6 +94,13 @@ def test_an_acronym_is_held_by_the_initials_of_its_words():
     (sso,) = read_names("Admins can turn on SSO.", DEFAULT)
 
     assert span.holds_name(sso)
+
+
+def test_an_acronyms_plural_is_held_by_the_acronym_and_by_nothing_else():
+    (pdfs,) = read_names("Past invoices can be downloaded as PDFs.", DEFAULT)
+
+    assert read_claims("Past invoices can be downloaded as PDF files.", DEFAULT).holds_name(pdfs)
+    assert not read_claims("Past invoices can be downloaded as CSV files.", DEFAULT).holds_name(pdfs)
 
 
 def test_a_key_combination_is_held_only_by_the_same_keys():
@@ -245,6 +253,11 @@ def test_the_subject_of_a_negated_passive_may_be_meant_negated_and_stays_plain()
     assert read_claims("Executables are blocked, but scripts can't run.", DEFAULT).trailing == frozenset()
 
 
+def test_never_after_is_makes_a_negated_passive_as_not_does():
+    assert "card" in read_claims("A card is never charged automatically when a trial ends.", DEFAULT).trailing
+    assert "card" not in read_claims("A card is charged automatically when a trial ends.", DEFAULT).trailing
+
+
 def test_a_capitalised_hyphenated_compound_is_one_name_matched_as_written():
     said = read_names("Every API response includes the Retry-After header.", DEFAULT)
     span = read_claims("Every API response includes the X-RateLimit-Remaining header.", DEFAULT)
@@ -275,3 +288,42 @@ def test_a_roman_numeral_belongs_to_the_word_it_follows():
 def test_a_negated_word_and_a_preposition_before_a_count_of_one_deny_the_count(text, denied):
     (number,) = read_claims(text, DEFAULT).numbers
     assert number.negated is denied
+
+
+def test_the_agent_of_a_denied_passive_is_not_denied():
+    claims = read_claims("Executable files are not blocked by Lumora.", DEFAULT)
+
+    assert claims.polarity["block"] == frozenset({True}) and claims.polarity["lumora"] == frozenset({False})
+    assert read_claims("Lumora does not block files by default.", DEFAULT).polarity["block"] == frozenset({True})
+
+
+def test_the_subject_of_a_denied_modal_is_read_apart_for_the_sentence_side_only():
+    claims = read_claims("Real customer data must not go into a demo workspace.", DEFAULT)
+
+    assert claims.polarity["real"] == frozenset({False}) and "real" in claims.modal_subjects
+    assert "real" not in claims.trailing  # a span's modal subject excuses no sentence that negates it
+    assert "team" in read_claims("The Team plan can't get higher limits.", DEFAULT).modal_subjects
+    assert read_claims("Real customer data must go into a demo workspace.", DEFAULT).modal_subjects == frozenset()
+
+
+def test_the_word_before_a_negating_no_may_be_the_one_denied():
+    claims = read_claims("During a Sev-1, a rollback needs no approval from the release owner.", DEFAULT)
+
+    assert claims.polarity["need"] == frozenset({False}) and "need" in claims.trailing
+    assert "need" not in read_claims("A rollback needs approval from the release owner.", DEFAULT).trailing
+
+
+@pytest.mark.parametrize(
+    ("text", "lenient"),
+    [
+        ("No credit card is required to start the trial.", True),  # "is not required" says the same
+        ("No discount may take a price below the floor.", False),  # a modal's predicate stays plain
+        ("Members without the owner role are shown the form.", False),  # "without" qualifies the members
+    ],
+)
+def test_the_passive_of_a_subject_denied_by_no_trails_the_negation(text, lenient):
+    claims = read_claims(text, DEFAULT)
+    predicate = {"required": "requir", "may": "take", "shown": "shown"}
+    term = next(value for key, value in predicate.items() if key in text)
+
+    assert (term in claims.trailing) is lenient
