@@ -160,7 +160,8 @@ def resolution_ids(row: QuestionLog) -> list[str] | None:
     program's own history), so they cannot be re-checked."""
     if row.conversation_id is None:
         return None
-    earlier = QuestionLog.objects.filter(conversation_id=row.conversation_id, id__lt=row.pk)
+    earlier = QuestionLog.objects.filter(conversation_id=row.conversation_id, id__lt=row.pk).only(
+        "pk", "sentences", "conflict")  # what cited_ids reads
     return list(dict.fromkeys(cid for turn in earlier for cid in cited_ids(turn)))
 
 

@@ -131,14 +131,15 @@ def conversation_fragments(request: HttpRequest, key: uuid.UUID) -> HttpResponse
         ids = [cid for row in rows for cid in shown_ids(row)]
         chunks = visible_chunks(ids, audiences=caller_audiences(caller.user))
         parts = []
+        earlier: list[str] = []  # what every earlier turn cites: a standalone form may stand on it (resolution_ids)
         for number, row in enumerate(rows, start=1):
             turn = f"c{number}"
+            resolution = all_visible(earlier, chunks)
+            earlier += cited_ids(row)
             if not all_visible(cited_ids(row), chunks):
                 parts.append(render_hidden(turn, row.question, HIDDEN_ANSWER))
                 continue
-            # The turns its standalone form may stand on (as resolution_ids): every earlier one, all read above.
-            earlier = [cid for before in rows[:number - 1] for cid in cited_ids(before)]
-            parts.append(render_stored(turn, row, chunks, resolution=all_visible(earlier, chunks)))
+            parts.append(render_stored(turn, row, chunks, resolution=resolution))
             if row.status != "failed":
                 parts.append(render_answer_links(turn, row.answer_key))
                 if can_rate(caller):
