@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, Js
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -200,8 +201,22 @@ def _from_another_site(request: HttpRequest) -> bool:
     """Whether a browser sent the request, with this site's session cookie, for a page of another site (a link's
     `GET /api/answer/stream?question=...` carries a SameSite=Lax cookie): it would ask as the visitor, in their
     conversations and allowance. Programs send no Sec-Fetch-Site; the site's own pages send `same-origin`."""
-    return (request.headers.get("Sec-Fetch-Site") in OTHER_SITES
-            and settings.SESSION_COOKIE_NAME in request.COOKIES)
+    if settings.SESSION_COOKIE_NAME not in request.COOKIES:
+        return False
+    if (site := request.headers.get("Sec-Fetch-Site")) is not None:
+        return site in OTHER_SITES
+    return _sent_from_another_host(request)
+
+
+def _sent_from_another_host(request: HttpRequest) -> bool:
+    """For browsers without Fetch Metadata (Safari before 16.4): an Origin or Referer naming another host, or an
+    opaque Origin ("null"). Neither header (a program, a typed address, a page that withholds its referrer) is not
+    a sign of another site."""
+    origin = request.headers.get("Origin")
+    if origin == "null":
+        return True
+    page = origin or request.headers.get("Referer")
+    return bool(page) and not url_has_allowed_host_and_scheme(page, allowed_hosts={request.get_host()})
 
 
 def _bad_request(message: str) -> JsonResponse:

@@ -128,6 +128,37 @@ def test_a_question_in_a_link_from_another_site_is_not_asked_as_the_signed_in_ca
     assert not Conversation.objects.exists() and not QuestionLog.objects.exists()
 
 
+@pytest.mark.parametrize("header", ["Referer", "Origin"])
+def test_a_link_from_another_site_in_a_browser_without_fetch_metadata_is_refused_too(small_corpus, plain_user, header):
+    # Browsers before Fetch Metadata (Safari before 16.4) send no Sec-Fetch-Site; the page that sent them still shows
+    # in Referer (or Origin), and another host there is the same attack as a cross-site navigation.
+    from django.test import Client
+
+    from answers.models import Conversation
+
+    client = Client()
+    client.force_login(plain_user)
+
+    response = client.get("/api/answer/stream", {"question": "URGENT: your account is locked, call 555-0100"},
+                          headers={header: "https://evil.example/lure.html"})
+
+    assert response.status_code == 403 and "another site" in response.json()["error"]
+    assert not Conversation.objects.exists() and not QuestionLog.objects.exists()
+
+
+@pytest.mark.parametrize("referer", ["http://testserver/", "http://testserver/chat/?c=abc", "not a url"])
+def test_a_browser_without_fetch_metadata_asking_from_the_site_itself_is_answered(small_corpus, plain_user, referer):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(plain_user)
+
+    response = client.get("/api/answer/stream", {"question": "How long are deleted files kept in the trash?"},
+                          headers={"Referer": referer})
+
+    assert response.status_code == 200 and "30 days" in streamed(response)
+
+
 @pytest.mark.parametrize("site", ["same-origin", "none", None])
 def test_a_question_asked_from_the_site_itself_or_typed_or_by_a_program_is_answered(small_corpus, plain_user, site):
     from django.test import Client
