@@ -72,7 +72,7 @@ def load_table(runs_by_workers: Mapping[str, Sequence[Mapping]], *, machine: str
     if "1" in means and "2" in means and means["1"] > 0:
         notes.append(f"two workers: {means['2'] / means['1']:.2f}x one (mean answers/s)")
     if machine:
-        notes.append(machine)
+        notes.append(machine.rstrip("."))  # make bench's machine line is a sentence of its own
     return "\n".join(lines) + ("\n\n" + "; ".join(notes) + "." if notes else "")
 
 

@@ -66,6 +66,12 @@ def test_the_load_table_gives_each_worker_count_its_share_range_and_two_workers_
     assert table.endswith("2 cores.")
 
 
+def test_a_machine_said_as_a_sentence_ends_the_notes_with_one_full_stop():
+    table = load_table({"1": [run(0.5)]}, machine="Measured on 2 cores.")
+
+    assert table.endswith("; Measured on 2 cores.")
+
+
 def test_the_load_averages_at_the_runs_start_are_said_under_the_table():
     table = load_table({"1": [{**run(0.5), "load_average": 2.25}, {**run(0.5), "load_average": 6.0}]})
 
