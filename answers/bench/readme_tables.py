@@ -16,6 +16,8 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+SECTIONS = ("machine", "retrieval", "retrieval-1m", "beir", "verify", "reader", "load")  # what `make bench` writes
+
 
 class MissingMarkers(ValueError):
     """The README has no (or no complete) pair of markers for a table."""

@@ -1,9 +1,11 @@
 """The README's benchmark tables: replaced between their markers only, from the benchmarks' JSON."""
 import json
+from pathlib import Path
 
 import pytest
 
 from answers.bench.readme_tables import (
+    SECTIONS,
     MissingMarkers,
     key_value_table,
     load_table,
@@ -158,9 +160,8 @@ def test_the_reader_table_gives_cpu_time_per_question():
 
 
 def test_every_table_and_the_machine_are_written_between_their_markers(tmp_path):
-    names = ["load", "retrieval", "retrieval-1m", "beir", "verify", "reader", "machine"]
     readme = tmp_path / "README.md"
-    stale = "".join(f"<!-- bench:{name} -->\nstale table\n<!-- /bench:{name} -->\n" for name in names)
+    stale = "".join(f"<!-- bench:{name} -->\nstale table\n<!-- /bench:{name} -->\n" for name in SECTIONS)
     readme.write_text(stale, encoding="utf-8")
     files = {"load": {"1": [run(0.5)], "2": [run(0.4, ceiling=1500)]}, "retrieval": RETRIEVAL_1M,
              "retrieval-1m": RETRIEVAL_1M, "beir": {"ndcg_at_10": 0.6875}, "verify": VERIFY, "reader": READER}
@@ -187,3 +188,12 @@ def test_the_command_rewrites_the_readme_file(tmp_path):
 
     text = readme.read_text(encoding="utf-8")
     assert "old table" not in text and "**0.500**" in text and "Prose after the table stays." in text
+
+
+@pytest.mark.parametrize("name", SECTIONS)
+def test_the_projects_readme_has_one_place_for_each_table_make_bench_writes(name):
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+
+    rewritten = replace_section(readme, name, "the table")  # MissingMarkers unless exactly one pair
+
+    assert f"<!-- bench:{name} -->\nthe table\n<!-- /bench:{name} -->" in rewritten
