@@ -138,7 +138,7 @@ def _timing_row(result: Mapping, label: str, field: str, unit: str, *, bold: boo
     ours, bm25s, rank = (result.get(f"{peer}_{field}") for peer in ("ours", "bm25s", "rank_bm25"))
     mark = "**" if bold else ""
     return (
-        f"| {label} | {mark}{_figure(ours)}{unit}{mark} | {_figure(bm25s)}{unit} | {_figure(rank)}{unit} | "
+        f"| {label} | {mark}{_figure(ours, unit)}{mark} | {_figure(bm25s, unit)} | {_figure(rank, unit)} | "
         f"{mark}{_times(bm25s, ours)}{mark} | {mark}{_times(rank, ours)}{mark} |"
     )
 
@@ -171,13 +171,13 @@ def _ms(value: float) -> str:
     return f"{_figure(value)} ms"
 
 
-def _figure(value: float | None) -> str:
-    """Three significant figures or so, thousands separated; n/a for a figure the run did not make."""
+def _figure(value: float | None, unit: str = "") -> str:
+    """Three significant figures or so, thousands separated, then the unit; n/a for a figure the run did not make."""
     if value is None:
         return "n/a"
     if isinstance(value, int) or abs(value) >= 100:
-        return f"{value:,.0f}"
-    return f"{value:.{1 if abs(value) >= 10 else 2 if abs(value) >= 1 else 3}f}"
+        return f"{value:,.0f}{unit}"
+    return f"{value:.{1 if abs(value) >= 10 else 2 if abs(value) >= 1 else 3}f}{unit}"
 
 
 def _bytes(value: int | None) -> str:

@@ -141,7 +141,7 @@ def test_a_run_without_bm25s_says_so_instead_of_failing():
 
     table = retrieval_table(without, command="x")
 
-    assert "| query p50 | **0.867 ms** | n/a ms | 1,872 ms | **n/a** | **2,160x** |" in table
+    assert "| query p50 | **0.867 ms** | n/a | 1,872 ms | **n/a** | **2,160x** |" in table
     assert "over half the chunks" not in table
 
 
