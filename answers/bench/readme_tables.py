@@ -143,6 +143,22 @@ def _timing_row(result: Mapping, label: str, field: str, unit: str, *, bold: boo
     )
 
 
+def beir_table(result: Mapping, *, command: str) -> str:
+    """`bench_beir --json`: nDCG@10 and Recall@100 per method (bm25, dense, hybrid), then the data set and timings."""
+    methods = result.get("methods") or {"bm25": result}
+    rows = [f"| {method} | **{scores['ndcg_at_10']:.4f}** | {scores['recall_at_100']:.4f} |"
+            for method, scores in methods.items()]
+    embedding = f", {_figure(result['embed_seconds'])} s embedding or reading cached vectors" \
+        if "embed_seconds" in result else ""
+    return (
+        f"`{command}`:\n\n| method | nDCG@10 | Recall@100 |\n|---|---|---|\n" + "\n".join(rows) + "\n\n"
+        f"{result.get('dataset')}: {result.get('documents', 0):,} documents, {result.get('queries')} "
+        f"{result.get('split', 'test')} queries; dense: {result.get('model', 'n/a')}, rows per document: "
+        f"{result.get('dense_rows', 'n/a')}; {_figure(result.get('seconds'))} s in all "
+        f"({_figure(result.get('index_seconds'))} s BM25 indexing{embedding})."
+    )
+
+
 def verify_table(result: Mapping, *, command: str) -> str:
     """`bench_verify --json`: the verifier's wall-clock and CPU time per sentence."""
     return (
@@ -192,18 +208,6 @@ def _times(theirs: float | None, ours: float | None) -> str:
     return f"{ratio:,.0f}x" if ratio >= 100 else f"{ratio:.1f}x"
 
 
-def key_value_table(result: Mapping, *, command: str) -> str:
-    """A benchmark's flat JSON object as a two-column table, under the command that produced it."""
-    rows = [f"| `{key}` | {_cell(value)} |" for key, value in result.items() if not isinstance(value, dict | list)]
-    return f"`{command}`:\n\n| figure | value |\n|---|---|\n" + "\n".join(rows)
-
-
-def _cell(value: object) -> str:
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value).replace("|", "\\|")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m answers.bench.readme_tables", description=__doc__.split("\n\n")[0])
     parser.add_argument("--readme", type=Path, default=Path("README.md"))
@@ -224,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "retrieval": (options.retrieval, lambda data: retrieval_table(data, command=options.retrieval_command)),
         "retrieval-1m": (options.retrieval_1m,
                          lambda data: retrieval_table(data, command=options.retrieval_1m_command)),
-        "beir": (options.beir, lambda data: key_value_table(data, command=options.beir_command)),
+        "beir": (options.beir, lambda data: beir_table(data, command=options.beir_command)),
         "verify": (options.verify, lambda data: verify_table(data, command="manage.py bench_verify --json")),
         "reader": (options.reader, lambda data: reader_table(data, command="manage.py bench_reader --json")),
     }

@@ -7,7 +7,7 @@ import pytest
 from answers.bench.readme_tables import (
     SECTIONS,
     MissingMarkers,
-    key_value_table,
+    beir_table,
     load_table,
     main,
     reader_table,
@@ -86,14 +86,6 @@ def test_errors_of_both_runs_are_counted():
     assert "| 3 of 500 |" in table
 
 
-def test_a_benchmarks_flat_figures_become_rows_under_its_command():
-    table = key_value_table({"ndcg_at_10": 0.6875, "dataset": "scifact", "per_query": [1, 2]}, command="bench_beir x")
-
-    assert table.startswith("`bench_beir x`:")
-    assert "| `ndcg_at_10` | 0.6875 |" in table
-    assert "per_query" not in table
-
-
 RETRIEVAL_1M = {
     "chunks": 1000000, "queries": 200, "rank_bm25_queries": 20, "ours_build_s": 25.04, "ours_p50_ms": 0.867,
     "ours_p95_ms": 7.86, "ours_bytes_per_chunk": 827, "ours_rss_delta_bytes_per_chunk": 1044,
@@ -159,12 +151,39 @@ def test_the_reader_table_gives_cpu_time_per_question():
     assert table.splitlines()[-1] == "| 108 (65) | 3.88 | 1.70 ms | **3.90 ms** | 5.00 ms | 6.10 ms |"
 
 
+BEIR = {
+    "dataset": "scifact", "split": "test", "documents": 5183, "queries": 300, "model": "m", "dense_rows": "document",
+    "ndcg_at_10": 0.6875, "index_seconds": 11.1, "embed_seconds": 250.0, "seconds": 263.2,
+    "methods": {"bm25": {"ndcg_at_10": 0.6875, "recall_at_100": 0.9216},
+                "dense": {"ndcg_at_10": 0.64, "recall_at_100": 0.93},
+                "hybrid": {"ndcg_at_10": 0.7012, "recall_at_100": 0.95}},
+}
+
+
+def test_the_beir_table_gives_each_methods_ranking_quality_then_the_data_set():
+    rows = beir_table(BEIR, command="bench_beir x").splitlines()
+
+    assert rows[0] == "`bench_beir x`:"
+    assert rows[4:7] == ["| bm25 | **0.6875** | 0.9216 |", "| dense | **0.6400** | 0.9300 |",
+                         "| hybrid | **0.7012** | 0.9500 |"]
+    assert rows[-1] == (
+        "scifact: 5,183 documents, 300 test queries; dense: m, rows per document: document; 263 s in all "
+        "(11.1 s BM25 indexing, 250 s embedding or reading cached vectors)."
+    )
+
+
+def test_an_older_beir_result_with_bm25_alone_still_makes_its_row():
+    table = beir_table({"dataset": "scifact", "ndcg_at_10": 0.6875, "recall_at_100": 0.9216}, command="x")
+
+    assert "| bm25 | **0.6875** | 0.9216 |" in table
+
+
 def test_every_table_and_the_machine_are_written_between_their_markers(tmp_path):
     readme = tmp_path / "README.md"
     stale = "".join(f"<!-- bench:{name} -->\nstale table\n<!-- /bench:{name} -->\n" for name in SECTIONS)
     readme.write_text(stale, encoding="utf-8")
     files = {"load": {"1": [run(0.5)], "2": [run(0.4, ceiling=1500)]}, "retrieval": RETRIEVAL_1M,
-             "retrieval-1m": RETRIEVAL_1M, "beir": {"ndcg_at_10": 0.6875}, "verify": VERIFY, "reader": READER}
+             "retrieval-1m": RETRIEVAL_1M, "beir": BEIR, "verify": VERIFY, "reader": READER}
     arguments = ["--readme", str(readme), "--machine", "2 cores, x86_64"]
     for name, data in files.items():
         (tmp_path / f"{name}.json").write_text(json.dumps(data), encoding="utf-8")
