@@ -67,7 +67,7 @@ def load_table(runs_by_workers: Mapping[str, Sequence[Mapping]], *, machine: str
             f"| {workers} | {_span(ceiling)} | {_span(answers)} | **{_span(shares, digits=3)}** | "
             f"{_span(p50, ' s', 2)} / **{_span(p95, ' s', 2)}** | {errors} of {asked} |"
         )
-    notes = [f"{len(runs)} runs" for runs in list(runs_by_workers.values())[:1]]
+    notes = [f"{len(runs)} runs of each worker count" for runs in list(runs_by_workers.values())[:1]]
     loads = [run["load_average"] for runs in runs_by_workers.values() for run in runs if "load_average" in run]
     if loads:  # a shared machine's other work slows the answers more than the echo: say how busy it was
         notes.append(f"load average {_span(loads, digits=1)} at the runs' start")

@@ -64,6 +64,7 @@ def test_the_load_table_gives_each_worker_count_its_share_range_and_two_workers_
     rows = table.splitlines()
     assert rows[2] == "| 1 | 1000 | 500-600 | **0.500-0.600** | 0.20 s / **0.40 s** | 0 of 1000 |"
     assert rows[3].startswith("| 2 | 1600 | 720-800 | **0.450-0.500** |")
+    assert table.splitlines()[-1].startswith("2 runs of each worker count; ")
     assert "two workers: 1.38x one (mean answers/s)" in table  # 760 / 550
     assert table.endswith("2 cores.")
 
