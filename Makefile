@@ -148,18 +148,25 @@ $(DJANGO_DOCS):
 	mv $(BENCH)/download/django-5.2.*/docs $(DJANGO_DOCS)
 	rm -rf $(BENCH)/download
 
-# Every figure of the README's Benchmarks and Scaling tables, from a fresh clone: the retrieval benchmark, BEIR SciFact
-# (SCIFACT: the BEIR folder), and the load test (answers/bench/load_bench.py: a PostgreSQL database of its own,
+# Every figure of the README's Benchmarks and Scaling tables, from a fresh clone: the retrieval benchmark at 100k and
+# 1M synthetic chunks (1M: several minutes, peak RSS about 7 GB), BEIR SciFact (SCIFACT: the BEIR folder), the
+# verifier's and the reader's cost, and the load test (answers/bench/load_bench.py: a PostgreSQL database of its own,
 # rag_bench_load, made afresh and dropped after; Redis database 9; 1 then 2 workers on ports 8500.., each also
 # serving the ceiling, RAG_LOADTEST_ECHO=1; LOAD_RUNS runs each), then answers/bench/readme_tables.py rewrites the
-# tables between the README's <!-- bench:NAME --> markers. Output: var/bench/*.json.
+# tables between the README's <!-- bench:NAME --> markers, and the machine they ran on (cores, CPU, memory, the
+# load average at the start) between <!-- bench:machine -->. Output: var/bench/*.json.
 SCIFACT ?= ../shared/datasets/scifact
 LOAD_RUNS ?= 3
 BENCH_LOAD_DB := rag_bench_load
 BENCH_LOAD_URL := postgres://$(BENCH_PG_USER)@$(BENCH_PG_HOST):5432/$(BENCH_LOAD_DB)
 bench: setup
 	mkdir -p $(BENCH)
+	echo "Measured by \`make bench\` on $$(nproc) cores ($$(sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo | head -1)), \
+	$$(awk '/^MemTotal/ {printf "%.0f GB", $$2 / 1048576}' /proc/meminfo) of memory, $$(uname -m), \
+	$$(date -u '+%F %H:%M') UTC, commit $$(git rev-parse --short HEAD), load average $$(cut -d' ' -f1 /proc/loadavg) \
+	at the start." > $(BENCH)/machine.txt
 	$(PY) manage.py bench_retrieval --chunks 100000 --json > $(BENCH)/retrieval.json
+	$(PY) manage.py bench_retrieval --chunks 1000000 --json > $(BENCH)/retrieval-1m.json
 	$(PY) manage.py bench_beir $(SCIFACT) --json > $(BENCH)/beir.json
 	$(PY) manage.py bench_verify --json | tee $(BENCH)/verify.json
 	$(PY) manage.py bench_reader --json | tee $(BENCH)/reader.json
@@ -167,8 +174,10 @@ bench: setup
 	$(PY) -m answers.bench.load_bench --database-url $(BENCH_LOAD_URL) --runs $(LOAD_RUNS) --out $(BENCH)/load.json; \
 	  status=$$?; dropdb --if-exists -h $(BENCH_PG_HOST) -U $(BENCH_PG_USER) $(BENCH_LOAD_DB); exit $$status
 	$(PY) -m answers.bench.readme_tables --readme README.md --load $(BENCH)/load.json \
-	  --retrieval $(BENCH)/retrieval.json --beir $(BENCH)/beir.json --beir-command "manage.py bench_beir $(SCIFACT) --json" \
-	  --machine "measured by make bench on $$(nproc) cores, $$(uname -m), $$(date -u +%F)"
+	  --retrieval $(BENCH)/retrieval.json --retrieval-1m $(BENCH)/retrieval-1m.json \
+	  --verify $(BENCH)/verify.json --reader $(BENCH)/reader.json \
+	  --beir $(BENCH)/beir.json --beir-command "manage.py bench_beir $(SCIFACT) --json" \
+	  --machine "$$(cat $(BENCH)/machine.txt)"
 
 # The dependency audit, offline: requirements.txt against the PyPA advisory database snapshot in ../shared/advisories
 # (RAG_ADVISORIES=path to use another), with skjold in a venv of its own. See .ci/audit.
