@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from difflib import SequenceMatcher
 
-from answers.pipeline.clauses import clause_swap_problems
+from answers.pipeline.clauses import clause_swap_problems, order_swap_problems
 from answers.pipeline.contradictions import contradiction_problems
 from answers.pipeline.evidence import evidence_text, instruction_text
 from answers.pipeline.negations import negation_problems
@@ -83,6 +83,7 @@ def bound_problems(
         or (_entity_problems(n, sentence, span, record, tokenizer) if sentence else [])
         or (_clause_problems(n, sentence, span, record, tokenizer) if sentence else [])
         or (clause_swap_problems(n, sentence, span.quote, tokenizer) if sentence else [])
+        or (order_swap_problems(n, sentence, span.quote, tokenizer) if sentence else [])
     )
 
 
