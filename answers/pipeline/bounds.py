@@ -6,13 +6,14 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from difflib import SequenceMatcher
 
-from answers.pipeline.clauses import clause_swap_problems
+from answers.pipeline.clauses import clause_swap_problems, order_swap_problems
 from answers.pipeline.contradictions import contradiction_problems
 from answers.pipeline.evidence import evidence_text, instruction_text
 from answers.pipeline.negations import negation_problems
 from answers.pipeline.records import ChunkRecord, SentenceSpan
 from answers.pipeline.spans import chunk_sentences
 from answers.pipeline.text.claims import (
+    NEGATION_WORDS,
     NUMBER_WORDS,
     Claims,
     Name,
@@ -82,6 +83,7 @@ def bound_problems(
         or (_entity_problems(n, sentence, span, record, tokenizer) if sentence else [])
         or (_clause_problems(n, sentence, span, record, tokenizer) if sentence else [])
         or (clause_swap_problems(n, sentence, span.quote, tokenizer) if sentence else [])
+        or (order_swap_problems(n, sentence, span.quote, tokenizer) if sentence else [])
     )
 
 
@@ -413,12 +415,39 @@ def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[st
         term for term in astray
         if False in uses[term][0] - uses[term][1] and term not in claims.trailing | claims.modal_subjects
     ]
+    if (denied or affirmed) and _denied_alike(claims, stated):
+        return []
     problems = []
     if denied:
         problems.append(f'[{n}] affirms "{_words(denied, stated)}"; the sentence negates it')
     if affirmed:
         problems.append(f'[{n}] negates "{_words(affirmed, stated)}"; the sentence affirms it')
     return problems
+
+
+_NEGATION = re.compile(rf"\b(?:{'|'.join(sorted(NEGATION_WORDS))})\b|\w+n['’]t\b", re.I)
+
+
+_CONTRAST = re.compile(r"(?:,|\band\b|\bbut\b)\s*not\b", re.I)  # "a priority and not a chore", "X, not Y"
+
+
+def _negations(text: str) -> int:
+    """How many negation words a text writes ("not", "never", "nobody", "don't", ...), a contrast's "and not", "but
+    not" or ", not" (as "instead of" is read) left out: it denies the other thing, not the claim."""
+    return len(_NEGATION.findall(_CONTRAST.sub(" ", text)))
+
+
+def _denied_alike(claims: Claims, stated: Claims) -> bool:
+    """Whether the sentence and the span deny as many times and deny a term alike: the negation only placed elsewhere
+    in the clause, "Nobody from support will ask for your password" against "Support will never ask for your
+    password" (each side reads its own reach; "ask" is denied by both)."""
+    if not 0 < _negations(claims.text) == _negations(stated.text):
+        return False
+    return bool(_denied(claims) & _denied(stated))
+
+
+def _denied(claims: Claims) -> frozenset[str]:
+    return frozenset(term for term, uses_of in claims.polarity.items() if True in uses_of)
 
 
 def _reworded(

@@ -2,6 +2,11 @@
 states two claims ("The web app shows file sizes and the mobile app shows folder colours" read as "the mobile app
 shows file sizes"), within one sentence or across the two of a span.
 
+An order swap is a sentence with the very words of one of the span's sentences, two runs of them exchanged ("The
+incident commander assigns the first responder" against "The first responder assigns an incident commander", "sync
+the same file before changing it" against "change the same file before syncing"), when neither writes a list or an
+agent or a passive ("," "and" "or" "by" "is"), where an exchange is a reordering that says the same.
+
 A clause of the sentence recombines the span's two when its first word is the subject of one of them (and only that
 one), every one of its words is in the two, and it takes words only the other clause holds: all of what it says
 beside its subject (a shared word apart), or a number. The other clause must have a subject of its own, which the
@@ -18,6 +23,11 @@ _CLAUSE_BREAK = re.compile(r"[.!?;]\s+|\n|,?\s+\b(?:and|but|while|whereas)\b\s+|
 _SUBJECT = 2  # words of a clause's subject that a reason names
 _PRONOUN = re.compile(r"\s*(?:they|it|he|she|this|these|those|we|you)\b", re.I)
 _MIN_WORDS = 2
+_SPAN_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+# A list, an agent or a form of "be" (a passive: "Syncing can be paused" says "You can pause syncing") makes an
+# exchange say the same.
+_LISTS_OR_AGENT = re.compile(r",|\b(?:and|or|by|is|are|was|were|be|been|being)\b|['’](?:s|re)\b", re.I)
+_MIN_ORDERED = 3  # content words a sentence needs for its order to say who does what
 
 
 def clause_swap_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig) -> list[str]:
@@ -43,6 +53,39 @@ def _clauses(text: str, tokenizer: TokenizerConfig) -> tuple[tuple[bool, tuple[W
         if len(words) >= _MIN_WORDS:
             found.append((_PRONOUN.match(part) is not None, words))
     return tuple(found)
+
+
+def order_swap_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig) -> list[str]:
+    """The span's sentence whose words the sentence writes with two runs of them exchanged: "[1] says first
+    responder assigns incident commander"; empty when none."""
+    said_text = MARKER.sub(" ", sentence)
+    if _LISTS_OR_AGENT.search(said_text):
+        return []
+    said = [word.term for word in content_words(said_text, tokenizer)]
+    if len(said) < _MIN_ORDERED:
+        return []
+    for part in _SPAN_SENTENCE.split(quote):
+        words = content_words(part, tokenizer)
+        stated = [word.term for word in words]
+        if stated != said and sorted(stated) == sorted(said) and not _LISTS_OR_AGENT.search(part) and _exchanged(
+            said, stated
+        ):
+            return [f"[{n}] says {_written(words)}"]
+    return []
+
+
+def _exchanged(said: list[str], stated: list[str]) -> bool:
+    """Whether two orders of the same words differ by two runs exchanged around words both keep: P y Q against Q y
+    P, y not empty ("file select" for "select file" is a rewording)."""
+    start = next(i for i, (a, b) in enumerate(zip(said, stated, strict=True)) if a != b)
+    end = len(said)
+    while said[end - 1] == stated[end - 1]:
+        end -= 1
+    a, b = said[start:end], stated[start:end]
+    return any(
+        a[:p] == b[len(b) - p :] and a[len(a) - q :] == b[:q] and a[p : len(a) - q] == b[q : len(b) - p]
+        for p in range(1, len(a)) for q in range(1, len(a) - p)  # a word between the runs: who does what to whom
+    )
 
 
 def _recombined(said: tuple[Word, ...], first: tuple[Word, ...], second: tuple[Word, ...]) -> str:

@@ -4,7 +4,8 @@ its span alike.
 Rules callers rely on:
 
 - Always, on either side: "left out of" and "excluded from" read as "not"; "leaves out", "omits" and "exclude(s)"
-  as "does not include"; "lacks" as "has no"; "refuses to" and "fails to" as "does not".
+  as "does not include"; "lacks" as "has no"; "refuses to" and "fails to" as "does not"; "unable to" as "not able
+  to".
 - "keeps", "leaves", "retains" or "preserves" read as "does not delete" when the other text says "not delete" (or
   remove, erase) and the text itself writes none of those verbs: "keeps the newer versions" is "does not delete
   newer versions".
@@ -24,6 +25,7 @@ _ALWAYS = (
     (re.compile(r"\b(?:leaves?|left|leaving)\s+out\b|\bomit(?:s|ted)?\b|\bexclude[sd]?\b", re.I), "does not include"),
     (re.compile(r"\black(?:s|ed)?\b", re.I), "has no"),
     (re.compile(r"\b(?:refuse[sd]?|fail(?:s|ed)?)\s+to\b", re.I), "does not"),
+    (re.compile(r"\bunable\s+to\b", re.I), "not able to"),
 )
 _KEEP = re.compile(r"\b(?:keeps?|kept|leaves?|retains?|retained|preserves?|preserved)\b", re.I)
 _NOT_DELETE = re.compile(

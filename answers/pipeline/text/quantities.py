@@ -128,6 +128,10 @@ def find_quantities(text: str) -> list[Quantity]:
 
 _DURATION_UNITS = ("second", "minute", "hour", "business hour", "day", "business day", "week", "month", "year")
 _DURATION_WORDS = {alias: unit for unit in _DURATION_UNITS for alias in _UNIT_ALIASES[unit] if alias[-1].isalpha()}
+# A period named by how often ("once a quarter", "monthly", "a weekly review") is a unit of time the text names. A
+# quarter is named here only: it is no unit of `find_quantities`, so "a quarter of the storage" states no amount.
+_DURATION_WORDS |= {"quarter": "quarter", "quarters": "quarter", "quarterly": "quarter", "hourly": "hour",
+                    "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annually": "year"}
 _DURATION = re.compile(
     rf"(?<![\w-])({_alternation(dict(sorted(_DURATION_WORDS.items(), key=lambda item: -len(item[0]))))})(?![\w-])", re.I
 )

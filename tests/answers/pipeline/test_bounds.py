@@ -400,3 +400,41 @@ def test_a_role_the_span_writes_before_a_name_it_ends_with_a_role_noun_is_a_reor
     chunk = "Workspace owners on the Business plan can order a printed welcome kit."
     assert checked("Business owners can order a printed welcome kit.", chunk, make_record) == []
     assert checked("Business guests can order a printed welcome kit.", chunk, make_record) != []
+
+
+@pytest.mark.parametrize(
+    ("chunk", "sentence"),
+    [
+        ("Rollbacks do not need approval from the release owner during a Sev-1 incident.",
+         "Release owner approval is not needed for a rollback during a Sev-1."),
+        ("If neither engineer acknowledges the page, it goes to the engineering manager on duty.",
+         "A page that neither engineer acknowledges is passed to the engineering manager on duty."),
+        ("Folders that are not selected stay online only.", "Folders you don't select remain online only."),
+    ],
+)
+def test_a_negation_placed_elsewhere_in_the_clause_passes_when_both_deny_alike(make_record, chunk, sentence):
+    assert checked(sentence, chunk, make_record) == []
+
+
+@pytest.mark.parametrize(
+    ("chunk", "sentence", "reason"),
+    [
+        # The span's one negation denies "finished", the sentence's "browser tab": not the same denial.
+        ("Keep the browser tab open until the upload finishes. Closing the tab cancels any upload that has not "
+         "finished.", "Keep the not browser tab open until the upload finishes.", "the sentence negates it"),
+        # A contrast's "and not" denies the other thing, not the claim.
+        ("Our billing team treats refund requests as a priority and not as a chore.",
+         "The billing team does not treat refund requests as a priority.", "the sentence negates it"),
+    ],
+)
+def test_a_negation_of_something_else_is_still_out_of_place(make_record, chunk, sentence, reason):
+    assert reason in " ".join(checked(sentence, chunk, make_record))
+
+
+def test_a_period_said_by_how_often_must_be_the_spans(make_record):
+    chunk = "Partner managers hold a review call with each partner once per quarter."
+
+    assert checked("Partner managers hold a review call with each partner once a month.", chunk, make_record) == [
+        "[1] states quarters, not months"
+    ]
+    assert checked("Each partner gets a quarterly review call with its partner manager.", chunk, make_record) == []

@@ -12,6 +12,7 @@ from answers.pipeline.text.negating import reword_negations
         ("Prices exclude tax.", "", "Prices does not include tax."),
         ("The free plan lacks version history.", "", "The free plan has no version history."),
         ("The app refuses to open the file.", "", "The app does not open the file."),
+        ("Users are unable to upload files.", "", "Users are not able to upload files."),
         ("Restoring keeps newer versions.", "Restoring does not delete newer versions.",
          "Restoring does not delete newer versions."),
         ("Lumora blocks passwords that contain the word Lumora.", "A password may not contain it.",

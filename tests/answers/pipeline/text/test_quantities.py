@@ -1,6 +1,13 @@
 import pytest
 
-from answers.pipeline.text.quantities import Quantity, find_quantities, numbers_in, same_duration, spoken_amounts
+from answers.pipeline.text.quantities import (
+    Quantity,
+    duration_units,
+    find_quantities,
+    numbers_in,
+    same_duration,
+    spoken_amounts,
+)
 
 
 @pytest.mark.parametrize(
@@ -105,3 +112,8 @@ def test_a_unit_said_without_digits_is_an_amount(text, expected):
 )
 def test_one_length_of_time_in_other_units_is_the_same_duration(a, b, same):
     assert same_duration(a, b) is same
+
+
+def test_a_period_said_by_how_often_is_a_unit_of_time_named():
+    assert duration_units("A quarterly review, monthly invoices and a call once per quarter.") == {"quarter", "month"}
+    assert duration_units("Backups run daily and are checked weekly.") == {"day", "week"}
