@@ -146,6 +146,15 @@ gets told about an account locked?", "warned about old versions removed when a w
 "each/every one" before a word is each of the topic, not a count ("is each one single use?" -> "Is each password
 reset link single use?").
 
+Since the tenth held-out part joined dev, a pronoun's topic is chosen by what the rest of its question says of it
+(topic_phrase.py): a phrase whose head noun a passage or answer sentence of the last turns writes together with at
+least half of the question's other content words (two or more, or the only one) ranks up by the share held ("does
+it have a dark theme?" after "How do I set the accent colour of the embed widget?": "The widget supports light and
+dark themes", so the widget, not the accent colour); a phrase whose head the question writes itself ranks down ("how
+long do they take?" is not about "requests"); and "they/them" may take a phrase named in the singular, put in the
+plural, when the texts write that plural as a noun, not as a verb before a determiner ("who posts them?" after a
+welcome kit: "Kits are posted by our print partner" -> "welcome kits"; "This guide helps a team" gives no "helps").
+
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do
 refunds take?") is left alone (a rule taking "for" the topic rewrote standalone golden questions: "What is the uptime

@@ -13,7 +13,7 @@ from answers.pipeline.followups.referents import (
     passive_clause,
     stands_for_act,
 )
-from answers.pipeline.followups.topic_phrase import best_topic, indefinite, is_addressed, verbs_around
+from answers.pipeline.followups.topic_phrase import best_topic, indefinite, is_addressed, rest_of, verbs_around
 from answers.pipeline.followups.turns import Turn
 from answers.pipeline.followups.verb_phrases import (
     adverbs_only,
@@ -105,7 +105,8 @@ def substitute_pronouns(
             if word.lower == "it" and (event := named_event(words, i, history[-1], config)):
                 text = text[: word.start] + event + text[word.end :]  # "when does it take effect?": downgrading
                 continue
-            replacement = best_topic(history, plural=plural, config=config, verbs=verbs_around(words, i, config))
+            replacement = best_topic(history, plural=plural, config=config, verbs=verbs_around(words, i, config),
+                                     rest=rest_of(words, i, config))
             if (word.lower in ("it", "them") and i > 0 and is_content(words[i - 1])
                     and (done_to := object_in_answer(words[i - 1], history[-1], config))
                     and not set(terms_of(done_to, config)) & set(terms_of(replacement, config))):

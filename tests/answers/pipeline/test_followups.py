@@ -983,3 +983,34 @@ def test_they_after_a_who_question_whose_answer_names_nobody_is_whom_the_cited_p
                   "requests are made from the Billing page of the admin console.",))
 
     assert resolve("where do they do that?", asked) == "Where do the workspace owner request a refund?"
+
+
+def test_it_is_the_phrase_a_passage_sentence_says_the_rest_of_the_question_of():
+    accent = Turn("How do I set the accent colour of the embed widget?",
+                  ("You can set the accent colour with the data-accent attribute.",),
+                  ("Embed widget developer guide\nStyling\nYou can set the accent colour with the data-accent "
+                   "attribute. The widget supports light and dark themes.",))
+
+    assert resolve("does it have a dark theme?", accent) == "Does the embed widget have a dark theme?"
+
+
+def test_they_is_no_phrase_whose_head_the_question_writes_itself():
+    reviews = Turn("Which team reviews requests for a higher rate limit?",
+                   ("Each request for a higher limit is reviewed by the Lumora Labs platform team.",),
+                   ("API rate limits\nHigher limits\nBusiness plan customers can ask support for a higher rate limit. "
+                    "Each request for a higher limit is reviewed by the Lumora Labs platform team.",))
+
+    assert "requests take" not in resolve("how long do they take?", reviews)
+
+
+def test_them_for_a_thing_named_in_the_singular_is_its_plural_when_a_passage_writes_that_and_does_it():
+    kit = Turn("How do I order a welcome kit for new members?",
+               ("Workspace owners on the Business plan can order a printed welcome kit for new members.",),
+               ("Customer community FAQ\nCan I order a printed welcome kit?\nWorkspace owners on the Business plan "
+                "can order a printed welcome kit for new members from the admin console. Kits are posted by our "
+                "print partner in Rotterdam and arrive within two weeks.",))
+    guide = Turn("How do I get help from Lumora?", ("This guide helps a new team set up its workspace.",),
+                 ("Getting started\nThis guide helps a new team set up its workspace.",))
+
+    assert resolve("who posts them?", kit) == "Who posts welcome kits?"
+    assert "helps" not in resolve("how fast do they reply?", guide)  # "helps a new team" is a verb, not a plural
