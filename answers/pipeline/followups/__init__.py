@@ -154,6 +154,7 @@ dark themes", so the widget, not the accent colour); a phrase whose head the que
 long do they take?" is not about "requests"); and "they/them" may take a phrase named in the singular, put in the
 plural, when the texts write that plural as a noun, not as a verb before a determiner ("who posts them?" after a
 welcome kit: "Kits are posted by our print partner" -> "welcome kits"; "This guide helps a team" gives no "helps").
+A participle in an earlier clause is no antecedent of a pronoun ("once picked, can it be changed?" refers).
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

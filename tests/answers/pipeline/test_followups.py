@@ -1014,3 +1014,13 @@ def test_them_for_a_thing_named_in_the_singular_is_its_plural_when_a_passage_wri
 
     assert resolve("who posts them?", kit) == "Who posts welcome kits?"
     assert "helps" not in resolve("how fast do they reply?", guide)  # "helps a new team" is a verb, not a plural
+
+
+def test_a_participle_before_the_pronoun_s_clause_is_no_antecedent_of_it():
+    currencies = Turn("In which currencies are invoices issued?", ("Invoices are issued in US dollars or euros.",),
+                      ("Billing and invoices\nCurrency\nInvoices are issued in US dollars or euros. The currency is "
+                       "chosen when the first plan is bought. The currency cannot be changed later.",))
+    question = "If I delete a file, can I restore it?"
+
+    assert "currenc" in resolve("once picked, can it be changed?", currencies).lower()
+    assert resolve_question(question, (currencies,), config=CONFIG).question is question
