@@ -155,6 +155,11 @@ long do they take?" is not about "requests"); and "they/them" may take a phrase 
 plural, when the texts write that plural as a noun, not as a verb before a determiner ("who posts them?" after a
 welcome kit: "Kits are posted by our print partner" -> "welcome kits"; "This guide helps a team" gives no "helps").
 A participle in an earlier clause is no antecedent of a pronoun ("once picked, can it be changed?" refers).
+A subject "that" right after an auxiliary, standing alone (nothing after it, or a verb followed by an article or by
+nothing, not a light verb), is what the previous question asked about doing, as a gerund, or the state a passive
+question asked about ("does that delete the newer ones?" -> "Does restoring an older version of a file delete ...?";
+"how long does that last?" -> "How long does my account locked after five failed sign-in attempts last?"); "does that
+page also list ...?" is a demonstrative before its noun, and "how long does that take?" keeps the topic.
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

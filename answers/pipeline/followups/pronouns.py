@@ -23,7 +23,7 @@ from answers.pipeline.followups.verb_phrases import (
     verb_phrase_after_subject,
 )
 from answers.pipeline.followups.words import PLURAL_PRONOUNS, PRO_VERBS, bare_phrase, terms_of
-from answers.pipeline.topics import Word, is_content, key_term, words_of
+from answers.pipeline.topics import AUXILIARIES, DETERMINERS, LIGHT_VERBS, Word, is_content, key_term, words_of
 
 _POSSESSIVES = {"mine": "my", "yours": "your", "theirs": "their", "ours": "our"}
 
@@ -61,6 +61,12 @@ def substitute_pronouns(
                 and (act := named_event(words, i, history[-1], config)
                      or verb_phrase(history[-1].question, gerund=True))):
             # "does it happen right away?" after "Can I upgrade from Team to Business ...?": the act, not a thing
+            text = text[: word.start] + act + text[word.end :]
+            continue
+        if (word.lower == "that" and i > 0 and words[i - 1].lower in AUXILIARIES and _no_determiner(words, i)
+                and (act := verb_phrase(history[-1].question, gerund=True) or passive_clause(history[-1].question))):
+            # "does that delete the newer ones?" after "Can I restore an older version of a file?": the subject
+            # "that" is what the previous question asked about doing, or the state it asked about
             text = text[: word.start] + act + text[word.end :]
             continue
         if word.lower in ("that", "this") and (named := demonstrated(words, i, history[-1], config)):
@@ -124,3 +130,14 @@ def substitute_pronouns(
             return None
         text = text[: word.start] + replacement + text[word.end :]
     return text
+
+
+def _no_determiner(words: list[Word], index: int) -> bool:
+    """Whether "that" stands alone, not before its noun: no content word follows it, or the one that does is a verb,
+    with an article or nothing after it ("does that *delete* the newer ones?", "how long does that *last*?"; not
+    "does that *page* also list ...?"), and not a light one."""
+    following = words[index + 1 : index + 3]
+    if following and following[0].lower in LIGHT_VERBS:
+        return False  # "how long does that take?": a light verb says nothing of an act (stands_for_act, the topic)
+    return (not following or not is_content(following[0]) or len(following) == 1
+            or following[1].lower in DETERMINERS)

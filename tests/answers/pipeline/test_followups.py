@@ -1024,3 +1024,18 @@ def test_a_participle_before_the_pronoun_s_clause_is_no_antecedent_of_it():
 
     assert "currenc" in resolve("once picked, can it be changed?", currencies).lower()
     assert resolve_question(question, (currencies,), config=CONFIG).question is question
+
+
+def test_a_subject_that_before_its_verb_is_the_act_or_state_the_previous_question_asked_about():
+    restore = Turn("Can I restore an older version of a file?", ("Click Restore next to a version.",),
+                   ("Version history\nRestoring a version\nRestoring a version does not delete newer versions.",))
+    locked = Turn("Is my account locked after five failed sign-in attempts?",
+                  ("An account is locked after 5 failed sign-in attempts in a row.",),
+                  ("Password requirements\nFailed sign-in attempts\nAn account is locked after 5 failed sign-in "
+                   "attempts in a row. A locked account unlocks automatically after 20 minutes.",))
+    status = Turn("How do I check whether Lumora is down?", ("Current service status is shown at the status page.",),
+                  ("Support hours\nStatus page\nThe status page lists ongoing incidents and planned maintenance.",))
+
+    assert resolve("does that delete the newer ones?", restore).startswith("Does restoring an older version")
+    assert "locked" in resolve("how long does that last?", locked)
+    assert not resolve("does that page also list planned maintenance?", status).startswith("Does checking")
