@@ -160,6 +160,10 @@ nothing, not a light verb), is what the previous question asked about doing, as 
 question asked about ("does that delete the newer ones?" -> "Does restoring an older version of a file delete ...?";
 "how long does that last?" -> "How long does my account locked after five failed sign-in attempts last?"); "does that
 page also list ...?" is a demonstrative before its noun, and "how long does that take?" keeps the topic.
+"there" after a "where" question is the place the first answer sentence names that the question does not: a place
+preposition and its words up to the next preposition ("what else can I configure there?" after "Where do I create
+personal access tokens?", answered "... created on the Developer page in Account settings." -> "on the Developer
+page"); with no such place, "in <topic>" as before.
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

@@ -11,6 +11,7 @@ from answers.pipeline.followups.referents import (
     named_event,
     object_in_answer,
     passive_clause,
+    place_answered,
     stands_for_act,
 )
 from answers.pipeline.followups.topic_phrase import best_topic, indefinite, is_addressed, rest_of, verbs_around
@@ -85,7 +86,7 @@ def substitute_pronouns(
         if word.lower == "there" and words_of(history[-1].question)[0].lower == "where":
             # "what can I change there?" after "Where do I find the workspace settings page?": the place asked for
             topic = best_topic(history, plural=None, config=config)
-            replacement = f"in {topic}" if topic else ""
+            replacement = (place_answered(history[-1], config) or f"in {topic}") if topic else ""
         elif (word.lower == "they" or (word.lower in ("them", "their") and is_addressed(words, i, config))
               ) and (people := who_answered(history[-1].question, history[-1].answer_sentences, config=config,
                                             cited_texts=history[-1].cited_texts)):

@@ -165,3 +165,26 @@ def object_in_answer(verb: Word, turn: Turn, config: PipelineConfig) -> str:
             if end > start and not asked & {stem_of(w, config) for w in words[start:end]}:
                 found.add(sentence[words[start].start : words[end - 1].end])
     return found.pop() if len(found) == 1 else ""
+
+
+_PLACES = frozenset({"on", "in", "at", "from", "under"})
+
+
+def place_answered(turn: Turn, config: PipelineConfig) -> str:
+    """The place the first answer sentence of a "where" question names that the question does not: a place
+    preposition and the words after it up to the next preposition or the sentence's end, holding a content word the
+    question lacks ("on the Developer page" for "Where do I create personal access tokens?" answered "Personal access
+    tokens are created on the Developer page in Account settings."); "" when it names none."""
+    asked = set(terms_of(turn.question, config))
+    for sentence in turn.answer_sentences[:1]:
+        words = words_of(sentence)
+        for k, word in enumerate(words[:-1]):
+            if word.lower not in _PLACES:
+                continue
+            end = k + 1
+            while end < len(words) and words[end].lower not in PREPOSITIONS and words[end].lower != "of":
+                end += 1
+            phrase = words[k + 1 : end]
+            if any(is_content(w) and stem_of(w, config) not in asked for w in phrase):
+                return sentence[word.start : phrase[-1].end]
+    return ""

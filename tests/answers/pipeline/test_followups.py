@@ -1039,3 +1039,15 @@ def test_a_subject_that_before_its_verb_is_the_act_or_state_the_previous_questio
     assert resolve("does that delete the newer ones?", restore).startswith("Does restoring an older version")
     assert "locked" in resolve("how long does that last?", locked)
     assert not resolve("does that page also list planned maintenance?", status).startswith("Does checking")
+
+
+def test_there_after_a_where_question_is_the_place_its_answer_names():
+    tokens = Turn("Where do I create personal access tokens?",
+                  ("Personal access tokens are created on the Developer page in Account settings.",),
+                  ("API authentication\nCreating a token\nPersonal access tokens are created on the Developer page in "
+                   "Account settings. A token is shown only once.",))
+    unplaced = Turn("Where do I create personal access tokens?", ("A token is shown only once.",),
+                    ("API authentication\nCreating a token\nA token is shown only once.",))
+
+    assert resolve("what else can I configure there?", tokens) == "What else can I configure on the Developer page?"
+    assert "Developer" not in resolve("what else can I configure there?", unplaced)
