@@ -163,7 +163,9 @@ page also list ...?" is a demonstrative before its noun, and "how long does that
 "there" after a "where" question is the place the first answer sentence names that the question does not: a place
 preposition and its words up to the next preposition ("what else can I configure there?" after "Where do I create
 personal access tokens?", answered "... created on the Developer page in Account settings." -> "on the Developer
-page"); with no such place, "in <topic>" as before.
+page"); with no such place, "in <topic>" as before. After another question, "there" is the last place phrase that
+question wrote, a place preposition with a determiner ("do admin restrictions apply there too?" after "How do I
+create a share link from my phone?" -> "from my phone"; not "at any time"), before the passages' key term.
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

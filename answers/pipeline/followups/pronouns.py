@@ -12,6 +12,7 @@ from answers.pipeline.followups.referents import (
     object_in_answer,
     passive_clause,
     place_answered,
+    place_asked,
     stands_for_act,
 )
 from answers.pipeline.followups.topic_phrase import best_topic, indefinite, is_addressed, rest_of, verbs_around
@@ -99,7 +100,7 @@ def substitute_pronouns(
             exclude = set(terms_of(question, config)) | set(terms_of(history[-1].question, config))
             texts = (*history[-1].cited_texts, *history[-1].answer_sentences)
             term = key_term(texts, exclude, config=config)
-            replacement = f"in the {term}" if term else ""
+            replacement = place_asked(history[-1].question) or (f"in the {term}" if term else "")
         else:
             # "one" is one of several ("restore one" after "versions"), or one more of a kind ("buy one")
             plural = word.lower in (*PLURAL_PRONOUNS, "one") or (False if word.lower in ("it", "its") else None)

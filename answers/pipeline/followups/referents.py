@@ -188,3 +188,22 @@ def place_answered(turn: Turn, config: PipelineConfig) -> str:
             if any(is_content(w) and stem_of(w, config) not in asked for w in phrase):
                 return sentence[word.start : phrase[-1].end]
     return ""
+
+
+_OWNERS = frozenset({"the", "my", "our", "your", "a", "an"})
+
+
+def place_asked(question: str) -> str:
+    """The last place phrase the previous question wrote, a place preposition, a determiner and the content words
+    after it ("from my phone" in "How do I create a share link from my phone?"), which a later "there" stands for;
+    "" when it wrote none ("at any time" has no determiner of a place)."""
+    words = words_of(question)
+    found = ""
+    for k, word in enumerate(words[:-2]):
+        if word.lower not in _PLACES or words[k + 1].lower not in _OWNERS or not is_content(words[k + 2]):
+            continue
+        end = k + 2
+        while end + 1 < len(words) and is_content(words[end + 1]) and words[end + 1].lower not in PREPOSITIONS:
+            end += 1
+        found = END.sub("", question[word.start : words[end].end])
+    return found

@@ -1051,3 +1051,15 @@ def test_there_after_a_where_question_is_the_place_its_answer_names():
 
     assert resolve("what else can I configure there?", tokens) == "What else can I configure on the Developer page?"
     assert "Developer" not in resolve("what else can I configure there?", unplaced)
+
+
+def test_there_after_another_question_is_the_place_phrase_it_wrote_before_the_passages_key_term():
+    phone = Turn("How do I create a share link from my phone?", ("Tap the Share button on any file.",),
+                 ("Mobile apps\nSharing from the app\nTap the Share button on any file to create a share link. Admin "
+                  "restrictions on share links also apply in the mobile apps. The apps send notifications.",))
+    anytime = Turn("Can plans be changed at any time?", ("Plans can be changed at any time from the Billing page.",),
+                   ("Free trial\nChoosing a plan\nPlans can be changed at any time from the Billing page. The Billing "
+                    "page lists plans.",))
+
+    assert resolve("do admin restrictions apply there too?", phone) == "Do admin restrictions apply from my phone too?"
+    assert "at any time" not in resolve("what can I change there?", anytime)  # a time, no place
