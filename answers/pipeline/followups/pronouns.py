@@ -8,6 +8,7 @@ from answers.pipeline.followups.referents import (
     copula_subject,
     covering_subject,
     demonstrated,
+    made_by_act,
     named_event,
     object_in_answer,
     passive_clause,
@@ -109,6 +110,9 @@ def substitute_pronouns(
                 if not replacement:
                     return None
                 text = text[: word.start] + replacement + text[word.end :]
+                continue
+            if word.lower == "they" and (made := made_by_act(history[-1])):
+                text = text[: word.start] + made + text[word.end :]  # "how long do they stay valid?": invitations
                 continue
             if word.lower == "it" and (event := named_event(words, i, history[-1], config)):
                 text = text[: word.start] + event + text[word.end :]  # "when does it take effect?": downgrading

@@ -207,3 +207,19 @@ def place_asked(question: str) -> str:
             end += 1
         found = END.sub("", question[word.start : words[end].end])
     return found
+
+
+_NOMINAL_PLURALS = ("tions", "sions", "ments", "als", "ances", "ences")
+
+
+def made_by_act(turn: Turn) -> str:
+    """The plural noun the previous answer or its passages make of the verb the previous question asked to do as
+    "I/we", which a subject "they" stands for ("invitations" after "How do I invite people to my workspace?", whose
+    passage says "Invitations expire after 48 hours."); "" when they write none, or several."""
+    verb = verb_phrase(turn.question, gerund=False).partition(" ")[0].lower()
+    if len(verb) < 4:
+        return ""
+    root = verb[:-1] if verb.endswith("e") else verb
+    found = {w.lower for text in (*turn.answer_sentences, *turn.cited_texts) for w in words_of(text)
+             if w.lower.startswith(root) and w.lower.endswith(_NOMINAL_PLURALS)}
+    return found.pop() if len(found) == 1 else ""

@@ -1063,3 +1063,14 @@ def test_there_after_another_question_is_the_place_phrase_it_wrote_before_the_pa
 
     assert resolve("do admin restrictions apply there too?", phone) == "Do admin restrictions apply from my phone too?"
     assert "at any time" not in resolve("what can I change there?", anytime)  # a time, no place
+
+
+def test_they_after_an_i_question_is_the_plural_noun_the_passages_make_of_its_verb():
+    invite = Turn("How do I invite people to my workspace?", ("Open the Members page and click Invite.",),
+                  ("Getting started\nInvite your team\nOpen the Members page and click Invite. Invitations expire "
+                   "after 48 hours.",))
+    unnamed = Turn("How do I invite people to my workspace?", ("Open the Members page and click Invite.",),
+                   ("Getting started\nInvite your team\nOpen the Members page and click Invite.",))
+
+    assert resolve("how long do they stay valid?", invite) == "How long do invitations stay valid?"
+    assert "invitations" not in resolve("how long do they stay valid?", unnamed)
