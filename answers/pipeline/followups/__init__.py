@@ -147,13 +147,14 @@ gets told about an account locked?", "warned about old versions removed when a w
 reset link single use?").
 
 Since the tenth held-out part joined dev, a pronoun's topic is chosen by what the rest of its question says of it
-(topic_phrase.py): a phrase whose head noun a passage or answer sentence of the last turns writes together with at
-least half of the question's other content words (two or more, or the only one) ranks up by the share held ("does
-it have a dark theme?" after "How do I set the accent colour of the embed widget?": "The widget supports light and
-dark themes", so the widget, not the accent colour); a phrase whose head the question writes itself ranks down ("how
-long do they take?" is not about "requests"); and "they/them" may take a phrase named in the singular, put in the
-plural, when the texts write that plural as a noun, not as a verb before a determiner ("who posts them?" after a
-welcome kit: "Kits are posted by our print partner" -> "welcome kits"; "This guide helps a team" gives no "helps").
+(topic_phrase.py): a phrase whose head noun a passage or answer sentence of the last turns (not a title or heading)
+writes together with at least half of the question's other content words (two or more, or the only one) ranks up by
+the share held ("does it have a dark theme?" after "How do I set the accent colour of the embed widget?": "The widget
+supports light and dark themes", so the widget, not the accent colour); a phrase whose head the question writes itself
+ranks down ("how long do they take?" is not about "requests"); and "they/them/their" may take a noun named in the
+singular with at most two modifiers, put in the plural, when the texts write that plural as a noun, not as a verb
+before a determiner ("who posts them?" after a welcome kit: "Kits are posted by our print partner" -> "welcome kits";
+"This guide helps a team" gives no "helps").
 A participle in an earlier clause is no antecedent of a pronoun ("once picked, can it be changed?" refers).
 A subject "that" right after an auxiliary, standing alone (nothing after it, or a verb followed by an article or by
 nothing, not a light verb), is what the previous question asked about doing, as a gerund, or the state a passive

@@ -118,7 +118,7 @@ def substitute_pronouns(
                 text = text[: word.start] + event + text[word.end :]  # "when does it take effect?": downgrading
                 continue
             replacement = best_topic(history, plural=plural, config=config, verbs=verbs_around(words, i, config),
-                                     rest=rest_of(words, i, config))
+                                     rest=rest_of(words, i, config), pluralize=word.lower in PLURAL_PRONOUNS)
             if (word.lower in ("it", "them") and i > 0 and is_content(words[i - 1])
                     and (done_to := object_in_answer(words[i - 1], history[-1], config))
                     and not set(terms_of(done_to, config)) & set(terms_of(replacement, config))):

@@ -29,8 +29,10 @@ _CONTACTING = ("email", "contact", "reach", "call", "phone", "message", "write",
 
 
 def best_topic(history: Sequence[Turn], *, plural: bool | None, config: PipelineConfig,
-               verbs: frozenset[str] = frozenset(), rest: frozenset[str] = frozenset()) -> str:
-    """The best topic phrase of the last turns, of the number asked for when one has it."""
+               verbs: frozenset[str] = frozenset(), rest: frozenset[str] = frozenset(), pluralize: bool = False
+               ) -> str:
+    """The best topic phrase of the last turns, of the number asked for when one has it; for a plural pronoun
+    (`pluralize`), a thing named in the singular may be put in the plural."""
     topics = topics_of(history, config=config, turns=RULES.history_turns, max_words=RULES.max_topic_words,
                        verbs=verbs)
     if rest:
@@ -40,11 +42,12 @@ def best_topic(history: Sequence[Turn], *, plural: bool | None, config: Pipeline
                    for text in (turn.question, *turn.answer_sentences, *turn.cited_texts) for w in words_of(text)}
         topics = [t if not t.plural else _in_singular(t, written) for t in topics]
         topics.sort(key=lambda t: -t.score)
-    elif plural:  # "them" for "a welcome kit": welcome kits, if the texts write the plural ("Kits are posted ...")
-        written = {w.lower for turn in history[-RULES.history_turns :]
-                   for text in (*turn.answer_sentences, *turn.cited_texts) for w in _nouns_written(text)}
-        topics = [t if t.plural else _in_plural(t, written) for t in topics]
-        topics = sorted((t for t in topics if t.plural), key=lambda t: -t.score) or topics
+    elif plural:
+        if pluralize:  # "them" for "a welcome kit": welcome kits, if the texts write the plural ("Kits are posted")
+            written = {w.lower for turn in history[-RULES.history_turns :]
+                       for text in (*turn.answer_sentences, *turn.cited_texts) for w in _nouns_written(text)}
+            topics = sorted((t if t.plural else _in_plural(t, written) for t in topics), key=lambda t: -t.score)
+        topics = [t for t in topics if t.plural] or topics
     return topics[0].phrase if topics else ""
 
 
@@ -62,12 +65,14 @@ def _said_of_rest(topics: list[Topic], history: Sequence[Turn], rest: frozenset[
 
 
 def _said_with(texts: Sequence[str], rest: frozenset[str], config: PipelineConfig) -> dict[str, float]:
-    """For each stem the sentences write, the largest share of `rest` one sentence writes with it, when that is at
-    least half of it and two words or more, or the one word of a question saying nothing else ("who posts them?":
-    "Kits are posted by our print partner")."""
+    """For each stem the sentences (not titles nor headings) write, the largest share of `rest` one sentence writes
+    with it, when that is at least half of it and two words or more, or the one word of a question saying nothing else
+    ("who posts them?": "Kits are posted by our print partner")."""
     said: dict[str, float] = {}
     for text in texts:
         for sentence in re.split(r"(?<=[.!?])\s+|\n", text):
+            if not sentence.rstrip().endswith((".", "!", "?")):
+                continue  # a title or heading ("Buying more storage") says nothing of a thing
             stems = {stem_of(w, config) for w in words_of(sentence) if is_content(w)} - {""}
             held = len(rest & stems)
             if held < min(2, len(rest)) or held * 2 < len(rest):
@@ -95,12 +100,12 @@ def _in_singular(topic: Topic, written: set[str]) -> Topic:
 
 
 def _in_plural(topic: Topic, written: set[str]) -> Topic:
-    """A singular topic for a plural pronoun: in the plural, without its article, at a discount, when the texts write
-    its head so; else as it is."""
+    """A singular topic for a plural pronoun, a noun with at most two modifiers: in the plural, without its article,
+    at a discount, when the texts write its head so; else as it is."""
     words = bare_phrase(topic.phrase).split()
     head = _head(words)
-    if plural_of(words[head].lower()) not in written:
-        return topic
+    if head != len(words) - 1 or len(words) > 3 or plural_of(words[head].lower()) not in written:
+        return topic  # a noun and its modifiers only: "guests see every file in the workspace" is no thing's name
     words[head] = plural_of(words[head])
     return Topic(" ".join(words), topic.score * DISAGREES, True)
 

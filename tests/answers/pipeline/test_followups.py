@@ -1074,3 +1074,11 @@ def test_they_after_an_i_question_is_the_plural_noun_the_passages_make_of_its_ve
 
     assert resolve("how long do they stay valid?", invite) == "How long do invitations stay valid?"
     assert "invitations" not in resolve("how long do they stay valid?", unnamed)
+
+
+def test_a_plural_pronoun_takes_no_long_phrase_put_in_the_plural():
+    guests = Turn("Can guests see every file in the workspace?", ("Guests can only see the items shared with them.",),
+                  ("Getting started\nRoles\nGuests can only see the items that are shared with them. Guests are free "
+                   "and are not charged as users. Shared files appear in their lists.",))
+
+    assert resolve("are they charged?", guests) == "Are guests charged?"
