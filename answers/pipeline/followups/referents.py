@@ -172,9 +172,9 @@ _PLACES = frozenset({"on", "in", "at", "from", "under"})
 
 def place_answered(turn: Turn, config: PipelineConfig) -> str:
     """The place the first answer sentence of a "where" question names that the question does not: a place
-    preposition and the words after it up to the next preposition or the sentence's end, holding a content word the
-    question lacks ("on the Developer page" for "Where do I create personal access tokens?" answered "Personal access
-    tokens are created on the Developer page in Account settings."); "" when it names none."""
+    preposition and the noun phrase after it, up to the next preposition, holding a content word the question lacks
+    ("on the Developer page" for "Where do I create personal access tokens?" answered "Personal access tokens are
+    created on the Developer page in Account settings."); "" when it names none."""
     asked = set(terms_of(turn.question, config))
     for sentence in turn.answer_sentences[:1]:
         words = words_of(sentence)
@@ -182,7 +182,9 @@ def place_answered(turn: Turn, config: PipelineConfig) -> str:
             if word.lower not in _PLACES:
                 continue
             end = k + 1
-            while end < len(words) and words[end].lower not in PREPOSITIONS and words[end].lower != "of":
+            while (end < len(words) and words[end].lower not in PREPOSITIONS and words[end].lower != "of"
+                   and (is_content(words[end]) or words[end].lower in DETERMINERS)
+                   and not sentence[words[end - 1].end : words[end].start].strip()):  # no stop nor comma between
                 end += 1
             phrase = words[k + 1 : end]
             if any(is_content(w) and stem_of(w, config) not in asked for w in phrase):

@@ -1051,6 +1051,9 @@ def test_there_after_a_where_question_is_the_place_its_answer_names():
 
     assert resolve("what else can I configure there?", tokens) == "What else can I configure on the Developer page?"
     assert "Developer" not in resolve("what else can I configure there?", unplaced)
+    resent = "Invitations are resent from the Members page and expire soon."
+    members = Turn("Where do I resend an invitation?", (resent,), (f"Getting started\nInvite your team\n{resent}",))
+    assert resolve("what else can I change there?", members) == "What else can I change from the Members page?"
 
 
 def test_there_after_another_question_is_the_place_phrase_it_wrote_before_the_passages_key_term():
