@@ -146,6 +146,31 @@ gets told about an account locked?", "warned about old versions removed when a w
 "each/every one" before a word is each of the topic, not a count ("is each one single use?" -> "Is each password
 reset link single use?").
 
+Since the tenth held-out part joined dev, a pronoun's topic is chosen by what the rest of its question says of it
+(topic_phrase.py): a phrase whose head noun a passage or answer sentence of the last turns (not a title or heading)
+writes together with at least half of the question's other content words (two or more, or the only one) ranks up by
+the share held ("does it have a dark theme?" after "How do I set the accent colour of the embed widget?": "The widget
+supports light and dark themes", so the widget, not the accent colour); a phrase whose head the question writes itself
+ranks down ("how long do they take?" is not about "requests"); and "they/them/their" may take a noun named in the
+singular with at most two modifiers, put in the plural, when the texts write that plural as a noun, not as a verb
+before a determiner ("who posts them?" after a welcome kit: "Kits are posted by our print partner" -> "welcome kits";
+"This guide helps a team" gives no "helps").
+A participle in an earlier clause is no antecedent of a pronoun ("once picked, can it be changed?" refers).
+A subject "that" right after an auxiliary, standing alone (nothing after it, or a verb followed by an article or by
+nothing, not a light verb), is what the previous question asked about doing, as a gerund, or the state a passive
+question asked about ("does that delete the newer ones?" -> "Does restoring an older version of a file delete ...?";
+"how long does that last?" -> "How long does my account locked after five failed sign-in attempts last?"); "does that
+page also list ...?" is a demonstrative before its noun, and "how long does that take?" keeps the topic.
+"there" after a "where" question is the place the first answer sentence names that the question does not: a place
+preposition and its words up to the next preposition ("what else can I configure there?" after "Where do I create
+personal access tokens?", answered "... created on the Developer page in Account settings." -> "on the Developer
+page"); with no such place, "in <topic>" as before. After another question, "there" is the last place phrase that
+question wrote, a place preposition with a determiner ("do admin restrictions apply there too?" after "How do I
+create a share link from my phone?" -> "from my phone"; not "at any time"), before the passages' key term.
+A subject "they" after a question asked as "I/we" is the one plural noun the answer or its passages make of that
+question's verb, by its root and a noun ending ("-tions", "-ments", "-als", ...): "how long do they stay valid?" after
+"How do I invite people to my workspace?", whose passage says "Invitations expire after 48 hours." -> "invitations".
+
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do
 refunds take?") is left alone (a rule taking "for" the topic rewrote standalone golden questions: "What is the uptime

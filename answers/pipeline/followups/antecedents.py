@@ -78,8 +78,8 @@ def _own_antecedent(question: str, words: list[Word], index: int, skipped: set[i
         start = relative - 1
     for i in range(start):
         word = words[i]
-        if not is_content(word) or word.lower in PREPOSITIONS or word.lower in LIGHT_VERBS:
-            continue
+        if not is_content(word) or word.lower in PREPOSITIONS or word.lower in LIGHT_VERBS or is_participle(word):
+            continue  # "once *picked*, can it be changed?": a participle names no thing
         asked = i > 0 and words[i - 1].lower in ("which", "what", "many", "much")
         if plural and is_plural(word.text) and (i not in skipped or asked):
             return True

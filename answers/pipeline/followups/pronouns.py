@@ -8,12 +8,15 @@ from answers.pipeline.followups.referents import (
     copula_subject,
     covering_subject,
     demonstrated,
+    made_by_act,
     named_event,
     object_in_answer,
     passive_clause,
+    place_answered,
+    place_asked,
     stands_for_act,
 )
-from answers.pipeline.followups.topic_phrase import best_topic, indefinite, is_addressed, verbs_around
+from answers.pipeline.followups.topic_phrase import best_topic, indefinite, is_addressed, rest_of, verbs_around
 from answers.pipeline.followups.turns import Turn
 from answers.pipeline.followups.verb_phrases import (
     adverbs_only,
@@ -23,7 +26,7 @@ from answers.pipeline.followups.verb_phrases import (
     verb_phrase_after_subject,
 )
 from answers.pipeline.followups.words import PLURAL_PRONOUNS, PRO_VERBS, bare_phrase, terms_of
-from answers.pipeline.topics import Word, is_content, key_term, words_of
+from answers.pipeline.topics import AUXILIARIES, DETERMINERS, LIGHT_VERBS, Word, is_content, key_term, words_of
 
 _POSSESSIVES = {"mine": "my", "yours": "your", "theirs": "their", "ours": "our"}
 
@@ -63,6 +66,12 @@ def substitute_pronouns(
             # "does it happen right away?" after "Can I upgrade from Team to Business ...?": the act, not a thing
             text = text[: word.start] + act + text[word.end :]
             continue
+        if (word.lower == "that" and i > 0 and words[i - 1].lower in AUXILIARIES and _no_determiner(words, i)
+                and (act := verb_phrase(history[-1].question, gerund=True) or passive_clause(history[-1].question))):
+            # "does that delete the newer ones?" after "Can I restore an older version of a file?": the subject
+            # "that" is what the previous question asked about doing, or the state it asked about
+            text = text[: word.start] + act + text[word.end :]
+            continue
         if word.lower in ("that", "this") and (named := demonstrated(words, i, history[-1], config)):
             # "can I change that contact?" after an answer naming "the billing contact": the thing as it was named
             text = text[: word.start] + named + text[words[i + 1].end :]
@@ -79,7 +88,7 @@ def substitute_pronouns(
         if word.lower == "there" and words_of(history[-1].question)[0].lower == "where":
             # "what can I change there?" after "Where do I find the workspace settings page?": the place asked for
             topic = best_topic(history, plural=None, config=config)
-            replacement = f"in {topic}" if topic else ""
+            replacement = (place_answered(history[-1], config) or f"in {topic}") if topic else ""
         elif (word.lower == "they" or (word.lower in ("them", "their") and is_addressed(words, i, config))
               ) and (people := who_answered(history[-1].question, history[-1].answer_sentences, config=config,
                                             cited_texts=history[-1].cited_texts)):
@@ -92,7 +101,7 @@ def substitute_pronouns(
             exclude = set(terms_of(question, config)) | set(terms_of(history[-1].question, config))
             texts = (*history[-1].cited_texts, *history[-1].answer_sentences)
             term = key_term(texts, exclude, config=config)
-            replacement = f"in the {term}" if term else ""
+            replacement = place_asked(history[-1].question) or (f"in the {term}" if term else "")
         else:
             # "one" is one of several ("restore one" after "versions"), or one more of a kind ("buy one")
             plural = word.lower in (*PLURAL_PRONOUNS, "one") or (False if word.lower in ("it", "its") else None)
@@ -102,10 +111,14 @@ def substitute_pronouns(
                     return None
                 text = text[: word.start] + replacement + text[word.end :]
                 continue
+            if word.lower == "they" and (made := made_by_act(history[-1])):
+                text = text[: word.start] + made + text[word.end :]  # "how long do they stay valid?": invitations
+                continue
             if word.lower == "it" and (event := named_event(words, i, history[-1], config)):
                 text = text[: word.start] + event + text[word.end :]  # "when does it take effect?": downgrading
                 continue
-            replacement = best_topic(history, plural=plural, config=config, verbs=verbs_around(words, i, config))
+            replacement = best_topic(history, plural=plural, config=config, verbs=verbs_around(words, i, config),
+                                     rest=rest_of(words, i, config), pluralize=word.lower in PLURAL_PRONOUNS)
             if (word.lower in ("it", "them") and i > 0 and is_content(words[i - 1])
                     and (done_to := object_in_answer(words[i - 1], history[-1], config))
                     and not set(terms_of(done_to, config)) & set(terms_of(replacement, config))):
@@ -123,3 +136,14 @@ def substitute_pronouns(
             return None
         text = text[: word.start] + replacement + text[word.end :]
     return text
+
+
+def _no_determiner(words: list[Word], index: int) -> bool:
+    """Whether "that" stands alone, not before its noun: no content word follows it, or the one that does is a verb,
+    with an article or nothing after it ("does that *delete* the newer ones?", "how long does that *last*?"; not
+    "does that *page* also list ...?"), and not a light one."""
+    following = words[index + 1 : index + 3]
+    if following and following[0].lower in LIGHT_VERBS:
+        return False  # "how long does that take?": a light verb says nothing of an act (stands_for_act, the topic)
+    return (not following or not is_content(following[0]) or len(following) == 1
+            or following[1].lower in DETERMINERS)

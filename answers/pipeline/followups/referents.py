@@ -165,3 +165,63 @@ def object_in_answer(verb: Word, turn: Turn, config: PipelineConfig) -> str:
             if end > start and not asked & {stem_of(w, config) for w in words[start:end]}:
                 found.add(sentence[words[start].start : words[end - 1].end])
     return found.pop() if len(found) == 1 else ""
+
+
+_PLACES = frozenset({"on", "in", "at", "from", "under"})
+
+
+def place_answered(turn: Turn, config: PipelineConfig) -> str:
+    """The place the first answer sentence of a "where" question names that the question does not: a place
+    preposition and the noun phrase after it, up to the next preposition, holding a content word the question lacks
+    ("on the Developer page" for "Where do I create personal access tokens?" answered "Personal access tokens are
+    created on the Developer page in Account settings."); "" when it names none."""
+    asked = set(terms_of(turn.question, config))
+    for sentence in turn.answer_sentences[:1]:
+        words = words_of(sentence)
+        for k, word in enumerate(words[:-1]):
+            if word.lower not in _PLACES:
+                continue
+            end = k + 1
+            while (end < len(words) and words[end].lower not in PREPOSITIONS and words[end].lower != "of"
+                   and (is_content(words[end]) or words[end].lower in DETERMINERS)
+                   and not sentence[words[end - 1].end : words[end].start].strip()):  # no stop nor comma between
+                end += 1
+            phrase = words[k + 1 : end]
+            if any(is_content(w) and stem_of(w, config) not in asked for w in phrase):
+                return sentence[word.start : phrase[-1].end]
+    return ""
+
+
+_OWNERS = frozenset({"the", "my", "our", "your", "a", "an"})
+
+
+def place_asked(question: str) -> str:
+    """The last place phrase the previous question wrote, a place preposition, a determiner and the content words
+    after it ("from my phone" in "How do I create a share link from my phone?"), which a later "there" stands for;
+    "" when it wrote none ("at any time" has no determiner of a place)."""
+    words = words_of(question)
+    found = ""
+    for k, word in enumerate(words[:-2]):
+        if word.lower not in _PLACES or words[k + 1].lower not in _OWNERS or not is_content(words[k + 2]):
+            continue
+        end = k + 2
+        while end + 1 < len(words) and is_content(words[end + 1]) and words[end + 1].lower not in PREPOSITIONS:
+            end += 1
+        found = END.sub("", question[word.start : words[end].end])
+    return found
+
+
+_NOMINAL_PLURALS = ("tions", "sions", "ments", "als", "ances", "ences")
+
+
+def made_by_act(turn: Turn) -> str:
+    """The plural noun the previous answer or its passages make of the verb the previous question asked to do as
+    "I/we", which a subject "they" stands for ("invitations" after "How do I invite people to my workspace?", whose
+    passage says "Invitations expire after 48 hours."); "" when they write none, or several."""
+    verb = verb_phrase(turn.question, gerund=False).partition(" ")[0].lower()
+    if len(verb) < 4:
+        return ""
+    root = verb[:-1] if verb.endswith("e") else verb
+    found = {w.lower for text in (*turn.answer_sentences, *turn.cited_texts) for w in words_of(text)
+             if w.lower.startswith(root) and w.lower.endswith(_NOMINAL_PLURALS)}
+    return found.pop() if len(found) == 1 else ""

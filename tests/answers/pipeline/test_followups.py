@@ -983,3 +983,105 @@ def test_they_after_a_who_question_whose_answer_names_nobody_is_whom_the_cited_p
                   "requests are made from the Billing page of the admin console.",))
 
     assert resolve("where do they do that?", asked) == "Where do the workspace owner request a refund?"
+
+
+def test_it_is_the_phrase_a_passage_sentence_says_the_rest_of_the_question_of():
+    accent = Turn("How do I set the accent colour of the embed widget?",
+                  ("You can set the accent colour with the data-accent attribute.",),
+                  ("Embed widget developer guide\nStyling\nYou can set the accent colour with the data-accent "
+                   "attribute. The widget supports light and dark themes.",))
+
+    assert resolve("does it have a dark theme?", accent) == "Does the embed widget have a dark theme?"
+
+
+def test_they_is_no_phrase_whose_head_the_question_writes_itself():
+    reviews = Turn("Which team reviews requests for a higher rate limit?",
+                   ("Each request for a higher limit is reviewed by the Lumora Labs platform team.",),
+                   ("API rate limits\nHigher limits\nBusiness plan customers can ask support for a higher rate limit. "
+                    "Each request for a higher limit is reviewed by the Lumora Labs platform team.",))
+
+    assert "requests take" not in resolve("how long do they take?", reviews)
+
+
+def test_them_for_a_thing_named_in_the_singular_is_its_plural_when_a_passage_writes_that_and_does_it():
+    kit = Turn("How do I order a welcome kit for new members?",
+               ("Workspace owners on the Business plan can order a printed welcome kit for new members.",),
+               ("Customer community FAQ\nCan I order a printed welcome kit?\nWorkspace owners on the Business plan "
+                "can order a printed welcome kit for new members from the admin console. Kits are posted by our "
+                "print partner in Rotterdam and arrive within two weeks.",))
+    guide = Turn("How do I get help from Lumora?", ("This guide helps a new team set up its workspace.",),
+                 ("Getting started\nThis guide helps a new team set up its workspace.",))
+
+    assert resolve("who posts them?", kit) == "Who posts welcome kits?"
+    assert "helps" not in resolve("how fast do they reply?", guide)  # "helps a new team" is a verb, not a plural
+
+
+def test_a_participle_before_the_pronoun_s_clause_is_no_antecedent_of_it():
+    currencies = Turn("In which currencies are invoices issued?", ("Invoices are issued in US dollars or euros.",),
+                      ("Billing and invoices\nCurrency\nInvoices are issued in US dollars or euros. The currency is "
+                       "chosen when the first plan is bought. The currency cannot be changed later.",))
+    question = "If I delete a file, can I restore it?"
+
+    assert "currenc" in resolve("once picked, can it be changed?", currencies).lower()
+    assert resolve_question(question, (currencies,), config=CONFIG).question is question
+
+
+def test_a_subject_that_before_its_verb_is_the_act_or_state_the_previous_question_asked_about():
+    restore = Turn("Can I restore an older version of a file?", ("Click Restore next to a version.",),
+                   ("Version history\nRestoring a version\nRestoring a version does not delete newer versions.",))
+    locked = Turn("Is my account locked after five failed sign-in attempts?",
+                  ("An account is locked after 5 failed sign-in attempts in a row.",),
+                  ("Password requirements\nFailed sign-in attempts\nAn account is locked after 5 failed sign-in "
+                   "attempts in a row. A locked account unlocks automatically after 20 minutes.",))
+    status = Turn("How do I check whether Lumora is down?", ("Current service status is shown at the status page.",),
+                  ("Support hours\nStatus page\nThe status page lists ongoing incidents and planned maintenance.",))
+
+    assert resolve("does that delete the newer ones?", restore).startswith("Does restoring an older version")
+    assert "locked" in resolve("how long does that last?", locked)
+    assert not resolve("does that page also list planned maintenance?", status).startswith("Does checking")
+
+
+def test_there_after_a_where_question_is_the_place_its_answer_names():
+    tokens = Turn("Where do I create personal access tokens?",
+                  ("Personal access tokens are created on the Developer page in Account settings.",),
+                  ("API authentication\nCreating a token\nPersonal access tokens are created on the Developer page in "
+                   "Account settings. A token is shown only once.",))
+    unplaced = Turn("Where do I create personal access tokens?", ("A token is shown only once.",),
+                    ("API authentication\nCreating a token\nA token is shown only once.",))
+
+    assert resolve("what else can I configure there?", tokens) == "What else can I configure on the Developer page?"
+    assert "Developer" not in resolve("what else can I configure there?", unplaced)
+    resent = "Invitations are resent from the Members page and expire soon."
+    members = Turn("Where do I resend an invitation?", (resent,), (f"Getting started\nInvite your team\n{resent}",))
+    assert resolve("what else can I change there?", members) == "What else can I change from the Members page?"
+
+
+def test_there_after_another_question_is_the_place_phrase_it_wrote_before_the_passages_key_term():
+    phone = Turn("How do I create a share link from my phone?", ("Tap the Share button on any file.",),
+                 ("Mobile apps\nSharing from the app\nTap the Share button on any file to create a share link. Admin "
+                  "restrictions on share links also apply in the mobile apps. The apps send notifications.",))
+    anytime = Turn("Can plans be changed at any time?", ("Plans can be changed at any time from the Billing page.",),
+                   ("Free trial\nChoosing a plan\nPlans can be changed at any time from the Billing page. The Billing "
+                    "page lists plans.",))
+
+    assert resolve("do admin restrictions apply there too?", phone) == "Do admin restrictions apply from my phone too?"
+    assert "at any time" not in resolve("what can I change there?", anytime)  # a time, no place
+
+
+def test_they_after_an_i_question_is_the_plural_noun_the_passages_make_of_its_verb():
+    invite = Turn("How do I invite people to my workspace?", ("Open the Members page and click Invite.",),
+                  ("Getting started\nInvite your team\nOpen the Members page and click Invite. Invitations expire "
+                   "after 48 hours.",))
+    unnamed = Turn("How do I invite people to my workspace?", ("Open the Members page and click Invite.",),
+                   ("Getting started\nInvite your team\nOpen the Members page and click Invite.",))
+
+    assert resolve("how long do they stay valid?", invite) == "How long do invitations stay valid?"
+    assert "invitations" not in resolve("how long do they stay valid?", unnamed)
+
+
+def test_a_plural_pronoun_takes_no_long_phrase_put_in_the_plural():
+    guests = Turn("Can guests see every file in the workspace?", ("Guests can only see the items shared with them.",),
+                  ("Getting started\nRoles\nGuests can only see the items that are shared with them. Guests are free "
+                   "and are not charged as users. Shared files appear in their lists.",))
+
+    assert resolve("are they charged?", guests) == "Are guests charged?"
