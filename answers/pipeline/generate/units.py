@@ -136,12 +136,23 @@ QUOTED_KEPT = 16_384
 _quoted: dict[int, tuple[ChunkRecord, tuple[Quoted, ...]]] = {}
 
 
+def _states_field_value(sentence: Quoted, clean: str) -> bool:
+    """Whether a short sentence states the value of the field it stands under ("Default is 10." under pgbench's
+    `-t transactions`, "MAXYEAR is 9999." under `datetime.MAXYEAR`): its term gives it the context it lacks."""
+    return bool(sentence.field) and (_DIGIT.search(clean) is not None or STATES_DEFAULT.search(clean) is not None)
+
+
+_DIGIT = re.compile(r"\d")
+
+
 def _quotable(raw: Sequence[Quoted]) -> list[Quoted]:
     """The sentences the reader may quote, cleaned and numbered in order: whole, long enough, no instruction."""
     quoted: list[Quoted] = []
     for sentence in raw:
         clean = " ".join(MARKER.sub("", _LIST_MARK.sub("", sentence.text)).split())
-        long_enough = len(clean.split()) >= MIN_WORDS or (FIELD.match(clean) is not None and len(clean.split()) >= 2)
+        long_enough = len(clean.split()) >= MIN_WORDS or (
+            len(clean.split()) >= 2 and (FIELD.match(clean) is not None or _states_field_value(sentence, clean))
+        )
         if long_enough and instruction_reason(clean) is None:
             stored = " ".join(sentence.text.split())
             quoted.append(replace(sentence, text=clean, position=len(quoted), stored=stored))

@@ -115,7 +115,11 @@ REFERENCE = """<html><body>
 <p>On systems with less than 1GB of RAM, a smaller share of memory is appropriate.</p></dd>
 <dt>temp_buffers (integer)</dt>
 <dd><p>Sets the maximum amount of memory used for temporary buffers. The default is eight megabytes.</p></dd>
+<dt>-t transactions</dt>
+<dd><p>Number of transactions each client runs. Default is 10.</p></dd>
 </dl>
+<h1>Short sentences</h1>
+<p>Run the benchmark twice. Results vary. Takes 10 minutes.</p>
 <h1>Format of a crontab file</h1>
 <p>Each line of a crontab entry describes a command with the following fields:</p>
 <ul>
@@ -139,6 +143,11 @@ def test_a_definitions_sentences_stand_under_its_term_until_the_next_term():
         "shared_buffers (integer)",
     )
     assert quoted["The default is eight megabytes."].field == "temp_buffers (integer)"
+
+
+def test_a_short_sentence_stating_the_value_of_the_field_it_stands_under_is_quoted_other_short_ones_are_not():
+    assert quoted_of("Resource Consumption")["Default is 10."].field == "-t transactions"
+    assert list(quoted_of("Short sentences")) == ["Run the benchmark twice."]
 
 
 def test_list_items_stand_under_the_sentence_that_leads_them():
