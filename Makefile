@@ -167,7 +167,7 @@ bench: setup
 	at the start." > $(BENCH)/machine.txt
 	$(PY) manage.py bench_retrieval --chunks 100000 --json > $(BENCH)/retrieval.json
 	$(PY) manage.py bench_retrieval --chunks 1000000 --json > $(BENCH)/retrieval-1m.json
-	$(PY) manage.py bench_beir $(SCIFACT) --json > $(BENCH)/beir.json
+	$(PY) manage.py bench_beir $(SCIFACT) --sentences --json > $(BENCH)/beir.json
 	$(PY) manage.py bench_verify --json | tee $(BENCH)/verify.json
 	$(PY) manage.py bench_reader --json | tee $(BENCH)/reader.json
 	dropdb --if-exists -h $(BENCH_PG_HOST) -U $(BENCH_PG_USER) $(BENCH_LOAD_DB)
@@ -176,7 +176,7 @@ bench: setup
 	$(PY) -m answers.bench.readme_tables --readme README.md --load $(BENCH)/load.json \
 	  --retrieval $(BENCH)/retrieval.json --retrieval-1m $(BENCH)/retrieval-1m.json \
 	  --verify $(BENCH)/verify.json --reader $(BENCH)/reader.json \
-	  --beir $(BENCH)/beir.json --beir-command "manage.py bench_beir $(SCIFACT) --json" \
+	  --beir $(BENCH)/beir.json --beir-command "manage.py bench_beir $(SCIFACT) --sentences --json" \
 	  --machine "$$(cat $(BENCH)/machine.txt)"
 
 # The dependency audit, offline: requirements.txt against the PyPA advisory database snapshot in ../shared/advisories
