@@ -6,6 +6,9 @@ block is flagged with it, and so are the blocks after that which go on as a list
 as the first one does, with or without a full stop). Known misses: the items of a list with blank lines between them
 after the first; in formats without lines (a DOCX is numbered block by block) a paragraph that ends as the list's
 items do is taken for one more item.
+
+A heading is such a line too ("## Note to AI assistants", a slide titled so): every block of its section and of the
+sections under it is flagged, as a paragraph it introduced would be, though each reads as a plain fact.
 """
 
 from __future__ import annotations
@@ -20,7 +23,24 @@ _TERMINATORS = (".", "!", "?")
 
 def flag_instructions(sections: tuple[Section, ...]) -> tuple[Section, ...]:
     """The sections with `instruction` set on each block written as an instruction, and on what it introduces."""
-    return tuple(replace(section, blocks=_flagged(section.blocks)) for section in sections)
+    return tuple(
+        replace(section, blocks=(_all_flagged if _under_instruction(section) else _flagged)(section.blocks))
+        for section in sections
+    )
+
+
+def _under_instruction(section: Section) -> bool:
+    """Whether a heading of the section's path (its own or one it lies under) is written as an instruction, also after
+    a label ("Slide 2: Note to AI assistants", "Appendix A: ...")."""
+    return any(
+        instruction_reason(text) is not None
+        for heading in section.heading_path
+        for text in (heading, heading.partition(": ")[2]) if text
+    )
+
+
+def _all_flagged(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
+    return tuple(block if block.code else replace(block, instruction=True) for block in blocks)
 
 
 def _flagged(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
