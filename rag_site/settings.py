@@ -250,6 +250,8 @@ RAG_DB_THREADS = env_int("RAG_DB_THREADS", 0, minimum=0)
 # Ratings (answers/ratings.py): the longest comment, and ratings a minute per caller (0 switches the limit off).
 RAG_RATING_COMMENT_CHARS = env_int("RAG_RATING_COMMENT_CHARS", 1000, minimum=0)
 RAG_RATING_RATE_LIMIT = env_int("RAG_RATING_RATE_LIMIT", 30, minimum=0)
+# New sessions a minute given to anonymous visitors of the chat page from one address (0 switches the limit off).
+RAG_SESSION_MINT_LIMIT = env_int("RAG_SESSION_MINT_LIMIT", 30, minimum=0)
 # Conversations (answers/conversations.py): an anonymous visitor's are kept this many days after their last question.
 RAG_ANON_CONVERSATION_DAYS = env_int("RAG_ANON_CONVERSATION_DAYS", 7, minimum=1)
 # The golden file the admin's "Add to golden set" action appends to; a relative path is the project's.
