@@ -243,6 +243,8 @@ RAG_MAX_CONCURRENT_PER_CALLER = env_int("RAG_MAX_CONCURRENT_PER_CALLER", 2, mini
 RAG_MAX_CONCURRENT_ANSWERS = env_int("RAG_MAX_CONCURRENT_ANSWERS", 64, minimum=1)  # per worker process
 RAG_ANSWER_QUEUE_WAIT_S = env_float("RAG_ANSWER_QUEUE_WAIT_S", 10.0, minimum=0.0)
 RAG_MAX_SOCKETS_PER_CALLER = env_int("RAG_MAX_SOCKETS_PER_CALLER", 20, minimum=0)  # open chat sockets, all workers
+# Open chat sockets of anonymous callers with sessions from one address, whatever sessions they present; 0: no cap.
+RAG_MAX_SOCKETS_PER_ADDRESS = env_int("RAG_MAX_SOCKETS_PER_ADDRESS", 100, minimum=0)
 # Mounts ws/echo/, the load test's ceiling (answers/bench/echo.py): for measuring only, never in production.
 RAG_LOADTEST_ECHO = env_bool("RAG_LOADTEST_ECHO", False)
 # Database calls of a worker run side by side on this many threads (answers/dbcalls.py; PostgreSQL only); 0: one thread.
