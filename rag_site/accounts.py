@@ -23,6 +23,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.functional import lazy
+from django.views.decorators.debug import sensitive_post_parameters
 from redis.exceptions import RedisError
 
 from answers.limits.counters import shared_counters
@@ -136,6 +137,7 @@ class SignInView(auth_views.LoginView):
         return response
 
 
+@sensitive_post_parameters()  # as LoginView: a password never reaches an error report
 def admin_sign_in(request: HttpRequest) -> HttpResponse:
     """The admin's sign-in page (`admin.site.login`), its attempts counted and refused as SignInView's, in the same
     counters: the staff's passwords are the ones most worth guessing."""
