@@ -32,7 +32,8 @@ async def socket_opened(key: str) -> tuple[str, ...]:
     address, _, session = key.partition("/")
     if key.startswith("client:") and session:
         limit = settings.RAG_MAX_SOCKETS_PER_ADDRESS
-        slots.append((f"rag:sockets:{address}", limit, f"{limit} chat windows are open from your network address"))
+        crowded = f"{limit} chat windows are open from your network address"
+        slots.append((f"rag:sockets-address:{address}", limit, crowded))  # not the cookieless caller's own counter
     taken: list[str] = []
     try:
         for slot, limit, full in slots:

@@ -319,6 +319,18 @@ async def test_anonymous_sockets_are_capped_per_address_whatever_sessions_they_p
         await communicator.disconnect()
 
 
+async def test_the_address_cap_is_a_counter_of_its_own_not_the_cookieless_callers(corpus, settings):
+    settings.RAG_MAX_SOCKETS_PER_CALLER, settings.RAG_MAX_SOCKETS_PER_ADDRESS = 2, 2
+    cookie = await sync_to_async(session_cookie)()
+    with_sessions = [await connect(cookie), await connect(cookie)]
+
+    without = await connect()  # a cookieless caller is the address itself, with its own 2
+
+    assert events(await ask(without, TRASH_Q))[-1] == "done"
+    for communicator in (*with_sessions, without):
+        await communicator.disconnect()
+
+
 async def test_permission_change_between_two_questions_takes_effect(corpus, partner_user):
     communicator = await connect(await sync_to_async(session_cookie)(partner_user))
     assert "20% reseller discount" in "".join(await ask(communicator, PARTNER_Q))
