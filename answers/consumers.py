@@ -178,7 +178,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.tasks: set[asyncio.Task] = set()
         self.busy = False  # from a question until its end marker is sent (the log is written after that)
-        self.socket_slot: str | None = None
+        self.socket_slots: tuple[str, ...] = ()
         # This socket's last answered turns, what a follow-up outside a stored conversation is resolved against
         # (§6a); they live as long as it, and only for the caller who asked them (a sign-in or sign-out on the socket
         # starts afresh: the turns hold the passages that caller was cited), re-read with the caller's visibility at
@@ -186,7 +186,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.history: deque[KeptTurn] = deque(maxlen=MAX_HISTORY)
         self.history_of = ""
         try:
-            self.socket_slot = await socket_opened(await self._caller_key())
+            self.socket_slots = await socket_opened(await self._caller_key())
         except ServiceUnavailable:
             pass  # opened uncounted: while the database is down every question gets the notice anyway
         except TooManySockets as refused:
@@ -203,8 +203,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
         for task in list(self.tasks):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        slot, self.socket_slot = self.socket_slot, None
-        await socket_closed(slot)
+        slots, self.socket_slots = self.socket_slots, ()
+        await socket_closed(slots)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:

@@ -7,7 +7,7 @@ import json
 import uuid
 from collections.abc import AsyncIterator
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
@@ -16,6 +16,7 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from redis.exceptions import RedisError
 
 from answers.conversations import (
     ConversationIdRejected,
@@ -30,6 +31,7 @@ from answers.conversations import (
     shown_ids,
     visible_chunks,
 )
+from answers.limits.rates import session_mint_allowed
 from answers.limits.slots import QuestionRefused
 from answers.models import Conversation, QuestionLog
 from answers.outages import RETRY_AFTER_S, ServiceUnavailable, database_available
@@ -77,12 +79,14 @@ def chat(request: HttpRequest) -> HttpResponse:
     page). Answers arrive over the websocket.
 
     An anonymous visitor is given a session, which their conversations and ratings belong to. Minting one per
-    request escapes no limit: an anonymous caller's questions also count against their address.
+    request escapes no limit: an anonymous caller's questions also count against their address; and an address is
+    given at most RAG_SESSION_MINT_LIMIT a minute (past that the page is served without one: its questions are
+    answered, but kept in no conversation).
     """
     try:
         with database_available():  # the page reads who is signed in as it renders
             minted = not request.user.is_authenticated and request.session.session_key is None
-            if minted:
+            if minted and _may_mint_session(request):
                 request.session.save()
             caller = _caller(request)
             current = _reopened(caller, request.GET.get("c"))
@@ -99,6 +103,15 @@ def chat(request: HttpRequest) -> HttpResponse:
         response["Retry-After"] = str(RETRY_AFTER_S)
     add_never_cache_headers(response)
     return response
+
+
+def _may_mint_session(request: HttpRequest) -> bool:
+    """Whether the request's address may be given a new session now; yes when the counters cannot be reached (the
+    page matters more than the bound)."""
+    try:
+        return async_to_sync(session_mint_allowed)(request.META.get("REMOTE_ADDR"))
+    except (RedisError, OSError, ServiceUnavailable):
+        return True
 
 
 def _reopened(caller: Caller, raw: str | None) -> Conversation | None:

@@ -1,6 +1,7 @@
 """Signing in and out for every user (partners included), on Django's auth views, with failed attempts limited.
 
-Failed sign-ins are counted per address and per username in the site's shared counters, so every worker adds up.
+Failed sign-ins are counted per address and per username in the site's shared counters, so every worker adds up; the
+admin's own sign-in page (`admin_sign_in`) counts in the same ones.
 """
 import contextlib
 import hashlib
@@ -11,11 +12,18 @@ from dataclasses import dataclass
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
+from django.contrib import admin
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.functional import lazy
+from django.views.decorators.debug import sensitive_post_parameters
 from redis.exceptions import RedisError
 
 from answers.limits.counters import shared_counters
@@ -78,6 +86,15 @@ class SignInAttempt:
         await shared_counters().uncount_rate(self.keys)
 
 
+def too_many_message(attempt: SignInAttempt) -> str:
+    """What a sign-in over the limit is told."""
+    minutes = math.ceil(attempt.retry_after_s / 60)
+    return f"Too many sign-in attempts; try again in {minutes} minute{'s' if minutes != 1 else ''}."
+
+
+UNREACHABLE = "The site cannot sign you in right now; please try again shortly."
+
+
 class SignInView(auth_views.LoginView):
     """Django's sign-in, refused with 429 once an address or a username has too many failed attempts."""
 
@@ -98,11 +115,9 @@ class SignInView(auth_views.LoginView):
             admitted = async_to_sync(attempt.admit)(limit)
         except (RedisError, OSError, ServiceUnavailable):
             # Without the counters nothing would limit guessing: refuse rather than check passwords unlimited.
-            return self.refused("The site cannot sign you in right now; please try again shortly.", status=503)
+            return self.refused(UNREACHABLE, status=503)
         if not admitted:
-            minutes = math.ceil(attempt.retry_after_s / 60)
-            message = f"Too many sign-in attempts; try again in {minutes} minute{'s' if minutes != 1 else ''}."
-            return self.refused(message, status=429, retry_after_s=attempt.retry_after_s)
+            return self.refused(too_many_message(attempt), status=429, retry_after_s=attempt.retry_after_s)
         self.attempt = attempt
         return super().post(request, *args, **kwargs)
 
@@ -120,3 +135,38 @@ class SignInView(auth_views.LoginView):
         if retry_after_s:
             response["Retry-After"] = str(retry_after_s)
         return response
+
+
+@sensitive_post_parameters()  # as LoginView: a password never reaches an error report
+def admin_sign_in(request: HttpRequest) -> HttpResponse:
+    """The admin's sign-in page (`admin.site.login`), its attempts counted and refused as SignInView's, in the same
+    counters: the staff's passwords are the ones most worth guessing."""
+    limit = settings.RAG_LOGIN_RATE_LIMIT
+    if request.method != "POST" or limit <= 0:
+        return admin.site.login(request)
+    attempt = SignInAttempt.of(address=request.META.get("REMOTE_ADDR") or "unknown",
+                               username=request.POST.get("username", ""), now=SignInView.clock())
+    try:
+        admitted = async_to_sync(attempt.admit)(limit)
+    except (RedisError, OSError, ServiceUnavailable):
+        return _admin_refused(request, UNREACHABLE, status=503)
+    if not admitted:
+        return _admin_refused(request, too_many_message(attempt), status=429, retry_after_s=attempt.retry_after_s)
+    response = admin.site.login(request)
+    if isinstance(response, HttpResponseRedirect) and request.user.is_authenticated:  # signed in: no failure
+        with contextlib.suppress(RedisError, OSError, ServiceUnavailable):
+            async_to_sync(attempt.succeeded)()
+    return response
+
+
+def _admin_refused(request: HttpRequest, message: str, *, status: int, retry_after_s: int = 0) -> HttpResponse:
+    """The admin's sign-in form again, unbound (no password checked), under why it was refused."""
+    form = AdminAuthenticationForm(request, initial={"username": request.POST.get("username", "")})
+    context = {**admin.site.each_context(request), "title": "Log in", "subtitle": None, "form": form,
+               "refusal": message, "app_path": request.get_full_path(), "username": request.user.get_username(),
+               REDIRECT_FIELD_NAME: reverse("admin:index")}
+    response = TemplateResponse(request, "admin/rag_site/login.html", context, status=status).render()
+    add_never_cache_headers(response)
+    if retry_after_s:
+        response["Retry-After"] = str(retry_after_s)
+    return response

@@ -243,6 +243,8 @@ RAG_MAX_CONCURRENT_PER_CALLER = env_int("RAG_MAX_CONCURRENT_PER_CALLER", 2, mini
 RAG_MAX_CONCURRENT_ANSWERS = env_int("RAG_MAX_CONCURRENT_ANSWERS", 64, minimum=1)  # per worker process
 RAG_ANSWER_QUEUE_WAIT_S = env_float("RAG_ANSWER_QUEUE_WAIT_S", 10.0, minimum=0.0)
 RAG_MAX_SOCKETS_PER_CALLER = env_int("RAG_MAX_SOCKETS_PER_CALLER", 20, minimum=0)  # open chat sockets, all workers
+# Open chat sockets of anonymous callers with sessions from one address, whatever sessions they present; 0: no cap.
+RAG_MAX_SOCKETS_PER_ADDRESS = env_int("RAG_MAX_SOCKETS_PER_ADDRESS", 100, minimum=0)
 # Mounts ws/echo/, the load test's ceiling (answers/bench/echo.py): for measuring only, never in production.
 RAG_LOADTEST_ECHO = env_bool("RAG_LOADTEST_ECHO", False)
 # Database calls of a worker run side by side on this many threads (answers/dbcalls.py; PostgreSQL only); 0: one thread.
@@ -250,6 +252,8 @@ RAG_DB_THREADS = env_int("RAG_DB_THREADS", 0, minimum=0)
 # Ratings (answers/ratings.py): the longest comment, and ratings a minute per caller (0 switches the limit off).
 RAG_RATING_COMMENT_CHARS = env_int("RAG_RATING_COMMENT_CHARS", 1000, minimum=0)
 RAG_RATING_RATE_LIMIT = env_int("RAG_RATING_RATE_LIMIT", 30, minimum=0)
+# New sessions a minute given to anonymous visitors of the chat page from one address (0 switches the limit off).
+RAG_SESSION_MINT_LIMIT = env_int("RAG_SESSION_MINT_LIMIT", 30, minimum=0)
 # Conversations (answers/conversations.py): an anonymous visitor's are kept this many days after their last question.
 RAG_ANON_CONVERSATION_DAYS = env_int("RAG_ANON_CONVERSATION_DAYS", 7, minimum=1)
 # The golden file the admin's "Add to golden set" action appends to; a relative path is the project's.

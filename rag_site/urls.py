@@ -6,13 +6,14 @@ from django.urls import include, path
 from django.utils.cache import patch_cache_control
 from django.views import defaults
 
-from rag_site.accounts import SignInView
+from rag_site.accounts import SignInView, admin_sign_in
 
 admin.site.site_header = "rag_site administration"
 admin.site.site_title = "rag_site admin"
 
 urlpatterns = [
     path("admin/answers/", include("answers.admin_insight")),  # the gaps and activity pages, before the admin's own
+    path("admin/login/", admin_sign_in, name="admin-sign-in"),  # the admin's own sign-in, with the site's attempt limit
     path("admin/", admin.site.urls),
     path("accounts/login/", SignInView.as_view(), name="login"),
     path("accounts/logout/", LogoutView.as_view(), name="logout"),

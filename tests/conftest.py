@@ -128,7 +128,9 @@ def _no_rate_limit_unless_asked(settings) -> None:
     settings.RAG_SITE_RATE_LIMIT = 0
     settings.RAG_MAX_CONCURRENT_PER_CALLER = 0
     settings.RAG_MAX_SOCKETS_PER_CALLER = 0  # cookie-less sockets share one caller key: one left open would count
+    settings.RAG_MAX_SOCKETS_PER_ADDRESS = 0
     settings.RAG_RATING_RATE_LIMIT = 0
+    settings.RAG_SESSION_MINT_LIMIT = 0
 
 
 @pytest.fixture(scope="session", autouse=True)

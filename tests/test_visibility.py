@@ -306,12 +306,14 @@ def via_error_messages(user, question: str) -> str:
 
 
 def via_sign_in_pages(user, question: str) -> str:
-    """The sign-in page (sent on to a restricted chunk), a failed sign-in, and signing out: they show no document."""
+    """The sign-in pages (the site's, sent on to a restricted chunk, and the admin's), a failed sign-in on each, and
+    signing out: they show no document."""
     client = client_for(user)
     restricted = Chunk.objects.filter(source__audience="internal").first().get_absolute_url()
-    shown = [client.get("/accounts/login/", {"next": restricted}).content.decode()]
+    shown = [client.get(page, {"next": restricted}).content.decode() for page in ("/accounts/login/", "/admin/login/")]
     stranger = Client(REMOTE_ADDR=fresh_address())
-    shown.append(stranger.post("/accounts/login/", {"username": question, "password": question}).content.decode())
+    for page in ("/accounts/login/", "/admin/login/"):
+        shown.append(stranger.post(page, {"username": question, "password": question}).content.decode())
     token = client.cookies["csrftoken"].value if "csrftoken" in client.cookies else ""
     shown.append(client.post("/accounts/logout/", {"csrfmiddlewaretoken": token}, follow=True).content.decode())
     return " ".join(shown)
@@ -337,7 +339,8 @@ SURFACES = {
 }
 # Routes each surface covers, by URL name; the admin is covered by "admin log" and admin tests.
 ROUTES_COVERED = {
-    "chunk-detail", "library", "home", "api-answer", "api-answer-stream", "login", "logout", "api-answer-rating",
+    "chunk-detail", "library", "home", "api-answer", "api-answer-stream", "login", "admin-sign-in", "logout",
+    "api-answer-rating",
     "admin-gaps", "admin-activity", "conversation-turns", "answer-permalink", "answer-permalink-turns",
 }
 SHOWS_ANSWERS = {

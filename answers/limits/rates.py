@@ -114,3 +114,15 @@ async def rate_limit_hit(key: str, *, clock: Callable[[], float] | None = None) 
     if not plan.tiers:
         return RateDecision(True)
     return plan.decision(await shared_counters().count_rate(plan.counters, ttl_s=RATE_TTL_S))
+
+
+async def session_mint_allowed(address: str | None, *, clock: Callable[[], float] | None = None) -> bool:
+    """Count a new session for an anonymous visitor from this address; False once the address has been given
+    RAG_SESSION_MINT_LIMIT this minute (each is a database row, and a page view costs nothing to send)."""
+    limit = settings.RAG_SESSION_MINT_LIMIT
+    if limit <= 0:
+        return True
+    window = int((clock or wall_clock)() // WINDOW_S)
+    key = f"rag:mint-session:{address or 'unknown'}:{window}"
+    (count,) = await shared_counters().count_rate([(key, limit)], ttl_s=RATE_TTL_S)
+    return count <= limit

@@ -1,4 +1,5 @@
-"""Open chat sockets per caller, counted in the shared counters so every socket of every worker adds up."""
+"""Open chat sockets per caller (and per address for anonymous callers), counted in the shared counters so every
+socket of every worker adds up."""
 import logging
 
 from django.conf import settings
@@ -23,28 +24,38 @@ class TooManySockets(Exception):
         self.message = message
 
 
-async def socket_opened(key: str) -> str | None:
-    """Count one more open socket for the caller: the slot to give back on close (None: not counted)."""
-    limit = settings.RAG_MAX_SOCKETS_PER_CALLER
-    if limit <= 0:
-        return None
-    slot = f"rag:sockets:{key}"
+async def socket_opened(key: str) -> tuple[str, ...]:
+    """Count one more open socket for the caller, and for an anonymous caller with a session also for their address
+    (RAG_MAX_SOCKETS_PER_ADDRESS, whatever sessions it presents): the slots to give back on close (none: not
+    counted). TooManySockets when one is full; the slots taken before it are given back."""
+    slots: list[tuple[str, int, str | None]] = [(f"rag:sockets:{key}", settings.RAG_MAX_SOCKETS_PER_CALLER, None)]
+    address, _, session = key.partition("/")
+    if key.startswith("client:") and session:
+        limit = settings.RAG_MAX_SOCKETS_PER_ADDRESS
+        crowded = f"{limit} chat windows are open from your network address"
+        slots.append((f"rag:sockets-address:{address}", limit, crowded))  # not the cookieless caller's own counter
+    taken: list[str] = []
     try:
-        taken = await shared_counters().take_slot(slot, limit=limit, ttl_s=SOCKET_SLOT_TTL_S)
+        for slot, limit, full in slots:
+            if limit <= 0:
+                continue
+            if not await shared_counters().take_slot(slot, limit=limit, ttl_s=SOCKET_SLOT_TTL_S):
+                await socket_closed(tuple(taken))
+                raise TooManySockets(f"{full or f'You have {limit} chat windows open'}; close one, then reload this "
+                                     "page to ask here.")
+            taken.append(slot)
     except UNREACHABLE:
         # Open, uncounted: while the counters are down every question is refused with a notice anyway.
         logger.warning("Open sockets are not counted: the shared counters cannot be reached", exc_info=True)
-        return None
-    if not taken:
-        raise TooManySockets(f"You have {limit} chat windows open; close one, then reload this page to ask here.")
-    return slot
+        await socket_closed(tuple(taken))
+        return ()
+    return tuple(taken)
 
 
-async def socket_closed(slot: str | None) -> None:
-    """Give a socket's slot back (its expiry gives it back if the counters cannot be reached now)."""
-    if slot is None:
-        return
-    try:
-        await shared_counters().give_slot(slot)
-    except UNREACHABLE:
-        logger.warning("A closed socket's slot could not be given back; it lapses with its expiry", exc_info=True)
+async def socket_closed(slots: tuple[str, ...]) -> None:
+    """Give a socket's slots back (their expiry gives them back if the counters cannot be reached now)."""
+    for slot in slots:
+        try:
+            await shared_counters().give_slot(slot)
+        except UNREACHABLE:
+            logger.warning("A closed socket's slot could not be given back; it lapses with its expiry", exc_info=True)

@@ -298,6 +298,39 @@ async def test_a_caller_over_the_socket_cap_is_told_and_closed_and_a_closed_sock
         await communicator.disconnect()
 
 
+async def test_anonymous_sockets_are_capped_per_address_whatever_sessions_they_present(corpus, settings, staff_user):
+    # Before, only each session's sockets were capped: one address held 500 open with 25 sessions on the running site.
+    settings.RAG_MAX_SOCKETS_PER_CALLER, settings.RAG_MAX_SOCKETS_PER_ADDRESS = 2, 3
+    one, other = await sync_to_async(session_cookie)(), await sync_to_async(session_cookie)()
+    opened = [await connect(one), await connect(one), await connect(other)]
+
+    fourth = await connect(other)  # within its session's 2, over its address's 3
+    notice = await fourth.receive_from()
+    closed = await fourth.receive_output()
+    signed_in = await connect(await sync_to_async(session_cookie)(staff_user))  # a user is capped as themselves
+
+    assert "3 chat windows are open from your network address" in notice
+    assert (closed["type"], closed["code"]) == ("websocket.close", SOCKET_CAP_CODE)
+    assert events(await ask(signed_in, TRASH_Q))[-1] == "done"
+    await opened[0].disconnect()
+    again = await connect(other)
+    assert events(await ask(again, TRASH_Q))[-1] == "done"
+    for communicator in (*opened[1:], signed_in, again):
+        await communicator.disconnect()
+
+
+async def test_the_address_cap_is_a_counter_of_its_own_not_the_cookieless_callers(corpus, settings):
+    settings.RAG_MAX_SOCKETS_PER_CALLER, settings.RAG_MAX_SOCKETS_PER_ADDRESS = 2, 2
+    cookie = await sync_to_async(session_cookie)()
+    with_sessions = [await connect(cookie), await connect(cookie)]
+
+    without = await connect()  # a cookieless caller is the address itself, with its own 2
+
+    assert events(await ask(without, TRASH_Q))[-1] == "done"
+    for communicator in (*with_sessions, without):
+        await communicator.disconnect()
+
+
 async def test_permission_change_between_two_questions_takes_effect(corpus, partner_user):
     communicator = await connect(await sync_to_async(session_cookie)(partner_user))
     assert "20% reseller discount" in "".join(await ask(communicator, PARTNER_Q))

@@ -3,6 +3,7 @@ follow-ups resolved against the stored turns as the caller may see them now; reo
 import datetime as dt
 import html
 import json
+import random
 import uuid
 
 import pytest
@@ -360,3 +361,22 @@ def test_a_stored_turns_standalone_form_is_read_as_history_only_by_those_who_see
     staff_user.save()
     later = api(staff, "and who signs them?", conversation=key).json()
     assert "deal desk" not in json.dumps(later)
+
+
+def test_one_address_is_given_at_most_the_configured_new_sessions_a_minute(settings, monkeypatch):
+    # Before, every cookieless GET / wrote a session row: one client minted 82 a second on the running site.
+    from django.contrib.sessions.models import Session
+
+    settings.RAG_SESSION_MINT_LIMIT = 2
+    now = 60.0 * random.randrange(10**6, 10**9) + 30.0  # a window of the counters no other run used
+    monkeypatch.setattr("answers.limits.rates.wall_clock", lambda: now)
+    address = f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(256)}"
+
+    visits = [Client(REMOTE_ADDR=address) for _ in range(3)]
+    pages = [client.get("/") for client in visits]
+    elsewhere = Client(REMOTE_ADDR=f"2001:db8::{random.randrange(1, 2**16):x}")
+    elsewhere.get("/")
+
+    assert [page.status_code for page in pages] == [200] * 3  # the page is served all the same
+    assert ["sessionid" in client.cookies for client in visits] == [True, True, False]
+    assert "sessionid" in elsewhere.cookies and Session.objects.count() == 3

@@ -25,3 +25,20 @@ def test_expired_anonymous_conversations_are_deleted_and_their_log_rows_kept(set
     assert set(Conversation.objects.values_list("title", flat=True)) == {fresh.title, users.title}
     assert QuestionLog.objects.get().conversation is None
     assert out.getvalue().startswith("Deleted 1 anonymous conversation older than 7 days")
+
+
+def test_expired_sessions_are_deleted_too():
+    # Every new visitor of the chat page is given a session; before, nothing ever deleted an expired one.
+    from django.contrib.sessions.models import Session
+
+    from rag_site.sessions import SessionStore
+
+    stale, live = SessionStore(), SessionStore()
+    stale.create(), live.create()
+    Session.objects.filter(session_key=stale.session_key).update(expire_date=timezone.now() - dt.timedelta(seconds=1))
+    out = io.StringIO()
+
+    call_command("purge_conversations", stdout=out)
+
+    assert list(Session.objects.values_list("session_key", flat=True)) == [live.session_key]
+    assert "Deleted 1 expired session." in out.getvalue()

@@ -265,3 +265,45 @@ def test_the_admin_keeps_its_own_sign_in_page():
     response = browser().get("/admin/")
 
     assert response.status_code == 302 and response["Location"] == "/admin/login/?next=/admin/"
+
+
+def admin_sign_in(client: Client, username: str, password: str) -> HttpResponse:
+    """Open the admin's sign-in page, then post its form with its CSRF token."""
+    client.get("/admin/login/?next=/admin/")
+    data = {"username": username, "password": password, "next": "/admin/"}
+    return client.post("/admin/login/?next=/admin/", {**data, "csrfmiddlewaretoken": client.cookies["csrftoken"].value})
+
+
+def test_failed_sign_ins_on_the_admins_page_are_limited_too(frozen_window, staff_user, settings):
+    # Before, /admin/login/ was Django's own view: a staff password could be guessed there without end.
+    settings.RAG_LOGIN_RATE_LIMIT = 3
+    client = browser()
+    failures = [admin_sign_in(client, "sue-staff", f"guess-{n}").status_code for n in range(3)]
+
+    with_the_password = admin_sign_in(client, "sue-staff", "pw-staff-123")
+
+    assert failures == [200] * 3
+    assert with_the_password.status_code == 429 and with_the_password["Retry-After"] == "840"
+    assert REFUSED in with_the_password.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_the_site_and_the_admin_count_failed_sign_ins_together(frozen_window, staff_user, settings):
+    settings.RAG_LOGIN_RATE_LIMIT = 3
+    client = browser()
+    on_the_site = [sign_in(client, "sue-staff", f"guess-{n}").status_code for n in range(2)]
+
+    on_the_admin = [admin_sign_in(browser(), "sue-staff", f"guess-{n}").status_code for n in range(2, 4)]
+
+    assert on_the_site == [200, 200] and on_the_admin == [200, 429]  # the same username's counter
+
+
+def test_staff_sign_in_on_the_admins_page_is_not_counted_and_opens_the_admin(frozen_window, staff_user, settings):
+    settings.RAG_LOGIN_RATE_LIMIT = 1
+    client = browser()
+    signed_in = [admin_sign_in(client, "sue-staff", "pw-staff-123") for _ in range(3)]
+
+    failures = [admin_sign_in(browser(), "sue-staff", "guess").status_code for _ in range(2)]
+
+    assert [(r.status_code, r["Location"]) for r in signed_in] == [(302, "/admin/")] * 3
+    assert failures == [200, 429]
