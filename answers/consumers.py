@@ -177,7 +177,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.tasks: set[asyncio.Task] = set()
-        self.busy = False  # from a question until its end marker is sent (the log is written after that)
+        self.busy = False  # from a question until its end marker is sent (its log row is stored before that)
         self.socket_slots: tuple[str, ...] = ()
         # This socket's last answered turns, what a follow-up outside a stored conversation is resolved against
         # (§6a); they live as long as it, and only for the caller who asked them (a sign-in or sign-out on the socket

@@ -18,6 +18,7 @@ from django.utils import timezone
 from answers.models import Conversation, QuestionLog
 from answers.pipeline.followups import Turn
 from answers.present.api import AnswerSummary
+from answers.random_keys import random_uuid
 from corpus_admin.models import Chunk
 
 TITLE_CHARS = 80
@@ -88,19 +89,24 @@ def conversation_get(*, caller: Any, key: uuid.UUID, now: dt.datetime | None = N
     return found
 
 
-def conversation_start(*, caller: Any, question: str) -> Conversation | None:
-    """A new conversation of the caller's, titled by its first question; None for a caller who cannot keep one."""
+def conversation_new(*, caller: Any, question: str) -> Conversation | None:
+    """A new conversation of the caller's, titled by its first question, not stored yet: it is inserted with its
+    first turn, in the same transaction (answers/log_writer.py), so a question refused by the limits leaves none and
+    a question's reads before its answer write nothing; its key is random (answers/random_keys.py). None for a
+    caller who cannot keep one."""
     user = caller.signed_in_user
     if caller.owner_lookup is None:
         return None
-    return Conversation.objects.create(
-        user=user, session_key="" if user is not None else caller.session_key, title=conversation_title(question)
-    )
+    return Conversation(key=random_uuid(), user=user, session_key="" if user is not None else caller.session_key,
+                        title=conversation_title(question))
 
 
-def conversation_discard(conversation: Conversation) -> None:
-    """Delete a conversation started for a question that was then refused (it holds no turn)."""
-    Conversation.objects.filter(pk=conversation.pk, turns__isnull=True).delete()
+def conversation_store(conversation: Conversation, *, touch: bool = True) -> None:
+    """Store a new conversation (`conversation_new`), or mark a stored one asked in now when `touch`."""
+    if conversation.pk is None:
+        conversation.save()
+    elif touch:
+        conversation_touch(conversation)
 
 
 def conversation_touch(conversation: Conversation) -> None:

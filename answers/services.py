@@ -4,24 +4,26 @@ import logging
 import re
 import traceback
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 
-from answers.conversations import conversation_discard, conversation_start, conversation_touch, history_of
+from answers.conversations import conversation_new, conversation_store, history_of
 from answers.dbcalls import db_call
 from answers.generators.claude import ClaudeGenerator, ClaudeSettings
 from answers.generators.fallback import FallbackGenerator
 from answers.generators.rewrite import rewrite_question
 from answers.limits.rates import caller_key
 from answers.limits.slots import admitted
+from answers.log_writer import Item, log_writer
 from answers.models import Conversation, QuestionLog
 from answers.outages import database_available
 from answers.pipeline.answer import Retriever, answer_events
 from answers.pipeline.config import PipelineConfig
-from answers.pipeline.events import Event, QuestionResolved
+from answers.pipeline.events import AnswerDone, Event, QuestionResolved
 from answers.pipeline.followups import Resolution, Turn, resolve_question
 from answers.pipeline.generate.base import Generator
 from answers.pipeline.generate.extractive import ExtractiveGenerator
@@ -278,10 +280,10 @@ async def ask(
     QuestionResolved event.
     `conversation`, a stored conversation of the caller's, gives the history instead (its last turns, re-read with
     the caller's audiences now) and the answer is logged in it; with none, `keep` starts one (when the caller has a
-    user or a session), titled by this question. `admission`, what `admission_reads` read for this question inside a
-    surface's own database call (the websocket reads its caller in the same one), stands for that read: the question's
-    database work before its answer is then that one call, and a conversation it started is discarded if the limits
-    refuse the question.
+    user or a session), titled by this question and stored with the answer's log row. `admission`, what
+    `admission_reads` read for this question inside a surface's own database call (the websocket reads its caller in
+    the same one), stands for that read: the question's database work before its answer is then that one call (reads
+    only).
     """
     text = clean_question(question)
     slot = contextlib.AsyncExitStack()
@@ -293,13 +295,8 @@ async def ask(
         except BaseException:
             await slot.aclose()
             raise
-    elif caller.limited:  # read by the surface already: the limits count the question after it
-        try:
-            await slot.enter_async_context(admitted(caller.key))
-        except BaseException:
-            if admission.started and admission.conversation is not None:  # refused: it must not stay, empty
-                await db_call(conversation_discard)(admission.conversation)
-            raise
+    elif caller.limited:  # read by the surface already: the limits count the question after it (a conversation
+        await slot.enter_async_context(admitted(caller.key))  # it started is stored with its first turn: none here)
     history = history if admission.history is None else admission.history
     config = config or pipeline_config()
     generator = make_generator(config)
@@ -315,8 +312,9 @@ async def ask(
 
 @dataclass(frozen=True)
 class Admission:
-    """What a question reads and writes before it starts: the caller's audiences and retriever, the stored
-    conversation's last turns (None when it names none) and the conversation it is asked in (`started`: by it)."""
+    """What a question reads before it starts: the caller's audiences and retriever, the stored conversation's last
+    turns (None when it names none) and the conversation it is asked in (`started`: by it, stored with its log
+    row)."""
 
     prepared: PreparedCaller
     history: tuple[Turn, ...] | None
@@ -328,15 +326,15 @@ class Admission:
 def admission_reads(
     caller: "Caller", question: str, audiences: tuple[str, ...] | None, conversation: Conversation | None, keep: bool,
 ) -> Admission:
-    """What a question reads and writes before it starts, inside one database call: the caller's audiences and
-    retriever, then the stored conversation's last turns with what the caller may see now, or a new conversation
-    when `keep` (None when the caller has neither user nor session)."""
+    """What a question reads before it starts, inside one database call: the caller's audiences and retriever, then
+    the stored conversation's last turns with what the caller may see now, or a new conversation when `keep` (not
+    stored yet: `conversation_new`; None when the caller has neither user nor session)."""
     prepared = _prepare(caller.user, audiences)
     if conversation is not None:
         return Admission(prepared, history_of(conversation, audiences=prepared.audiences, limit=MAX_HISTORY),
                          conversation)
     if keep:
-        started = conversation_start(caller=caller, question=question)
+        started = conversation_new(caller=caller, question=question)
         return Admission(prepared, None, started, started=started is not None)
     return Admission(prepared, None, None)
 
@@ -358,7 +356,21 @@ async def _answer(
     conversation: Conversation | None = None,
     touch: bool = True,
 ) -> AsyncIterator[Event]:
+    recorded = False
+
+    async def record_once() -> None:
+        nonlocal recorded
+        if record and not recorded:
+            recorded = True  # before the write: a cancellation while it runs must not write a second row
+            stats = getattr(generator, "stats", None)
+            await _record(
+                summary, caller=caller, audiences=prepared.audiences, channel=channel, generator=generator.name,
+                generation=stats.as_dict() if stats is not None else {}, answer_key=answer_key,
+                conversation=conversation, touch=touch,
+            )
+
     try:
+        done: AnswerDone | None = None
         # The concurrent-answer slots, given back when the answer ends however it ends, before its log row is
         # written: the log holds nobody's place.
         async with slot:
@@ -373,15 +385,17 @@ async def _answer(
             retriever = bound_to_question(prepared.retriever, answered)  # hybrid: the question's vector, once
             async for event in answer_events(answered, retriever=retriever, generator=generator, config=config):
                 summary.add(event)
+                if isinstance(event, AnswerDone):  # the last event
+                    done = event
+                    continue
                 yield event
+        if done is not None:
+            # The end comes once the row (and a conversation the question started) is stored: the permalink and the
+            # conversation it carries, or a follow-up naming that conversation, find them however soon they come.
+            await record_once()
+            yield done
     finally:
-        if record:
-            stats = getattr(generator, "stats", None)
-            await _record(
-                summary, caller=caller, audiences=prepared.audiences, channel=channel, generator=generator.name,
-                generation=stats.as_dict() if stats is not None else {}, answer_key=answer_key,
-                conversation=conversation, touch=touch,
-            )
+        await record_once()  # an answer cut off, or broken, is logged as it ended
 
 
 async def _resolved(question: str, history: tuple[Turn, ...], config: PipelineConfig, resolve: Resolver) -> Resolution:
@@ -404,7 +418,7 @@ async def _record(
 ) -> None:
     """Log the answer; if that fails, log the failure as an error and keep a row saying so (the answer stands)."""
     try:
-        await db_call(log_answer)(
+        await log_writer(log_answer, log_answers).write(  # with the rows of answers ending meanwhile
             summary, caller=caller, channel=channel, generator=generator, audiences=audiences, generation=generation,
             answer_key=answer_key, conversation=conversation, touch=touch,
         )
@@ -435,9 +449,10 @@ def _asked(
     conversation: Conversation | None = None, touch: bool = True,
 ) -> dict[str, Any]:
     """A log row's fields that say who asked, where, in which conversation, and which generator answered (and the
-    answer's key); `touch` marks the conversation asked in now (not needed for one this question started)."""
-    if conversation is not None and touch:
-        conversation_touch(conversation)
+    answer's key); a conversation this question started is stored now, and `touch` marks a stored one asked in now
+    (not needed for one this question started)."""
+    if conversation is not None:
+        conversation_store(conversation, touch=touch)
     return {
         "conversation": conversation,
         "user": caller.signed_in_user,
@@ -448,21 +463,37 @@ def _asked(
     }
 
 
+@contextlib.contextmanager
+def _stored_together(conversations: Iterable[Conversation | None]) -> Iterator[None]:
+    """One transaction for log rows and the conversations their questions started: if it rolls back, those
+    conversations are unstored again (a row written after, such as the failure's, stores them anew)."""
+    new = [c for c in conversations if c is not None]
+    new = [c for c in new if c.pk is None]
+    try:
+        with transaction.atomic():
+            yield
+    except BaseException:
+        for c in new:
+            c.pk = None
+        raise
+
+
 def log_failure(
     summary: AnswerSummary, *, caller: Caller, channel: str, generator: str, error: str,
     answer_key: uuid.UUID | None = None, conversation: Conversation | None = None, touch: bool = True,
 ) -> QuestionLog:
     """Store the least a log row holds: who asked what (escaped), on which channel, and why the row is short."""
-    return QuestionLog.objects.create(
-        **_asked(caller, channel=channel, generator=generator, answer_key=answer_key, conversation=conversation,
-                 touch=touch),
-        question=_storable(summary.question),
-        status=row_status(summary),
-        error=error,
-    )
+    with _stored_together([conversation]):
+        return QuestionLog.objects.create(
+            **_asked(caller, channel=channel, generator=generator, answer_key=answer_key, conversation=conversation,
+                     touch=touch),
+            question=_storable(summary.question),
+            status=row_status(summary),
+            error=error,
+        )
 
 
-def log_answer(
+def _answer_row(
     summary: AnswerSummary,
     *,
     caller: Caller,
@@ -474,11 +505,41 @@ def log_answer(
     conversation: Conversation | None = None,
     touch: bool = True,
 ) -> QuestionLog:
-    """Store one answer in the conversation log (under `answer_key` when the stream issued one); `touch` as `_asked`."""
-    return QuestionLog.objects.create(
+    """One answer's log row, not saved yet (its conversation stored or touched: `_asked`)."""
+    return QuestionLog(
         **_asked(caller, channel=channel, generator=generator, answer_key=answer_key, conversation=conversation,
                  touch=touch),
         audiences=list(audiences),
         generation=generation or {},
         **log_row(summary),
     )
+
+
+def log_answer(summary: AnswerSummary, **fields: Any) -> QuestionLog:
+    """Store one answer in the conversation log (under `answer_key` when the stream issued one), with the conversation
+    it started; `touch` as `_asked`. The fields are `_answer_row`'s."""
+    with _stored_together([fields.get("conversation")]):
+        row = _answer_row(summary, **fields)
+        row.save(force_insert=True)
+        return row
+
+
+def log_answers(items: Sequence[Item]) -> list[BaseException | None]:
+    """Store several answers' rows (each a `log_answer` call's arguments) in one transaction and one INSERT, the
+    conversations they started in one more; if that fails, each row alone with `log_answer`. Each row's outcome:
+    None when stored, else what storing it raised."""
+    started = {id(c): c for _, fields in items if (c := fields.get("conversation")) is not None and c.pk is None}
+    try:
+        with _stored_together(started.values()):
+            Conversation.objects.bulk_create(started.values())
+            QuestionLog.objects.bulk_create([_answer_row(summary, **fields) for summary, fields in items])
+        return [None] * len(items)
+    except Exception:  # noqa: BLE001  (one unstorable row must not cost the others theirs: each alone)
+        outcomes: list[BaseException | None] = []
+        for summary, fields in items:
+            try:
+                log_answer(summary, **fields)
+                outcomes.append(None)
+            except Exception as error:  # noqa: BLE001  (that row's own outcome, raised to its answer)
+                outcomes.append(error)
+        return outcomes

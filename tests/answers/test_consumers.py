@@ -15,7 +15,7 @@ from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
 
-from answers import consumers, services
+from answers import consumers, log_writer, services
 from answers.consumers import Outbox
 from answers.models import Conversation, QuestionLog
 from answers.outages import ServiceUnavailable
@@ -236,6 +236,7 @@ async def test_a_question_reads_and_writes_in_one_database_call_before_its_answe
 
     monkeypatch.setattr(consumers, "db_call", counted)
     monkeypatch.setattr(services, "db_call", counted)
+    monkeypatch.setattr(log_writer, "db_call", counted)  # the log row (answers/log_writer.py)
     communicator = await connect(await sync_to_async(session_cookie)())
     try:
         calls.clear()  # the socket's opening counts the caller's sockets: not a question's

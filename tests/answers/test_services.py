@@ -1,16 +1,18 @@
 """The answer service: one entry point; an answer is delivered even when its log cannot be written (an error)."""
+import asyncio
 import logging
 import uuid
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from django.contrib.auth.models import AnonymousUser
 
 from answers import services
 from answers.limits.slots import QuestionRefused, admitted
-from answers.models import QuestionLog
+from answers.models import Conversation, QuestionLog
 from answers.pipeline.events import AnswerDone
 from answers.pipeline.followups import Resolution, Turn
+from answers.present.api import AnswerSummary
 from answers.services import Caller, ask
 from answers.testing.scripted import ScriptedGenerator
 
@@ -136,3 +138,67 @@ async def test_a_rewrite_longer_than_a_question_may_be_is_not_used(corpus, setti
     events = await answer(TRASH_Q, history=(Turn("What is the trash?"),), resolve=wordy)
 
     assert not [e for e in events if e.kind == "resolved"] and events[-1].status == "answered"
+
+
+async def last_event(stream) -> AnswerDone:
+    return [event async for event in stream][-1]
+
+
+async def test_answers_ending_together_are_each_logged_in_the_conversation_they_started(corpus):
+    callers = [Caller(session_key=f"burst-{n}") for n in range(8)]
+
+    streams = [await ask(caller=c, question=TRASH_Q, channel="ws", keep=True) for c in callers]
+    ends = await asyncio.gather(*(last_event(stream) for stream in streams))  # all at once: their rows meet
+
+    assert [end.status for end in ends] == ["answered"] * 8
+    rows = [row async for row in QuestionLog.objects.select_related("conversation")]
+    assert sorted(row.session_key for row in rows) == sorted(c.session_key for c in callers)
+    assert all(row.conversation.session_key == row.session_key for row in rows)
+    assert {row.conversation.key for row in rows} == {stream.conversation.key for stream in streams}
+
+
+async def test_the_row_and_its_new_conversation_are_stored_before_the_end_of_the_answer_is_given(corpus):
+    stream = await ask(caller=Caller(session_key="prompt"), question=TRASH_Q, channel="ws", keep=True)
+    assert not await Conversation.objects.aexists()  # not stored before its first turn
+
+    async for event in stream:
+        if isinstance(event, AnswerDone):  # what the end marker (with the permalink) is sent for
+            row = await QuestionLog.objects.select_related("conversation").aget(answer_key=stream.answer_key)
+            assert row.conversation.key == stream.conversation.key
+
+
+async def test_a_question_refused_by_the_limits_leaves_no_conversation(corpus, settings):
+    settings.RAG_MAX_CONCURRENT_PER_CALLER = 1
+    settings.REDIS_URL = ""  # the in-process counters
+    caller = Caller(session_key=f"busy-{uuid.uuid4()}")
+    admission = await sync_to_async(services.admission_reads)(caller, TRASH_Q, None, None, True)
+
+    async with admitted(caller.key):  # the caller's one answer being written
+        with pytest.raises(QuestionRefused):
+            await ask(caller=caller, question=TRASH_Q, channel="ws", admission=admission)
+
+    assert admission.started and not await Conversation.objects.aexists()
+
+
+async def test_an_unstorable_row_of_a_batch_fails_alone_and_its_conversation_is_stored_with_its_failure(corpus):
+    callers = [Caller(session_key=f"batch-{n}") for n in range(3)]
+    started = [services.conversation_new(caller=c, question=f"question {n}") for n, c in enumerate(callers)]
+    items = [
+        (AnswerSummary(f"question {n}"), {"caller": c, "audiences": ("public",), "channel": "ws",
+                                           "generator": "extractive", "conversation": started[n], "touch": False,
+                                           "generation": {"unstorable": object()} if n == 1 else {}})
+        for n, c in enumerate(callers)
+    ]
+
+    outcomes = await sync_to_async(services.log_answers)(items)
+    await sync_to_async(services.log_failure)(
+        items[1][0], caller=callers[1], channel="ws", generator="extractive", error="could not be written",
+        conversation=started[1], touch=False,
+    )
+
+    assert outcomes[0] is None and outcomes[2] is None and isinstance(outcomes[1], TypeError)
+    rows = [row async for row in QuestionLog.objects.select_related("conversation").order_by("question")]
+    assert [(row.question, row.conversation.title, row.error) for row in rows] == [
+        ("question 0", "question 0", ""), ("question 1", "question 1", "could not be written"),
+        ("question 2", "question 2", ""),
+    ]
