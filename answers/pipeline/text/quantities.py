@@ -173,7 +173,7 @@ def number_spans(text: str) -> list[tuple[str, int, int]]:
 _SINGULAR_UNITS = {unit: unit for unit in _UNIT_ALIASES if unit.replace(" ", "").isalpha() and len(unit) > 2}
 _SINGULAR_UNITS |= {"licence": "licence", "license": "licence", "retry": "attempt"}
 _SPOKEN = re.compile(
-    rf"\b(?:(?P<half>half)\s+(?:an?\s+)?|(?:an?|the\s+same|single|one)\s+)"
+    rf"\b(?:(?P<half>half)\s+(?:an?\s+)?|(?P<same>the\s+same\s+)|(?:an?|single|one)\s+)"
     rf"(?P<unit>{_alternation(dict(sorted(_SINGULAR_UNITS.items(), key=lambda item: -len(item[0]))))})(?![\w-])",
     re.I,
 )
@@ -181,11 +181,13 @@ _SPOKEN = re.compile(
 
 def spoken_amounts(text: str) -> frozenset[tuple[str, str]]:
     """The amounts a text says of a unit without digits, as (value, unit): "within a day" -> ("1", "day"), "the same
-    file" -> ("1", "file"), "every half hour" -> ("0.5", "hour")."""
-    return frozenset(
-        ("0.5" if match.group("half") else "1", _SINGULAR_UNITS[_alias(match.group("unit"))])
-        for match in _SPOKEN.finditer(unicodedata.normalize("NFC", text))
-    )
+    file" -> ("1", "file"), "every half hour" -> ("0.5", "hour"); "the same day" is a date, no length of time."""
+    amounts = set()
+    for match in _SPOKEN.finditer(unicodedata.normalize("NFC", text)):
+        unit = _SINGULAR_UNITS[_alias(match.group("unit"))]
+        if not (match.group("same") and unit in _DURATION_UNITS):
+            amounts.add(("0.5" if match.group("half") else "1", unit))
+    return frozenset(amounts)
 
 
 # Seconds in each unit of time that has a fixed length; a month and a year are counted in months of their own, and a

@@ -207,3 +207,10 @@ def test_a_stored_sentence_quoted_whole_always_verifies_against_itself(text):
     verdict = verify_sentence(f"{text[:-1]} [1].", blocks={1: Block(1, record, 1.0, text)}, config=CONFIG)
 
     assert verdict.shown, (text, verdict.reasons)
+
+
+def test_a_number_for_what_the_span_calls_the_same_day_is_not_shown():
+    # Found by the property above: "the same day" names a date, not a length of one day.
+    verdict = verify_sentence("Orders placed before 14:00 ship the 1 day [1].", blocks=BLOCKS, config=CONFIG)
+
+    assert not verdict.spans
