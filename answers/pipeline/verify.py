@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from answers.pipeline.bounds import ONLY_IN_INSTRUCTIONS, bound_problems
+from answers.pipeline.commands import command_support
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.evidence import evidence_text, instruction_text
 from answers.pipeline.spans import support_span
@@ -63,6 +64,9 @@ def verify_sentence(
     marked = parse_markers(sentence)
     if not marked.cited:
         return Verdict(marked.text, (), ("no citation",))
+    commanded = _as_command(marked.text, marked.cited, blocks)
+    if commanded is not None:
+        return commanded
     # "without a credit card" and "no credit card" make one claim: the polarity check compares how they say it. A
     # negation word still helps find the span ("cannot restore" is said where "cannot" is), never counting towards
     # the share.
@@ -123,6 +127,16 @@ def verify_sentence(
         valid.append(n)
         spans[n] = supported[0]
     return Verdict(marked.text, tuple(valid), tuple(reasons), tuple(spans[n] for n in valid))
+
+
+def _as_command(text: str, cited: tuple[int, ...], blocks: Mapping[int, Block]) -> Verdict | None:
+    """A sentence that is a cited chunk's lead and command word for word (commands.py), with the citations holding it;
+    None when no cited chunk holds it, for the checks of any sentence."""
+    passing, spans = command_support(text, cited, blocks)
+    if not passing:
+        return None
+    reasons = tuple(f"[{n}] does not hold the command" for n in cited if n not in passing)
+    return Verdict(text, passing, reasons, spans)
 
 
 def _elsewhere(n: int, span: SupportSpan, blocks: Mapping[int, Block]) -> tuple[str, ...]:

@@ -11,17 +11,21 @@ A unit quotes only stored sentences, whole; its context (the chunk's heading pat
 - a field's default with the sentence that says what the field is ("deadlock_timeout (integer): This is the amount
   of time to wait on a lock ..." and "The default is one second (1s) ...");
 - the consecutive list items of one list, for a question asking how to do something;
-- a sentence with the sentences after it in its section, for such a question when no list holds the steps.
+- a sentence with the sentences after it in its section, for such a question when no list holds the steps;
+- for such a question, a sentence leading with ":" and the code line after it, quoted as one sentence with the line
+  as a code span, so that it reaches the verifier word for word (commands.py).
 """
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from answers.pipeline.commands import Command, chunk_commands
 from answers.pipeline.evidence import block_evidence
 from answers.pipeline.generate.fields import line_term
 from answers.pipeline.records import ChunkRecord, SentenceSpan
 from answers.pipeline.text.instructions import instruction_reason
-from answers.pipeline.text.sentences import MARKER, passage_sentences
+from answers.pipeline.text.markup import MarkdownSentenceBuffer
+from answers.pipeline.text.sentences import MARKER, parse_markers, passage_sentences
 from answers.pipeline.types import Block
 
 MIN_WORDS = 4
@@ -88,7 +92,7 @@ class Unit:
     block: Block
     sentences: tuple[Quoted, ...]
     context: tuple[str, ...]
-    kind: str  # "sentence", "field", "signature", "pair", "described", "steps" or "section"
+    kind: str  # "sentence", "field", "signature", "pair", "described", "steps", "section" or "command"
 
     @property
     def text(self) -> str:
@@ -223,7 +227,50 @@ def block_units(block: Block, *, procedure: bool = False) -> list[Unit]:
             units.append(Unit(block, (described, sentence), context, "described"))
     if procedure:
         units.extend(_steps(block, sentences, context))
+        # a lead quoted without its command ("To cluster the database test:") promises what it leaves out: in every
+        # unit of a how-to, a lead is quoted with it
+        leads = _commands(block, sentences)
+        units = [_with_commands(unit, leads) for unit in units]
     return units
+
+
+def _with_commands(unit: Unit, leads: dict[int, Quoted]) -> Unit:
+    """The unit with each lead it quotes followed by its command; a lead alone is a unit of its own kind."""
+    if not any(s.position in leads for s in unit.sentences):
+        return unit
+    sentences = tuple(leads.get(s.position, s) for s in unit.sentences)
+    return Unit(unit.block, sentences, unit.context, "command" if len(sentences) == 1 else unit.kind)
+
+
+def _commands(block: Block, sentences: Sequence[Quoted]) -> dict[int, Quoted]:
+    """Each quotable lead of the block's chunk, by its place, as quoted with the command after it (a compressed copy
+    has none: what is quoted must be the chunk's own text)."""
+    if block.text != block.record.text:
+        return {}
+    leads = {s.stored: s for s in sentences}
+    found: dict[int, Quoted] = {}
+    for command in chunk_commands(block.record):
+        lead = leads.get(command.lead)
+        shown = command_quote(command, block.number)
+        if lead is not None and shown is not None:
+            found[lead.position] = replace(lead, text=shown)
+    return found
+
+
+def command_quote(command: Command, number: int) -> str | None:
+    """A command as the reader writes it, its line a code span so that no Markdown is read in it; None unless the
+    sentence buffer then reads it, with its marker, as the very words the verifier finds (commands.py)."""
+    if "`" in command.code:
+        return None
+    shown = f"{command.lead} `{command.code}`"
+    buffer = MarkdownSentenceBuffer()
+    read = buffer.feed(f"{shown} [{number}]. ")  # as the generator writes it: no end mark, so "[n]." is added
+    rest, tail = buffer.flush()
+    read += rest
+    if tail or len(read) != 1 or read[0].list_item:
+        return None
+    marked = parse_markers(read[0].text)
+    return shown if marked.cited == (number,) and marked.text in (command.text, command.text + ".") else None
 
 
 def _kind(sentence: Quoted) -> str:

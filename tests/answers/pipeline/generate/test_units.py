@@ -217,3 +217,41 @@ def test_a_chunk_of_a_terminal_transcript_alone_has_no_sentence_to_quote():
     assert block.record.sentences == ()
     assert quoted_sentences(block) == []
     assert block_units(block, procedure=True) == []
+
+
+COMMANDS = """# Clustering
+
+## Examples
+
+To cluster the database named test from the shell:
+
+```
+$ clusterdb test
+```
+
+To run a script that holds a citation-like index:
+
+```
+$ ./run a[1]
+```
+"""
+
+
+def test_a_how_to_quotes_a_lead_with_the_command_after_it_as_one_sentence_its_line_a_code_span():
+    block = document_blocks("commands.md", COMMANDS)[0]
+    units = block_units(block, procedure=True)
+    commands = [u.text for u in units if u.kind == "command"]
+
+    assert commands == ["To cluster the database named test from the shell: `clusterdb test`"]
+    # the lead is not offered alone: it promises the command it would leave out
+    assert "To cluster the database named test from the shell:" not in [u.text for u in units]
+    # a line the verifier would read a citation in is never quoted
+    assert not any("a[1]" in text for text in commands)
+    # a run of steps that quotes the lead quotes its command with it
+    assert all("`clusterdb test`" in u.text for u in units if u.kind == "section" and "named test" in u.text)
+
+
+def test_a_question_that_is_no_how_to_gets_no_command_unit():
+    block = document_blocks("commands.md", COMMANDS)[0]
+
+    assert not [u for u in block_units(block) if u.kind == "command"]
