@@ -186,7 +186,9 @@ fragment when its head parallels the previous question's, when the previous answ
 ("free trial workspaces?" after a passage naming them), or when the previous question went unanswered; a closing ",
 then" marks a fragment ("storage, then?", "password reset links, then?"); a preposition and a question word go in
 front of an auxiliary-first previous question ("from where?" -> "From where can an expired invitation be sent
-again?").
+again?"). A "that" right before a preposition is no relative pronoun, no clause opening with "on" or "for": it is an
+object and stands for the previous act ("can admins force that on everyone?" after "Can I lock the mobile app with
+Face ID?" -> "... force locking the mobile app with Face ID on everyone?").
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

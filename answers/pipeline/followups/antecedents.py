@@ -109,6 +109,7 @@ def pointing_pronouns(words: list[Word], question: str) -> list[int]:
                            or preceding in ("than", "least", "only", "no")) and preceding not in ("each", "every"):
             continue  # "one file", "more than one"; not "use one twice"
         if (w in ("that", "this") and following and i > 0 and is_content(words[i - 1])
+                and following not in PREPOSITIONS  # "require that on every link": no clause opens with "on"
                 and (i - 1 not in skipped or following in AUXILIARIES)  # "which files that are shared"
                 and not (i + 2 == len(words) and _is_predicate(words[i + 1].lower))
                 and not all(x.lower in ADVERBS for x in words[i + 1 :])):  # "turn that off": a particle, no clause

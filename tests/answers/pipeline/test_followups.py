@@ -1135,3 +1135,14 @@ def test_a_preposition_and_a_question_word_go_in_front_of_an_auxiliary_first_que
 
     assert resolve("from where?", resend) == "From where can an expired invitation be sent again?"
     assert resolve("for what?", REFUNDS) == "for what?"  # a question word before no auxiliary-first question
+
+
+def test_that_before_a_preposition_is_no_relative_pronoun_and_stands_for_the_previous_act():
+    face_id = Turn("Can I lock the mobile app with Face ID?", ("The mobile apps can be locked with Face ID.",),
+                   ("Mobile apps\nSecurity on mobile\nThe mobile apps can be locked with a passcode, Face ID or "
+                    "fingerprint. Admins can require a passcode on every mobile device.",))
+
+    assert resolve("can admins force that on everyone?", face_id) == (
+        "Can admins force locking the mobile app with Face ID on everyone?")
+    assert resolve("Which files that are shared can guests see?", face_id) == (
+        "Which files that are shared can guests see?")
