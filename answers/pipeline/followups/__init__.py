@@ -188,7 +188,10 @@ then" marks a fragment ("storage, then?", "password reset links, then?"); a prep
 front of an auxiliary-first previous question ("from where?" -> "From where can an expired invitation be sent
 again?"). A "that" right before a preposition is no relative pronoun, no clause opening with "on" or "for": it is an
 object and stands for the previous act ("can admins force that on everyone?" after "Can I lock the mobile app with
-Face ID?" -> "... force locking the mobile app with Face ID on everyone?").
+Face ID?" -> "... force locking the mobile app with Face ID on everyone?"). "those/these <noun>" is that noun as
+the previous turn's passages name it with words of the previous question before it, its verb after "I" left out
+("what happens to those files ...?" after "How do I mark a file as available offline?", citing "Offline files can be
+opened ..." -> "the offline files").
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

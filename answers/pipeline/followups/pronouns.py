@@ -1,4 +1,5 @@
 """Each pronoun that points outside the question replaced by what it stands for."""
+import re
 from collections.abc import Sequence
 
 from answers.pipeline.answered import who_answered
@@ -31,10 +32,13 @@ from answers.pipeline.topics import (
     DETERMINERS,
     LIGHT_VERBS,
     MODALS,
+    SUBJECTS,
     Word,
     is_content,
     key_term,
     modal_subject,
+    modifiers_of,
+    stem_of,
     words_of,
 )
 
@@ -47,7 +51,7 @@ def substitute_pronouns(
     """The question with each pronoun that points outside it replaced by the topic; None when none does."""
     pointing = pointing_pronouns(words, question)
     if not pointing:
-        return None
+        return _demonstrated_things(question, words, history[-1], config) if history else None
     text = question
     for i in reversed(pointing):
         word = words[i]
@@ -155,6 +159,29 @@ def substitute_pronouns(
             return None
         text = text[: word.start] + replacement + text[word.end :]
     return text
+
+
+def _demonstrated_things(question: str, words: list[Word], previous: Turn, config: PipelineConfig) -> str | None:
+    """The question with each "those/these <noun>" put as the previous turn's passages name that noun with words of
+    the previous question before it ("what happens to those files ...?" after "How do I mark a file as
+    available offline?", citing "Offline files can be opened ..." -> "the offline files"); None when there is none."""
+    asked = words_of(previous.question)
+    # the previous question's words, but not its verb after "I/we" or a modal ("mark" of "How do I mark a file ...?")
+    allowed = {stem_of(w, config) for k, w in enumerate(asked)
+               if is_content(w) and not (k > 0 and (asked[k - 1].lower in SUBJECTS or asked[k - 1].lower in MODALS))}
+    text, found = question, False
+    for i in reversed(range(len(words) - 1)):
+        noun = words[i + 1]
+        if (words[i].lower not in ("those", "these") or not is_content(noun)
+                or (i + 2 < len(words) and is_content(words[i + 2]))):
+            continue
+        stem = stem_of(noun, config)
+        sentences = [sentence for text in (*previous.answer_sentences, *previous.cited_texts)
+                     for sentence in re.split(r"(?<=[.!?])\s+|\n", text)]
+        modifiers = modifiers_of(stem, sentences, allowed - {stem}, config=config) if stem else ""
+        if modifiers and not {stem_of(w, config) for w in words_of(modifiers)} & {stem_of(w, config) for w in words}:
+            text, found = text[: words[i].start] + f"the {modifiers} {noun.text}" + text[noun.end :], True
+    return text if found else None
 
 
 def _subject_they(words: list[Word], verb: int, previous: Turn) -> bool:

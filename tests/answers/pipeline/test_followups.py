@@ -1146,3 +1146,14 @@ def test_that_before_a_preposition_is_no_relative_pronoun_and_stands_for_the_pre
         "Can admins force locking the mobile app with Face ID on everyone?")
     assert resolve("Which files that are shared can guests see?", face_id) == (
         "Which files that are shared can guests see?")
+
+
+def test_those_before_a_noun_is_that_noun_as_the_passages_name_it_with_the_previous_question_s_words():
+    offline = Turn("How do I mark a file as available offline?", ("You can mark files as available offline.",),
+                   ("Mobile apps\nOffline files\nYou can mark files as available offline. Offline files can be opened "
+                    "without an internet connection.",))
+
+    assert resolve("what happens to those files if my phone is signed out?", offline) == (
+        "What happens to the offline files if my phone is signed out?")
+    assert resolve("Can I see those offline files on my laptop?", offline) == (
+        "Can I see those offline files on my laptop?")  # no noun alone after "those"
