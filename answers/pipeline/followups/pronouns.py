@@ -48,7 +48,8 @@ _POSSESSIVES = {"mine": "my", "yours": "your", "theirs": "their", "ours": "our"}
 def substitute_pronouns(
     question: str, words: list[Word], history: Sequence[Turn], *, config: PipelineConfig
 ) -> str | None:
-    """The question with each pronoun that points outside it replaced by the topic; None when none does."""
+    """The question with each pronoun that points outside it replaced by the topic, or with none, each "those/these
+    <noun>" named as the passages name it; None when nothing points outside it."""
     pointing = pointing_pronouns(words, question)
     if not pointing:
         return _demonstrated_things(question, words, history[-1], config) if history else None
@@ -169,6 +170,9 @@ def _demonstrated_things(question: str, words: list[Word], previous: Turn, confi
     # the previous question's words, but not its verb after "I/we" or a modal ("mark" of "How do I mark a file ...?")
     allowed = {stem_of(w, config) for k, w in enumerate(asked)
                if is_content(w) and not (k > 0 and (asked[k - 1].lower in SUBJECTS or asked[k - 1].lower in MODALS))}
+    # sentence by sentence: a run of words must not cross "... available offline. Offline files ..."
+    sentences = [sentence for passage in (*previous.answer_sentences, *previous.cited_texts)
+                 for sentence in re.split(r"(?<=[.!?])\s+|\n", passage)]
     text, found = question, False
     for i in reversed(range(len(words) - 1)):
         noun = words[i + 1]
@@ -176,8 +180,6 @@ def _demonstrated_things(question: str, words: list[Word], previous: Turn, confi
                 or (i + 2 < len(words) and is_content(words[i + 2]))):
             continue
         stem = stem_of(noun, config)
-        sentences = [sentence for text in (*previous.answer_sentences, *previous.cited_texts)
-                     for sentence in re.split(r"(?<=[.!?])\s+|\n", text)]
         modifiers = modifiers_of(stem, sentences, allowed - {stem}, config=config) if stem else ""
         if modifiers and not {stem_of(w, config) for w in words_of(modifiers)} & {stem_of(w, config) for w in words}:
             text, found = text[: words[i].start] + f"the {modifiers} {noun.text}" + text[noun.end :], True
