@@ -123,7 +123,8 @@ def is_name(word: Word, index: int) -> bool:
 
 def _answer_names(noun: str, answer_sentences: tuple[str, ...]) -> str:
     """The name the first answer sentence writes right before the noun a "which X" question asked for
-    ("*Business* plan workspaces can use single sign-on" for "which plan"); "" when it writes none."""
+    ("*Business* plan workspaces can use single sign-on" for "which plan"), or after it with "called/named" ("a
+    folder called *Camera Uploads*" for "which folder"); "" when it writes none."""
     for sentence in answer_sentences[:1]:
         words = words_of(sentence)
         for i, word in enumerate(words[1:], start=1):
@@ -131,6 +132,9 @@ def _answer_names(noun: str, answer_sentences: tuple[str, ...]) -> str:
             if (word.lower == noun and before.lower not in DETERMINERS and is_content(before)
                     and any(c.isupper() for c in before.text)):
                 return before.text  # sentence-initial too: "Business plan workspaces ..."
+        if called := re.search(rf"\b{re.escape(noun)}\s+(?:called|named)\s+(?P<name>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)",
+                               sentence):
+            return called.group("name")  # "a folder called Camera Uploads": the Camera Uploads folder
     return ""
 
 

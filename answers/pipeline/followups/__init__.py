@@ -191,7 +191,9 @@ object and stands for the previous act ("can admins force that on everyone?" aft
 Face ID?" -> "... force locking the mobile app with Face ID on everyone?"). "those/these <noun>" is that noun as
 the previous turn's passages name it with words of the previous question before it, its verb after "I" left out
 ("what happens to those files ...?" after "How do I mark a file as available offline?", citing "Offline files can be
-opened ..." -> "the offline files").
+opened ..." -> "the offline files"). The noun a "which X" question asked for takes the name its answer gives it with
+"called/named" ("can I rename it?" after "Which folder do camera uploads go to?", answered "... a folder called Camera
+Uploads ..." -> "the Camera Uploads folder").
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

@@ -202,3 +202,12 @@ def test_the_name_an_answer_gives_the_situation_a_what_happens_question_describe
     assert situation_named(conflict) == "a conflict"
     assert situation_named(unnamed) is None
     assert situation_named(asked) is None  # not a "what happens when ...?" question
+
+
+def test_the_asked_for_noun_takes_the_name_its_answer_gives_it_with_called():
+    called = Turn("Which folder do camera uploads go to?",
+                  ("Backed-up photos go to a folder called Camera Uploads in your personal space.",))
+    lower = Turn("Which folder do camera uploads go to?", ("Backed-up photos go to a folder called backups.",))
+
+    assert "the Camera Uploads folder" in [t.phrase for t in topics_of([called], config=CONFIG)]
+    assert "the backups folder" not in [t.phrase for t in topics_of([lower], config=CONFIG)]
