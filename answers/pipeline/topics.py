@@ -48,6 +48,15 @@ IRREGULAR_PARTICIPLES = frozenset({
     "left", "found", "done", "set", "used",
 })
 _PLACE_PREPOSITIONS = frozenset({"in", "on", "at"})
+_COPULAS = frozenset({"is", "are", "was", "were"})
+# The verbs of "what does X do/have/mean?": the question's own verb comes after the run, which is all subject
+_CLOSING_VERBS = frozenset({"do", "have", "mean", "be"})
+_WHAT_HAPPENS = re.compile(r"^\s*(?:and\s+)?what\s+happens\s+(?:when|if)\b", re.I)
+# "A conflict happens when ...": a sentence naming a situation
+_NAMED = re.compile(
+    r"(?:^|[.!?\n]\s*)(?:an?|the)\s+(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+(?:happens|occurs)\s+(?:when|if)\b", re.I
+)
+NAMED = 3.0  # the score of the name an answer gives a situation asked about ("what happens when ...?": a conflict)
 UNREPEATED = 0.6  # the weight of each word of a phrase the passages do not repeat, in a run they write part of
 WRITTEN_OUT = 0.8  # the same in a run they write no part of: the question's own noun phrase ("a deleted file")
 PERSISTS = 0.5  # the bonus of a phrase that another recent question holds too
@@ -114,7 +123,8 @@ def is_name(word: Word, index: int) -> bool:
 
 def _answer_names(noun: str, answer_sentences: tuple[str, ...]) -> str:
     """The name the first answer sentence writes right before the noun a "which X" question asked for
-    ("*Business* plan workspaces can use single sign-on" for "which plan"); "" when it writes none."""
+    ("*Business* plan workspaces can use single sign-on" for "which plan"), or after it with "called/named" ("a
+    folder called *Camera Uploads*" for "which folder"); "" when it writes none."""
     for sentence in answer_sentences[:1]:
         words = words_of(sentence)
         for i, word in enumerate(words[1:], start=1):
@@ -122,6 +132,9 @@ def _answer_names(noun: str, answer_sentences: tuple[str, ...]) -> str:
             if (word.lower == noun and before.lower not in DETERMINERS and is_content(before)
                     and any(c.isupper() for c in before.text)):
                 return before.text  # sentence-initial too: "Business plan workspaces ..."
+        if called := re.search(rf"\b{re.escape(noun)}\s+(?:called|named)\s+(?P<name>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)",
+                               sentence):
+            return called.group("name")  # "a folder called Camera Uploads": the Camera Uploads folder
     return ""
 
 
@@ -166,8 +179,12 @@ def is_participle(word: Word) -> bool:
 def topic_skips(words: list[Word]) -> set[int]:
     """`not_topic`, and the verbs word order gives away inside a run of content words: a word between a noun and
     an article ("attempts *lock* an account"), a participle closing the run after a noun ("are invoices *issued*
-    in", "is a credit card *needed*") or right after an auxiliary ("which standard is *used*?")."""
+    in", "is a credit card *needed*") or right after an auxiliary ("which standard is *used*?"), and the verb right
+    after a modal's subject ("which plans can *use* ...", "can admins *restore* ...")."""
     skipped = not_topic(words)
+    # "Are hardware security keys a Business-only feature?": after an opening "is/are", the word before an article
+    # closes the subject, the article opens what it is said to be; there is no verb to skip
+    copula = bool(words) and words[0].lower in _COPULAS
     for i in range(1, len(words)):
         following = words[i + 1] if i + 1 < len(words) else None
         if (i not in skipped and words[i - 1].lower in AUXILIARIES and is_participle(words[i])
@@ -176,13 +193,50 @@ def topic_skips(words: list[Word]) -> set[int]:
             continue
         if i in skipped or not is_content(words[i]) or not is_content(words[i - 1]):
             continue
-        before_article = following is not None and following.lower in ("a", "an", "the")
+        before_article = (following is not None and following.lower in ("a", "an", "the")
+                          and not (copula and not any(w.lower in AUXILIARIES for w in words[1:i])))
         closing = is_participle(words[i]) and (following is None or not is_content(following))
         if before_article or closing:
             skipped.add(i)
     if (verb := _fronted_object_verb(words)) is not None:
         skipped.add(verb)
-    return skipped
+    return skipped | _verbs_after_subject(words)
+
+
+def _verbs_after_subject(words: list[Word]) -> set[int]:
+    """The verb right after a modal's subject, where word order gives it away: after "<noun> can/will ..." the next
+    word ("which plans can *use* SAML single sign-on?"), and after "do/can <bare plural>" a word not in the plural
+    ("can admins *restore* files ...?", "do guests *count* as members?"; not "do share links expire?")."""
+    found = set()
+    for i in range(len(words) - 1):
+        if words[i].lower not in MODALS:
+            continue
+        after = words[i + 1]
+        if (i > 0 and words[i].lower not in ("do", "does", "did") and is_content(words[i - 1])
+                and words[i - 1].lower not in QUESTION_WORDS and is_content(after)):
+            found.add(i + 1)  # "plans can *use*"
+        elif _bare_plural_subject(words, i):
+            found.add(i + 2)  # "can admins *restore*"
+    return found
+
+
+def _bare_plural_subject(words: list[Word], modal: int) -> bool:
+    """Whether the word after the modal at `modal` is a bare plural subject with its verb after it ("can *admins*
+    restore ...", "do *guests* count ..."; not "do share links ...")."""
+    if modal + 2 >= len(words):
+        return False
+    subject, verb = words[modal + 1], words[modal + 2]
+    return (is_content(subject) and is_plural(subject.text) and is_content(verb) and not is_plural(verb.text)
+            and not is_participle(verb) and verb.lower not in LIGHT_VERBS)
+
+
+def modal_subject(question: str) -> str | None:
+    """The bare plural subject of a question opening with a modal, "can/do <subject> <verb> ...?" ("Can admins block
+    share links ...?" -> "admins"); None for another question."""
+    words = words_of(question)
+    if len(words) < 3 or words[0].lower not in MODALS or not _bare_plural_subject(words, 0):
+        return None
+    return words[1].text
 
 
 def _fronted_object_verb(words: list[Word]) -> int | None:
@@ -195,10 +249,12 @@ def _fronted_object_verb(words: list[Word]) -> int | None:
     aux = next((i for i, w in enumerate(words) if w.lower in ("do", "does", "did")), None)
     if aux is None or aux + 1 >= len(words) or words[aux + 1].lower in SUBJECTS:
         return None
-    start = aux + 2 if words[aux + 1].lower in DETERMINERS else aux + 1
+    start = aux + 2 if words[aux + 1].lower in DETERMINERS | {"one"} else aux + 1  # "does one block *add*"
     end = start
     while end < len(words) and is_content(words[end]):
         end += 1
+    if end < len(words) and words[end].lower in _CLOSING_VERBS:
+        return None  # "what does the embed widget *do*?": the widget is no verb
     return end - 1 if end - start >= 2 else None
 
 
@@ -260,7 +316,8 @@ def topics_of(
     """Candidate topic phrases of the last `turns` turns, best first: the longest phrases of their questions that the
     previous answer and its cited passages repeat, each also as a cited title or heading extends it ("link" ->
     "share links"); the latest turn's ahead of older ones; and ahead of all, a phrase whose last word the passages
-    put right next to one of `verbs` (the stems around the pronoun: "it ends" after "the trial end date")."""
+    put right next to one of `verbs` (the stems around the pronoun: "it ends" after "the trial end date"); the name an
+    answer gives the situation a "what happens when ...?" question described ranks high too ("a conflict")."""
     recent = list(history)[-turns:]
     latest = recent[-1]
     # For each turn (newest first), the stemmed words of the other recent questions: a phrase they share is what
@@ -319,6 +376,8 @@ def topics_of(
                     if place and j == end:  # "deleted files [kept] in the trash": the place stays with the things
                         found.append(Topic(f"{phrase} {place}", score + 0.3 / (1 + age), is_plural(phrase)))
                     found.append(Topic(phrase, score, is_plural(phrase)))
+        if named := situation_named(turn):  # "a conflict", what "what happens when ...?" was about
+            found.append(Topic(named, NAMED / (1 + age) + focus, False))
         if (asked := asked_noun(words)) is not None and stem_of(words[asked[1]], config):
             # The thing a "which X" question asks for, which its answer names: "it" after "which currencies ...?".
             noun = turn.question[words[asked[0]].start : words[asked[1]].end].lower()
@@ -335,6 +394,18 @@ def topics_of(
                  for t in found]
     found.sort(key=lambda t: -t.score)
     return found
+
+
+def situation_named(turn: TurnLike) -> str | None:
+    """The name the answer gives the situation a "what happens when/if ...?" question described: the subject of its
+    sentence "<noun> happens/occurs when ..." ("A conflict happens when two people change the same file before
+    syncing." -> "a conflict"); None for another question or an answer that names none."""
+    if not _WHAT_HAPPENS.match(turn.question):
+        return None
+    for text in (*turn.answer_sentences, *turn.cited_texts):
+        if named := _NAMED.search(text):
+            return f"a {named.group('noun').lower()}"
+    return None
 
 
 def _neighbours(texts: Sequence[str], config: PipelineConfig) -> set[tuple[str, str]]:

@@ -171,18 +171,44 @@ A subject "they" after a question asked as "I/we" is the one plural noun the ans
 question's verb, by its root and a noun ending ("-tions", "-ments", "-als", ...): "how long do they stay valid?" after
 "How do I invite people to my workspace?", whose passage says "Invitations expire after 48 hours." -> "invitations".
 
+Since the eleventh held-out part joined dev, five rules by cause (2026-12-07, fix/followups12). A verb is no part of
+a topic where word order shows it (topics.py): the word right after "<noun> can/will ..." ("which plans can *use*
+SAML single sign-on?"), the word after "can/do <bare plural>" that is not itself plural, participle or light ("can
+admins *restore* files ...?", not "do share links expire?"), no word before an article after an opening "is/are"
+("Are hardware security keys a Business-only feature?"), and no run before a closing "do/have/mean" ("what does the
+embed widget do?"); a subject "they" right after a modal is the previous question's own bare plural subject ("can
+they do that for just one folder?" after "Can admins block share links ...?" -> "Can admins block share links ...").
+The situation a "what happens when/if ...?" question described is named by its answer ("A conflict happens when two
+people change the same file ...") and that name is the first topic ("whose name goes on it?" -> "... on a
+conflict?"); "one" before a participle closing its clause is a pronoun ("what is the extra one called?"), and after a
+determiner and a modifier it takes the topic bare ("the extra conflict"). A verbless phrase of three terms is a
+fragment when its head parallels the previous question's, when the previous answer or its passages write its head
+("free trial workspaces?" after a passage naming them), or when the previous question went unanswered; a closing ",
+then" marks a fragment ("storage, then?", "password reset links, then?"); a preposition and a question word go in
+front of an auxiliary-first previous question ("from where?" -> "From where can an expired invitation be sent
+again?"). A "that" right before a preposition is no relative pronoun, no clause opening with "on" or "for": it is an
+object and stands for the previous act ("can admins force that on everyone?" after "Can I lock the mobile app with
+Face ID?" -> "... force locking the mobile app with Face ID on everyone?"). "those/these <noun>" is that noun as
+the previous turn's passages name it with words of the previous question before it, its verb after "I" left out
+("what happens to those files ...?" after "How do I mark a file as available offline?", citing "Offline files can be
+opened ..." -> "the offline files"). The noun a "which X" question asked for takes the name its answer gives it with
+"called/named" ("can I rename it?" after "Which folder do camera uploads go to?", answered "... a folder called Camera
+Uploads ..." -> "the Camera Uploads folder").
+
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do
 refunds take?") is left alone (a rule taking "for" the topic rewrote standalone golden questions: "What is the uptime
 SLA?"), while one asked right after an I/we question is taken for a follow-up even when it is standalone ("When does
 the trial end?" after "How do I request a refund?"); a subject "they" that
-means the previous question's subject ("can they do that?" after "can admins ...?") takes the topic; a thin question
+means the previous question's subject takes the topic unless that subject is a bare plural right after a modal
+("can they do that?" after "can the admins of a workspace ...?"); a thin question
 with a topic of its own that is still a follow-up ("how long does processing take?", "what does the second copy get
 called?") is taken for a standalone one when the previous passages do not write it, while a standalone question that
 only *looks* thin can be taken for a follow-up; a word the passages use but no question does ("conflicted copy") is
-never the topic unless it is what they do the pronoun's verb to; an imperative fragment with no conjunction ("list
-them") is not detected; the rewrite is not always grammatical English ("turn emptying the trash off"; verb agreement
-is not fixed): it is a search question.
+never the topic unless it is what they do the pronoun's verb to or the name of the situation asked about ("the
+second one" after "What happens when two people edit the same file ...?" is "the second conflict", not the copy); an
+imperative fragment with no conjunction ("list them") is not detected; the rewrite is not always grammatical English
+("turn emptying the trash off"; verb agreement is not fixed): it is a search question.
 """
 
 from answers.pipeline.followups.resolve import resolve_question

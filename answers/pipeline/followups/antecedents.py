@@ -104,10 +104,12 @@ def pointing_pronouns(words: list[Word], question: str) -> list[int]:
             continue  # "is there a limit?"
         if w == "one" and ((following and following not in ADVERBS and is_content(words[i + 1])
                             and not is_plural(words[i + 1].text)  # "one expires": its verb, not its noun
-                            and not (preceding in AUXILIARIES and is_participle(words[i + 1])))  # "is one created"
+                            and not (preceding in AUXILIARIES and is_participle(words[i + 1]))  # "is one created"
+                            and not _closing_participle(words, i + 1))  # "what is the extra one called?"
                            or preceding in ("than", "least", "only", "no")) and preceding not in ("each", "every"):
             continue  # "one file", "more than one"; not "use one twice"
         if (w in ("that", "this") and following and i > 0 and is_content(words[i - 1])
+                and following not in PREPOSITIONS  # "require that on every link": no clause opens with "on"
                 and (i - 1 not in skipped or following in AUXILIARIES)  # "which files that are shared"
                 and not (i + 2 == len(words) and _is_predicate(words[i + 1].lower))
                 and not all(x.lower in ADVERBS for x in words[i + 1 :])):  # "turn that off": a particle, no clause
@@ -117,3 +119,10 @@ def pointing_pronouns(words: list[Word], question: str) -> list[int]:
             continue
         found.append(i)
     return found
+
+
+def _closing_participle(words: list[Word], index: int) -> bool:
+    """Whether the word at `index` is a participle that closes its clause, the predicate of what comes before it,
+    not a noun "one" counts ("what is the second one *called*?"; not "one shared folder")."""
+    following = words[index + 1] if index + 1 < len(words) else None
+    return is_participle(words[index]) and (following is None or not is_content(following))

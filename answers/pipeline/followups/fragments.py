@@ -127,6 +127,19 @@ def heads_parallel(words: list[Word], previous: str, config: PipelineConfig) -> 
     return bool(head) and any(stem_of(w, config) == head for w in words_of(previous) if is_content(w))
 
 
+def head_cited(words: list[Word], previous: Turn, config: PipelineConfig) -> bool:
+    """Whether a phrase's head, its last word, is a word of the previous answer or its cited passages, or the
+    previous question went unanswered: "hardware security keys?" after a passage on Business plan features that
+    names them is a case of the same question, and so it is after a refusal, which leaves no answer to move on from;
+    "Android tablet support?" after a passage that never writes "support" is a question of its own."""
+    head = stem_of(words[-1], config) if words else ""
+    if head and not previous.answer_sentences and not previous.cited_texts:
+        return True
+    return bool(head) and any(stem_of(w, config) == head for text in (*previous.answer_sentences,
+                                                                         *previous.cited_texts)
+                              for w in words_of(text) if is_content(w))
+
+
 def asks_after_comma(rest: str) -> bool:
     """Whether "what about X, ..." goes on after its phrase with a question of its own, opening with an auxiliary
     or a question word ("guests, are they charged as users")."""
@@ -169,12 +182,15 @@ def rewrite_fragment(fragment: str, previous: str, history: Sequence[Turn], *, c
     fragment = _one_as_head(fragment, previous)
     fragment = substitute_pronouns(fragment, words_of(fragment), history, config=config) or fragment
     words = words_of(fragment)
+    before = words_of(previous)
+    if (words and words[-1].lower in QUESTION_WORDS and all(w.lower in PREPOSITIONS for w in words[:-1])
+            and before and before[0].lower in AUXILIARIES):
+        return f"{fragment} {previous[:1].lower()}{previous[1:]}"  # "from where can an invitation be sent again?"
     if not any(is_content(w) for w in words):
         return None
     core = [w for w in words if w.lower not in PREPOSITIONS | DETERMINERS | CONJUNCTIONS]
     if not core:
         return None
-    before = words_of(previous)
     if (number := _parallel_number(core, before)) is not None:  # "and below 99%?" after "... below 99.9%?"
         return previous[: before[number].start] + core[-1].text + previous[before[number].end :]
     if any(w.lower in QUESTION_WORDS for w in words) and before and before[0].lower in AUXILIARIES:

@@ -1,4 +1,5 @@
 """Each pronoun that points outside the question replaced by what it stands for."""
+import re
 from collections.abc import Sequence
 
 from answers.pipeline.answered import who_answered
@@ -26,7 +27,20 @@ from answers.pipeline.followups.verb_phrases import (
     verb_phrase_after_subject,
 )
 from answers.pipeline.followups.words import PLURAL_PRONOUNS, PRO_VERBS, bare_phrase, terms_of
-from answers.pipeline.topics import AUXILIARIES, DETERMINERS, LIGHT_VERBS, Word, is_content, key_term, words_of
+from answers.pipeline.topics import (
+    AUXILIARIES,
+    DETERMINERS,
+    LIGHT_VERBS,
+    MODALS,
+    SUBJECTS,
+    Word,
+    is_content,
+    key_term,
+    modal_subject,
+    modifiers_of,
+    stem_of,
+    words_of,
+)
 
 _POSSESSIVES = {"mine": "my", "yours": "your", "theirs": "their", "ours": "our"}
 
@@ -34,10 +48,11 @@ _POSSESSIVES = {"mine": "my", "yours": "your", "theirs": "their", "ours": "our"}
 def substitute_pronouns(
     question: str, words: list[Word], history: Sequence[Turn], *, config: PipelineConfig
 ) -> str | None:
-    """The question with each pronoun that points outside it replaced by the topic; None when none does."""
+    """The question with each pronoun that points outside it replaced by the topic, or with none, each "those/these
+    <noun>" named as the passages name it; None when nothing points outside it."""
     pointing = pointing_pronouns(words, question)
     if not pointing:
-        return None
+        return _demonstrated_things(question, words, history[-1], config) if history else None
     text = question
     for i in reversed(pointing):
         word = words[i]
@@ -50,7 +65,8 @@ def substitute_pronouns(
         if (word.lower in ("it", "that", "this") and i > 0 and words[i - 1].lower in PRO_VERBS
                 and adverbs_only(words[i + 1 :])  # "do that (too)", "do that for a folder", not "does that take"
                 and (predicate := verb_phrase(history[-1].question, gerund=words[i - 1].lower == "doing")
-                     or (has_own_subject(words, i - 1) and verb_phrase_after_subject(history[-1].question)))):
+                     or ((has_own_subject(words, i - 1) or _subject_they(words, i - 1, history[-1]))
+                         and verb_phrase_after_subject(history[-1].question)))):
             # "who can do this?" after "Can I restore a deleted file?": who can restore a deleted file
             text = text[: words[i - 1].start] + predicate + text[word.end :]
             continue
@@ -105,11 +121,19 @@ def substitute_pronouns(
         else:
             # "one" is one of several ("restore one" after "versions"), or one more of a kind ("buy one")
             plural = word.lower in (*PLURAL_PRONOUNS, "one") or (False if word.lower in ("it", "its") else None)
+            # "the second one": a noun's place after a determiner and its modifier, of either number
+            modified = word.lower == "one" and i > 1 and words[i - 2].lower in DETERMINERS and is_content(words[i - 1])
+            if modified:
+                plural = None
             if word.lower == "ones":  # "new ones": the noun itself, bare
                 replacement = bare_phrase(best_topic(history, plural=True, config=config))
                 if not replacement:
                     return None
                 text = text[: word.start] + replacement + text[word.end :]
+                continue
+            if (word.lower == "they" and i > 0 and words[i - 1].lower in MODALS
+                    and (subject := modal_subject(history[-1].question))):
+                text = text[: word.start] + subject + text[word.end :]  # "can they ...?" after "can admins ...?"
                 continue
             if word.lower == "they" and (made := made_by_act(history[-1])):
                 text = text[: word.start] + made + text[word.end :]  # "how long do they stay valid?": invitations
@@ -129,13 +153,44 @@ def substitute_pronouns(
             if replacement and word.lower in ("its", "their"):
                 replacement += "'" if replacement.endswith("s") else "'s"
             elif replacement and word.lower == "one":  # "restore one": a version; "each one": each reset link
-                replacement = indefinite(replacement)
+                replacement = bare_phrase(replacement) if modified else indefinite(replacement)
                 if i > 0 and words[i - 1].lower in ("each", "every"):
                     replacement = replacement.partition(" ")[2]
         if not replacement:
             return None
         text = text[: word.start] + replacement + text[word.end :]
     return text
+
+
+def _demonstrated_things(question: str, words: list[Word], previous: Turn, config: PipelineConfig) -> str | None:
+    """The question with each "those/these <noun>" put as the previous turn's passages name that noun with words of
+    the previous question before it ("what happens to those files ...?" after "How do I mark a file as
+    available offline?", citing "Offline files can be opened ..." -> "the offline files"); None when there is none."""
+    asked = words_of(previous.question)
+    # the previous question's words, but not its verb after "I/we" or a modal ("mark" of "How do I mark a file ...?")
+    allowed = {stem_of(w, config) for k, w in enumerate(asked)
+               if is_content(w) and not (k > 0 and (asked[k - 1].lower in SUBJECTS or asked[k - 1].lower in MODALS))}
+    # sentence by sentence: a run of words must not cross "... available offline. Offline files ..."
+    sentences = [sentence for passage in (*previous.answer_sentences, *previous.cited_texts)
+                 for sentence in re.split(r"(?<=[.!?])\s+|\n", passage)]
+    text, found = question, False
+    for i in reversed(range(len(words) - 1)):
+        noun = words[i + 1]
+        if (words[i].lower not in ("those", "these") or not is_content(noun)
+                or (i + 2 < len(words) and is_content(words[i + 2]))):
+            continue
+        stem = stem_of(noun, config)
+        modifiers = modifiers_of(stem, sentences, allowed - {stem}, config=config) if stem else ""
+        if modifiers and not {stem_of(w, config) for w in words_of(modifiers)} & {stem_of(w, config) for w in words}:
+            text, found = text[: words[i].start] + f"the {modifiers} {noun.text}" + text[noun.end :], True
+    return text if found else None
+
+
+def _subject_they(words: list[Word], verb: int, previous: Turn) -> bool:
+    """Whether the subject of the verb at `verb` is "they" after a modal, standing for the previous question's own
+    bare plural subject ("can they do that ...?" after "Can admins block share links ...?")."""
+    return (verb > 1 and words[verb - 1].lower == "they" and words[verb - 2].lower in MODALS
+            and modal_subject(previous.question) is not None)
 
 
 def _no_determiner(words: list[Word], index: int) -> bool:

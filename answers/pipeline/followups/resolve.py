@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.followups.fragments import (
     asks_after_comma,
+    head_cited,
     heads_parallel,
     modal_only,
     participle_fragment,
@@ -41,6 +42,8 @@ _CLAUSE = re.compile(
     r"(?P<rest>(?:for|on|in|with|at|over|through|via|to)\b.+)$",
     re.I,
 )
+# "storage, then?": a closing discourse "then" after a comma
+_THEN = re.compile(r"\s*,\s*then\s*[?.!]*\s*$", re.I)
 # "German too?", "and for guests as well?": a case added to the previous question.
 _TOO = re.compile(r"\s*(?:,\s*)?\b(?:too|as\s+well|either|instead)\s*[?.!]*\s*$", re.I)
 # "if I'm on the Team plan": a condition on the speaker that only names the new case
@@ -102,6 +105,15 @@ def _rewrite(
         if len(terms_of(rest, config)) > rules.max_fragment_terms:
             return None
         return _noted(rewrite_fragment(rest, previous, history, config=config), "ellipsis: what about")
+    if then := _THEN.search(question):
+        # "storage, then?", "password reset links, then?": the "then" says it goes on from the previous question
+        rest = question[: then.start()]
+        if (fragment := _rewrite(rest + "?", history, config=config, rules=rules)) and fragment[1].startswith(
+                "ellipsis"):
+            return fragment
+        if (all(is_content(w) or w.lower in DETERMINERS for w in words_of(rest))
+                and 0 < len(terms_of(rest, config)) <= rules.max_fragment_terms):
+            return _noted(rewrite_fragment(rest, previous, history, config=config), "ellipsis: a phrase, then")
     words = words_of(question)
     if not words:
         return None
@@ -118,7 +130,8 @@ def _rewrite(
             return _noted(rewrite_fragment(rest, previous, history, config=config), "ellipsis: a case with 'too'")
     closing_one = len(words) > 1 and words[-1].lower in ("one", "ones") and is_content(words[-2])  # "the Oregon one"
     if (all(is_content(w) or w.lower in DETERMINERS for w in (words[:-1] if closing_one else words))
-            and 0 < len(terms_of(question, config)) <= (3 if heads_parallel(words, previous, config) else 2)):
+            and 0 < len(terms_of(question, config)) <= (
+                3 if heads_parallel(words, previous, config) or head_cited(words, history[-1], config) else 2)):
         # "Windows?": a noun phrase and nothing else, no question of its own
         return _noted(rewrite_fragment(END.sub("", question), previous, history, config=config),
                       "ellipsis: a bare phrase")

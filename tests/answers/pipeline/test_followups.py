@@ -1085,3 +1085,75 @@ def test_a_plural_pronoun_takes_no_long_phrase_put_in_the_plural():
                    "and are not charged as users. Shared files appear in their lists.",))
 
     assert resolve("are they charged?", guests) == "Are guests charged?"
+
+
+CONFLICT = Turn("What happens when two people edit the same file before it syncs?",
+                ("A conflict happens when two people change the same file before syncing.",),
+                ("Desktop sync client\nConflicts\nA conflict happens when two people change the same file before "
+                 "syncing. Lumora keeps both copies when a conflict happens. The second copy has the words "
+                 "\"conflicted copy\" and the member's name in its file name.",))
+
+
+def test_a_bare_phrase_of_three_terms_is_a_case_of_the_previous_question():
+    sso = Turn("Does the Team plan include single sign-on?", ("Single sign-on is on the Business plan.",),
+               ("Pricing and plans\nBusiness plan\nSingle sign-on with SAML. Hardware security keys for 2FA.",))
+
+    resolved = resolve("hardware security keys?", sso)
+    assert "Team plan" in resolved and "hardware security keys" in resolved
+    assert resolve("Which plan has hardware security keys?", sso) == "Which plan has hardware security keys?"
+
+
+def test_a_fragment_with_a_closing_then_is_a_fragment():
+    invite = Turn("How many people can a trial workspace invite?", ("Trial workspaces can invite up to 10 members.",),
+                  ("Free trial\nWhat the trial includes\nTrial workspaces can invite up to 10 members. Trial "
+                   "workspaces include 40 GB of shared storage.",))
+
+    resolved = resolve("storage, then?", invite)
+    assert "trial workspace" in resolved and "storage" in resolved and "then" not in resolved
+
+
+def test_a_pronoun_after_a_what_happens_question_is_the_situation_the_answer_names():
+    assert "a conflict" in resolve("whose name goes on it?", CONFLICT)
+    assert resolve("what is the extra one called?", CONFLICT) == "What is the extra conflict called?"
+    assert resolve("Can I share one synced folder?", CONFLICT) == "Can I share one synced folder?"
+
+
+def test_a_subject_they_after_a_modal_is_the_previous_question_s_own_subject():
+    block = Turn("Can admins block share links for the whole workspace?",
+                 ("Admins can block share links for the whole workspace.",),
+                 ("Share links\nRestrictions set by admins\nAdmins can block share links for the whole workspace. "
+                  "Admins can limit share links to specific folders.",))
+
+    resolved = resolve("can they do that for just one folder?", block)
+    assert resolved.startswith("Can admins block share links") and resolved.endswith("for just one folder?")
+
+
+def test_a_preposition_and_a_question_word_go_in_front_of_an_auxiliary_first_question():
+    resend = Turn("Can an expired invitation be sent again?", ("An expired invitation can be sent again.",),
+                  ("Getting started\nInvite your team\nAn expired invitation can be sent again from the Members "
+                   "page.",))
+
+    assert resolve("from where?", resend) == "From where can an expired invitation be sent again?"
+    assert resolve("for what?", REFUNDS) == "for what?"  # a question word before no auxiliary-first question
+
+
+def test_that_before_a_preposition_is_no_relative_pronoun_and_stands_for_the_previous_act():
+    face_id = Turn("Can I lock the mobile app with Face ID?", ("The mobile apps can be locked with Face ID.",),
+                   ("Mobile apps\nSecurity on mobile\nThe mobile apps can be locked with a passcode, Face ID or "
+                    "fingerprint. Admins can require a passcode on every mobile device.",))
+
+    assert resolve("can admins force that on everyone?", face_id) == (
+        "Can admins force locking the mobile app with Face ID on everyone?")
+    assert resolve("Which files that are shared can guests see?", face_id) == (
+        "Which files that are shared can guests see?")
+
+
+def test_those_before_a_noun_is_that_noun_as_the_passages_name_it_with_the_previous_question_s_words():
+    offline = Turn("How do I mark a file as available offline?", ("You can mark files as available offline.",),
+                   ("Mobile apps\nOffline files\nYou can mark files as available offline. Offline files can be opened "
+                    "without an internet connection.",))
+
+    assert resolve("what happens to those files if my phone is signed out?", offline) == (
+        "What happens to the offline files if my phone is signed out?")
+    assert resolve("Can I see those offline files on my laptop?", offline) == (
+        "Can I see those offline files on my laptop?")  # no noun alone after "those"

@@ -3,7 +3,15 @@ import pytest
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.followups import Turn
-from answers.pipeline.topics import asked_noun, modifiers_of, singular, topic_skips, topics_of, words_of
+from answers.pipeline.topics import (
+    asked_noun,
+    modifiers_of,
+    singular,
+    situation_named,
+    topic_skips,
+    topics_of,
+    words_of,
+)
 
 CONFIG = PipelineConfig()
 
@@ -137,3 +145,69 @@ def test_the_asked_for_noun_takes_the_name_its_answer_writes_before_it():
     assert "the Business plan" in [t.phrase for t in topics_of([answered], config=CONFIG)]
     assert "the plan" in [t.phrase for t in topics_of([unnamed], config=CONFIG)]
     assert not any("Business" in t.phrase for t in topics_of([unnamed], config=CONFIG))
+
+
+def test_after_an_opening_is_the_word_before_an_article_closes_the_subject_and_is_no_verb():
+    assert "keys" not in skipped_words("Are hardware security keys a Business-only feature?")
+    assert "lock" in skipped_words("How many failed sign-in attempts lock an account?")
+
+
+@pytest.mark.parametrize(
+    ("question", "kept"),
+    [
+        ("What does the embed widget do?", "widget"),  # "do" is the verb; the run before it is all subject
+        ("What does the Business plan mean?", "plan"),
+    ],
+)
+def test_the_run_before_a_closing_do_or_mean_is_the_subject_with_no_verb_in_it(question, kept):
+    assert kept not in skipped_words(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "verb"),
+    [
+        ("Which plans can use SAML single sign-on?", "use"),  # the word after "<noun> can"
+        ("Can admins restore files another member deleted?", "restore"),  # after "can <bare plural>"
+        ("Do guests count as members?", "count"),
+    ],
+)
+def test_the_verb_right_after_a_modal_s_subject_is_no_part_of_a_topic(question, verb):
+    assert verb in skipped_words(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "kept"),
+    [
+        ("Do share links expire?", "links"),  # "share" is no bare plural: "share links" is the subject
+        ("How long do refunds take to process?", "refunds"),  # "long do": "do" has its subject after it
+        ("Which plans do admins manage?", "admins"),  # the word after "do" is its subject
+    ],
+)
+def test_a_subject_after_a_modal_keeps_its_words(question, kept):
+    assert kept not in skipped_words(question)
+
+
+def test_the_name_an_answer_gives_the_situation_a_what_happens_question_described_ranks_first():
+    conflict = Turn("What happens when two people edit the same file before it syncs?",
+                    ("A conflict happens when two people change the same file before syncing.",),
+                    ("Desktop sync client\nConflicts\nA conflict happens when two people change the same file before "
+                     "syncing. Lumora keeps both copies when a conflict happens.",))
+    unnamed = Turn("What happens when two people edit the same file before it syncs?",
+                   ("Lumora keeps both copies.",), ("Desktop sync client\nConflicts\nLumora keeps both copies.",))
+    asked = Turn("Why does a conflict happen when two people edit a file?",
+                 ("A conflict happens when two people change the same file before syncing.",), ())
+
+    assert topics_of([conflict], config=CONFIG)[0].phrase == "a conflict"
+    assert "a conflict" not in [t.phrase for t in topics_of([unnamed], config=CONFIG)]
+    assert situation_named(conflict) == "a conflict"
+    assert situation_named(unnamed) is None
+    assert situation_named(asked) is None  # not a "what happens when ...?" question
+
+
+def test_the_asked_for_noun_takes_the_name_its_answer_gives_it_with_called():
+    called = Turn("Which folder do camera uploads go to?",
+                  ("Backed-up photos go to a folder called Camera Uploads in your personal space.",))
+    lower = Turn("Which folder do camera uploads go to?", ("Backed-up photos go to a folder called backups.",))
+
+    assert "the Camera Uploads folder" in [t.phrase for t in topics_of([called], config=CONFIG)]
+    assert "the backups folder" not in [t.phrase for t in topics_of([lower], config=CONFIG)]
