@@ -2,7 +2,8 @@
 
 Each call is one atomic step and, on Redis, one round trip made on the event loop itself: a question's limits cost
 two round trips and no thread hops, its admission (the rates and the caller's slot, `admit`) and the slot's return
-(Django's cache API would take seven, each in a thread of its own).
+(Django's cache API would take seven, each in a thread of its own); a socket's open and close one each, whatever
+slots they count (`take_slots`, `give_slots`).
 """
 import asyncio
 import contextlib
@@ -88,9 +89,25 @@ counts[n + 1] = taken
 return counts
 """
 
+# Take a slot in each of KEYS in turn, as the take script does (ARGV[1]: their expiry, ARGV[i + 1]: KEYS[i]'s limit,
+# 0: none), all or none: at the first that is full, the slots taken before it are given back. Returns 0 when all
+# were taken, else the index (from 1) of the full one.
+_TAKE_ALL_SCRIPT = """
+for i, key in ipairs(KEYS) do
+  local held = redis.call('INCR', key)
+  local limit = tonumber(ARGV[i + 1])
+  if limit > 0 and held > limit then
+    for j = 1, i do redis.call('DECR', KEYS[j]) end
+    return i
+  end
+  redis.call('EXPIRE', key, ARGV[1])
+end
+return 0
+"""
+
 _SCRIPTS = {
     "rate": _RATE_SCRIPT, "take": _TAKE_SCRIPT, "give": _GIVE_SCRIPT, "uncount": _UNCOUNT_SCRIPT,
-    "admit": _ADMIT_SCRIPT,
+    "admit": _ADMIT_SCRIPT, "take_all": _TAKE_ALL_SCRIPT,
 }
 
 
@@ -114,6 +131,13 @@ class Counters(Protocol):
 
     async def give_slot(self, key: str) -> None:
         """Give a taken slot back."""
+
+    async def take_slots(self, slots: Sequence[tuple[str, int]], *, ttl_s: int) -> int | None:
+        """take_slot for each (key, limit) in turn, all or none, in one step: None when all were taken, else the
+        position of the first that was full (the ones before it are given back)."""
+
+    async def give_slots(self, keys: Sequence[str]) -> None:
+        """give_slot for each of `keys`, in one step."""
 
 
 # A dead Redis must not hold a question for long: connect within 1 s, a reply within 2 s, and one retry, of a failed
@@ -169,6 +193,13 @@ class RedisCounters:
 
     async def give_slot(self, key: str) -> None:
         await self._run("give", [key], [])
+
+    async def take_slots(self, slots: Sequence[tuple[str, int]], *, ttl_s: int) -> int | None:
+        full = int(await self._run("take_all", [key for key, _ in slots], [ttl_s, *(limit for _, limit in slots)]))
+        return full - 1 if full else None
+
+    async def give_slots(self, keys: Sequence[str]) -> None:
+        await self._run("uncount", list(keys), [])  # the give script's step for each key
 
     async def _run(self, script: str, keys: list[str], args: list[int]):
         """Run one of the scripts; ServiceUnavailable if Redis cannot be reached or does not answer in time."""
@@ -292,6 +323,20 @@ class MemoryCounters:
     async def give_slot(self, key: str) -> None:
         with self._lock:
             self._take_back(key)
+
+    async def take_slots(self, slots: Sequence[tuple[str, int]], *, ttl_s: int) -> int | None:
+        with self._lock:
+            for i, (key, limit) in enumerate(slots):
+                if not self._take(key, limit, ttl_s):
+                    for taken, _ in slots[:i]:
+                        self._take_back(taken)
+                    return i
+            return None
+
+    async def give_slots(self, keys: Sequence[str]) -> None:
+        with self._lock:
+            for key in keys:
+                self._take_back(key)
 
     def _take_back(self, key: str) -> None:
         """One less in a live counter, keeping its expiry (under the lock)."""

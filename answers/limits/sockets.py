@@ -27,35 +27,36 @@ class TooManySockets(Exception):
 async def socket_opened(key: str) -> tuple[str, ...]:
     """Count one more open socket for the caller, and for an anonymous caller with a session also for their address
     (RAG_MAX_SOCKETS_PER_ADDRESS, whatever sessions it presents): the slots to give back on close (none: not
-    counted). TooManySockets when one is full; the slots taken before it are given back."""
+    counted). TooManySockets when one is full; then none is taken."""
     slots: list[tuple[str, int, str | None]] = [(f"rag:sockets:{key}", settings.RAG_MAX_SOCKETS_PER_CALLER, None)]
     address, _, session = key.partition("/")
     if key.startswith("client:") and session:
         limit = settings.RAG_MAX_SOCKETS_PER_ADDRESS
         crowded = f"{limit} chat windows are open from your network address"
         slots.append((f"rag:sockets-address:{address}", limit, crowded))  # not the cookieless caller's own counter
-    taken: list[str] = []
-    try:
-        for slot, limit, full in slots:
-            if limit <= 0:
-                continue
-            if not await shared_counters().take_slot(slot, limit=limit, ttl_s=SOCKET_SLOT_TTL_S):
-                await socket_closed(tuple(taken))
-                raise TooManySockets(f"{full or f'You have {limit} chat windows open'}; close one, then reload this "
-                                     "page to ask here.")
-            taken.append(slot)
+    counted = [(slot, limit, full) for slot, limit, full in slots if limit > 0]
+    if not counted:
+        return ()
+    try:  # all or none, in one round trip
+        refused_at = await shared_counters().take_slots([(slot, limit) for slot, limit, _ in counted],
+                                                        ttl_s=SOCKET_SLOT_TTL_S)
     except UNREACHABLE:
         # Open, uncounted: while the counters are down every question is refused with a notice anyway.
         logger.warning("Open sockets are not counted: the shared counters cannot be reached", exc_info=True)
-        await socket_closed(tuple(taken))
         return ()
-    return tuple(taken)
+    if refused_at is not None:
+        _, limit, full = counted[refused_at]
+        raise TooManySockets(f"{full or f'You have {limit} chat windows open'}; close one, then reload this "
+                             "page to ask here.")
+    return tuple(slot for slot, _, _ in counted)
 
 
 async def socket_closed(slots: tuple[str, ...]) -> None:
-    """Give a socket's slots back (their expiry gives them back if the counters cannot be reached now)."""
-    for slot in slots:
-        try:
-            await shared_counters().give_slot(slot)
-        except UNREACHABLE:
-            logger.warning("A closed socket's slot could not be given back; it lapses with its expiry", exc_info=True)
+    """Give a socket's slots back, in one round trip (their expiry gives them back if the counters cannot be
+    reached now)."""
+    if not slots:
+        return
+    try:
+        await shared_counters().give_slots(slots)
+    except UNREACHABLE:
+        logger.warning("A closed socket's slots could not be given back; they lapse with their expiry", exc_info=True)

@@ -112,6 +112,22 @@ async def test_slots_are_taken_up_to_the_limit_and_given_back_never_below_zero(m
     assert [await counters.take_slot(key, limit=2, ttl_s=60) for _ in range(3)] == [True, True, False]
 
 
+@pytest.mark.parametrize("make", BACKENDS)
+async def test_slots_taken_together_are_taken_all_or_none_and_given_back_together(make):
+    counters, key = make(), uuid.uuid4().hex
+    own, shared = f"rag:test:{key}:own", f"rag:test:{key}:shared"
+
+    first = await counters.take_slots([(own, 2), (shared, 1)], ttl_s=60)
+    refused = await counters.take_slots([(own, 2), (shared, 1)], ttl_s=60)  # the shared one is full
+    unlimited = await counters.take_slots([(own, 0)], ttl_s=60)
+
+    assert (first, refused, unlimited) == (None, 1, None)
+    assert await counters.take_slots([(own, 3)], ttl_s=60) is None  # the refused take gave its own slot back: 3
+    assert await counters.take_slots([(own, 3)], ttl_s=60) == 0
+    await counters.give_slots([own, shared, own, own, own])  # never below zero
+    assert await counters.take_slots([(own, 1), (shared, 1)], ttl_s=60) is None
+
+
 async def test_in_memory_counts_lapse_after_their_time():
     clock = Clock()
     counters = MemoryCounters(clock=clock)
