@@ -71,7 +71,7 @@ def bound_problems(
     """
     stated = read_claims(span.quote, tokenizer)
     return (
-        _number_problems(n, claims, stated, record, tokenizer, span)
+        _number_problems(n, claims, stated, record, tokenizer, span, sentence)
         or (_duration_problems(n, claims, sentence, span.quote, tokenizer) if sentence else [])
         or _name_problems(n, _not_ours(names, span.quote, record, elsewhere), stated, record, tokenizer)
         or (_list_problems(n, reword_negations(sentence, span.quote), span.quote, tokenizer) if sentence else [])
@@ -90,6 +90,7 @@ def bound_problems(
 def _number_problems(
     n: int, claims: Claims, stated: Claims, record: ChunkRecord, tokenizer: TokenizerConfig,
     span: SupportSpan | None = None,
+    sentence: str = "",
 ) -> list[str]:
     problems = []
     referent = _referent(record, span, tokenizer) if span is not None else None
@@ -100,6 +101,8 @@ def _number_problems(
             continue
         if problem.startswith("does not state") and referent and _number_problem(number, referent) is None:
             continue  # "Charges older than that" after "within 21 days": the span says 21 days by pointing back
+        if problem.startswith("does not state") and _counted_by_its_list(number, sentence):
+            continue  # "Three things go into the note: open incidents, silenced alerts and planned changes"
         if any(
             same_value(number.value, other.value) and compatible_units(number.unit, other.unit)
             and number.about & other.about and (problem.startswith("does not state") or number.text == other.text)
@@ -122,6 +125,28 @@ def _number_problems(
             problem += ONLY_IN_INSTRUCTIONS
         problems.append(f"[{n}] {problem}")
     return problems
+
+
+_COUNT_WORDS = ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_LIST_SPLIT = re.compile(r",\s*|\s+(?:and|or)\s+", re.I)
+_LIST_OPENER = re.compile(r"[:,]\s*")
+
+
+def _counted_by_its_list(number: NumberClaim, sentence: str) -> bool:
+    """Whether a small bare count is the sentence's own count of the items it lists after it (a colon's or a comma's
+    list of two to nine short items): the items are the span's to bear out (the list check), the count is the
+    sentence's. "Two engineers are on call, a primary and a secondary"; never a count the list does not match."""
+    if number.unit or not number.value.isdigit() or not 2 <= int(number.value) <= 9:
+        return False
+    written = re.search(rf"(?<![\w.]){number.value}(?![\w.])|\b{_COUNT_WORDS[int(number.value)]}\b", sentence, re.I)
+    if written is None:
+        return False
+    opener = _LIST_OPENER.search(sentence, written.end())  # the list is all that follows the first colon or comma
+    if opener is None:
+        return False
+    tail = re.sub(r"\s*(?:\[\d+\]\s*)*[.!?]?\s*$", "", sentence[opener.end() :])
+    items = [item for item in _LIST_SPLIT.split(tail) if item.strip()]
+    return len(items) == int(number.value) and all(len(item.split()) <= _MAX_ITEM for item in items)
 
 
 def _referent(record: ChunkRecord, span: SupportSpan, tokenizer: TokenizerConfig) -> Claims | None:
@@ -239,13 +264,20 @@ def _duration_problems(n: int, claims: Claims, sentence: str, quote: str, tokeni
     span_claims = read_claims(quote, tokenizer)
     spoken = frozenset(unit for value, unit in spoken_amounts(sentence) if _said_otherwise((value, unit), span_claims))
     astray = sorted(said - stated - counted - spoken)
-    if not astray or not stated - said:
-        return []
-    return [f"[{n}] states {_plural(sorted(stated - said))}, not {_plural(astray)}"]
+    if astray and stated - said:
+        return [f"[{n}] states {_plural(sorted(stated - said))}, not {_plural(astray)}"]
+    # "a full day to use a reset link" against a span that states no length of time: the amount is the span's to bear
+    unborne = sorted(
+        unit for value, unit in spoken_amounts(sentence)
+        if unit in _DURATIONS and unit not in stated and not _said_otherwise((value, unit), span_claims)
+    )
+    if unborne and not stated:
+        return [f"[{n}] does not state {' or '.join(f'a {unit}' for unit in unborne)}"]
+    return []
 
 
 def _plural(units: Sequence[str]) -> str:
-    return " or ".join(f"{unit}s" for unit in units)
+    return " or ".join("milliseconds" if unit == "ms" else f"{unit}s" for unit in units)
 
 
 _LIST_TOKEN = re.compile(r"[^\W_][\w'’.@+-]*[\w]|[^\W_]|[,;:()]|[.!?](?=\s|$)")

@@ -438,3 +438,29 @@ def test_a_period_said_by_how_often_must_be_the_spans(make_record):
         "[1] states quarters, not months"
     ]
     assert checked("Each partner gets a quarterly review call with its partner manager.", chunk, make_record) == []
+
+
+def test_a_unit_of_time_said_without_a_number_needs_the_span_to_state_it(make_record):
+    reset = "Lumora sends a reset link to your email address."
+    assert checked("You have a full day to use a password reset link.", reset, make_record) == [
+        "[1] does not state a day"
+    ]
+    assert checked("Lumora emails you a reset link.", reset, make_record) == []
+    retry = "The Retry-After header gives the number of seconds to wait before sending the next request."
+    assert checked("Retry-After gives the wait in milliseconds.", retry, make_record) == [
+        "[1] states seconds, not milliseconds"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "borne_out"),
+    [
+        ("Three things go into the handover note: open incidents, silenced alerts and planned changes.", True),
+        ("Two things go into the handover note: open incidents, silenced alerts and planned changes.", False),
+        ("Four things go into the handover note: open incidents and silenced alerts.", False),
+    ],
+)
+def test_a_small_count_of_the_items_the_sentence_lists_after_it_is_its_own(sentence, borne_out, make_record):
+    chunk = "The handover note lists open incidents, silenced alerts and planned changes."
+    assert (checked(sentence, chunk, make_record) == []) is borne_out
+
