@@ -75,7 +75,7 @@ def bound_problems(
         or (_duration_problems(n, claims, sentence, span.quote, tokenizer) if sentence else [])
         or _name_problems(n, _not_ours(names, span.quote, record, elsewhere), stated, record, tokenizer)
         or (_list_problems(n, reword_negations(sentence, span.quote), span.quote, tokenizer) if sentence else [])
-        or _polarity_problems(n, *_reworded(claims, stated, sentence, span.quote, tokenizer), held)
+        or _polarity_problems(n, *_reworded(claims, stated, sentence, span.quote, tokenizer), held, sentence)
         or (negation_problems(n, sentence, claims, span, record, tokenizer, elsewhere) if sentence else [])
         or (_antonym_problems(n, sentence, span, record, claims, stated, tokenizer) if sentence else [])
         or (contradiction_problems(n, sentence, span.quote, tokenizer) if sentence else [])
@@ -431,7 +431,16 @@ def _not_ours(
     return kept
 
 
-def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[str]) -> list[str]:
+# Words whose meaning holds a negation, said in place of one ("has ended", "stays hidden from", "falls outside",
+# "beyond", "instead of"): a sentence writing one and no negation word says what a span's "no longer", "cannot see",
+# "does not cover" or "not" says.
+_PRIVATIVE = re.compile(
+    r"\b(?:hidden|outside|off|beyond|ended|lost|absent|missing|exempt|instead\s+of|out\s+of|away\s+from|free\s+of)\b",
+    re.I,
+)
+
+
+def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[str], sentence: str = "") -> list[str]:
     """A term the sentence negates that the span states only plainly, or the other way round: each way the sentence
     uses a term (negated, plain) the span must use it too ("view files but cannot edit files" bears out both "can
     view files" and "cannot edit files")."""
@@ -449,6 +458,8 @@ def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[st
     ]
     if (denied or affirmed) and _denied_alike(claims, stated):
         return []
+    if affirmed and not denied and _PRIVATIVE.search(sentence) and not _negations(sentence):
+        return []  # "Support for Internet Explorer has ended" against "Internet Explorer is no longer supported"
     problems = []
     if denied:
         problems.append(f'[{n}] affirms "{_words(denied, stated)}"; the sentence negates it')

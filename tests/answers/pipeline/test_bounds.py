@@ -464,3 +464,17 @@ def test_a_small_count_of_the_items_the_sentence_lists_after_it_is_its_own(sente
     chunk = "The handover note lists open incidents, silenced alerts and planned changes."
     assert (checked(sentence, chunk, make_record) == []) is borne_out
 
+
+@pytest.mark.parametrize(
+    ("sentence", "borne_out"),
+    [
+        ("Support for Internet Explorer has ended.", True),
+        ("Internet Explorer has lost support.", True),
+        ("Internet Explorer is supported.", False),  # the negation left out, with no word that holds one
+        ("Internet Explorer is supported, and nothing has ended.", False),  # a negation word of its own
+    ],
+)
+def test_a_word_whose_meaning_holds_a_negation_says_what_the_spans_negation_does(sentence, borne_out, make_record):
+    chunk = "Internet Explorer is no longer supported."
+    assert (checked(sentence, chunk, make_record) == []) is borne_out
+
