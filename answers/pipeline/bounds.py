@@ -635,6 +635,8 @@ def _swap_problems(
             same_meaning(a, b, tokenizer) for a, b in zip(swapped_in, span_terms[j1:j2], strict=True)
         ):
             continue  # "shared across the workspace" for "pooled across": the synonyms table's rewording
+        if _universal(said[i1:i2]) and _universal(span[j1:j2]):
+            continue  # "whatever plan" for "every plan", "anywhere" for "everywhere": one universal quantifier
         # A shared number or number word next to the words tells nothing of what they are ("used one time").
         before = k > 0 and opcodes[k - 1][0] == "equal" and not _numeric(said_terms[i1 - 1], tokenizer)
         after = k + 1 < len(opcodes) and opcodes[k + 1][0] == "equal" and not _numeric(said_terms[i2], tokenizer)
@@ -701,6 +703,17 @@ def _swap_problems(
         flank_said, flank_span = _flank(said, i1, i2, flank), _flank(span, j1, j2, flank)
         problems.append(f"[{n}] says {_written(flank_span)}, not {_written(flank_said)}")
     return problems
+
+
+# Words that quantify over all of a kind, said in any of their forms: one claim whichever a sentence uses.
+_UNIVERSALS = frozenset(
+    "every any all each whatever whichever everywhere anywhere wherever everyone anyone everybody anybody "  # noqa: SIM905
+    "everything anything whenever".split()
+)
+
+
+def _universal(words: Sequence[Word]) -> bool:
+    return bool(words) and all(word.written.lower() in _UNIVERSALS for word in words)
 
 
 # Words that lead a noun phrase: the same one before a word of the sentence and the span's word in its place makes

@@ -478,3 +478,9 @@ def test_a_word_whose_meaning_holds_a_negation_says_what_the_spans_negation_does
     chunk = "Internet Explorer is no longer supported."
     assert (checked(sentence, chunk, make_record) == []) is borne_out
 
+
+def test_one_universal_quantifier_for_another_is_no_swap(make_record):
+    chunk = "The desktop app is free on every plan."
+    assert checked("The desktop app costs nothing, whatever plan you are on.", chunk, make_record) == []
+    assert checked("The desktop app is free on the Team plan.", chunk, make_record) != []
+
