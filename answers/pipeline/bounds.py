@@ -435,9 +435,19 @@ def _not_ours(
 # "beyond", "instead of"): a sentence writing one and no negation word says what a span's "no longer", "cannot see",
 # "does not cover" or "not" says.
 _PRIVATIVE = re.compile(
-    r"\b(?:hidden|outside|off|beyond|ended|lost|absent|missing|exempt|instead\s+of|out\s+of|away\s+from|free\s+of)\b",
+    r"\b(?:hidden|outside|off|beyond|ended|lost|absent|missing|exempt|blocked|instead\s+of|out\s+of|away\s+from|"
+    r"free\s+of)\b",
     re.I,
 )
+
+
+def _said_privatively(text: str, other: str) -> bool:
+    """Whether a text says its negation by a word that holds one, with no negation word, where the other text writes
+    a negation and not that word (the other's "does not block" is no "blocked" said privatively)."""
+    found = _PRIVATIVE.search(text)
+    if found is None or _negations(text) or not _negations(other):
+        return False
+    return re.search(rf"\b{re.escape(found.group()[:4])}", other, re.I) is None
 
 
 def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[str], sentence: str = "") -> list[str]:
@@ -458,8 +468,10 @@ def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[st
     ]
     if (denied or affirmed) and _denied_alike(claims, stated):
         return []
-    if affirmed and not denied and _PRIVATIVE.search(sentence) and not _negations(sentence):
+    if affirmed and not denied and _said_privatively(sentence, stated.text):
         return []  # "Support for Internet Explorer has ended" against "Internet Explorer is no longer supported"
+    if denied and not affirmed and _said_privatively(stated.text, sentence):
+        return []  # "nobody can upload until a plan is picked" against "Uploading ... is blocked until ..."
     problems = []
     if denied:
         problems.append(f'[{n}] affirms "{_words(denied, stated)}"; the sentence negates it')

@@ -13,7 +13,7 @@ Rules callers rely on:
 - Always, on either side, a negative subject puts its negation on the predicate, where the claim is: "neither you nor
   support can recover them" reads as "you and support can not recover them", "nobody from support will ask" as
   "support will not ask", "none of your last three passwords can be used" as "your last three passwords can not be
-  used".
+  used", "nobody, not even support, can recover" as "anyone and support can not recover".
 - "keeps", "leaves", "retains" or "preserves" read as "does not delete" when the other text says "not delete" (or
   remove, erase) and the text itself writes none of those verbs: "keeps the newer versions" is "does not delete
   newer versions".
@@ -39,6 +39,9 @@ _ALWAYS = (
      r"\1and \2\3 not"),
     (re.compile(rf"\b(?:nobody|no\s+one|no-one)\s+(?:from|at|in|on)\s+((?:the\s+)?[^\W\d_]+\s+)({_AUXILIARIES})\b",
                 re.I), r"\1\2 not"),
+    (re.compile(rf"\b(?:nobody|no\s+one|no-one),\s+not\s+even\s+([^,]{{1,40}}),\s+({_AUXILIARIES})\b", re.I),
+     r"anyone and \1 \2 not"),
+
     (re.compile(rf"\bnone\s+of\s+((?:[^\W\d_]+\s+){{1,5}}?)({_AUXILIARIES})\b", re.I), r"\1\2 not"),
 )
 _PREVENTS = re.compile(

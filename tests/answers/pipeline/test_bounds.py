@@ -484,3 +484,10 @@ def test_one_universal_quantifier_for_another_is_no_swap(make_record):
     assert checked("The desktop app costs nothing, whatever plan you are on.", chunk, make_record) == []
     assert checked("The desktop app is free on the Team plan.", chunk, make_record) != []
 
+
+def test_a_span_saying_its_negation_by_such_a_word_bears_out_the_sentences_negation(make_record):
+    chunk = "Uploading, editing and sharing are blocked until a plan is chosen."
+    assert checked("Until a plan is picked, nobody can upload, edit or share anything.", chunk, make_record) == []
+    # The span writing the word itself, negated, is a negation the sentence leaves out.
+    assert checked("Executable files are blocked.", "Lumora does not block executable files.", make_record) != []
+

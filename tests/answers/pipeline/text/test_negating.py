@@ -25,6 +25,7 @@ from answers.pipeline.text.negating import reword_negations
         ("Neither you nor support can recover them.", "", "you and support can not recover them."),
         ("Nobody from support will ask for your password.", "", "support will not ask for your password."),
         ("None of your last three passwords can be used.", "", "your last three passwords can not be used."),
+        ("Nobody, not even support, can recover it.", "", "anyone and support can not recover it."),
     ],
 )
 def test_a_negation_said_another_way_is_written_with_a_negation_word(text, other, reworded):
