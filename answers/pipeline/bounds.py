@@ -23,6 +23,7 @@ from answers.pipeline.text.claims import (
     read_names,
     same_value,
 )
+from answers.pipeline.text.hypernyms import covered_in
 from answers.pipeline.text.negating import reword_negations
 from answers.pipeline.text.opposites import opposite_words
 from answers.pipeline.text.quantities import duration_units, same_duration, spoken_amounts
@@ -393,7 +394,7 @@ def _name_problems(
     context = _heading_claims(record, tokenizer)
     problems = []
     for name in names:
-        if stated.holds_name(name) or context.holds_name(name):
+        if stated.holds_name(name) or context.holds_name(name) or covered_in(name.text, stated.text):
             continue
         problem = f"[{n}] does not name {name.text.strip('`')}"
         pasted = instruction_text(record)

@@ -491,3 +491,18 @@ def test_a_span_saying_its_negation_by_such_a_word_bears_out_the_sentences_negat
     # The span writing the word itself, negated, is a negation the sentence leaves out.
     assert checked("Executable files are blocked.", "Lumora does not block executable files.", make_record) != []
 
+
+
+def test_a_general_name_for_the_system_the_span_names_is_named(make_record):
+    record = make_record("desktop-v1-c01", text="The desktop app runs on macOS 13 or later.", flagged=[])
+    for sentence, expected in (
+        ("On a Mac it needs macOS 13 or later.", []),
+        ("On a PC it needs macOS 13 or later.", ["[1] does not name PC"]),
+    ):
+        claims = read_claims(sentence, DEFAULT)
+        found = support_span(significant_terms(sentence, DEFAULT), record, tokenizer=DEFAULT)
+        assert found is not None
+        span, held = found
+        assert bound_problems(
+            1, claims, span, record, names=read_names(sentence, DEFAULT), held=held, tokenizer=DEFAULT
+        ) == expected
