@@ -718,6 +718,16 @@ def _swap_problems(
     return problems
 
 
+def _opposite_of_negated(sentence: str, quote: str, stated: Sequence[Word], tokenizer: TokenizerConfig) -> bool:
+    """Whether the span negates its words in the slot, and the sentence writes no negation word: "still open after
+    30 minutes" for "not resolved after 30 minutes" says the span's negation by an opposite, which the polarity
+    checks read; another thing in the slot names something else, not the lack of one."""
+    if _negations(sentence):
+        return False
+    claims = read_claims(quote, tokenizer)
+    return any(_negated(word.written, claims, tokenizer) for word in stated)
+
+
 # Words that quantify over all of a kind, said in any of their forms: one claim whichever a sentence uses.
 _UNIVERSALS = frozenset(
     "every any all each whatever whichever everywhere anywhere wherever everyone anyone everybody anybody "  # noqa: SIM905
@@ -981,6 +991,8 @@ def _slot_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig
             and _ends_phrase(sentence, words[-1].written, tokenizer)
             and _ends_phrase(quote, span[j2 - 1].written, tokenizer)
         ):
+            if _opposite_of_negated(sentence, quote, span[j1:j2], tokenizer):
+                continue  # "A Sev-1 still open" for "A Sev-1 incident that is not resolved": an opposite
             return [f"[{n}] says {_written(span[j1:j2])}, not {_written(words)}"]
     return []
 

@@ -506,3 +506,21 @@ def test_a_general_name_for_the_system_the_span_names_is_named(make_record):
         assert bound_problems(
             1, claims, span, record, names=read_names(sentence, DEFAULT), held=held, tokenizer=DEFAULT
         ) == expected
+
+
+def test_a_span_negation_said_by_an_opposite_in_the_slot_is_no_swap(make_record):
+    text = "A Sev-1 incident that is not resolved after 30 minutes is escalated to the engineering manager on duty."
+    record = make_record("oncall-v1-c01", text=text, flagged=[])
+
+    def reasons(sentence: str) -> list[str]:
+        found = support_span(significant_terms(sentence, DEFAULT), record, tokenizer=DEFAULT)
+        assert found is not None
+        span, held = found
+        return bound_problems(
+            1, read_claims(sentence, DEFAULT), span, record, names=read_names(sentence, DEFAULT), held=held,
+            tokenizer=DEFAULT, sentence=sentence,
+        )
+
+    assert reasons("A Sev-1 still open after 30 minutes goes up to the engineering manager on duty.") == []
+    # A sentence writing a negation of its own puts another thing in the slot.
+    assert reasons("A Sev-1 outage not fixed after 30 minutes goes up to the engineering manager on duty.") != []
