@@ -499,7 +499,21 @@ def _denied_alike(claims: Claims, stated: Claims) -> bool:
     password" (each side reads its own reach; "ask" is denied by both)."""
     if not 0 < _negations(claims.text) == _negations(stated.text):
         return False
+    if _negations(claims.text) == 1 and _one_clause(claims.text) and _one_clause(stated.text):
+        return True  # "A refund never hinges on a survey" against "We never make a refund depend on a survey"
     return bool(_denied(claims) & _denied(stated))
+
+
+_CLAUSE_BREAK = re.compile(
+    r"[,;:()]|\b(?:and|but|or|while|whereas|unless|until|if|when|because|although|only|without)\b", re.I
+)
+
+
+def _one_clause(text: str) -> bool:
+    """Whether a text is one plain clause: no punctuation or conjunction joining another claim to it, nor "only"
+    (which negates all else) or "without" (which negates a phrase, not the claim: "sends codes to users without an
+    app"). One negation in each of two such texts denies the one claim, wherever each places it."""
+    return _CLAUSE_BREAK.search(text.strip().rstrip(".")) is None
 
 
 def _denied(claims: Claims) -> frozenset[str]:

@@ -524,3 +524,38 @@ def test_a_span_negation_said_by_an_opposite_in_the_slot_is_no_swap(make_record)
     assert reasons("A Sev-1 still open after 30 minutes goes up to the engineering manager on duty.") == []
     # A sentence writing a negation of its own puts another thing in the slot.
     assert reasons("A Sev-1 outage not fixed after 30 minutes goes up to the engineering manager on duty.") != []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "quote"),
+    [
+        ("A refund never hinges on filling in a survey.", "We never make a refund depend on a survey."),
+        ("Service account tokens don't belong to any single member.", "Tokens are not tied to a single member."),
+        (
+            "Moving an existing workspace to another data region isn't something support can do.",
+            "Support cannot change the data region of an existing workspace.",
+        ),
+    ],
+)
+def test_one_negation_in_each_of_two_plain_clauses_denies_the_one_claim(sentence, quote, make_record):
+    record = make_record("policy-v1-c01", text=quote, flagged=[])
+    found = support_span(significant_terms(sentence, DEFAULT), record, tokenizer=DEFAULT)
+    assert found is not None
+    span, held = found
+    assert bound_problems(
+        1, read_claims(sentence, DEFAULT), span, record, names=read_names(sentence, DEFAULT), held=held,
+        tokenizer=DEFAULT, sentence=sentence,
+    ) == []
+
+
+def test_a_negation_of_a_phrase_by_without_is_not_the_claims_negation(make_record):
+    quote = "Lumora does not send codes by text message."
+    record = make_record("two-factor-v1-c01", text=quote, flagged=[])
+    sentence = "Lumora sends codes by text message to users without an authenticator app."
+    found = support_span(significant_terms(sentence, DEFAULT), record, tokenizer=DEFAULT)
+    assert found is not None
+    span, held = found
+    assert bound_problems(
+        1, read_claims(sentence, DEFAULT), span, record, names=read_names(sentence, DEFAULT), held=held,
+        tokenizer=DEFAULT, sentence=sentence,
+    ) != []
