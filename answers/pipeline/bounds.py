@@ -1037,11 +1037,29 @@ def _identifier_problems(n: int, sentence: str, quote: str) -> list[str]:
     problems = []
     for name in sorted(said - stated):
         head = re.split(r"[-_:]", name)[0]
-        # "sign-ins" is the span's "sign-in" in the plural, no other identifier
+        # "sign-ins" is the span's "sign-in" in the plural, "right-clicking" its "right-click" as a verb: no other
+        # identifier
         rivals = sorted(
             other for other in stated - said
-            if re.split(r"[-_:]", other)[0] == head and name.removesuffix("s") != other.removesuffix("s")
+            if re.split(r"[-_:]", other)[0] == head and not _forms(name) & _forms(other)
         )
         if rivals:
             problems.append(f"[{n}] names {rivals[0]}, not {name}")
     return problems
+
+
+
+_INFLECTIONS = ("ing", "ed", "es", "s")
+
+
+def _forms(identifier: str) -> frozenset[str]:
+    """An identifier and what it is less an inflection of its last word ("right-clicking" and "right-clicked" hold
+    "right-click", "sign-ins" "sign-in", "drag-and-dropped" "drag-and-drop")."""
+    forms = {identifier}
+    for ending in _INFLECTIONS:
+        base = identifier.removesuffix(ending)
+        if base != identifier and len(re.split(r"[-_:]", base)[-1]) >= 2:
+            forms.add(base)
+            if len(base) > 2 and base[-1] == base[-2]:
+                forms.add(base[:-1])
+    return frozenset(forms)

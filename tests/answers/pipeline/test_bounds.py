@@ -389,6 +389,12 @@ def test_an_identifier_in_the_plural_is_the_same_identifier(make_record):
     assert checked("Five failed sign-outs in a row lock the account.", chunk, make_record) != []
 
 
+def test_an_identifier_said_as_an_inflected_verb_is_the_same_identifier(make_record):
+    chunk = "Right-click a file and choose Version history to see its versions."
+    assert checked("Right-clicking a file and picking Version history lists its versions.", chunk, make_record) == []
+    assert checked("Right-dragging a file and picking Version history lists its versions.", chunk, make_record) != []
+
+
 def test_a_role_noun_ending_a_name_the_sentence_writes_by_its_first_word_is_no_role_swapped(make_record):
     chunk = "The Team plan includes 1 TB of storage per user."
     assert checked("Team gives each user 1 TB.", chunk, make_record) == []
