@@ -23,6 +23,7 @@ from answers.pipeline.text.claims import (
     read_names,
     same_value,
 )
+from answers.pipeline.text.hypernyms import covered_in
 from answers.pipeline.text.negating import reword_negations
 from answers.pipeline.text.opposites import opposite_words
 from answers.pipeline.text.quantities import duration_units, same_duration, spoken_amounts
@@ -71,11 +72,11 @@ def bound_problems(
     """
     stated = read_claims(span.quote, tokenizer)
     return (
-        _number_problems(n, claims, stated, record, tokenizer, span)
+        _number_problems(n, claims, stated, record, tokenizer, span, sentence)
         or (_duration_problems(n, claims, sentence, span.quote, tokenizer) if sentence else [])
         or _name_problems(n, _not_ours(names, span.quote, record, elsewhere), stated, record, tokenizer)
         or (_list_problems(n, reword_negations(sentence, span.quote), span.quote, tokenizer) if sentence else [])
-        or _polarity_problems(n, *_reworded(claims, stated, sentence, span.quote, tokenizer), held)
+        or _polarity_problems(n, *_reworded(claims, stated, sentence, span.quote, tokenizer), held, sentence)
         or (negation_problems(n, sentence, claims, span, record, tokenizer, elsewhere) if sentence else [])
         or (_antonym_problems(n, sentence, span, record, claims, stated, tokenizer) if sentence else [])
         or (contradiction_problems(n, sentence, span.quote, tokenizer) if sentence else [])
@@ -90,6 +91,7 @@ def bound_problems(
 def _number_problems(
     n: int, claims: Claims, stated: Claims, record: ChunkRecord, tokenizer: TokenizerConfig,
     span: SupportSpan | None = None,
+    sentence: str = "",
 ) -> list[str]:
     problems = []
     referent = _referent(record, span, tokenizer) if span is not None else None
@@ -100,6 +102,8 @@ def _number_problems(
             continue
         if problem.startswith("does not state") and referent and _number_problem(number, referent) is None:
             continue  # "Charges older than that" after "within 21 days": the span says 21 days by pointing back
+        if problem.startswith("does not state") and _counted_by_its_list(number, sentence):
+            continue  # "Three things go into the note: open incidents, silenced alerts and planned changes"
         if any(
             same_value(number.value, other.value) and compatible_units(number.unit, other.unit)
             and number.about & other.about and (problem.startswith("does not state") or number.text == other.text)
@@ -122,6 +126,28 @@ def _number_problems(
             problem += ONLY_IN_INSTRUCTIONS
         problems.append(f"[{n}] {problem}")
     return problems
+
+
+_COUNT_WORDS = ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_LIST_SPLIT = re.compile(r",\s*|\s+(?:and|or)\s+", re.I)
+_LIST_OPENER = re.compile(r"[:,]\s*")
+
+
+def _counted_by_its_list(number: NumberClaim, sentence: str) -> bool:
+    """Whether a small bare count is the sentence's own count of the items it lists after it (a colon's or a comma's
+    list of two to nine short items): the items are the span's to bear out (the list check), the count is the
+    sentence's. "Two engineers are on call, a primary and a secondary"; never a count the list does not match."""
+    if number.unit or not number.value.isdigit() or not 2 <= int(number.value) <= 9:
+        return False
+    written = re.search(rf"(?<![\w.]){number.value}(?![\w.])|\b{_COUNT_WORDS[int(number.value)]}\b", sentence, re.I)
+    if written is None:
+        return False
+    opener = _LIST_OPENER.search(sentence, written.end())  # the list is all that follows the first colon or comma
+    if opener is None:
+        return False
+    tail = re.sub(r"\s*(?:\[\d+\]\s*)*[.!?]?\s*$", "", sentence[opener.end() :])
+    items = [item for item in _LIST_SPLIT.split(tail) if item.strip()]
+    return len(items) == int(number.value) and all(len(item.split()) <= _MAX_ITEM for item in items)
 
 
 def _referent(record: ChunkRecord, span: SupportSpan, tokenizer: TokenizerConfig) -> Claims | None:
@@ -239,13 +265,20 @@ def _duration_problems(n: int, claims: Claims, sentence: str, quote: str, tokeni
     span_claims = read_claims(quote, tokenizer)
     spoken = frozenset(unit for value, unit in spoken_amounts(sentence) if _said_otherwise((value, unit), span_claims))
     astray = sorted(said - stated - counted - spoken)
-    if not astray or not stated - said:
-        return []
-    return [f"[{n}] states {_plural(sorted(stated - said))}, not {_plural(astray)}"]
+    if astray and stated - said:
+        return [f"[{n}] states {_plural(sorted(stated - said))}, not {_plural(astray)}"]
+    # "a full day to use a reset link" against a span that states no length of time: the amount is the span's to bear
+    unborne = sorted(
+        unit for value, unit in spoken_amounts(sentence)
+        if unit in _DURATIONS and unit not in stated and not _said_otherwise((value, unit), span_claims)
+    )
+    if unborne and not stated:
+        return [f"[{n}] does not state {' or '.join(f'a {unit}' for unit in unborne)}"]
+    return []
 
 
 def _plural(units: Sequence[str]) -> str:
-    return " or ".join(f"{unit}s" for unit in units)
+    return " or ".join("milliseconds" if unit == "ms" else f"{unit}s" for unit in units)
 
 
 _LIST_TOKEN = re.compile(r"[^\W_][\w'’.@+-]*[\w]|[^\W_]|[,;:()]|[.!?](?=\s|$)")
@@ -361,7 +394,7 @@ def _name_problems(
     context = _heading_claims(record, tokenizer)
     problems = []
     for name in names:
-        if stated.holds_name(name) or context.holds_name(name):
+        if stated.holds_name(name) or context.holds_name(name) or covered_in(name.text, stated.text):
             continue
         problem = f"[{n}] does not name {name.text.strip('`')}"
         pasted = instruction_text(record)
@@ -399,7 +432,26 @@ def _not_ours(
     return kept
 
 
-def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[str]) -> list[str]:
+# Words whose meaning holds a negation, said in place of one ("has ended", "stays hidden from", "falls outside",
+# "beyond", "instead of"): a sentence writing one and no negation word says what a span's "no longer", "cannot see",
+# "does not cover" or "not" says.
+_PRIVATIVE = re.compile(
+    r"\b(?:hidden|outside|off|beyond|ended|lost|absent|missing|exempt|blocked|instead\s+of|out\s+of|away\s+from|"
+    r"free\s+of)\b",
+    re.I,
+)
+
+
+def _said_privatively(text: str, other: str) -> bool:
+    """Whether a text says its negation by a word that holds one, with no negation word, where the other text writes
+    a negation and not that word (the other's "does not block" is no "blocked" said privatively)."""
+    found = _PRIVATIVE.search(text)
+    if found is None or _negations(text) or not _negations(other):
+        return False
+    return re.search(rf"\b{re.escape(found.group()[:4])}", other, re.I) is None
+
+
+def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[str], sentence: str = "") -> list[str]:
     """A term the sentence negates that the span states only plainly, or the other way round: each way the sentence
     uses a term (negated, plain) the span must use it too ("view files but cannot edit files" bears out both "can
     view files" and "cannot edit files")."""
@@ -417,6 +469,10 @@ def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[st
     ]
     if (denied or affirmed) and _denied_alike(claims, stated):
         return []
+    if affirmed and not denied and _said_privatively(sentence, stated.text):
+        return []  # "Support for Internet Explorer has ended" against "Internet Explorer is no longer supported"
+    if denied and not affirmed and _said_privatively(stated.text, sentence):
+        return []  # "nobody can upload until a plan is picked" against "Uploading ... is blocked until ..."
     problems = []
     if denied:
         problems.append(f'[{n}] affirms "{_words(denied, stated)}"; the sentence negates it')
@@ -443,7 +499,21 @@ def _denied_alike(claims: Claims, stated: Claims) -> bool:
     password" (each side reads its own reach; "ask" is denied by both)."""
     if not 0 < _negations(claims.text) == _negations(stated.text):
         return False
+    if _negations(claims.text) == 1 and _one_clause(claims.text) and _one_clause(stated.text):
+        return True  # "A refund never hinges on a survey" against "We never make a refund depend on a survey"
     return bool(_denied(claims) & _denied(stated))
+
+
+_CLAUSE_BREAK = re.compile(
+    r"[,;:()]|\b(?:and|but|or|while|whereas|unless|until|if|when|because|although|only|without)\b", re.I
+)
+
+
+def _one_clause(text: str) -> bool:
+    """Whether a text is one plain clause: no punctuation or conjunction joining another claim to it, nor "only"
+    (which negates all else) or "without" (which negates a phrase, not the claim: "sends codes to users without an
+    app"). One negation in each of two such texts denies the one claim, wherever each places it."""
+    return _CLAUSE_BREAK.search(text.strip().rstrip(".")) is None
 
 
 def _denied(claims: Claims) -> frozenset[str]:
@@ -592,6 +662,8 @@ def _swap_problems(
             same_meaning(a, b, tokenizer) for a, b in zip(swapped_in, span_terms[j1:j2], strict=True)
         ):
             continue  # "shared across the workspace" for "pooled across": the synonyms table's rewording
+        if _universal(said[i1:i2]) and _universal(span[j1:j2]):
+            continue  # "whatever plan" for "every plan", "anywhere" for "everywhere": one universal quantifier
         # A shared number or number word next to the words tells nothing of what they are ("used one time").
         before = k > 0 and opcodes[k - 1][0] == "equal" and not _numeric(said_terms[i1 - 1], tokenizer)
         after = k + 1 < len(opcodes) and opcodes[k + 1][0] == "equal" and not _numeric(said_terms[i2], tokenizer)
@@ -658,6 +730,27 @@ def _swap_problems(
         flank_said, flank_span = _flank(said, i1, i2, flank), _flank(span, j1, j2, flank)
         problems.append(f"[{n}] says {_written(flank_span)}, not {_written(flank_said)}")
     return problems
+
+
+def _opposite_of_negated(sentence: str, quote: str, stated: Sequence[Word], tokenizer: TokenizerConfig) -> bool:
+    """Whether the span negates its words in the slot, and the sentence writes no negation word: "still open after
+    30 minutes" for "not resolved after 30 minutes" says the span's negation by an opposite, which the polarity
+    checks read; another thing in the slot names something else, not the lack of one."""
+    if _negations(sentence):
+        return False
+    claims = read_claims(quote, tokenizer)
+    return any(_negated(word.written, claims, tokenizer) for word in stated)
+
+
+# Words that quantify over all of a kind, said in any of their forms: one claim whichever a sentence uses.
+_UNIVERSALS = frozenset(
+    "every any all each whatever whichever everywhere anywhere wherever everyone anyone everybody anybody "  # noqa: SIM905
+    "everything anything whenever".split()
+)
+
+
+def _universal(words: Sequence[Word]) -> bool:
+    return bool(words) and all(word.written.lower() in _UNIVERSALS for word in words)
 
 
 # Words that lead a noun phrase: the same one before a word of the sentence and the span's word in its place makes
@@ -912,6 +1005,8 @@ def _slot_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig
             and _ends_phrase(sentence, words[-1].written, tokenizer)
             and _ends_phrase(quote, span[j2 - 1].written, tokenizer)
         ):
+            if _opposite_of_negated(sentence, quote, span[j1:j2], tokenizer):
+                continue  # "A Sev-1 still open" for "A Sev-1 incident that is not resolved": an opposite
             return [f"[{n}] says {_written(span[j1:j2])}, not {_written(words)}"]
     return []
 
@@ -942,11 +1037,29 @@ def _identifier_problems(n: int, sentence: str, quote: str) -> list[str]:
     problems = []
     for name in sorted(said - stated):
         head = re.split(r"[-_:]", name)[0]
-        # "sign-ins" is the span's "sign-in" in the plural, no other identifier
+        # "sign-ins" is the span's "sign-in" in the plural, "right-clicking" its "right-click" as a verb: no other
+        # identifier
         rivals = sorted(
             other for other in stated - said
-            if re.split(r"[-_:]", other)[0] == head and name.removesuffix("s") != other.removesuffix("s")
+            if re.split(r"[-_:]", other)[0] == head and not _forms(name) & _forms(other)
         )
         if rivals:
             problems.append(f"[{n}] names {rivals[0]}, not {name}")
     return problems
+
+
+
+_INFLECTIONS = ("ing", "ed", "es", "s")
+
+
+def _forms(identifier: str) -> frozenset[str]:
+    """An identifier and what it is less an inflection of its last word ("right-clicking" and "right-clicked" hold
+    "right-click", "sign-ins" "sign-in", "drag-and-dropped" "drag-and-drop")."""
+    forms = {identifier}
+    for ending in _INFLECTIONS:
+        base = identifier.removesuffix(ending)
+        if base != identifier and len(re.split(r"[-_:]", base)[-1]) >= 2:
+            forms.add(base)
+            if len(base) > 2 and base[-1] == base[-2]:
+                forms.add(base[:-1])
+    return frozenset(forms)

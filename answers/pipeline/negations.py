@@ -11,7 +11,7 @@ from answers.pipeline.text.claims import NEGATION_WORDS, Claims, read_claims
 from answers.pipeline.text.negating import reword_negations
 from answers.pipeline.text.sentences import split_sentences
 from answers.pipeline.text.synonyms import reword_phrases
-from answers.pipeline.text.tokens import TokenizerConfig
+from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 from answers.pipeline.text.wording import antonym_terms
 from answers.pipeline.types import SupportSpan
 
@@ -36,7 +36,30 @@ def negation_problems(
         _unstated(n, claims, stated, tokenizer)
         or _closer_sentence(n, claims, span, record, tokenizer)
         or _denied_elsewhere(n, claims, stated, elsewhere, tokenizer)
+        or _also_of_exempted(n, sentence, span, record, tokenizer)
     )
+
+
+# An additive particle says the subject shares what is said of another: "Guests have to set it up as well".
+_ADDITIVE = re.compile(r"(?i)\b(?:as\s+well|too|also|likewise|either)\b")
+
+
+def _also_of_exempted(
+    n: int, sentence: str, span: SupportSpan, record: ChunkRecord, tokenizer: TokenizerConfig
+) -> list[str]:
+    """An affirmed sentence that says its subject shares a predicate ("as well", "too", "also") where the span names
+    that subject only in a sentence that negates: "Guests have to set up 2FA as well once it's required" against
+    "members without 2FA must set it up ... Guests are not affected by this setting"."""
+    if not _ADDITIVE.search(sentence) or _NEGATION.search(reword_negations(sentence, span.quote)):
+        return []
+    terms, first = significant_terms(sentence, tokenizer), significant_terms(sentence.split(maxsplit=1)[0], tokenizer)
+    if not terms or first[:1] != terms[:1]:
+        return []  # the sentence opens with no subject of its own: "You can also cap a link", "There's also"
+    subject = terms[0]
+    naming = [text for text in _span_texts(span, record) if subject in significant_terms(text, tokenizer)]
+    if not naming or not all(_NEGATION.search(reword_negations(text, sentence)) for text in naming):
+        return []
+    return [f'[{n}] says "{naming[0].strip()}"; the sentence says the same of it as of the others']
 
 
 def _negated(claims: Claims) -> frozenset[str]:

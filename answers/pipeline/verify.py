@@ -10,7 +10,7 @@ from answers.pipeline.commands import command_support
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.evidence import evidence_text, instruction_text
 from answers.pipeline.spans import support_span
-from answers.pipeline.text.claims import negation_terms, read_claims, read_names
+from answers.pipeline.text.claims import NUMBER_WORDS, negation_terms, read_claims, read_names
 from answers.pipeline.text.sentences import parse_markers
 from answers.pipeline.text.synonyms import reword_phrases, same_meaning, synonym_terms, tabled_terms
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
@@ -108,7 +108,10 @@ def verify_sentence(
                 term in tabled and any(same_meaning(term, other, config.tokenizer) for other in supported[1])
             )
         ) if supported else frozenset()
-        share = len(held) / len(distinctive) if distinctive else 0.0
+        # A number said in words ("thirty-five days") is the number check's to bear out, as digits are: its words
+        # count towards the share when the span writes them, and never against it.
+        counted = distinctive - (_number_word_terms(config.tokenizer) - held)
+        share = len(held) / len(counted) if counted else 0.0
         if supported is None or share < config.min_overlap:
             reason = f"[{n}] shares {share:.2f} of its terms (needs {config.min_overlap:.2f})"
             pasted = instruction_text(block.record)
@@ -137,6 +140,12 @@ def _as_command(text: str, cited: tuple[int, ...], blocks: Mapping[int, Block]) 
         return None
     reasons = tuple(f"[{n}] does not hold the command" for n in cited if n not in passing)
     return Verdict(text, passing, reasons, spans)
+
+
+@functools.lru_cache(maxsize=8)
+def _number_word_terms(tokenizer: TokenizerConfig) -> frozenset[str]:
+    """The terms of the number words ("five", "thirty", "hundred"), less "one": mostly no count ("one of", "no one")."""
+    return frozenset(term for word in NUMBER_WORDS - {"one"} for term in significant_terms(word, tokenizer))
 
 
 def _elsewhere(n: int, span: SupportSpan, blocks: Mapping[int, Block]) -> tuple[str, ...]:

@@ -171,6 +171,7 @@ _SUBORDINATORS = frozenset("when if unless because until once since whenever".sp
 _PREDICATE_STARTS = frozenset(
     "can could may might must shall should will would is are was were do does did has have had".split()  # noqa: SIM905
 )
+_OBJECT_PRONOUNS = frozenset("it them one this that these those".split())  # noqa: SIM905
 # A negation of a passive ("aren't blocked", "is not refunded", "cannot be registered") denies what its subject,
 # written before it, undergoes: "Executables aren't blocked" says what "does not block executable files" says.
 _BE_FORMS = frozenset("is are was were".split())  # noqa: SIM905
@@ -467,6 +468,8 @@ def _items(
         if terms and scope:
             scope -= 1
             reach = False
+        elif scope and reach and denier == "without" and lowered in _OBJECT_PRONOUNS:
+            reach = False  # "Members without it have to set it up": the pronoun is what they are without
     for start in pending:
         yield _Item(number=starts[start])
 

@@ -6,6 +6,14 @@ Rules callers rely on:
 - Always, on either side: "left out of" and "excluded from" read as "not"; "leaves out", "omits" and "exclude(s)"
   as "does not include"; "lacks" as "has no"; "refuses to" and "fails to" as "does not"; "unable to" as "not able
   to".
+- A verb that keeps something from happening reads as "not" where the other text negates that very verb: "stops
+  visitors from downloading" (or prevents, keeps, bars) as "visitors not downloading" against "visitors cannot
+  download"; "stops counting" (or ceases) as "not counting" against "do not count". "Stops working" against
+  "expires" is read word for word.
+- Always, on either side, a negative subject puts its negation on the predicate, where the claim is: "neither you nor
+  support can recover them" reads as "you and support can not recover them", "nobody from support will ask" as
+  "support will not ask", "none of your last three passwords can be used" as "your last three passwords can not be
+  used", "nobody, not even support, can recover" as "anyone and support can not recover".
 - "keeps", "leaves", "retains" or "preserves" read as "does not delete" when the other text says "not delete" (or
   remove, erase) and the text itself writes none of those verbs: "keeps the newer versions" is "does not delete
   newer versions".
@@ -20,12 +28,26 @@ import re
 
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS
 
+_AUXILIARIES = "can|could|will|would|may|might|must|shall|should|is|are|was|were|does|do|did|has|have|had|gets?"
 _ALWAYS = (
     (re.compile(r"\b(?:left|leaves?|leaving)\s+out\s+of\b|\bexcluded\s+from\b", re.I), "not"),
     (re.compile(r"\b(?:leaves?|left|leaving)\s+out\b|\bomit(?:s|ted)?\b|\bexclude[sd]?\b", re.I), "does not include"),
     (re.compile(r"\black(?:s|ed)?\b", re.I), "has no"),
     (re.compile(r"\b(?:refuse[sd]?|fail(?:s|ed)?)\s+to\b", re.I), "does not"),
     (re.compile(r"\bunable\s+to\b", re.I), "not able to"),
+    (re.compile(rf"\bneither\s+((?:[^\W\d_]+\s+){{1,3}}?)nor\s+((?:[^\W\d_]+\s+){{1,3}}?)({_AUXILIARIES})\b", re.I),
+     r"\1and \2\3 not"),
+    (re.compile(rf"\b(?:nobody|no\s+one|no-one)\s+(?:from|at|in|on)\s+((?:the\s+)?[^\W\d_]+\s+)({_AUXILIARIES})\b",
+                re.I), r"\1\2 not"),
+    (re.compile(rf"\b(?:nobody|no\s+one|no-one),\s+not\s+even\s+([^,]{{1,40}}),\s+({_AUXILIARIES})\b", re.I),
+     r"anyone and \1 \2 not"),
+
+    (re.compile(rf"\bnone\s+of\s+((?:[^\W\d_]+\s+){{1,5}}?)({_AUXILIARIES})\b", re.I), r"\1\2 not"),
+)
+_PREVENTS = re.compile(
+    r"\b(?:(?:stop(?:s|ped|ping)?|prevent(?:s|ed|ing)?|keep(?:s|ing)?|kept|bar(?:s|red|ring)?)\s+"
+    r"(?P<who>(?:[^\W\d_]+\s+){1,2}?)from|stop(?:s|ped)?|cease[sd]?)\s+(?P<verb>[^\W\d_]+ing)\b",
+    re.I,
 )
 _KEEP = re.compile(r"\b(?:keeps?|kept|leaves?|retains?|retained|preserves?|preserved)\b", re.I)
 _NOT_DELETE = re.compile(
@@ -46,11 +68,22 @@ def reword_negations(text: str, other: str) -> str:
     with (`other`: the span for a sentence, the sentence for a span)."""
     for pattern, replacement in _ALWAYS:
         text = pattern.sub(replacement, text)
+    text = _PREVENTS.sub(lambda m: _prevented(m, other), text)
     if _NOT_DELETE.search(other) and not _DELETE.search(text):
         text = _KEEP.sub("does not delete", text)
     if not _BLOCKING.search(other):
         text = _BLOCKS.sub(lambda m: f"{m.group(1)}{m.group(2)} not", text)
     return _RELATIVE.sub(_close_clause, text)
+
+
+def _prevented(match: re.Match[str], other: str) -> str:
+    """A verb keeping its -ing verb from happening, as "not" where the other text negates that verb's stem."""
+    stem = match.group("verb")[:-3].lower()
+    stem = stem[:-1] if len(stem) > 4 and stem[-1] == stem[-2] else stem  # "stopping" -> "stop"
+    negated = re.search(rf"(?:\b(?:not|never|cannot)|n[’']t)\s+(?:[^\W\d_]+\s+){{0,2}}?{re.escape(stem)}", other, re.I)
+    if len(stem) < 3 or not negated:
+        return match.group()
+    return f"{match.group('who') or ''}not {match.group('verb')}"
 
 
 def _close_clause(match: re.Match[str]) -> str:

@@ -126,8 +126,14 @@ def find_quantities(text: str) -> list[Quantity]:
     return found
 
 
-_DURATION_UNITS = ("second", "minute", "hour", "business hour", "day", "business day", "week", "month", "year")
-_DURATION_WORDS = {alias: unit for unit in _DURATION_UNITS for alias in _UNIT_ALIASES[unit] if alias[-1].isalpha()}
+_DURATION_UNITS = ("ms", "second", "minute", "hour", "business hour", "day", "business day", "week", "month", "year")
+# Named as words only when written out: "ms" or "MS" alone is as often a name ("MS Office") as a millisecond.
+_DURATION_WORDS = {
+    alias: unit
+    for unit in _DURATION_UNITS
+    for alias in _UNIT_ALIASES[unit]
+    if alias[-1].isalpha() and (unit != "ms" or alias.startswith("milli"))
+}
 # A period named by how often ("once a quarter", "monthly", "a weekly review") is a unit of time the text names. A
 # quarter is named here only: it is no unit of `find_quantities`, so "a quarter of the storage" states no amount.
 _DURATION_WORDS |= {"quarter": "quarter", "quarters": "quarter", "quarterly": "quarter", "hourly": "hour",
@@ -169,11 +175,13 @@ def number_spans(text: str) -> list[tuple[str, int, int]]:
 
 
 # A unit said once without a number: "a day", "an hour", "the same file", "the largest single file" state one of it,
-# "half an hour" and "every half hour" a half. Singular forms only: "the same files" counts nothing.
+# "half an hour" and "every half hour" a half, "a full day" or "one whole week" one (an adjective of completeness
+# between the article and the unit). Singular forms only: "the same files" counts nothing. "The same day" is a date,
+# not a length of one day: "ships the same day" states no "1 day".
 _SINGULAR_UNITS = {unit: unit for unit in _UNIT_ALIASES if unit.replace(" ", "").isalpha() and len(unit) > 2}
 _SINGULAR_UNITS |= {"licence": "licence", "license": "licence", "retry": "attempt"}
 _SPOKEN = re.compile(
-    rf"\b(?:(?P<half>half)\s+(?:an?\s+)?|(?P<same>the\s+same\s+)|(?:an?|single|one)\s+)"
+    rf"\b(?:(?P<half>half)\s+(?:an?\s+)?|(?P<same>the\s+same\s+)|(?:an?|single|one)\s+(?:(?:full|whole|entire|complete)\s+)?)"
     rf"(?P<unit>{_alternation(dict(sorted(_SINGULAR_UNITS.items(), key=lambda item: -len(item[0]))))})(?![\w-])",
     re.I,
 )
@@ -182,12 +190,12 @@ _SPOKEN = re.compile(
 def spoken_amounts(text: str) -> frozenset[tuple[str, str]]:
     """The amounts a text says of a unit without digits, as (value, unit): "within a day" -> ("1", "day"), "the same
     file" -> ("1", "file"), "every half hour" -> ("0.5", "hour"); "the same day" is a date, no length of time."""
-    amounts = set()
+    found = set()
     for match in _SPOKEN.finditer(unicodedata.normalize("NFC", text)):
         unit = _SINGULAR_UNITS[_alias(match.group("unit"))]
         if not (match.group("same") and unit in _DURATION_UNITS):
-            amounts.add(("0.5" if match.group("half") else "1", unit))
-    return frozenset(amounts)
+            found.add(("0.5" if match.group("half") else "1", unit))
+    return frozenset(found)
 
 
 # Seconds in each unit of time that has a fixed length; a month and a year are counted in months of their own, and a

@@ -14,6 +14,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("begin", "begins", "start", "starts", "started", "begun", "began"),
     ("finish", "finishes", "finished", "end", "ends", "ended"),
     ("choose", "chooses", "chose", "chosen", "pick", "picks", "picked"),
+    ("yearly", "annual", "annually"),
 )
 
 # Phrases that say one word of the table's sense, read as that word wherever a polarity is checked, so that a phrase

@@ -35,7 +35,7 @@ _ANY_TIME = re.compile(
     r"\bwhenever\s+(?:they|you|we|he|she|one)\s+(?:like|likes|want|wants|wish|wishes|please|pleases|choose|chooses)\b",
     re.I,
 )
-_AT_ONCE = re.compile(r"\b(?:straight|right)\s+away\b", re.I)
+_AT_ONCE = re.compile(r"\b(?:(?:straight|right)\s+away|right\s+then|then\s+and\s+there|there\s+and\s+then)\b", re.I)
 
 _ANTONYM_PAIRS = word_pairs()
 ANTONYMS: dict[str, frozenset[str]] = {}
@@ -80,11 +80,11 @@ _WORD = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_][^\W_]*")
 
 def say_quantities(text: str) -> str:
     """The text with its quantity phrases said one way: "a single time" and a counting "once" -> "one time";
-    "whenever they like" -> "at any time"; "straight away" and "right away" -> "immediately"."""
+    "whenever they like" -> "at any time"; "straight away", "right away" and "right then" -> "immediately"."""
     lowered = text.lower()
     if "whenever" in lowered:
         text = _ANY_TIME.sub("at any time", text)
-    if "away" in lowered:
+    if "away" in lowered or "then" in lowered:
         text = _AT_ONCE.sub("immediately", text)
     if "time" not in text and "once" not in lowered and "twice" not in lowered:
         return text

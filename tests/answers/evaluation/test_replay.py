@@ -189,8 +189,8 @@ def test_spent_held_out_parts_are_dev_rows_that_name_the_commit_they_were_writte
     rows = [json.loads(line) for line in DEMO_REPLAY.read_text().splitlines() if line.strip()]
 
     assert not any(row.get("was_held_out") and row["held_out"] for row in rows)
-    # b448dc2 .. 78a3d75
-    assert sum(bool(row.get("was_held_out")) for row in rows) == 18 + 24 + 24 + 27 + 29 + 26 + 34 + 37 + 35
+    # b448dc2 .. bcb4efb
+    assert sum(bool(row.get("was_held_out")) for row in rows) == 18 + 24 + 24 + 27 + 29 + 26 + 34 + 37 + 35 + 58
     # The part written in commit 1967084 (29 cases, 237 sentences) was run once on main f9aa6a3 and is spent.
     spent = [row for row in rows if row.get("held_out_at") == "1967084"]
     assert len(spent) == 29 and sum(len(row["sentences"]) for row in spent) == 237
@@ -210,13 +210,17 @@ def test_spent_held_out_parts_are_dev_rows_that_name_the_commit_they_were_writte
     spent = [row for row in rows if row.get("held_out_at") == "78a3d75"]
     assert len(spent) == 35 and sum(len(row["sentences"]) for row in spent) == 290
     assert all(row["id"].startswith("h10-") for row in spent)
+    # The part written in commit bcb4efb (ids "h11-", 58 cases, 341 sentences) was run once on main bd1feba: spent.
+    spent = [row for row in rows if row.get("held_out_at") == "bcb4efb"]
+    assert len(spent) == 58 and sum(len(row["sentences"]) for row in spent) == 341
+    assert all(row["id"].startswith("h11-") for row in spent)
 
 
 def test_demo_replay_set_holds_out_a_fresh_part_of_25_cases_and_200_sentences_across_every_label():
     held_out = [c for c in load_replay(DEMO_REPLAY) if c.held_out]
 
     assert len(held_out) >= 25 and sum(len(c.sentences) for c in held_out) >= 200
-    assert all(c.id.startswith("h11-") for c in held_out)  # the part written on branch fix/replay11
+    assert all(c.id.startswith("h12-") for c in held_out)  # the part written on branch fix/replay12
     assert {s.label for c in held_out for s in c.sentences} == set(LABELS)
 
 

@@ -389,6 +389,12 @@ def test_an_identifier_in_the_plural_is_the_same_identifier(make_record):
     assert checked("Five failed sign-outs in a row lock the account.", chunk, make_record) != []
 
 
+def test_an_identifier_said_as_an_inflected_verb_is_the_same_identifier(make_record):
+    chunk = "Right-click a file and choose Version history to see its versions."
+    assert checked("Right-clicking a file and picking Version history lists its versions.", chunk, make_record) == []
+    assert checked("Right-dragging a file and picking Version history lists its versions.", chunk, make_record) != []
+
+
 def test_a_role_noun_ending_a_name_the_sentence_writes_by_its_first_word_is_no_role_swapped(make_record):
     chunk = "The Team plan includes 1 TB of storage per user."
     assert checked("Team gives each user 1 TB.", chunk, make_record) == []
@@ -438,3 +444,124 @@ def test_a_period_said_by_how_often_must_be_the_spans(make_record):
         "[1] states quarters, not months"
     ]
     assert checked("Each partner gets a quarterly review call with its partner manager.", chunk, make_record) == []
+
+
+def test_a_unit_of_time_said_without_a_number_needs_the_span_to_state_it(make_record):
+    reset = "Lumora sends a reset link to your email address."
+    assert checked("You have a full day to use a password reset link.", reset, make_record) == [
+        "[1] does not state a day"
+    ]
+    assert checked("Lumora emails you a reset link.", reset, make_record) == []
+    retry = "The Retry-After header gives the number of seconds to wait before sending the next request."
+    assert checked("Retry-After gives the wait in milliseconds.", retry, make_record) == [
+        "[1] states seconds, not milliseconds"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "borne_out"),
+    [
+        ("Three things go into the handover note: open incidents, silenced alerts and planned changes.", True),
+        ("Two things go into the handover note: open incidents, silenced alerts and planned changes.", False),
+        ("Four things go into the handover note: open incidents and silenced alerts.", False),
+    ],
+)
+def test_a_small_count_of_the_items_the_sentence_lists_after_it_is_its_own(sentence, borne_out, make_record):
+    chunk = "The handover note lists open incidents, silenced alerts and planned changes."
+    assert (checked(sentence, chunk, make_record) == []) is borne_out
+
+
+@pytest.mark.parametrize(
+    ("sentence", "borne_out"),
+    [
+        ("Support for Internet Explorer has ended.", True),
+        ("Internet Explorer has lost support.", True),
+        ("Internet Explorer is supported.", False),  # the negation left out, with no word that holds one
+        ("Internet Explorer is supported, and nothing has ended.", False),  # a negation word of its own
+    ],
+)
+def test_a_word_whose_meaning_holds_a_negation_says_what_the_spans_negation_does(sentence, borne_out, make_record):
+    chunk = "Internet Explorer is no longer supported."
+    assert (checked(sentence, chunk, make_record) == []) is borne_out
+
+
+def test_one_universal_quantifier_for_another_is_no_swap(make_record):
+    chunk = "The desktop app is free on every plan."
+    assert checked("The desktop app costs nothing, whatever plan you are on.", chunk, make_record) == []
+    assert checked("The desktop app is free on the Team plan.", chunk, make_record) != []
+
+
+def test_a_span_saying_its_negation_by_such_a_word_bears_out_the_sentences_negation(make_record):
+    chunk = "Uploading, editing and sharing are blocked until a plan is chosen."
+    assert checked("Until a plan is picked, nobody can upload, edit or share anything.", chunk, make_record) == []
+    # The span writing the word itself, negated, is a negation the sentence leaves out.
+    assert checked("Executable files are blocked.", "Lumora does not block executable files.", make_record) != []
+
+
+
+def test_a_general_name_for_the_system_the_span_names_is_named(make_record):
+    record = make_record("desktop-v1-c01", text="The desktop app runs on macOS 13 or later.", flagged=[])
+    for sentence, expected in (
+        ("On a Mac it needs macOS 13 or later.", []),
+        ("On a PC it needs macOS 13 or later.", ["[1] does not name PC"]),
+    ):
+        claims = read_claims(sentence, DEFAULT)
+        found = support_span(significant_terms(sentence, DEFAULT), record, tokenizer=DEFAULT)
+        assert found is not None
+        span, held = found
+        assert bound_problems(
+            1, claims, span, record, names=read_names(sentence, DEFAULT), held=held, tokenizer=DEFAULT
+        ) == expected
+
+
+def test_a_span_negation_said_by_an_opposite_in_the_slot_is_no_swap(make_record):
+    text = "A Sev-1 incident that is not resolved after 30 minutes is escalated to the engineering manager on duty."
+    record = make_record("oncall-v1-c01", text=text, flagged=[])
+
+    def reasons(sentence: str) -> list[str]:
+        found = support_span(significant_terms(sentence, DEFAULT), record, tokenizer=DEFAULT)
+        assert found is not None
+        span, held = found
+        return bound_problems(
+            1, read_claims(sentence, DEFAULT), span, record, names=read_names(sentence, DEFAULT), held=held,
+            tokenizer=DEFAULT, sentence=sentence,
+        )
+
+    assert reasons("A Sev-1 still open after 30 minutes goes up to the engineering manager on duty.") == []
+    # A sentence writing a negation of its own puts another thing in the slot.
+    assert reasons("A Sev-1 outage not fixed after 30 minutes goes up to the engineering manager on duty.") != []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "quote"),
+    [
+        ("A refund never hinges on filling in a survey.", "We never make a refund depend on a survey."),
+        ("Service account tokens don't belong to any single member.", "Tokens are not tied to a single member."),
+        (
+            "Moving an existing workspace to another data region isn't something support can do.",
+            "Support cannot change the data region of an existing workspace.",
+        ),
+    ],
+)
+def test_one_negation_in_each_of_two_plain_clauses_denies_the_one_claim(sentence, quote, make_record):
+    record = make_record("policy-v1-c01", text=quote, flagged=[])
+    found = support_span(significant_terms(sentence, DEFAULT), record, tokenizer=DEFAULT)
+    assert found is not None
+    span, held = found
+    assert bound_problems(
+        1, read_claims(sentence, DEFAULT), span, record, names=read_names(sentence, DEFAULT), held=held,
+        tokenizer=DEFAULT, sentence=sentence,
+    ) == []
+
+
+def test_a_negation_of_a_phrase_by_without_is_not_the_claims_negation(make_record):
+    quote = "Lumora does not send codes by text message."
+    record = make_record("two-factor-v1-c01", text=quote, flagged=[])
+    sentence = "Lumora sends codes by text message to users without an authenticator app."
+    found = support_span(significant_terms(sentence, DEFAULT), record, tokenizer=DEFAULT)
+    assert found is not None
+    span, held = found
+    assert bound_problems(
+        1, read_claims(sentence, DEFAULT), span, record, names=read_names(sentence, DEFAULT), held=held,
+        tokenizer=DEFAULT, sentence=sentence,
+    ) != []

@@ -110,3 +110,19 @@ TRIAL_END = "The trial end date is shown at the top of the admin console."
 )
 def test_a_phrase_of_the_synonyms_table_is_negated_elsewhere_as_its_word(sentence, expected, make_record):
     assert problems(sentence, TRIAL_END, make_record, "The trial cannot be paused.") == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Guests have to set up 2FA as well once it's required.",
+         ['[1] says "Guests are not affected by this setting."; the sentence says the same of it as of the others']),
+        ("Members without 2FA have to set it up as well once it is required.", []),
+        ("You can also set it up before it is required.", []),  # no subject of its own
+    ],
+)
+def test_a_subject_said_to_share_a_predicate_must_not_be_one_the_span_exempts(sentence, expected, make_record):
+    text = ("When 2FA is required, members without 2FA must set it up at their next sign-in.\n"
+            "Guests are not affected by this setting.")
+    assert problems(sentence, text, make_record) == expected
+

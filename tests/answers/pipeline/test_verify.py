@@ -933,3 +933,12 @@ def test_a_phrase_of_the_synonyms_table_the_cited_block_writes_is_read_word_for_
     verdict = verify_sentence("Lumora saves a new version each time a file changes [1].", blocks=blocks, config=CONFIG)
 
     assert verdict.reasons == ()
+
+
+def test_a_number_said_in_words_counts_for_the_share_but_never_against_it():
+    blocks = {1: block(1, "Backups are kept for 35 days. Backups run every night.")}
+
+    assert verify_sentence("Each backup is kept for thirty-five days [1].", blocks=blocks, config=CONFIG).shown
+    verdict = verify_sentence("Each backup is kept for forty days [1].", blocks=blocks, config=CONFIG)
+    assert not verdict.shown and verdict.reasons == ("[1] states 35 days, not 40",)
+

@@ -327,3 +327,9 @@ def test_the_passive_of_a_subject_denied_by_no_trails_the_negation(text, lenient
     term = next(value for key, value in predicate.items() if key in text)
 
     assert (term in claims.trailing) is lenient
+
+
+def test_a_pronoun_after_without_is_what_is_lacked_and_the_predicate_after_it_is_plain():
+    claims = read_claims("Members without it then have to set it up at their next sign-in.", DEFAULT)
+    assert claims.polarity["set"] == frozenset({False}) and claims.polarity["next"] == frozenset({False})
+

@@ -18,6 +18,14 @@ from answers.pipeline.text.negating import reword_negations
         ("Lumora blocks passwords that contain the word Lumora.", "A password may not contain it.",
          "Lumora passwords that not contain the word Lumora."),
         ("Folders that are not selected stay online only.", "", "Folders that are not selected, stay online only."),
+        ("View-only links stop visitors from downloading.", "Visitors cannot download files.",
+         "View-only links visitors not downloading."),
+        ("Emptied files stop counting toward storage.", "They do not count toward storage.",
+         "Emptied files not counting toward storage."),
+        ("Neither you nor support can recover them.", "", "you and support can not recover them."),
+        ("Nobody from support will ask for your password.", "", "support will not ask for your password."),
+        ("None of your last three passwords can be used.", "", "your last three passwords can not be used."),
+        ("Nobody, not even support, can recover it.", "", "anyone and support can not recover it."),
     ],
 )
 def test_a_negation_said_another_way_is_written_with_a_negation_word(text, other, reworded):
@@ -32,6 +40,7 @@ def test_a_negation_said_another_way_is_written_with_a_negation_word(text, other
         ("Restoring keeps newer versions and deletes drafts.", "Restoring does not delete newer versions."),
         ("Lumora blocks passwords that leak.", "Passwords that leak are blocked."),  # said with the verb both times
         ("Files that are not synced to desktop stay online.", ""),  # the negation goes on past "to"
+        ("A reset link stops working after an hour.", "Reset links expire after one hour."),  # no "not work" there
     ],
 )
 def test_a_text_is_left_as_written_where_no_rule_applies(text, other):

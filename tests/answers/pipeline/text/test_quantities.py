@@ -90,6 +90,9 @@ def test_quantity_context_runs_back_to_the_previous_quantity() -> None:
         ("Each plan has a single seat.", {("1", "seat")}),
         ("The largest single file the app accepts.", {("1", "file")}),
         ("The 2 days are over.", set()),
+        ("You have a full day to use the link.", {("1", "day")}),  # an adjective of completeness between
+        ("Backups run for one whole week.", {("1", "week")}),
+        ("Orders placed before 14:00 ship the same day.", set()),  # a date, not a length of one day
     ],
 )
 def test_a_unit_said_without_digits_is_an_amount(text, expected):
@@ -117,3 +120,8 @@ def test_one_length_of_time_in_other_units_is_the_same_duration(a, b, same):
 def test_a_period_said_by_how_often_is_a_unit_of_time_named():
     assert duration_units("A quarterly review, monthly invoices and a call once per quarter.") == {"quarter", "month"}
     assert duration_units("Backups run daily and are checked weekly.") == {"day", "week"}
+
+
+def test_milliseconds_written_out_are_a_unit_of_time_and_ms_alone_is_not():
+    assert duration_units("Retry-After gives the wait in milliseconds.") == {"ms"}
+    assert duration_units("Documents made in MS Word upload as usual.") == frozenset()

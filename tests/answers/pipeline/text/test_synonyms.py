@@ -15,6 +15,7 @@ def term(word: str) -> str:
         ("shared", "pooled", True),
         ("entire", "whole", True),
         ("lengthened", "extends", True),
+        ("yearly", "annual", True),
         ("shared", "whole", False),  # two entries
         ("open", "closed", False),  # opposites are never synonyms
         ("team", "team", True),
