@@ -191,29 +191,22 @@ def test_spent_held_out_parts_are_dev_rows_that_name_the_commit_they_were_writte
     assert not any(row.get("was_held_out") and row["held_out"] for row in rows)
     # b448dc2 .. bcb4efb
     assert sum(bool(row.get("was_held_out")) for row in rows) == 18 + 24 + 24 + 27 + 29 + 26 + 34 + 37 + 35 + 58
-    # The part written in commit 1967084 (29 cases, 237 sentences) was run once on main f9aa6a3 and is spent.
-    spent = [row for row in rows if row.get("held_out_at") == "1967084"]
-    assert len(spent) == 29 and sum(len(row["sentences"]) for row in spent) == 237
-    # The part written in commit 0e8f959 (ids "h7-", 26 cases, 240 sentences) was run once on main 0e8c9c6 and is spent.
-    spent = [row for row in rows if row.get("held_out_at") == "0e8f959"]
-    assert len(spent) == 26 and sum(len(row["sentences"]) for row in spent) == 240
-    assert all(row["id"].startswith("h7-") for row in spent)
-    # The part written in commit 4f13135 (ids "h8-", 34 cases, 305 sentences) was run once on main 520545e and is spent.
-    spent = [row for row in rows if row.get("held_out_at") == "4f13135"]
-    assert len(spent) == 34 and sum(len(row["sentences"]) for row in spent) == 305
-    assert all(row["id"].startswith("h8-") for row in spent)
-    # The part written in commit ed44053 (ids "h9-", 37 cases, 307 sentences) was run once on main 8542d04 and is spent.
-    spent = [row for row in rows if row.get("held_out_at") == "ed44053"]
-    assert len(spent) == 37 and sum(len(row["sentences"]) for row in spent) == 307
-    assert all(row["id"].startswith("h9-") for row in spent)
-    # The part written in commit 78a3d75 (ids "h10-", 35 cases, 290 sentences) was run once on main 85c60a6: spent.
-    spent = [row for row in rows if row.get("held_out_at") == "78a3d75"]
-    assert len(spent) == 35 and sum(len(row["sentences"]) for row in spent) == 290
-    assert all(row["id"].startswith("h10-") for row in spent)
-    # The part written in commit bcb4efb (ids "h11-", 58 cases, 341 sentences) was run once on main bd1feba: spent.
-    spent = [row for row in rows if row.get("held_out_at") == "bcb4efb"]
-    assert len(spent) == 58 and sum(len(row["sentences"]) for row in spent) == 341
-    assert all(row["id"].startswith("h11-") for row in spent)
+    # Each part written in a commit (ids, cases, sentences) was run once on merged main and is spent: 1967084 on
+    # f9aa6a3, 0e8f959 on 0e8c9c6, 4f13135 on 520545e, ed44053 on 8542d04, 78a3d75 on 85c60a6, bcb4efb on bd1feba.
+    for commit, prefix, cases, sentences in SPENT_PARTS:
+        spent = [row for row in rows if row.get("held_out_at") == commit]
+        assert len(spent) == cases and sum(len(row["sentences"]) for row in spent) == sentences, commit
+        assert prefix is None or all(row["id"].startswith(prefix) for row in spent), commit
+
+
+SPENT_PARTS = (  # commit, id prefix (None: the first part had none), cases, sentences
+    ("1967084", None, 29, 237),
+    ("0e8f959", "h7-", 26, 240),
+    ("4f13135", "h8-", 34, 305),
+    ("ed44053", "h9-", 37, 307),
+    ("78a3d75", "h10-", 35, 290),
+    ("bcb4efb", "h11-", 58, 341),
+)
 
 
 def test_demo_replay_set_holds_out_a_fresh_part_of_25_cases_and_200_sentences_across_every_label():
