@@ -91,8 +91,8 @@ def tiny_beir(tmp_path):
     return tmp_path
 
 
-def test_bench_beir_scores_a_tiny_dataset(tiny_beir):
-    result = json.loads(run("bench_beir", str(tiny_beir), "--json"))
+def test_bench_beir_scores_a_tiny_dataset(tiny_beir, tmp_path):
+    result = json.loads(run("bench_beir", str(tiny_beir), "--json", "--cache-dir", str(tmp_path / "vectors")))
     assert {"ndcg_at_10", "recall_at_100", "seconds"} <= set(result)
     assert result["queries"] == 2
     # q1 finds d1 first (nDCG 1); q2 finds d2 first but never d4: nDCG (2/1) / (2/1 + 1/log2(3))
