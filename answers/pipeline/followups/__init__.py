@@ -195,6 +195,13 @@ opened ..." -> "the offline files"). The noun a "which X" question asked for tak
 "called/named" ("can I rename it?" after "Which folder do camera uploads go to?", answered "... a folder called Camera
 Uploads ..." -> "the Camera Uploads folder").
 
+Since the twelfth held-out part joined dev (2026-12-07, fix/followups13): its one changed standalone question, "Can
+I preview an old version without restoring it?" after "Can I see who changed a file?", came from two causes. "without"
+opens a clause of its own, finite or not, so a pronoun after it may name a noun of the clause before it (the old
+version: the question is left as asked); and the word right after a subject "who" is its verb, never a topic
+("see who *changed* a file", "who *approves* refunds"), as the word after "who <modal>" already was ("can I undo
+it?" there is "Can I undo a file?", not "... undo changed?").
+
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do
 refunds take?") is left alone (a rule taking "for" the topic rewrote standalone golden questions: "What is the uptime

@@ -1157,3 +1157,17 @@ def test_those_before_a_noun_is_that_noun_as_the_passages_name_it_with_the_previ
         "What happens to the offline files if my phone is signed out?")
     assert resolve("Can I see those offline files on my laptop?", offline) == (
         "Can I see those offline files on my laptop?")  # no noun alone after "those"
+
+
+WHO_CHANGED = Turn("Can I see who changed a file?")  # unanswered: the question alone is the evidence
+
+
+def test_a_pronoun_in_a_without_clause_may_name_a_noun_of_the_clause_before_it():
+    question = "Can I preview an old version without restoring it?"
+
+    assert resolve_question(question, (WHO_CHANGED,), config=CONFIG).question is question
+    assert resolve("can I share it without a password?", SHARE_LINK) == "Can I share a share link without a password?"
+
+
+def test_the_word_right_after_a_subject_who_is_its_verb_and_no_topic():
+    assert resolve("can I undo it?", WHO_CHANGED) == "Can I undo a file?"

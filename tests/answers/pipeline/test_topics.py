@@ -28,6 +28,8 @@ def skipped_words(question: str) -> list[str]:
         ("Which currencies are invoices issued in?", "issued"),  # a participle closing the run
         ("Is a credit card needed?", "needed"),
         ("How long are deleted files kept in the trash?", "kept"),  # an irregular one
+        ("Can I see who changed a file?", "changed"),  # right after a subject "who"
+        ("Who approves refund requests?", "approves"),
     ],
 )
 def test_a_verb_inside_a_run_of_content_words_is_no_part_of_a_topic(question, verb):
