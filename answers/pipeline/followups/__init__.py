@@ -201,6 +201,16 @@ opens a clause of its own, finite or not, so a pronoun after it may name a noun 
 version: the question is left as asked); and the word right after a subject "who" is its verb, never a topic
 ("see who *changed* a file", "who *approves* refunds"), as the word after "who <modal>" already was ("can I undo
 it?" there is "Can I undo a file?", not "... undo changed?").
+Then rules by cause for the dev misses: a question closing with "before/after that" (and no pronoun pointing out of
+it) is about the time of the previous situation, put in place of "that": the previous act as a gerund, its
+"if/when/once" clause or its passive clause ("is there any way back after that?" after "How do I empty the trash?" ->
+"... after emptying the trash"; "do we get warned before that?" -> "... before our storage quota is full"); a
+modifier's "one" with no preposition to anchor it stands for the noun the previous question gives a modifier of its own
+("the current one?" after "Do older versions count ...?" -> "current version"), and an ordinal's or modifier's "one" is
+the noun the previous passages write right after that modifier ("what is the second one called?" after "The second
+copy has ..." -> "the second copy"); "it" as what the passage does the pronoun's verb to, when the passage writes "the
+<noun>" (a thing it named before), is that noun of the topic ("who approves it?" after "... the billing team approves
+the request" -> "the refund request").
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

@@ -5,7 +5,9 @@ from collections.abc import Sequence
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.continuation import continued_passage, with_passage
+from answers.pipeline.followups.antecedents import pointing_pronouns
 from answers.pipeline.followups.pronouns import substitute_pronouns
+from answers.pipeline.followups.referents import passive_clause
 from answers.pipeline.followups.topic_phrase import best_topic, indefinite
 from answers.pipeline.followups.turns import FollowupRules, Turn
 from answers.pipeline.followups.verb_phrases import verb_phrase
@@ -72,6 +74,26 @@ def with_situation(question: str, words: list[Word], history: Sequence[Turn], *,
         topic = ""
     about = ", ".join(part for part in (f"for {topic}" if topic else "", clause) if part)
     return f"{END.sub('', question)}, {about}" if about else None
+
+
+def after_that(question: str, words: list[Word], history: Sequence[Turn], *, config: PipelineConfig) -> str | None:
+    """A question closing with "before/after that", the time of the previous situation: "that" put as that situation,
+    the act the previous question asked as "I/we" or "who can ..." as a gerund ("is there any way back after that?"
+    after "How do I empty the trash?" -> "... after emptying the trash"), its clause after "if/when/once" ("do we get
+    warned before that?" after "What happens when our storage quota is full?" -> "... before our storage quota is
+    full"), or its passive clause; None for another question, one with a pronoun that points outside it (the
+    pronoun's rule keeps "after that" a time: "can support recover them after that?"), or when the previous question
+    sets no situation."""
+    if (len(words) < 3 or words[-1].lower != "that" or words[-2].lower not in ("before", "after")
+            or pointing_pronouns(words, question)):
+        return None
+    previous = history[-1].question.strip()
+    before = words_of(previous)
+    opener = next((w for w in before[1:] if w.lower in ("if", "when", "once")), None)
+    situation = (verb_phrase(previous, gerund=True)
+                 or (END.sub("", previous[opener.end :]).strip() if opener else "")
+                 or passive_clause(previous))
+    return question[: words[-1].start] + situation + question[words[-1].end :] if situation else None
 
 
 def continued_from_passage(question: str, latest: Turn, config: PipelineConfig) -> tuple[str, str] | None:

@@ -1171,3 +1171,31 @@ def test_a_pronoun_in_a_without_clause_may_name_a_noun_of_the_clause_before_it()
 
 def test_the_word_right_after_a_subject_who_is_its_verb_and_no_topic():
     assert resolve("can I undo it?", WHO_CHANGED) == "Can I undo a file?"
+
+
+def test_a_closing_before_or_after_that_is_the_time_of_the_previous_situation():
+    quota = turn("What happens when our storage quota is full?", "Storage quotas\nWhen the quota is full",
+                 "When the workspace reaches its quota, new uploads are paused.")
+
+    assert resolve("is there any way back after that?", TRASH) == "Is there any way back after emptying the trash?"
+    assert resolve("do we get warned before that?", quota) == "Do we get warned before our storage quota is full?"
+    assert resolve("is there any way back after that?", BUSINESS_PRICE) == "is there any way back after that?"
+
+
+def test_a_modifier_s_one_is_the_noun_the_previous_question_modifies_or_the_passages_write_after_that_modifier():
+    older = turn("Do older versions count toward storage?", "Storage quotas\nWhat counts toward storage",
+                 "Older file versions do not count toward storage.")
+    conflict = turn("What happens when two people edit the same file?", "Desktop sync client\nConflicts",
+                    "A conflict happens when two people change the same file before syncing.",
+                    "The second copy has the words conflicted copy in its file name.")
+
+    assert resolve("the current one?", older) == "Do current version count toward storage?"
+    assert resolve("what is the second one called?", conflict) == "What is the second copy called?"
+
+
+def test_it_as_what_the_passage_does_the_verb_to_with_the_is_that_thing_of_the_topic():
+    refund = turn("How long does a refund take?", "Refund policy\nHow long a refund takes",
+                  "Refunds are processed within 5-7 business days.",
+                  "The processing time starts when the billing team approves the request.")
+
+    assert resolve("who approves it?", refund) == "Who approves the refund request?"
