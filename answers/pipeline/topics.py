@@ -27,7 +27,7 @@ AUXILIARIES = frozenset({
 CONJUNCTIONS = frozenset({"and", "or", "but", "also", "plus"})
 PREPOSITIONS = frozenset({
     "on", "for", "in", "with", "at", "from", "by", "over", "via", "under", "without", "within", "during", "after",
-    "before", "through", "across", "per",
+    "before", "through", "across", "per", "below", "above", "toward", "towards", "into", "between",
 })
 DETERMINERS = frozenset({
     "the", "a", "an", "any", "my", "our", "your", "their", "its", "this", "that", "these", "those", "each", "every",

@@ -211,6 +211,13 @@ the noun the previous passages write right after that modifier ("what is the sec
 copy has ..." -> "the second copy"); "it" as what the passage does the pronoun's verb to, when the passage writes "the
 <noun>" (a thing it named before), is that noun of the topic ("who approves it?" after "... the billing team approves
 the request" -> "the refund request").
+"below", "above", "toward(s)", "into" and "between" are prepositions, so "below 99%?" is a fragment whose number
+stands for the previous question's ("... drops below 99%?"); "one" right after a modal, before a verb with no noun
+after it, is a pronoun subject ("what can one replace at sign-in?"; "does one extra storage block cost" keeps its
+number); a superlative after "the" with no noun after it takes the head of the previous I/we question's object, else
+the topic ("what's the longest I can pick?" after "How do I set a custom expiry ...?" -> "the longest expiry");
+"that" after a "what's the X?" question is the X, as after "what is the X?" ("more people than the member limit on
+the Team plan").
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

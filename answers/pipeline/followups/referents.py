@@ -108,13 +108,18 @@ def demonstrated(words: list[Word], index: int, turn: Turn, config: PipelineConf
 
 
 def copula_subject(previous: str) -> str:
-    """The noun phrase a "what is/are <the ...>?" question asked the value of ("the default expiry of a share link"),
-    which a later "that" stands for; "" for any other question."""
+    """The noun phrase a "what is/are/'s <the ...>?" question asked the value of ("the default expiry of a share
+    link"), which a later "that" stands for; "" for any other question."""
     words = words_of(previous)
-    if (len(words) < 4 or words[0].lower != "what" or words[1].lower not in ("is", "are")
-            or words[2].lower not in ("the", "my", "our", "your")):
+    if words and words[0].lower.replace("’", "'") == "what's":  # "What's the member limit on the Team plan?"
+        rest = words[1:]
+    elif len(words) > 1 and words[0].lower == "what" and words[1].lower in ("is", "are"):
+        rest = words[2:]
+    else:
         return ""
-    return END.sub("", previous[words[2].start :])
+    if len(rest) < 2 or rest[0].lower not in ("the", "my", "our", "your"):
+        return ""
+    return END.sub("", previous[rest[0].start :])
 
 
 def covering_subject(words: list[Word], index: int, topic: str, turn: Turn, *, config: PipelineConfig) -> str:

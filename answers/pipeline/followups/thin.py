@@ -16,7 +16,9 @@ from answers.pipeline.text.questions import question_terms
 from answers.pipeline.text.tokens import significant_terms
 from answers.pipeline.topics import (
     AUXILIARIES,
+    DETERMINERS,
     LIGHT_VERBS,
+    PREPOSITIONS,
     QUESTION_WORDS,
     SUBJECTS,
     Word,
@@ -28,6 +30,7 @@ from answers.pipeline.topics import (
     modifiers_of,
     not_topic,
     plural_of,
+    singular,
     stem_of,
     topic_skips,
     words_of,
@@ -40,6 +43,7 @@ _ELIDING = frozenset({"more", "another", "fewer"})  # a last word whose noun is 
 # "instead", which a question of its own holds as often ("Is Internet Explorer still supported?").
 _SITUATION_ADVERBS = frozenset({"then", "beforehand", "afterwards", "afterward", "meanwhile"})
 _SITUATION_OPENERS = frozenset({"if", "when", "after", "once", "before", "while"})
+_SUPERLATIVES = frozenset({"most", "least", "maximum", "minimum", "best", "first", "last"})
 _WHAT_IF = re.compile(r"^\s*(?:and\s+)?what\s+(?:if|happens\s+(?:if|when))\b", re.I)
 
 
@@ -137,6 +141,14 @@ def rewrite_referring(
         if topic:
             left_out = bare_phrase(topic) if words[-1].lower != "another" else indefinite(topic).split(" ", 1)[1]
             return question[: words[-1].end] + f" {left_out}" + question[words[-1].end :], "ellipsis: more of the topic"
+    if (superlative := _elided_superlative(words)) is not None and (
+            head := _object_head(history[-1].question) or bare_phrase(best_topic(history, plural=None,
+                                                                              config=config))):
+        # "what's the longest I can pick?" after "How do I set a custom expiry on a share link?": the longest expiry
+        if is_plural(head):
+            head = f"{head.rpartition(' ')[0]} {singular(head.rpartition(' ')[2])}".strip()
+        return (question[: words[superlative].end] + f" {head}" + question[words[superlative].end :],
+                "ellipsis: a superlative without its noun")
     terms = question_terms(question, config=config)
     if len(terms) > rules.max_thin_terms:
         return None
@@ -164,6 +176,30 @@ def rewrite_referring(
         topic = cited_title(latest.cited_texts) or bare_phrase(best_topic(history, plural=None, config=config))
         return (f"{END.sub('', question)} with {topic}", "reference: what if, about the topic") if topic else None
     return _topicless(question, words, history, config=config)
+
+
+def _object_head(previous: str) -> str:
+    """The head noun of the object of a question asked as "I/we", the last word before a preposition ("expiry" of
+    "How do I set a custom expiry on a share link?"); "" for another question."""
+    head = ""
+    for word in words_of(verb_phrase(previous, gerund=False))[1:]:
+        if word.lower in PREPOSITIONS or not (is_content(word) or word.lower in DETERMINERS):
+            break
+        head = word.text if is_content(word) else head
+    return head
+
+
+def _elided_superlative(words: list[Word]) -> int | None:
+    """The index of a superlative after "the" with no noun after it, only a clause or nothing ("what's the *longest* I
+    can pick?", "which is the *cheapest*?"); None when there is none or it has its noun ("the longest expiry")."""
+    for k in range(1, len(words)):
+        word = words[k].lower
+        if words[k - 1].lower != "the" or not (word in _SUPERLATIVES or (len(word) > 5 and word.endswith("est"))):
+            continue
+        following = words[k + 1].lower if k + 1 < len(words) else ""
+        if not following or following in SUBJECTS or following in AUXILIARIES:
+            return k
+    return None
 
 
 def _vague_subject(words: list[Word], latest: Turn, config: PipelineConfig) -> bool:

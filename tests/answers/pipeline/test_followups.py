@@ -1199,3 +1199,35 @@ def test_it_as_what_the_passage_does_the_verb_to_with_the_is_that_thing_of_the_t
                   "The processing time starts when the billing team approves the request.")
 
     assert resolve("who approves it?", refund) == "Who approves the refund request?"
+
+
+def test_below_and_above_are_prepositions_so_below_a_number_is_a_fragment():
+    credit = turn("What service credit do we get if uptime drops below 99.9%?", "Service level agreement\nCredits",
+                  "Uptime below 99.9% gives a 10% credit.", "Uptime below 99% gives a 25% credit.")
+
+    assert resolve("below 99%?", credit) == "What service credit do we get if uptime drops below 99%?"
+
+
+def test_one_right_after_a_modal_before_a_verb_is_a_pronoun_and_before_a_noun_phrase_is_a_number():
+    keys = turn("Which standard do hardware security keys use?", "Two-factor authentication\nSecurity keys",
+                "Security keys use the FIDO2 standard.", "A security key can replace the authenticator app code.")
+    question = "How much does one extra storage block cost?"
+
+    assert resolve("what can one replace at sign-in?", keys) == "What can a security key replace at sign-in?"
+    assert resolve_question(question, (keys,), config=CONFIG).question is question
+
+
+def test_a_superlative_without_its_noun_takes_the_head_of_the_previous_object():
+    expiry = turn("How do I set a custom expiry on a share link?", "Share links\nLink expiry",
+                  "The person who creates a link can choose a different expiry date.")
+
+    assert resolve("what's the longest I can pick?", expiry) == "What's the longest expiry I can pick?"
+    assert resolve("what's the longest expiry I can pick?", expiry) == "what's the longest expiry I can pick?"
+
+
+def test_that_after_a_what_s_question_is_the_thing_it_asked_the_value_of():
+    limit = turn("What's the member limit on the Team plan?", "Pricing and plans\nTeam plan",
+                 "The Team plan allows a maximum of 50 members.")
+
+    assert resolve("what if we need more people than that?", limit) == (
+        "What if we need more people than the member limit on the Team plan?")
