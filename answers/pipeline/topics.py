@@ -16,6 +16,7 @@ from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, tokenize
 
 _END_PUNCTUATION = re.compile(r"[?.!\s]+$")
+_IDENTIFIER = re.compile(r"[^\W_]_[^\W_]|[a-z]\.[a-z]")  # "rate_limited", "files.read": a code literal
 # A number with decimals or a percent sign is one word ("99.9%"), so that a number stands for a number.
 _WORD = re.compile(r"\d+(?:[.,]\d+)+%?|\d+%|[^\W_](?:[\w'’]*[^\W_])?(?:-[^\W_]+)*")
 QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how"})
@@ -362,9 +363,11 @@ def topics_of(
                     if not all(stems):
                         continue
                     repeated = _count(stems, corpus)
+                    # A code literal ("rate_limited", "files.read") names its thing, however the passages order it.
+                    literal = any(_IDENTIFIER.search(w.text) for w in words[i:j])
                     # Length first (a phrase the question wrote out), then how often the passages repeat it; a
                     # phrase the passages never write word for word is likely a noun and a verb ("the plan cost").
-                    score = (len(stems) * (1.0 if repeated else unrepeated) + 0.1 * min(repeated, 5)
+                    score = (len(stems) * (1.0 if repeated or literal else unrepeated) + 0.1 * min(repeated, 5)
                              + (0.05 if j == end else -CUT_HEAD) + (persists if _count(stems, others[order]) else 0)
                              ) / (1 + age) + focus
                     if i == start and (extended := _extension(stems, headings, config)):

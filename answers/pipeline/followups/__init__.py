@@ -219,6 +219,8 @@ the topic ("what's the longest I can pick?" after "How do I set a custom expiry 
 "that" after a "what's the X?" question is the X, as after "what is the X?" ("more people than the member limit on
 the Team plan"); a passive's agent may stand after an adverb in -ly ("quoted individually by the Lumora Labs sales
 team"), so "can they do custom contracts?" after "Who quotes Enterprise plans?" is about that team (answered.py).
+A phrase holding a code literal ("rate_limited", "files.read") counts as written out whatever order the passages put
+its words in ("an error code named rate_limited"), so "the rate_limited error code" outranks "error code" (topics.py).
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do
