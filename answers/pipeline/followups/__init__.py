@@ -232,8 +232,9 @@ means the previous question's subject takes the topic unless that subject is a b
 with a topic of its own that is still a follow-up ("how long does processing take?", "what does the second copy get
 called?") is taken for a standalone one when the previous passages do not write it, while a standalone question that
 only *looks* thin can be taken for a follow-up; a word the passages use but no question does ("conflicted copy") is
-never the topic unless it is what they do the pronoun's verb to or the name of the situation asked about ("the
-second one" after "What happens when two people edit the same file ...?" is "the second conflict", not the copy); an
+never the topic unless it is what they do the pronoun's verb to, the name of the situation asked about, or the noun
+they write after a "one"'s modifier ("the second one" -> "the second copy"); "it" for a thing with "of" takes the
+thing or what it is of, not both ("a report of all active share links" -> "an active share link"); an
 imperative fragment with no conjunction ("list them") is not detected; the rewrite is not always grammatical English
 ("turn emptying the trash off"; verb agreement is not fixed): it is a search question.
 """
