@@ -152,8 +152,9 @@ def substitute_pronouns(
                     and (done_to := object_in_answer(words[i - 1], history[-1], config))
                     and not set(terms_of(done_to, config)) & set(terms_of(replacement, config))):
                 replacement = done_to  # "who can reset it?" after an answer that says "reset your 2FA"
-                if done_to.startswith("the ") and (topic := bare_phrase(best_topic(history, plural=None,
-                                                                                   config=config))):
+                if (done_to.startswith("the ")
+                        and (topic := bare_phrase(best_topic(history, plural=None, config=config)))
+                        and not set(terms_of(done_to, config)) & set(terms_of(topic, config))):
                     # "who approves it?" after a passage saying "the billing team approves the request": "the
                     # request" names a thing of the topic, the refund request
                     replacement = f"the {topic} {done_to[4:]}"

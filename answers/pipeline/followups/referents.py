@@ -170,8 +170,8 @@ def object_in_answer(verb: Word, turn: Turn, config: PipelineConfig) -> str:
                    and not sentence[words[end - 1].end : words[end].start].strip()):  # no stop nor line between
                 end += 1
             if end > start and not asked & {stem_of(w, config) for w in words[start:end]}:
-                found.add(sentence[words[start - 1 if end - start == 1 and words[start - 1].lower == "the" else start]
-                                   .start : words[end - 1].end])
+                first = start - 1 if end - start == 1 and words[start - 1].lower == "the" else start
+                found.add(sentence[words[first].start : words[end - 1].end])
     return found.pop() if len(found) == 1 else ""
 
 

@@ -157,7 +157,7 @@ def _rewrite(
         return phrase, "ellipsis: a phrase in place of the previous question's own"
     if slot := wh_slot(question, words, previous, config=config, rules=rules):
         return slot, "ellipsis: a new asked-for slot, the previous predicate"
-    if timed := after_that(question, words, history, config=config):
+    if timed := after_that(question, words, history):
         return timed, "reference: the time of the previous situation"
     if situated := with_situation(question, words, history, config=config):
         return situated, "reference: an adverb standing for the previous situation"

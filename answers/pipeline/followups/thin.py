@@ -80,7 +80,7 @@ def with_situation(question: str, words: list[Word], history: Sequence[Turn], *,
     return f"{END.sub('', question)}, {about}" if about else None
 
 
-def after_that(question: str, words: list[Word], history: Sequence[Turn], *, config: PipelineConfig) -> str | None:
+def after_that(question: str, words: list[Word], history: Sequence[Turn]) -> str | None:
     """A question closing with "before/after that", the time of the previous situation: "that" put as that situation,
     the act the previous question asked as "I/we" or "who can ..." as a gerund ("is there any way back after that?"
     after "How do I empty the trash?" -> "... after emptying the trash"), its clause after "if/when/once" ("do we get
