@@ -75,10 +75,11 @@ def _agent(sentence: str, words: list[Word]) -> str:
 
 def _passive_before(words: list[Word], by: int) -> bool:
     """Whether "<be> <participle>" stands right before the "by" at `by`, or before a short phrase opening with a
-    preposition that stands before it ("handled *at any time* by")."""
+    preposition ("handled *at any time* by") or an adverb in -ly ("quoted *individually* by") that stands before it."""
     for participle in range(by - 1, max(by - 2 - MAX_ADVERBIAL, 0), -1):
         between = words[participle + 1 : by]
         if (is_participle(words[participle]) and words[participle - 1].lower in _BE
-                and (not between or between[0].lower in PREPOSITIONS)):
+                and (not between or between[0].lower in PREPOSITIONS
+                     or (len(between) == 1 and len(between[0].lower) > 4 and between[0].lower.endswith("ly")))):
             return True
     return False

@@ -16,6 +16,7 @@ from answers.pipeline.config import PipelineConfig
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS, tokenize
 
 _END_PUNCTUATION = re.compile(r"[?.!\s]+$")
+_IDENTIFIER = re.compile(r"[^\W_]_[^\W_]|[a-z]\.[a-z]")  # "rate_limited", "files.read": a code literal
 # A number with decimals or a percent sign is one word ("99.9%"), so that a number stands for a number.
 _WORD = re.compile(r"\d+(?:[.,]\d+)+%?|\d+%|[^\W_](?:[\w'’]*[^\W_])?(?:-[^\W_]+)*")
 QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how"})
@@ -27,7 +28,7 @@ AUXILIARIES = frozenset({
 CONJUNCTIONS = frozenset({"and", "or", "but", "also", "plus"})
 PREPOSITIONS = frozenset({
     "on", "for", "in", "with", "at", "from", "by", "over", "via", "under", "without", "within", "during", "after",
-    "before", "through", "across", "per",
+    "before", "through", "across", "per", "below", "above", "toward", "towards", "into", "between",
 })
 DETERMINERS = frozenset({
     "the", "a", "an", "any", "my", "our", "your", "their", "its", "this", "that", "these", "those", "each", "every",
@@ -162,6 +163,8 @@ def not_topic(words: list[Word]) -> set[int]:
             skipped.add(i + 1)
         if w == "who" and i + 2 < len(words) and words[i + 1].lower in MODALS:
             skipped.add(i + 2)  # "who can *see* invoices": "who" is the subject, the word after its auxiliary a verb
+        elif w == "who" and has_next and words[i + 1].lower not in AUXILIARIES and is_content(words[i + 1]):
+            skipped.add(i + 1)  # "see who *changed* a file", "who *approves* refunds": a subject "who" and its verb
         if w == "to" and has_next and i - 1 in skipped:
             skipped.add(i + 1)  # "how long to *wait*", "which header to *use*": an infinitive after what is asked
         if w in ("which", "what", "many", "much") and has_next and is_content(words[i + 1]):
@@ -360,9 +363,11 @@ def topics_of(
                     if not all(stems):
                         continue
                     repeated = _count(stems, corpus)
+                    # A code literal ("rate_limited", "files.read") names its thing, however the passages order it.
+                    literal = any(_IDENTIFIER.search(w.text) for w in words[i:j])
                     # Length first (a phrase the question wrote out), then how often the passages repeat it; a
                     # phrase the passages never write word for word is likely a noun and a verb ("the plan cost").
-                    score = (len(stems) * (1.0 if repeated else unrepeated) + 0.1 * min(repeated, 5)
+                    score = (len(stems) * (1.0 if repeated or literal else unrepeated) + 0.1 * min(repeated, 5)
                              + (0.05 if j == end else -CUT_HEAD) + (persists if _count(stems, others[order]) else 0)
                              ) / (1 + age) + focus
                     if i == start and (extended := _extension(stems, headings, config)):

@@ -5,6 +5,7 @@ from answers.pipeline.followups.words import ADVERBS, CLAUSE_OPENERS, PLURAL_PRO
 from answers.pipeline.topics import (
     AUXILIARIES,
     LIGHT_VERBS,
+    MODALS,
     PREPOSITIONS,
     REFERRING,
     Word,
@@ -105,6 +106,8 @@ def pointing_pronouns(words: list[Word], question: str) -> list[int]:
         if w == "one" and ((following and following not in ADVERBS and is_content(words[i + 1])
                             and not is_plural(words[i + 1].text)  # "one expires": its verb, not its noun
                             and not (preceding in AUXILIARIES and is_participle(words[i + 1]))  # "is one created"
+                            # "what can one replace at sign-in?": a subject after its modal, a verb and no noun after
+                            and not (preceding in MODALS and (i + 2 == len(words) or not is_content(words[i + 2])))
                             and not _closing_participle(words, i + 1))  # "what is the extra one called?"
                            or preceding in ("than", "least", "only", "no")) and preceding not in ("each", "every"):
             continue  # "one file", "more than one"; not "use one twice"

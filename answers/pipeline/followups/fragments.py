@@ -246,6 +246,13 @@ def _one_as_head(fragment: str, previous: str) -> str:
     if not nouns:  # no noun phrase right after the preposition: the content words that word order leaves nouns
         candidates = [w for i, w in enumerate(before[start:], start=start)
                       if is_content(w) and i not in verbs and not is_participle(w)] or candidates
+        # "the current one" after "Do older versions count toward storage?": a modifier's "one" stands for the noun
+        # the previous question gives a modifier of its own, a phrase of two words opening a run ("older versions"),
+        # not for its last noun
+        modified = [w for i, w in enumerate(before[start + 1 :], start=start + 1)
+                    if w in candidates and is_content(before[i - 1]) and i - 1 not in verbs
+                    and not is_name(before[i - 1], i - 1) and (i - 1 == 0 or not is_content(before[i - 2]))]
+        candidates = modified or candidates
     head = candidates[-1]
     if is_name(words[-2], 1):  # "the Business one" after "the Team plan cost": the noun the name it parallels names
         head = _named_noun(before, verbs) or head

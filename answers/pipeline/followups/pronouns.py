@@ -11,6 +11,7 @@ from answers.pipeline.followups.referents import (
     demonstrated,
     made_by_act,
     named_event,
+    noun_after_modifier,
     object_in_answer,
     passive_clause,
     place_answered,
@@ -125,6 +126,10 @@ def substitute_pronouns(
             modified = word.lower == "one" and i > 1 and words[i - 2].lower in DETERMINERS and is_content(words[i - 1])
             if modified:
                 plural = None
+                if named := noun_after_modifier(words[i - 1], history[-1]):
+                    # "what is the second one called?" after "The second copy has ...": the noun the passages write
+                    text = text[: word.start] + named + text[word.end :]
+                    continue
             if word.lower == "ones":  # "new ones": the noun itself, bare
                 replacement = bare_phrase(best_topic(history, plural=True, config=config))
                 if not replacement:
@@ -147,6 +152,12 @@ def substitute_pronouns(
                     and (done_to := object_in_answer(words[i - 1], history[-1], config))
                     and not set(terms_of(done_to, config)) & set(terms_of(replacement, config))):
                 replacement = done_to  # "who can reset it?" after an answer that says "reset your 2FA"
+                if (done_to.startswith("the ")
+                        and (topic := bare_phrase(best_topic(history, plural=None, config=config)))
+                        and not set(terms_of(done_to, config)) & set(terms_of(topic, config))):
+                    # "who approves it?" after a passage saying "the billing team approves the request": "the
+                    # request" names a thing of the topic, the refund request
+                    replacement = f"the {topic} {done_to[4:]}"
             if (word.lower in ("it", "they", "them") and replacement
                     and (covering := covering_subject(words, i, replacement, history[-1], config=config))):
                 replacement = covering  # "which standard do they use?": "Security keys use the FIDO2 standard."

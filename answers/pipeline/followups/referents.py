@@ -17,6 +17,7 @@ from answers.pipeline.topics import (
     is_participle,
     is_plural,
     modifiers_of,
+    singular,
     stem_of,
     words_of,
 )
@@ -107,13 +108,18 @@ def demonstrated(words: list[Word], index: int, turn: Turn, config: PipelineConf
 
 
 def copula_subject(previous: str) -> str:
-    """The noun phrase a "what is/are <the ...>?" question asked the value of ("the default expiry of a share link"),
-    which a later "that" stands for; "" for any other question."""
+    """The noun phrase a "what is/are/'s <the ...>?" question asked the value of ("the default expiry of a share
+    link"), which a later "that" stands for; "" for any other question."""
     words = words_of(previous)
-    if (len(words) < 4 or words[0].lower != "what" or words[1].lower not in ("is", "are")
-            or words[2].lower not in ("the", "my", "our", "your")):
+    if words and words[0].lower.replace("’", "'") == "what's":  # "What's the member limit on the Team plan?"
+        rest = words[1:]
+    elif len(words) > 1 and words[0].lower == "what" and words[1].lower in ("is", "are"):
+        rest = words[2:]
+    else:
         return ""
-    return END.sub("", previous[words[2].start :])
+    if len(rest) < 2 or rest[0].lower not in ("the", "my", "our", "your"):
+        return ""
+    return END.sub("", previous[rest[0].start :])
 
 
 def covering_subject(words: list[Word], index: int, topic: str, turn: Turn, *, config: PipelineConfig) -> str:
@@ -147,8 +153,9 @@ def covering_subject(words: list[Word], index: int, topic: str, turn: Turn, *, c
 def object_in_answer(verb: Word, turn: Turn, config: PipelineConfig) -> str:
     """The one thing the previous answer or its passages do the pronoun's verb to ("reset your *2FA*" for "who can
     reset it?"): the content words after the verb and a determiner, in one sentence, none of them a word of the
-    previous question (that is its topic already: "accept the transfer" after "How do I transfer ownership?"); ""
-    when they write none or several."""
+    previous question (that is its topic already: "accept the transfer" after "How do I transfer ownership?"), with
+    "the" when it is one noun after "the" (a thing the passage named before: "approves *the request*"); "" when they
+    write none or several."""
     stem = stem_of(verb, config)
     asked = set(terms_of(turn.question, config))
     found = set()
@@ -163,7 +170,8 @@ def object_in_answer(verb: Word, turn: Turn, config: PipelineConfig) -> str:
                    and not sentence[words[end - 1].end : words[end].start].strip()):  # no stop nor line between
                 end += 1
             if end > start and not asked & {stem_of(w, config) for w in words[start:end]}:
-                found.add(sentence[words[start].start : words[end - 1].end])
+                first = start - 1 if end - start == 1 and words[start - 1].lower == "the" else start
+                found.add(sentence[words[first].start : words[end - 1].end])
     return found.pop() if len(found) == 1 else ""
 
 
@@ -225,3 +233,16 @@ def made_by_act(turn: Turn) -> str:
     found = {w.lower for text in (*turn.answer_sentences, *turn.cited_texts) for w in words_of(text)
              if w.lower.startswith(root) and w.lower.endswith(_NOMINAL_PLURALS)}
     return found.pop() if len(found) == 1 else ""
+
+
+def noun_after_modifier(modifier: Word, turn: Turn) -> str:
+    """The noun the previous answer or its cited passages write right after a "one"'s modifier ("what is the second
+    one called?" after a passage saying "The second copy has the words ..." -> "copy"), in the singular; "" when they
+    never write the modifier before a noun."""
+    for text in (*turn.answer_sentences, *turn.cited_texts):
+        words = words_of(text)
+        for k, word in enumerate(words[:-1]):
+            following = words[k + 1]
+            if word.lower == modifier.lower and is_content(following) and following.lower not in ("one", "ones"):
+                return singular(following.lower) if is_plural(following.text) else following.lower
+    return ""

@@ -14,7 +14,7 @@ from answers.pipeline.followups.fragments import (
     to_for,
     wh_slot,
 )
-from answers.pipeline.followups.thin import continued_from_passage, rewrite_referring, with_situation
+from answers.pipeline.followups.thin import after_that, continued_from_passage, rewrite_referring, with_situation
 from answers.pipeline.followups.turns import RULES, FollowupRules, Resolution, Turn
 from answers.pipeline.followups.words import END, PREDICATES, terms_of
 from answers.pipeline.topics import (
@@ -157,6 +157,8 @@ def _rewrite(
         return phrase, "ellipsis: a phrase in place of the previous question's own"
     if slot := wh_slot(question, words, previous, config=config, rules=rules):
         return slot, "ellipsis: a new asked-for slot, the previous predicate"
+    if timed := after_that(question, words, history):
+        return timed, "reference: the time of the previous situation"
     if situated := with_situation(question, words, history, config=config):
         return situated, "reference: an adverb standing for the previous situation"
     return (rewrite_referring(question, words, history, config=config, rules=rules)

@@ -5,7 +5,9 @@ from collections.abc import Sequence
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.continuation import continued_passage, with_passage
+from answers.pipeline.followups.antecedents import pointing_pronouns
 from answers.pipeline.followups.pronouns import substitute_pronouns
+from answers.pipeline.followups.referents import passive_clause
 from answers.pipeline.followups.topic_phrase import best_topic, indefinite
 from answers.pipeline.followups.turns import FollowupRules, Turn
 from answers.pipeline.followups.verb_phrases import verb_phrase
@@ -14,7 +16,9 @@ from answers.pipeline.text.questions import question_terms
 from answers.pipeline.text.tokens import significant_terms
 from answers.pipeline.topics import (
     AUXILIARIES,
+    DETERMINERS,
     LIGHT_VERBS,
+    PREPOSITIONS,
     QUESTION_WORDS,
     SUBJECTS,
     Word,
@@ -26,6 +30,7 @@ from answers.pipeline.topics import (
     modifiers_of,
     not_topic,
     plural_of,
+    singular,
     stem_of,
     topic_skips,
     words_of,
@@ -38,6 +43,7 @@ _ELIDING = frozenset({"more", "another", "fewer"})  # a last word whose noun is 
 # "instead", which a question of its own holds as often ("Is Internet Explorer still supported?").
 _SITUATION_ADVERBS = frozenset({"then", "beforehand", "afterwards", "afterward", "meanwhile"})
 _SITUATION_OPENERS = frozenset({"if", "when", "after", "once", "before", "while"})
+_SUPERLATIVES = frozenset({"most", "least", "maximum", "minimum", "best", "first", "last"})
 _WHAT_IF = re.compile(r"^\s*(?:and\s+)?what\s+(?:if|happens\s+(?:if|when))\b", re.I)
 
 
@@ -72,6 +78,26 @@ def with_situation(question: str, words: list[Word], history: Sequence[Turn], *,
         topic = ""
     about = ", ".join(part for part in (f"for {topic}" if topic else "", clause) if part)
     return f"{END.sub('', question)}, {about}" if about else None
+
+
+def after_that(question: str, words: list[Word], history: Sequence[Turn]) -> str | None:
+    """A question closing with "before/after that", the time of the previous situation: "that" put as that situation,
+    the act the previous question asked as "I/we" or "who can ..." as a gerund ("is there any way back after that?"
+    after "How do I empty the trash?" -> "... after emptying the trash"), its clause after "if/when/once" ("do we get
+    warned before that?" after "What happens when our storage quota is full?" -> "... before our storage quota is
+    full"), or its passive clause; None for another question, one with a pronoun that points outside it (the
+    pronoun's rule keeps "after that" a time: "can support recover them after that?"), or when the previous question
+    sets no situation."""
+    if (len(words) < 3 or words[-1].lower != "that" or words[-2].lower not in ("before", "after")
+            or pointing_pronouns(words, question)):
+        return None
+    previous = history[-1].question.strip()
+    before = words_of(previous)
+    opener = next((w for w in before[1:] if w.lower in ("if", "when", "once")), None)
+    situation = (verb_phrase(previous, gerund=True)
+                 or (END.sub("", previous[opener.end :]).strip() if opener else "")
+                 or passive_clause(previous))
+    return question[: words[-1].start] + situation + question[words[-1].end :] if situation else None
 
 
 def continued_from_passage(question: str, latest: Turn, config: PipelineConfig) -> tuple[str, str] | None:
@@ -115,6 +141,14 @@ def rewrite_referring(
         if topic:
             left_out = bare_phrase(topic) if words[-1].lower != "another" else indefinite(topic).split(" ", 1)[1]
             return question[: words[-1].end] + f" {left_out}" + question[words[-1].end :], "ellipsis: more of the topic"
+    if (superlative := _elided_superlative(words)) is not None and (
+            head := _object_head(history[-1].question) or bare_phrase(best_topic(history, plural=None,
+                                                                              config=config))):
+        # "what's the longest I can pick?" after "How do I set a custom expiry on a share link?": the longest expiry
+        if is_plural(head):
+            head = f"{head.rpartition(' ')[0]} {singular(head.rpartition(' ')[2])}".strip()
+        return (question[: words[superlative].end] + f" {head}" + question[words[superlative].end :],
+                "ellipsis: a superlative without its noun")
     terms = question_terms(question, config=config)
     if len(terms) > rules.max_thin_terms:
         return None
@@ -142,6 +176,30 @@ def rewrite_referring(
         topic = cited_title(latest.cited_texts) or bare_phrase(best_topic(history, plural=None, config=config))
         return (f"{END.sub('', question)} with {topic}", "reference: what if, about the topic") if topic else None
     return _topicless(question, words, history, config=config)
+
+
+def _object_head(previous: str) -> str:
+    """The head noun of the object of a question asked as "I/we", the last word before a preposition ("expiry" of
+    "How do I set a custom expiry on a share link?"); "" for another question."""
+    head = ""
+    for word in words_of(verb_phrase(previous, gerund=False))[1:]:
+        if word.lower in PREPOSITIONS or not (is_content(word) or word.lower in DETERMINERS):
+            break
+        head = word.text if is_content(word) else head
+    return head
+
+
+def _elided_superlative(words: list[Word]) -> int | None:
+    """The index of a superlative after "the" with no noun after it, only a clause or nothing ("what's the *longest* I
+    can pick?", "which is the *cheapest*?"); None when there is none or it has its noun ("the longest expiry")."""
+    for k in range(1, len(words)):
+        word = words[k].lower
+        if words[k - 1].lower != "the" or not (word in _SUPERLATIVES or (len(word) > 5 and word.endswith("est"))):
+            continue
+        following = words[k + 1].lower if k + 1 < len(words) else ""
+        if not following or following in SUBJECTS or following in AUXILIARIES:
+            return k
+    return None
 
 
 def _vague_subject(words: list[Word], latest: Turn, config: PipelineConfig) -> bool:

@@ -14,9 +14,10 @@ PREDICATES = frozenset({"available", "possible", "supported", "true", "allowed",
 # Closed-class words that can follow a pronoun "one" as an adverb, not as its noun ("use one *twice*").
 ADVERBS = frozenset({"twice", "again", "later", "instead", "anymore", "first", "back", "up", "off", "out", "away",
                      "now", "too", "more", "here", "there", "yet", "still", "once", "already"})
-# Words that open a clause: an antecedent in the question stands before one of them.
+# Words that open a clause: an antecedent in the question stands before one of them. "without" opens a clause of
+# its own, finite or not ("can I preview an old version *without* restoring it?": the version is its antecedent).
 CLAUSE_OPENERS = frozenset({"if", "when", "after", "before", "once", "until", "unless", "because", "while", "and",
-                            "but", "so", "since", "whether"})
+                            "but", "so", "since", "whether", "without"})
 PRO_VERBS = frozenset({"do", "does", "did", "doing"})  # "do that": the previous question's verb phrase
 TEMPORAL = frozenset({"after", "before", "since", "until", "like"})  # "after that", "like this"
 END = re.compile(r"[?.!\s]+$")

@@ -27,6 +27,9 @@ CONFIG = PipelineConfig()
         # a short phrase between the participle and its agent
         ("Who handles urgent outages on weekends?", "Urgent outages are handled at any time by the operations team.",
          "the operations team"),
+        # an adverb in -ly between them
+        ("Who quotes Enterprise plans?", "Enterprise plans are quoted individually by the Lumora Labs sales team.",
+         "the Lumora Labs sales team"),
         # a verb, not a phrase, between them: no passive's agent
         ("Who handles urgent outages?", "Urgent outages are handled and logged by the operations team.", ""),
         # nothing before the verb

@@ -1157,3 +1157,77 @@ def test_those_before_a_noun_is_that_noun_as_the_passages_name_it_with_the_previ
         "What happens to the offline files if my phone is signed out?")
     assert resolve("Can I see those offline files on my laptop?", offline) == (
         "Can I see those offline files on my laptop?")  # no noun alone after "those"
+
+
+WHO_CHANGED = Turn("Can I see who changed a file?")  # unanswered: the question alone is the evidence
+
+
+def test_a_pronoun_in_a_without_clause_may_name_a_noun_of_the_clause_before_it():
+    question = "Can I preview an old version without restoring it?"
+
+    assert resolve_question(question, (WHO_CHANGED,), config=CONFIG).question is question
+    assert resolve("can I share it without a password?", SHARE_LINK) == "Can I share a share link without a password?"
+
+
+def test_the_word_right_after_a_subject_who_is_its_verb_and_no_topic():
+    assert resolve("can I undo it?", WHO_CHANGED) == "Can I undo a file?"
+
+
+def test_a_closing_before_or_after_that_is_the_time_of_the_previous_situation():
+    quota = turn("What happens when our storage quota is full?", "Storage quotas\nWhen the quota is full",
+                 "When the workspace reaches its quota, new uploads are paused.")
+
+    assert resolve("is there any way back after that?", TRASH) == "Is there any way back after emptying the trash?"
+    assert resolve("do we get warned before that?", quota) == "Do we get warned before our storage quota is full?"
+    assert resolve("is there any way back after that?", BUSINESS_PRICE) == "is there any way back after that?"
+
+
+def test_a_modifier_s_one_is_the_noun_the_previous_question_modifies_or_the_passages_write_after_that_modifier():
+    older = turn("Do older versions count toward storage?", "Storage quotas\nWhat counts toward storage",
+                 "Older file versions do not count toward storage.")
+    conflict = turn("What happens when two people edit the same file?", "Desktop sync client\nConflicts",
+                    "A conflict happens when two people change the same file before syncing.",
+                    "The second copy has the words conflicted copy in its file name.")
+
+    assert resolve("the current one?", older) == "Do current version count toward storage?"
+    assert resolve("what is the second one called?", conflict) == "What is the second copy called?"
+
+
+def test_it_as_what_the_passage_does_the_verb_to_with_the_is_that_thing_of_the_topic():
+    refund = turn("How long does a refund take?", "Refund policy\nHow long a refund takes",
+                  "Refunds are processed within 5-7 business days.",
+                  "The processing time starts when the billing team approves the request.")
+
+    assert resolve("who approves it?", refund) == "Who approves the refund request?"
+
+
+def test_below_and_above_are_prepositions_so_below_a_number_is_a_fragment():
+    credit = turn("What service credit do we get if uptime drops below 99.9%?", "Service level agreement\nCredits",
+                  "Uptime below 99.9% gives a 10% credit.", "Uptime below 99% gives a 25% credit.")
+
+    assert resolve("below 99%?", credit) == "What service credit do we get if uptime drops below 99%?"
+
+
+def test_one_right_after_a_modal_before_a_verb_is_a_pronoun_and_before_a_noun_phrase_is_a_number():
+    keys = turn("Which standard do hardware security keys use?", "Two-factor authentication\nSecurity keys",
+                "Security keys use the FIDO2 standard.", "A security key can replace the authenticator app code.")
+    question = "How much does one extra storage block cost?"
+
+    assert resolve("what can one replace at sign-in?", keys) == "What can a security key replace at sign-in?"
+    assert resolve_question(question, (keys,), config=CONFIG).question is question
+
+
+def test_a_superlative_without_its_noun_takes_the_head_of_the_previous_object():
+    expiry = turn("How do I set a custom expiry on a share link?", "Share links\nLink expiry",
+                  "The person who creates a link can choose a different expiry date.")
+
+    assert resolve("what's the longest I can pick?", expiry) == "What's the longest expiry I can pick?"
+    assert resolve("what's the longest expiry I can pick?", expiry) == "what's the longest expiry I can pick?"
+
+
+def test_that_after_a_what_s_question_is_the_thing_it_asked_the_value_of():
+    limit = turn("What's the member limit on the Team plan?", "Pricing and plans\nTeam plan",
+                 "The Team plan allows a maximum of 50 members.")
+
+    assert resolve("what if we need more people than that?", limit) == (
+        "What if we need more people than the member limit on the Team plan?")

@@ -28,6 +28,8 @@ def skipped_words(question: str) -> list[str]:
         ("Which currencies are invoices issued in?", "issued"),  # a participle closing the run
         ("Is a credit card needed?", "needed"),
         ("How long are deleted files kept in the trash?", "kept"),  # an irregular one
+        ("Can I see who changed a file?", "changed"),  # right after a subject "who"
+        ("Who approves refund requests?", "approves"),
     ],
 )
 def test_a_verb_inside_a_run_of_content_words_is_no_part_of_a_topic(question, verb):
@@ -211,3 +213,12 @@ def test_the_asked_for_noun_takes_the_name_its_answer_gives_it_with_called():
 
     assert "the Camera Uploads folder" in [t.phrase for t in topics_of([called], config=CONFIG)]
     assert "the backups folder" not in [t.phrase for t in topics_of([lower], config=CONFIG)]
+
+
+def test_a_code_literal_names_its_thing_however_the_passages_order_its_words():
+    history = (Turn("What does the rate_limited error code mean?",
+                    ("The API returns status code 429 when a client exceeds the rate limit.",),
+                    ("API rate limits\nThe response body contains an error code named rate_limited.",)),)
+
+    assert topics_of(history, config=CONFIG)[0].phrase == "the rate_limited error code"
+
