@@ -135,7 +135,7 @@ def answer_candidates(
             and (not counted or counted in c.signals.reached or states_asked_default(c.unit, terms, config.tokenizer))
             and _writes_names(c.unit, joined) and _writes_acronyms_and_numbers(c.unit, *written)
             and not _under_a_namesake(c.unit, called, qualifiers)
-            and not _mentions_in_passing(c.unit, defined)
+            and not _mentions_in_passing(c.unit, defined, joined)
             and not names_sibling_command(c.unit.block.record.source_title, commands)
         ),
         key=lambda c: c.key,
@@ -296,14 +296,23 @@ def _defined_names(names: Sequence[str], blocks: Sequence[Block]) -> frozenset[s
     return frozenset(name for name in names if name in fields)
 
 
-def _mentions_in_passing(unit: Unit, defined: frozenset[str]) -> bool:
+def _mentions_in_passing(unit: Unit, defined: frozenset[str], names: Sequence[str]) -> bool:
     """Whether the unit speaks of a name the question asks about, defined in another place of the retrieved blocks,
     without standing under that definition or a signature (ALTER ROLE's "Give a role a non-default setting of the
-    maintenance_work_mem parameter." beside the parameter's own entry): the definition answers or nothing does."""
+    maintenance_work_mem parameter." beside the parameter's own entry): the definition answers or nothing does. A unit
+    on the page or under the heading of a name the question names speaks of what the question asks about ("Can
+    pg_rewind be used without wal_log_hints?" answered on pg_rewind's own page, though the reference's list of
+    applications defines "pg_rewind" too)."""
     if not defined or unit.kind == "signature":
         return False
     under = {_field_name(term) for term in unit.terms}
-    return not defined <= under
+    return not defined <= under and not _writes_names_in((unit.block.record.source_title, *unit.context), names)
+
+
+def _writes_names_in(texts: Sequence[str], names: Sequence[str]) -> bool:
+    """Whether any of the texts writes one of the names whole."""
+    written = " ".join(texts).lower()
+    return any(re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", written) for name in names)
 
 
 def _writes_acronyms_and_numbers(unit: Unit, acronyms: Sequence[str], numbers: Sequence[str]) -> bool:

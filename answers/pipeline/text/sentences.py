@@ -41,7 +41,9 @@ def parse_markers(sentence: str) -> MarkedSentence:
     text = MARKER.sub(" ", sentence)
     while MARKER.search(text):  # "[5 [1], 7]" less "[1]" reads "[5 , 7]": not a citation, and never shown as one
         text = MARKER.sub(" ", text)
-    text = re.sub(r"\s+([.,;:!?])", r"\1", text)
+    # a mark a marker left a space before closes the sentence or clause; one that starts a word or a path (".venv",
+    # "./configure") keeps its space
+    text = re.sub(r"\s+([.,;:!?])(?![\w/])", r"\1", text)
     text = re.sub(r"\s+", " ", text).strip()
     return MarkedSentence(text=text, cited=tuple(cited))
 

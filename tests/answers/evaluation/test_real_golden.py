@@ -46,12 +46,17 @@ def test_each_set_has_every_category_and_answers_only_where_a_fact_and_source_ar
 
 
 FIRST_DRAW = "2bd3f4f69e37aa3f18f0d001a5f99dea4fc5f2d8"  # the commit whose rows the seeded third was drawn from
-SECOND_PART = "6a8fd0c"  # the fresh held-out part written after that third was spent, run once and spent in turn
-THIRD_PART = "c56bfd8"  # the fresh held-out part written after the second was spent, run once and spent in turn
-FOURTH_PART = "b078dbc"  # the fresh held-out part written after the third was spent, run once and spent in turn
-FIFTH_PART = "12798ff"  # the fresh held-out part written after the fourth was spent, run once and spent in turn
-SIXTH_PART = "78888b7"  # the fresh held-out part written after the fifth was spent, run once and spent in turn
-SEVENTH_PART = "d704f2d"  # the fresh held-out part written after the sixth was spent, run once and spent in turn
+# the fresh held-out parts written after the one before was spent, each run once and spent in turn, in order: the
+# commit a part was written in and its cases in each set
+SPENT_PARTS = (
+    ("6a8fd0c", {"debian-handbook": 21, "python": 21, "postgresql": 21}),
+    ("c56bfd8", {"debian-handbook": 21, "python": 21, "postgresql": 22}),
+    ("b078dbc", {"debian-handbook": 22, "python": 22, "postgresql": 22}),
+    ("12798ff", {"debian-handbook": 22, "python": 22, "postgresql": 23}),
+    ("78888b7", {"debian-handbook": 22, "python": 23, "postgresql": 23}),
+    ("d704f2d", {"debian-handbook": 22, "python": 23, "postgresql": 23}),
+    ("a217d0f", {"debian-handbook": 22, "python": 23, "postgresql": 23}),
+)
 
 
 def spent_at(name: str) -> dict[str, str]:
@@ -76,25 +81,15 @@ def test_the_spent_held_out_third_is_the_recorded_seeded_draw_over_the_first_row
 
 
 @pytest.mark.parametrize("name", REAL)
-def test_the_second_to_seventh_held_out_parts_were_run_once_and_are_now_dev(name):
+def test_the_later_held_out_parts_were_run_once_and_are_now_dev(name):
     spent = spent_at(name)
-    second = [case for case in cases_of(name) if spent.get(case.id) == SECOND_PART]
-    third = [case for case in cases_of(name) if spent.get(case.id) == THIRD_PART]
-    fourth = [case for case in cases_of(name) if spent.get(case.id) == FOURTH_PART]
-    fifth = [case for case in cases_of(name) if spent.get(case.id) == FIFTH_PART]
-    sixth = [case for case in cases_of(name) if spent.get(case.id) == SIXTH_PART]
-    seventh = [case for case in cases_of(name) if spent.get(case.id) == SEVENTH_PART]
 
-    assert len(second) == 21 and {case.category for case in second} == CATEGORIES
-    assert len(third) >= 21 and {case.category for case in third} == CATEGORIES
-    assert len(fourth) == 22 and {case.category for case in fourth} == CATEGORIES
-    assert len(fifth) >= 22 and {case.category for case in fifth} == CATEGORIES
-    assert len(sixth) >= 22 and {case.category for case in sixth} == CATEGORIES
-    assert len(seventh) >= 22 and {case.category for case in seventh} == CATEGORIES
-    assert not any(case.held_out for case in second + third + fourth + fifth + sixth + seventh)
+    for commit, cases in SPENT_PARTS:
+        part = [case for case in cases_of(name) if spent.get(case.id) == commit]
+        assert len(part) == cases[name] and {case.category for case in part} == CATEGORIES, commit
+        assert not any(case.held_out for case in part), commit
     # every spent case names a part it was in
-    parts = {FIRST_DRAW, SECOND_PART, THIRD_PART, FOURTH_PART, FIFTH_PART, SIXTH_PART, SEVENTH_PART}
-    assert set(spent.values()) == parts
+    assert set(spent.values()) == {FIRST_DRAW, *(commit for commit, _ in SPENT_PARTS)}
 
 
 @pytest.mark.parametrize("name", REAL)

@@ -118,6 +118,8 @@ def test_a_command_the_sentence_buffer_would_cut_or_change_is_never_offered():
         return Command("To find the files:", code, 1, 0, 10)
 
     assert command_quote(command("clusterdb test"), 3) == "To find the files: `clusterdb test`"
+    # a path after the lead keeps its space ("files: ./easyrsa", not "files:./easyrsa")
+    assert command_quote(command("./easyrsa init-pki"), 3) == "To find the files: `./easyrsa init-pki`"
     assert command_quote(command("find . -name x"), 3) is None  # ". " ends a sentence: the buffer would cut it
     assert command_quote(command("echo `date`"), 3) is None  # a backtick would end the code span
 

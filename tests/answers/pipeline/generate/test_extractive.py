@@ -475,3 +475,21 @@ def test_a_setting_defined_in_the_blocks_is_not_answered_by_a_page_mentioning_it
 
     assert extract_answer(question, passing, config=CONFIG) != []  # alone, the mention reads as an answer
     assert extract_answer(question, [*passing, *entry], config=CONFIG) == []
+
+
+TOOL_PAGE = """# pg_flushtool
+
+## Notes
+
+pg_flushtool requires that the target server has the cache_flush_mem option enabled in postgresql.conf.
+"""
+
+
+def test_a_page_of_another_name_the_question_names_speaks_of_the_defined_setting_not_in_passing():
+    question = "Does pg_flushtool require cache_flush_mem enabled on the target server?"
+    tool = document_blocks("flushtool.md", TOOL_PAGE, first=1, score=6.0)
+    entry = document_blocks("resource.md", SETTING_ENTRY, first=len(tool) + 1, score=5.0)
+
+    answer = extract_answer(question, [*tool, *entry], config=CONFIG)
+
+    assert answer and "pg_flushtool requires" in answer[0]

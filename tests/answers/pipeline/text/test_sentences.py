@@ -72,6 +72,8 @@ def test_blank_line_ends_a_sentence_without_punctuation():
         ("Repeated [2] marker [2].", "Repeated marker.", (2,)),
         ("No marker here.", "No marker here.", ()),
         ("An array [a] is not a marker.", "An array [a] is not a marker.", ()),
+        ("Initialize it: ./easyrsa init-pki [2].", "Initialize it: ./easyrsa init-pki.", (2,)),
+        ("Activate it with source .venv/bin/activate [1].", "Activate it with source .venv/bin/activate.", (1,)),
     ],
 )
 def test_markers_are_parsed_and_stripped(sentence, text, cited):
