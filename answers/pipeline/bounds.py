@@ -73,7 +73,7 @@ def bound_problems(
     stated = read_claims(span.quote, tokenizer)
     return (
         _number_problems(n, claims, stated, record, tokenizer, span, sentence)
-        or (_duration_problems(n, claims, sentence, span.quote, tokenizer) if sentence else [])
+        or (_duration_problems(n, claims, sentence, span.quote, evidence_text(record), tokenizer) if sentence else [])
         or _name_problems(n, _not_ours(names, span.quote, record, elsewhere), stated, record, tokenizer)
         or (_list_problems(n, reword_negations(sentence, span.quote), span.quote, tokenizer) if sentence else [])
         or _polarity_problems(n, *_reworded(claims, stated, sentence, span.quote, tokenizer), held, sentence)
@@ -256,7 +256,9 @@ def _value(number: NumberClaim, rival: NumberClaim) -> str:
     return number.value if number.unit == rival.unit and number.unit[:1].isalpha() else number.text
 
 
-def _duration_problems(n: int, claims: Claims, sentence: str, quote: str, tokenizer: TokenizerConfig) -> list[str]:
+def _duration_problems(
+    n: int, claims: Claims, sentence: str, quote: str, chunk: str, tokenizer: TokenizerConfig
+) -> list[str]:
     """A unit of time the sentence names without its number where the span names only others: "the number of
     minutes to wait" against "the number of seconds", "in its first week" against "in its first month"."""
     said, stated = duration_units(sentence), duration_units(quote)
@@ -264,9 +266,16 @@ def _duration_problems(n: int, claims: Claims, sentence: str, quote: str, tokeni
     # "within a day" against "within 24 hours": the day is the span's hours said in another unit
     span_claims = read_claims(quote, tokenizer)
     spoken = frozenset(unit for value, unit in spoken_amounts(sentence) if _said_otherwise((value, unit), span_claims))
-    astray = sorted(said - stated - counted - spoken)
+    # "second" alone is read as the ordinal ("a second factor"), "seconds" as the unit
+    astray = sorted(unit for unit in said - stated - counted - spoken if unit != "second" or _SECONDS.search(sentence))
     if astray and stated - said:
         return [f"[{n}] states {_plural(sorted(stated - said))}, not {_plural(astray)}"]
+    # "how many minutes to hold off" cited on a span that states no length of time, from a chunk that gives the wait in
+    # seconds elsewhere: the unit is the chunk's other one, swapped
+    # seconds elsewhere: the unit is the chunk's other one, swapped
+    others = duration_units(chunk) - said if astray and not stated else frozenset()
+    if others and not duration_units(chunk) & set(astray):
+        return [f"[{n}] states {_plural(sorted(others))}, not {_plural(astray)}"]
     # "a full day to use a reset link" against a span that states no length of time: the amount is the span's to bear
     unborne = sorted(
         unit for value, unit in spoken_amounts(sentence)
@@ -275,6 +284,9 @@ def _duration_problems(n: int, claims: Claims, sentence: str, quote: str, tokeni
     if unborne and not stated:
         return [f"[{n}] does not state {' or '.join(f'a {unit}' for unit in unborne)}"]
     return []
+
+
+_SECONDS = re.compile(r"\bseconds\b", re.I)
 
 
 def _plural(units: Sequence[str]) -> str:

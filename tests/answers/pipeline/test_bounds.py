@@ -458,6 +458,21 @@ def test_a_unit_of_time_said_without_a_number_needs_the_span_to_state_it(make_re
     ]
 
 
+
+def test_a_unit_of_time_the_span_leaves_out_is_swapped_when_the_chunk_states_another_elsewhere(make_record):
+    chunk = ("A rate-limited response includes the Retry-After header. The Retry-After header gives the number of "
+             "seconds to wait before sending the next request.")
+    # the span ("includes the Retry-After header") states no length of time; the chunk's wait is in seconds
+    assert checked("A rate-limited response includes a Retry-After header in minutes.", chunk, make_record) == [
+        "[1] states seconds, not minutes"
+    ]
+    assert checked("A rate-limited response includes a Retry-After header in seconds.", chunk, make_record) == []
+    # "second" alone is the ordinal: "a second factor" names no unit of time
+    keys = "Business plan users can register hardware security keys. Backup codes are valid for 90 days."
+    assert checked("Business plan users can register hardware security keys as a second factor.", keys,
+                   make_record) == []
+
+
 @pytest.mark.parametrize(
     ("sentence", "borne_out"),
     [
