@@ -24,7 +24,7 @@ from answers.pipeline.text.claims import (
     same_value,
 )
 from answers.pipeline.text.hypernyms import covered_in
-from answers.pipeline.text.negating import reword_negations
+from answers.pipeline.text.negating import PRIVATIVE, reword_negations
 from answers.pipeline.text.opposites import opposite_words
 from answers.pipeline.text.quantities import duration_units, same_duration, spoken_amounts
 from answers.pipeline.text.sentences import MARKER
@@ -444,20 +444,11 @@ def _not_ours(
     return kept
 
 
-# Words whose meaning holds a negation, said in place of one ("has ended", "stays hidden from", "falls outside",
-# "beyond", "instead of"): a sentence writing one and no negation word says what a span's "no longer", "cannot see",
-# "does not cover" or "not" says.
-_PRIVATIVE = re.compile(
-    r"\b(?:hidden|outside|off|beyond|ended|lost|absent|missing|exempt|blocked|instead\s+of|out\s+of|away\s+from|"
-    r"free\s+of)\b",
-    re.I,
-)
-
-
 def _said_privatively(text: str, other: str) -> bool:
-    """Whether a text says its negation by a word that holds one, with no negation word, where the other text writes
-    a negation and not that word (the other's "does not block" is no "blocked" said privatively)."""
-    found = _PRIVATIVE.search(text)
+    """Whether a text says its negation by a word that holds one (negating.PRIVATIVE: "has ended", "stays hidden from",
+    "falls outside", "beyond", "instead of"), with no negation word, where the other text writes a negation and not
+    that word (the other's "does not block" is no "blocked" said privatively)."""
+    found = PRIVATIVE.search(text)
     if found is None or _negations(text) or not _negations(other):
         return False
     return re.search(rf"\b{re.escape(found.group()[:4])}", other, re.I) is None
