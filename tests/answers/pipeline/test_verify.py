@@ -108,6 +108,26 @@ def test_overlap_ignores_terms_common_to_most_blocks():
     assert not without_common.shown
 
 
+def test_a_sentence_of_one_distinctive_term_is_weighed_on_its_common_terms_too():
+    blocks = {
+        1: block(1, "The person who creates a workspace becomes its owner. Owners can invite admins."),
+        2: block(2, "A workspace owner can transfer ownership. The owner creates folders."),
+        3: block(3, "Each workspace has one owner, who creates it."),
+    }
+    common = common_terms(list(blocks.values()), config=CONFIG)
+
+    reworded = verify_sentence("Whoever creates the workspace is its owner [1].", blocks=blocks, config=CONFIG,
+                               common=common)
+    elsewhere = verify_sentence("Whoever creates the workspace is its owner [2].", blocks=blocks, config=CONFIG,
+                                common=common)
+
+    assert {"creat", "workspac", "owner"} <= common  # "whoever" is the one term left, and no block writes it
+    assert reworded.shown and reworded.spans[0].quote == "The person who creates a workspace becomes its owner."
+    assert elsewhere.shown  # block 2 writes every common term too: the share cannot tell them apart
+    lone = verify_sentence("Whoever archives invoices is the owner [3].", blocks=blocks, config=CONFIG, common=common)
+    assert not lone.shown  # two distinctive terms unheld: weighed on those alone, as before
+
+
 def test_a_negation_word_is_no_term_of_the_claim_the_polarity_check_reads_it():
     blocks = {
         1: block(1, "No credit card is needed to start the trial."),
