@@ -92,6 +92,9 @@ def verify_sentence(
     # A span saying a word of the sentence by its synonym ("extended" for "lengthen") holds that word.
     synonyms = synonym_terms(frozenset(distinctive), config.tokenizer) - terms
     negating = any(True in polarity for polarity in claims.polarity.values())
+    # A number said in words ("thirty-five days") is looked for as digits too: numbers decide between spans holding as
+    # many words ("Backups are retained for 35 days" over "Backups are taken every 6 hours").
+    spelled = frozenset(number.value for number in claims.numbers if number.value.isdigit()) - said
     tabled = tabled_terms(config.tokenizer)  # only these can be held by a synonym rather than as written
     reasons: list[str] = []
     valid: list[int] = []
@@ -101,7 +104,7 @@ def verify_sentence(
         if block is None:
             reasons.append(f"cited [{n}], which was not issued")
             continue
-        wanted = distinctive | name_terms | opposites | negations | synonyms
+        wanted = distinctive | name_terms | opposites | negations | synonyms | spelled
         supported = support_span(
             wanted, block.record, tokenizer=config.tokenizer, names=name_terms, letters=letters, negated=negating,
         )

@@ -128,6 +128,14 @@ def test_a_sentence_of_one_distinctive_term_is_weighed_on_its_common_terms_too()
     assert not lone.shown  # two distinctive terms unheld: weighed on those alone, as before
 
 
+def test_a_number_said_in_words_picks_the_span_that_states_it_in_digits():
+    blocks = {1: block(1, "Backups are taken every 6 hours.\nBackups are retained for 35 days.")}
+
+    verdict = verify_sentence("Each backup is kept for thirty-five days [1].", blocks=blocks, config=CONFIG)
+
+    assert verdict.shown and verdict.spans[0].quote == "Backups are retained for 35 days."
+
+
 def test_a_negation_word_is_no_term_of_the_claim_the_polarity_check_reads_it():
     blocks = {
         1: block(1, "No credit card is needed to start the trial."),
