@@ -73,7 +73,9 @@ def test_numbers_are_checked_per_citation_never_pooled_over_blocks():
     )
 
     assert not verdict.shown
-    assert verdict.reasons == ("[3] states $12 per user, not $25 per user", "[4] states $25 per user, not $12")
+    assert verdict.reasons == (
+        "[3] states $12 per user per month, not $25 per user per month", "[4] states $25 per user per month, not $12"
+    )
 
 
 def test_overlap_reads_the_original_chunk_text_not_the_shorter_copy_the_generator_saw():
@@ -341,7 +343,7 @@ def test_true_paraphrases_of_the_same_blocks_are_shown_with_their_span(issue_blo
         ("settings", "Call `select_related()` inside a transaction to lock the rows [1].",
          "[1] does not name select_related()"),
         ("settings", "The Business plan costs $12 per user per month [1].",
-         "[1] states $25 per user of Business, not $12 per user"),
+         "[1] states $25 per user per month of Business, not $12 per user per month"),
         ("settings", "The Enterprise plan costs $25 per user per month [1].", "[1] does not name Enterprise"),
     ],
 )
