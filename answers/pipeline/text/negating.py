@@ -31,7 +31,8 @@ from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS
 # Words whose meaning holds a negation, said in place of one ("has ended", "stays hidden from", "falls outside",
 # "beyond", "instead of", "are lost").
 PRIVATIVE_WORDS = (
-    r"hidden|outside|off|beyond|ended|lost|absent|missing|exempt|blocked|instead\s+of|out\s+of|away\s+from|free\s+of"
+    r"hidden|outside|off|beyond|ended|lost|absent|missing|exempt|blocked|closed|instead\s+of|out\s+of|away\s+from|"
+    r"free\s+of"
 )
 PRIVATIVE = re.compile(rf"\b(?:{PRIVATIVE_WORDS})\b", re.I)
 

@@ -500,6 +500,17 @@ def test_a_word_whose_meaning_holds_a_negation_says_what_the_spans_negation_does
     assert (checked(sentence, chunk, make_record) == []) is borne_out
 
 
+@pytest.mark.parametrize(
+    ("sentence", "borne_out"),
+    [
+        ("There is no support on weekends.", True),  # "closed" holds the negation
+        ("Support is not closed on weekends.", False),
+    ],
+)
+def test_closed_says_what_a_negation_of_the_service_says(sentence, borne_out, make_record):
+    assert (checked(sentence, "Support is closed on weekends.", make_record) == []) is borne_out
+
+
 def test_one_universal_quantifier_for_another_is_no_swap(make_record):
     chunk = "The desktop app is free on every plan."
     assert checked("The desktop app costs nothing, whatever plan you are on.", chunk, make_record) == []
