@@ -454,6 +454,20 @@ def _said_privatively(text: str, other: str) -> bool:
     return re.search(rf"\b{re.escape(found.group()[:4])}", other, re.I) is None
 
 
+# A negation denying more than an amount ("no code ... more than once", "never more than one owner") says the span's
+# limit of that amount ("only once", "exactly one", "at most 3").
+_MORE_THAN = re.compile(
+    r"\b(?:no|never|not|cannot|can['’]t|won['’]t|isn['’]t|aren['’]t)\b[^.,;:]*?\bmore\s+than\s+(\w+)", re.I
+)
+_LIMIT = r"\b(?:only|exactly|at\s+most|up\s+to|no\s+more\s+than|a\s+maximum\s+of|just)\s+"
+
+
+def _denied_more_than(sentence: str, span: str) -> bool:
+    """Whether the sentence denies more than an amount that the span states as a limit, the same amount."""
+    found = _MORE_THAN.search(sentence)
+    return found is not None and re.search(rf"{_LIMIT}{re.escape(found.group(1))}\b", span, re.I) is not None
+
+
 def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[str], sentence: str = "") -> list[str]:
     """A term the sentence negates that the span states only plainly, or the other way round: each way the sentence
     uses a term (negated, plain) the span must use it too ("view files but cannot edit files" bears out both "can
@@ -472,6 +486,8 @@ def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[st
     ]
     if (denied or affirmed) and _denied_alike(claims, stated):
         return []
+    if denied and not affirmed and _denied_more_than(sentence, stated.text):
+        return []  # "No code can be used more than once" against "Each code can be used only once"
     if affirmed and not denied and _said_privatively(sentence, stated.text):
         return []  # "Support for Internet Explorer has ended" against "Internet Explorer is no longer supported"
     if denied and not affirmed and _said_privatively(stated.text, sentence):

@@ -511,6 +511,17 @@ def test_closed_says_what_a_negation_of_the_service_says(sentence, borne_out, ma
     assert (checked(sentence, "Support is closed on weekends.", make_record) == []) is borne_out
 
 
+@pytest.mark.parametrize(
+    ("sentence", "borne_out"),
+    [
+        ("A workspace never has more than one owner.", True),
+        ("A workspace never has more than two owners.", False),
+    ],
+)
+def test_denying_more_than_an_amount_says_the_spans_limit_of_it(sentence, borne_out, make_record):
+    assert (checked(sentence, "Each workspace has exactly one owner.", make_record) == []) is borne_out
+
+
 def test_one_universal_quantifier_for_another_is_no_swap(make_record):
     chunk = "The desktop app is free on every plan."
     assert checked("The desktop app costs nothing, whatever plan you are on.", chunk, make_record) == []
