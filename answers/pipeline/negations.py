@@ -48,7 +48,7 @@ _PREDICATIVE = re.compile(
     rf"(?:{PRIVATIVE_WORDS})\b"
 )
 
-_CONDITION = re.compile(r"(?i)^\s*(?:if|when|whenever|once|should|unless)\b[^,]*,")
+_CONDITION = re.compile(r"(?i)\b(?:if|when|whenever|once|unless|until|while)\b[^,;]*")
 
 
 def _privative_beside(
@@ -59,7 +59,7 @@ def _privative_beside(
     that sentence, not the span, says whether it holds ("Edits saved after that version are lost when you restore
     it" on "The restored copy is saved as a new version", beside "Restoring a version does not delete newer
     versions")."""
-    said = _CONDITION.sub("", sentence, count=1)  # "If your phone is lost, ..." states no loss
+    said = _CONDITION.sub("", sentence)  # "If your phone is lost, ...", "... when a token is missing" state no loss
     if not _PREDICATIVE.search(said) or _NEGATION.search(reword_negations(sentence, span.quote)):
         return []
     if any(_NEGATION.search(text) for text in _span_texts(span, record)):

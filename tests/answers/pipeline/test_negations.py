@@ -146,6 +146,7 @@ def test_an_article_before_the_subject_still_leaves_the_subject_first(sentence, 
         ("Any edits saved after that older version are lost when you restore it.", False),
         ("The restored copy is saved as a new version at the top of the list.", True),
         ("If your version is lost, the restored copy is saved as a new version.", True),  # a condition, no claim
+        ("The restored copy is saved as a new version when an edit is lost.", True),
     ],
 )
 def test_a_word_holding_a_negation_is_judged_by_the_chunks_negating_sentence_beside_a_span_without_one(
