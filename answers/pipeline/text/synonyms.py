@@ -15,6 +15,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("finish", "finishes", "finished", "end", "ends", "ended"),
     ("choose", "chooses", "chose", "chosen", "pick", "picks", "picked"),
     ("yearly", "annual", "annually"),
+    ("previous", "old"),
 )
 
 # Phrases that say one word of the table's sense, read as that word wherever a polarity is checked, so that a phrase

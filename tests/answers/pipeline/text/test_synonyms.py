@@ -16,6 +16,7 @@ def term(word: str) -> str:
         ("entire", "whole", True),
         ("lengthened", "extends", True),
         ("yearly", "annual", True),
+        ("previous", "old", True),
         ("shared", "whole", False),  # two entries
         ("open", "closed", False),  # opposites are never synonyms
         ("team", "team", True),
