@@ -33,7 +33,7 @@ def negation_problems(
     said = reword_phrases(reword_negations(sentence, span.quote), span.quote)
     claims = claims if said == sentence else read_claims(said, tokenizer)
     return (
-        _unstated(n, claims, stated, tokenizer)
+        (_unstated(n, claims, stated, tokenizer) if not _conditional_only(said, tokenizer) else [])
         or _closer_sentence(n, claims, span, record, tokenizer)
         or _denied_elsewhere(n, claims, stated, elsewhere, tokenizer)
         or _also_of_exempted(n, sentence, span, record, tokenizer)
@@ -73,6 +73,19 @@ def _privative_beside(
         if len(terms & frozenset(significant_terms(text, tokenizer))) >= 2:
             return [f'[{n}] says "{text.strip()}"; the sentence says it otherwise, without a negation']
     return []
+
+
+def _conditional_only(sentence: str, tokenizer: TokenizerConfig) -> bool:
+    """Whether every negation of the sentence is in a condition of it, which the claim depends on and does not state:
+    "If an upload does not succeed, the web app puts a Retry button beside it"."""
+    if not _NEGATION.search(sentence):
+        return False
+    return _NEGATION.search(_LEADING_CONDITION.sub("", sentence, count=1)) is None
+
+
+# A condition the sentence opens with, closed by its comma ("If seven days doesn't suit you, ..."); without the comma
+# ("Once an invitation has expired it cannot be resent") its end is not told, and nothing is set apart.
+_LEADING_CONDITION = re.compile(r"(?i)^\s*(?:if|when|whenever|once|unless|until|while)\b[^,;]*,")
 
 
 # An additive particle says the subject shares what is said of another: "Guests have to set it up as well".

@@ -156,3 +156,18 @@ def test_a_word_holding_a_negation_is_judged_by_the_chunks_negating_sentence_bes
             "The restored copy is saved as a new version at the top of the list.\nMembers need edit permission on a "
             "file to restore a version.")
     assert (problems(sentence, text, make_record) == []) is shown
+
+
+@pytest.mark.parametrize(
+    ("sentence", "shown"),
+    [
+        ("If an upload does not succeed, the web app puts a Retry button beside it.", True),  # the condition's
+        ("If an upload is slow, the Retry button does not succeed.", False),  # the claim's own
+        ("Once an upload is slow the Retry button does not succeed.", False),  # no comma: no condition set apart
+    ],
+)
+def test_a_negation_only_in_the_condition_the_sentence_opens_with_is_no_claim_the_span_must_state(
+    sentence, shown, make_record
+):
+    text = "If an upload fails, the web app shows a Retry button next to it."
+    assert (problems(sentence, text, make_record) == []) is shown
