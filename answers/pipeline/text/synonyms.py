@@ -42,6 +42,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"(?:takes?|taking|took)\s+effect\s+at\s+once", "is immediate"),
     (r"a\s+stretch\s+of\s+time", "a period of time"),
     (r"each\s+time", "every"),
+    (r"(?:stay|stays|stayed|staying)\s+put", "are kept"),
     (r"(?<!by\s)(?<!\bno\s)means(?!\s+of\b)", "is"),
 )
 _PHRASES = tuple((re.compile(rf"\b{pattern}\b", re.I), word) for pattern, word in PHRASES)
