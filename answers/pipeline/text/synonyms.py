@@ -16,6 +16,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("choose", "chooses", "chose", "chosen", "pick", "picks", "picked"),
     ("yearly", "annual", "annually"),
     ("previous", "old"),
+    ("offered", "available"),
 )
 
 # Phrases that say one word of the table's sense, read as that word wherever a polarity is checked, so that a phrase

@@ -17,6 +17,7 @@ def term(word: str) -> str:
         ("lengthened", "extends", True),
         ("yearly", "annual", True),
         ("previous", "old", True),
+        ("offered", "available", True),
         ("shared", "whole", False),  # two entries
         ("open", "closed", False),  # opposites are never synonyms
         ("team", "team", True),
