@@ -17,6 +17,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("yearly", "annual", "annually"),
     ("previous", "old"),
     ("offered", "available"),
+    ("cover", "covers", "covered", "apply", "applies", "applied"),
 )
 
 # Phrases that say one word of the table's sense, read as that word wherever a polarity is checked, so that a phrase

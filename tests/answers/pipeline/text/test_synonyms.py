@@ -18,6 +18,7 @@ def term(word: str) -> str:
         ("yearly", "annual", True),
         ("previous", "old", True),
         ("offered", "available", True),
+        ("covers", "applies", True),
         ("shared", "whole", False),  # two entries
         ("open", "closed", False),  # opposites are never synonyms
         ("team", "team", True),
