@@ -39,6 +39,8 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"(?:come|comes|coming|came)\s+back", "is restored"),
     (r"(?:go|goes|going|went)\s+back\s+to", "returns to"),
     (r"(?:paid|pay|pays|paying)\s+back", "refunded"),
+    (r"(?:given|give|gives|giving|gave)\s+back", "refunded"),
+    (r"(?:is|are|stays?|remains?)\s+fixed(?=\s*(?:[.,;:]|$))", "cannot be changed"),
     (r"in\s+place\s+of", "instead of"),
     (r"(?:can[’']t|cannot|can\s+not)\s+be\s+undone", "is permanent"),
     (r"(?:takes?|taking|took)\s+effect\s+at\s+once", "is immediate"),
