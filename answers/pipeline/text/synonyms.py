@@ -42,6 +42,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"(?:given|give|gives|giving|gave)\s+back", "refunded"),
     (r"(?:bring|brings|bringing|brought)\s+(?P<object>(?:[^\W\d_]+\s+){0,3}?)back", "restore"),
     (r"(?:bring|brings|bringing|brought)\s+back", "restore"),
+    (r"(?:get|gets|getting|got)\s+(?P<object>(?:[^\W\d_]+\s+){0,3}?)back", "recover"),
     (r"(?:wipe|wipes|wiping|wiped)\s+(?P<object>(?:[^\W\d_]+\s+){0,3}?)out", "delete"),
     (r"(?:wipe|wipes|wiping|wiped)\s+out", "delete"),
     (r"(?:is|are|stays?|remains?)\s+fixed(?=\s*(?:[.,;:]|$))", "cannot be changed"),

@@ -50,6 +50,7 @@ def test_the_tabled_terms_are_every_form_of_the_table_so_another_term_means_only
         ("Once the workspace exists, its region is fixed.", "Once the workspace exists, its region cannot be changed."),
         ("Tax is given back.", "Tax is refunded."),
         ("Each member can bring back files.", "Each member can restore files."),
+        ("Nobody can get it back.", "Nobody can recover it."),
         ("Restores wipe the newer versions out.", "Restores delete the newer versions."),
         ("The trial cannot be put on hold.", "The trial cannot be pause."),  # one term with "paused"
         ("Uploads are on hold until space is freed.", "Uploads are paused until space is freed."),
