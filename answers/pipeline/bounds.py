@@ -24,7 +24,7 @@ from answers.pipeline.text.claims import (
     same_value,
 )
 from answers.pipeline.text.hypernyms import covered_in
-from answers.pipeline.text.negating import reword_negations
+from answers.pipeline.text.negating import PRIVATIVE, reword_negations
 from answers.pipeline.text.opposites import opposite_words
 from answers.pipeline.text.quantities import duration_units, same_duration, spoken_amounts
 from answers.pipeline.text.sentences import MARKER
@@ -73,7 +73,7 @@ def bound_problems(
     stated = read_claims(span.quote, tokenizer)
     return (
         _number_problems(n, claims, stated, record, tokenizer, span, sentence)
-        or (_duration_problems(n, claims, sentence, span.quote, tokenizer) if sentence else [])
+        or (_duration_problems(n, claims, sentence, span.quote, evidence_text(record), tokenizer) if sentence else [])
         or _name_problems(n, _not_ours(names, span.quote, record, elsewhere), stated, record, tokenizer)
         or (_list_problems(n, reword_negations(sentence, span.quote), span.quote, tokenizer) if sentence else [])
         or _polarity_problems(n, *_reworded(claims, stated, sentence, span.quote, tokenizer), held, sentence)
@@ -256,7 +256,9 @@ def _value(number: NumberClaim, rival: NumberClaim) -> str:
     return number.value if number.unit == rival.unit and number.unit[:1].isalpha() else number.text
 
 
-def _duration_problems(n: int, claims: Claims, sentence: str, quote: str, tokenizer: TokenizerConfig) -> list[str]:
+def _duration_problems(
+    n: int, claims: Claims, sentence: str, quote: str, chunk: str, tokenizer: TokenizerConfig
+) -> list[str]:
     """A unit of time the sentence names without its number where the span names only others: "the number of
     minutes to wait" against "the number of seconds", "in its first week" against "in its first month"."""
     said, stated = duration_units(sentence), duration_units(quote)
@@ -264,9 +266,16 @@ def _duration_problems(n: int, claims: Claims, sentence: str, quote: str, tokeni
     # "within a day" against "within 24 hours": the day is the span's hours said in another unit
     span_claims = read_claims(quote, tokenizer)
     spoken = frozenset(unit for value, unit in spoken_amounts(sentence) if _said_otherwise((value, unit), span_claims))
-    astray = sorted(said - stated - counted - spoken)
+    # "second" alone is read as the ordinal ("a second factor"), "seconds" as the unit
+    astray = sorted(unit for unit in said - stated - counted - spoken if unit != "second" or _SECONDS.search(sentence))
     if astray and stated - said:
         return [f"[{n}] states {_plural(sorted(stated - said))}, not {_plural(astray)}"]
+    # "how many minutes to hold off" cited on a span that states no length of time, from a chunk that gives the wait in
+    # seconds elsewhere: the unit is the chunk's other one, swapped
+    # seconds elsewhere: the unit is the chunk's other one, swapped
+    others = duration_units(chunk) - said if astray and not stated else frozenset()
+    if others and not duration_units(chunk) & set(astray):
+        return [f"[{n}] states {_plural(sorted(others))}, not {_plural(astray)}"]
     # "a full day to use a reset link" against a span that states no length of time: the amount is the span's to bear
     unborne = sorted(
         unit for value, unit in spoken_amounts(sentence)
@@ -275,6 +284,9 @@ def _duration_problems(n: int, claims: Claims, sentence: str, quote: str, tokeni
     if unborne and not stated:
         return [f"[{n}] does not state {' or '.join(f'a {unit}' for unit in unborne)}"]
     return []
+
+
+_SECONDS = re.compile(r"\bseconds\b", re.I)
 
 
 def _plural(units: Sequence[str]) -> str:
@@ -432,23 +444,28 @@ def _not_ours(
     return kept
 
 
-# Words whose meaning holds a negation, said in place of one ("has ended", "stays hidden from", "falls outside",
-# "beyond", "instead of"): a sentence writing one and no negation word says what a span's "no longer", "cannot see",
-# "does not cover" or "not" says.
-_PRIVATIVE = re.compile(
-    r"\b(?:hidden|outside|off|beyond|ended|lost|absent|missing|exempt|blocked|instead\s+of|out\s+of|away\s+from|"
-    r"free\s+of)\b",
-    re.I,
-)
-
-
 def _said_privatively(text: str, other: str) -> bool:
-    """Whether a text says its negation by a word that holds one, with no negation word, where the other text writes
-    a negation and not that word (the other's "does not block" is no "blocked" said privatively)."""
-    found = _PRIVATIVE.search(text)
+    """Whether a text says its negation by a word that holds one (negating.PRIVATIVE: "has ended", "stays hidden from",
+    "falls outside", "beyond", "instead of"), with no negation word, where the other text writes a negation and not
+    that word (the other's "does not block" is no "blocked" said privatively)."""
+    found = PRIVATIVE.search(text)
     if found is None or _negations(text) or not _negations(other):
         return False
     return re.search(rf"\b{re.escape(found.group()[:4])}", other, re.I) is None
+
+
+# A negation denying more than an amount ("no code ... more than once", "never more than one owner") says the span's
+# limit of that amount ("only once", "exactly one", "at most 3").
+_MORE_THAN = re.compile(
+    r"\b(?:no|never|not|cannot|can['’]t|won['’]t|isn['’]t|aren['’]t)\b[^.,;:]*?\bmore\s+than\s+(\w+)", re.I
+)
+_LIMIT = r"\b(?:only|exactly|at\s+most|up\s+to|no\s+more\s+than|a\s+maximum\s+of|just)\s+"
+
+
+def _denied_more_than(sentence: str, span: str) -> bool:
+    """Whether the sentence denies more than an amount that the span states as a limit, the same amount."""
+    found = _MORE_THAN.search(sentence)
+    return found is not None and re.search(rf"{_LIMIT}{re.escape(found.group(1))}\b", span, re.I) is not None
 
 
 def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[str], sentence: str = "") -> list[str]:
@@ -469,6 +486,8 @@ def _polarity_problems(n: int, claims: Claims, stated: Claims, held: Iterable[st
     ]
     if (denied or affirmed) and _denied_alike(claims, stated):
         return []
+    if denied and not affirmed and _denied_more_than(sentence, stated.text):
+        return []  # "No code can be used more than once" against "Each code can be used only once"
     if affirmed and not denied and _said_privatively(sentence, stated.text):
         return []  # "Support for Internet Explorer has ended" against "Internet Explorer is no longer supported"
     if denied and not affirmed and _said_privatively(stated.text, sentence):

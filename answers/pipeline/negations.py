@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from answers.pipeline.records import ChunkRecord
 from answers.pipeline.spans import chunk_sentences
 from answers.pipeline.text.claims import NEGATION_WORDS, Claims, read_claims
-from answers.pipeline.text.negating import reword_negations
+from answers.pipeline.text.negating import PRIVATIVE_WORDS, reword_negations
 from answers.pipeline.text.sentences import split_sentences
 from answers.pipeline.text.synonyms import reword_phrases
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
@@ -33,15 +33,64 @@ def negation_problems(
     said = reword_phrases(reword_negations(sentence, span.quote), span.quote)
     claims = claims if said == sentence else read_claims(said, tokenizer)
     return (
-        _unstated(n, claims, stated, tokenizer)
+        (_unstated(n, claims, stated, tokenizer) if not _conditional_only(said, tokenizer) else [])
         or _closer_sentence(n, claims, span, record, tokenizer)
         or _denied_elsewhere(n, claims, stated, elsewhere, tokenizer)
         or _also_of_exempted(n, sentence, span, record, tokenizer)
+        or _privative_beside(n, sentence, span, record, tokenizer)
     )
+
+
+# A word holding a negation said as the predicate ("are lost", "stays hidden"), not as an attribute ("a lost phone",
+# "switch off the button").
+_PREDICATIVE = re.compile(
+    rf"(?i)\b(?:is|are|was|were|be|been|being|get|gets|got|gone|stay|stays|remain|remains)\s+(?:\w+ly\s+)?"
+    rf"(?:{PRIVATIVE_WORDS})\b"
+)
+
+_CONDITION = re.compile(r"(?i)\b(?:if|when|whenever|once|unless|until|while)\b[^,;]*")
+
+
+def _privative_beside(
+    n: int, sentence: str, span: SupportSpan, record: ChunkRecord, tokenizer: TokenizerConfig
+) -> list[str]:
+    """A sentence saying a negation by a word that holds one ("are lost") and no negation word, on a span that
+    negates nothing, where another sentence of the cited chunk negates with two or more of the sentence's terms:
+    that sentence, not the span, says whether it holds ("Edits saved after that version are lost when you restore
+    it" on "The restored copy is saved as a new version", beside "Restoring a version does not delete newer
+    versions")."""
+    said = _CONDITION.sub("", sentence)  # "If your phone is lost, ...", "... when a token is missing" state no loss
+    if not _PREDICATIVE.search(said) or _NEGATION.search(reword_negations(sentence, span.quote)):
+        return []
+    if any(_NEGATION.search(text) for text in _span_texts(span, record)):
+        return []
+    terms = frozenset(significant_terms(sentence, tokenizer))
+    inside = set(span.sentences)
+    for i, s in enumerate(chunk_sentences(record), start=1):
+        text = record.text[s.start : s.end]
+        if i in inside or not _NEGATION.search(text):
+            continue
+        if len(terms & frozenset(significant_terms(text, tokenizer))) >= 2:
+            return [f'[{n}] says "{text.strip()}"; the sentence says it otherwise, without a negation']
+    return []
+
+
+def _conditional_only(sentence: str, tokenizer: TokenizerConfig) -> bool:
+    """Whether every negation of the sentence is in a condition of it, which the claim depends on and does not state:
+    "If an upload does not succeed, the web app puts a Retry button beside it"."""
+    if not _NEGATION.search(sentence):
+        return False
+    return _NEGATION.search(_LEADING_CONDITION.sub("", sentence, count=1)) is None
+
+
+# A condition the sentence opens with, closed by its comma ("If seven days doesn't suit you, ..."); without the comma
+# ("Once an invitation has expired it cannot be resent") its end is not told, and nothing is set apart.
+_LEADING_CONDITION = re.compile(r"(?i)^\s*(?:if|when|whenever|once|unless|until|while)\b[^,;]*,")
 
 
 # An additive particle says the subject shares what is said of another: "Guests have to set it up as well".
 _ADDITIVE = re.compile(r"(?i)\b(?:as\s+well|too|also|likewise|either)\b")
+_ARTICLE = re.compile(r"(?i)^(?:a|an|the)\s+")
 
 
 def _also_of_exempted(
@@ -52,7 +101,9 @@ def _also_of_exempted(
     "members without 2FA must set it up ... Guests are not affected by this setting"."""
     if not _ADDITIVE.search(sentence) or _NEGATION.search(reword_negations(sentence, span.quote)):
         return []
-    terms, first = significant_terms(sentence, tokenizer), significant_terms(sentence.split(maxsplit=1)[0], tokenizer)
+    # an article before the subject is no word of its own: "A private folder can go into the widget as well"
+    opening = _ARTICLE.sub("", sentence.lstrip(), count=1)
+    terms, first = significant_terms(opening, tokenizer), significant_terms(opening.split(maxsplit=1)[0], tokenizer)
     if not terms or first[:1] != terms[:1]:
         return []  # the sentence opens with no subject of its own: "You can also cap a link", "There's also"
     subject = terms[0]

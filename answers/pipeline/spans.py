@@ -112,8 +112,17 @@ def _sentences_read(record: ChunkRecord, tokenizer: TokenizerConfig) -> _Read:
         texts,
         tuple(_terms_of(text, tokenizer) for text in texts),
         tuple(_NEGATION.search(text) is not None for text in texts),
-        tuple(s.instruction or (not s.list_item and is_heading(t)) for s, t in zip(sentences, texts, strict=True)),
+        tuple(
+            s.instruction or (not s.list_item and (is_heading(t) or _is_title(t, record.source_title)))
+            for s, t in zip(sentences, texts, strict=True)
+        ),
     )
+
+
+def _is_title(text: str, title: str) -> bool:
+    """Whether a sentence is the page's title written as a line of the chunk ("Upload limits (2024 guide)"): a
+    heading, though it holds a digit or ends on a bracket."""
+    return bool(title) and " ".join(text.split()).casefold() == " ".join(title.split()).casefold()
 
 
 # Every sentence of an answer is checked against the same few chunks: tokenize each chunk sentence once.

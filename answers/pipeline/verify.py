@@ -77,6 +77,9 @@ def verify_sentence(
     negations = said & negation_terms(config.tokenizer)
     terms = said - negations
     distinctive = (terms - common) or terms
+    # A sentence of one distinctive term, all its others written by most issued blocks ("Whoever creates the
+    # workspace is its owner"), is weighed on every term: one word said another way is no sign of another claim.
+    background = (terms - distinctive) if len(distinctive) == 1 else frozenset()
     claims = read_claims(read, config.tokenizer)
     names = read_names(read, config.tokenizer)
     # A name picks the span even when most blocks use it: "Team" and "Business" tell apart the sentences of a pricing
@@ -89,6 +92,9 @@ def verify_sentence(
     # A span saying a word of the sentence by its synonym ("extended" for "lengthen") holds that word.
     synonyms = synonym_terms(frozenset(distinctive), config.tokenizer) - terms
     negating = any(True in polarity for polarity in claims.polarity.values())
+    # A number said in words ("thirty-five days") is looked for as digits too: numbers decide between spans holding as
+    # many words ("Backups are retained for 35 days" over "Backups are taken every 6 hours").
+    spelled = frozenset(number.value for number in claims.numbers if number.value.isdigit()) - said
     tabled = tabled_terms(config.tokenizer)  # only these can be held by a synonym rather than as written
     reasons: list[str] = []
     valid: list[int] = []
@@ -98,10 +104,15 @@ def verify_sentence(
         if block is None:
             reasons.append(f"cited [{n}], which was not issued")
             continue
+        wanted = distinctive | name_terms | opposites | negations | synonyms | spelled
         supported = support_span(
-            distinctive | name_terms | opposites | negations | synonyms, block.record, tokenizer=config.tokenizer,
-            names=name_terms, letters=letters, negated=negating,
+            wanted, block.record, tokenizer=config.tokenizer, names=name_terms, letters=letters, negated=negating,
         )
+        if supported is None and background:  # its one distinctive word reworded: the common ones find the span
+            supported = support_span(
+                wanted | background, block.record, tokenizer=config.tokenizer, names=name_terms, letters=letters,
+                negated=negating,
+            )
         held = frozenset(
             term for term in distinctive
             if term in supported[1] or (
@@ -111,7 +122,9 @@ def verify_sentence(
         # A number said in words ("thirty-five days") is the number check's to bear out, as digits are: its words
         # count towards the share when the span writes them, and never against it.
         counted = distinctive - (_number_word_terms(config.tokenizer) - held)
-        share = len(held) / len(counted) if counted else 0.0
+        # Weighed on its background too: its common terms the span writes count like the rest.
+        around = background & _terms_of(supported[0].quote, config.tokenizer) if supported and background else set()
+        share = (len(held) + len(around)) / (len(counted) + len(background)) if counted or background else 0.0
         if supported is None or share < config.min_overlap:
             reason = f"[{n}] shares {share:.2f} of its terms (needs {config.min_overlap:.2f})"
             pasted = instruction_text(block.record)

@@ -304,8 +304,12 @@ def same_value(a: str, b: str) -> bool:
 
 
 def compatible_units(a: str, b: str) -> bool:
-    """Whether two units state the same kind of amount: equal, or a rate and its base ("$/user" and "$")."""
-    return a == b or a.split("/")[0] == b or b.split("/")[0] == a
+    """Whether two units state the same kind of amount: equal, a rate and its base ("$/user" and "$"), or a rate and
+    a rate of it ("$/user" and "$/month/user": "$12 per user" of "$12 per user per month")."""
+    if a == b or a.split("/")[0] == b or b.split("/")[0] == a:
+        return True
+    (base_a, *over_a), (base_b, *over_b) = a.split("/"), b.split("/")
+    return base_a == base_b and (set(over_a) <= set(over_b) or set(over_b) <= set(over_a))
 
 
 def _normalise(text: str) -> str:

@@ -28,6 +28,14 @@ import re
 
 from answers.pipeline.text.tokens import ENGLISH_STOP_WORDS
 
+# Words whose meaning holds a negation, said in place of one ("has ended", "stays hidden from", "falls outside",
+# "beyond", "instead of", "are lost").
+PRIVATIVE_WORDS = (
+    r"hidden|outside|off|beyond|ended|lost|absent|missing|exempt|blocked|closed|instead\s+of|out\s+of|away\s+from|"
+    r"free\s+of"
+)
+PRIVATIVE = re.compile(rf"\b(?:{PRIVATIVE_WORDS})\b", re.I)
+
 _AUXILIARIES = "can|could|will|would|may|might|must|shall|should|is|are|was|were|does|do|did|has|have|had|gets?"
 _ALWAYS = (
     (re.compile(r"\b(?:left|leaves?|leaving)\s+out\s+of\b|\bexcluded\s+from\b", re.I), "not"),

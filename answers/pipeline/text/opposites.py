@@ -57,6 +57,7 @@ OPPOSITES: tuple[Opposite, ...] = (
              ("on working days", "on weekdays", "on business days", "monday to friday")),
     Opposite(("left",), ("right",)),
     Opposite(("active",), ("expired", "inactive")),
+    Opposite(("replaces", "replace", "replaced", "instead of", "in place of"), ("in addition to", "as well as")),
 )
 
 

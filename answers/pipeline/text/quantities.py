@@ -97,7 +97,9 @@ _QUANTITY = re.compile(
     rf"(?<!\w)(?<!\d[.,])"
     rf"(?P<low>{_AMOUNT})(?:\s?[-–—]\s?[$€£]?(?P<high>{_AMOUNT}))?"
     rf"(?:[ \t\u00a0-]?(?P<unit>[%$€£]|(?:{_alternation(_WORD_UNITS)})\b))?"
-    rf"(?:\s*(?:/|\bper\b|\ban?\b)\s*(?P<rate>(?:{_alternation(_RATES)})\b))?",
+    rf"(?:\s*(?:/|\bper\b|\ban?\b|\bfor\s+each\b)\s*(?P<rate>(?:{_alternation(_RATES)})\b)"
+    # A rate of a rate: "$12 per user per month", "$12 a month for each user" (its divisors read in either order).
+    rf"(?:\s*(?:/|\bper\b|\ban?\b|\bfor\s+each\b|\beach\b|\bevery\b)\s*(?P<again>(?:{_alternation(_RATES)})\b))?)?",
     re.IGNORECASE,
 )
 
@@ -116,7 +118,9 @@ def find_quantities(text: str) -> list[Quantity]:
         else:
             continue
         if rate is not None:
-            unit = f"{unit}/{_RATES[_alias(rate)]}"
+            again = match.group("again")
+            divisors = {_RATES[_alias(rate)], *([_RATES[_alias(again)]] if again is not None else [])}
+            unit = "/".join((unit, *sorted(divisors)))
         low, high = match.group("low").replace(",", ""), match.group("high")
         value = low if high is None else f"{low}-{high.replace(',', '')}"
         # Words before an earlier quantity describe that one: "kept 30 days; the trial lasts 90 days".

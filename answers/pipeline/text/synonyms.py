@@ -15,6 +15,10 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("finish", "finishes", "finished", "end", "ends", "ended"),
     ("choose", "chooses", "chose", "chosen", "pick", "picks", "picked"),
     ("yearly", "annual", "annually"),
+    ("previous", "old", "older"),
+    ("partial", "partly"),
+    ("offered", "available"),
+    ("cover", "covers", "covered", "apply", "applies", "applied"),
 )
 
 # Phrases that say one word of the table's sense, read as that word wherever a polarity is checked, so that a phrase
@@ -34,13 +38,23 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"(?:turn|turns|turning|turned)\s+(?P<object>(?:[^\W\d_]+\s+){0,3}?)away", "reject"),
     (r"(?:go|goes|going|went)\s+over", "exceed"),
     (r"(?:come|comes|coming|came)\s+back", "is restored"),
-    (r"(?:go|goes|going|went)\s+back\s+to", "returns to"),
+    (r"(?:go|goes|going|went)\s+back\s+(?:to|into)", "returns to"),
+    (r"(?:run|runs|running|ran)\s+out(?!\s+of\b)", "expires"),
+    (r"out\s+of\s+the\s+box", "by default"),
     (r"(?:paid|pay|pays|paying)\s+back", "refunded"),
+    (r"(?:given|give|gives|giving|gave)\s+back", "refunded"),
+    (r"(?:bring|brings|bringing|brought)\s+(?P<object>(?:[^\W\d_]+\s+){0,3}?)back", "restore"),
+    (r"(?:bring|brings|bringing|brought)\s+back", "restore"),
+    (r"(?:get|gets|getting|got)\s+(?P<object>(?:[^\W\d_]+\s+){0,3}?)back", "recover"),
+    (r"(?:wipe|wipes|wiping|wiped)\s+(?P<object>(?:[^\W\d_]+\s+){0,3}?)out", "delete"),
+    (r"(?:wipe|wipes|wiping|wiped)\s+out", "delete"),
+    (r"(?:is|are|stays?|remains?)\s+fixed(?=\s*(?:[.,;:]|$))", "cannot be changed"),
     (r"in\s+place\s+of", "instead of"),
     (r"(?:can[’']t|cannot|can\s+not)\s+be\s+undone", "is permanent"),
     (r"(?:takes?|taking|took)\s+effect\s+at\s+once", "is immediate"),
     (r"a\s+stretch\s+of\s+time", "a period of time"),
     (r"each\s+time", "every"),
+    (r"(?:stay|stays|stayed|staying)\s+put", "are kept"),
     (r"(?<!by\s)(?<!\bno\s)means(?!\s+of\b)", "is"),
 )
 _PHRASES = tuple((re.compile(rf"\b{pattern}\b", re.I), word) for pattern, word in PHRASES)

@@ -458,6 +458,21 @@ def test_a_unit_of_time_said_without_a_number_needs_the_span_to_state_it(make_re
     ]
 
 
+
+def test_a_unit_of_time_the_span_leaves_out_is_swapped_when_the_chunk_states_another_elsewhere(make_record):
+    chunk = ("A rate-limited response includes the Retry-After header. The Retry-After header gives the number of "
+             "seconds to wait before sending the next request.")
+    # the span ("includes the Retry-After header") states no length of time; the chunk's wait is in seconds
+    assert checked("A rate-limited response includes a Retry-After header in minutes.", chunk, make_record) == [
+        "[1] states seconds, not minutes"
+    ]
+    assert checked("A rate-limited response includes a Retry-After header in seconds.", chunk, make_record) == []
+    # "second" alone is the ordinal: "a second factor" names no unit of time
+    keys = "Business plan users can register hardware security keys. Backup codes are valid for 90 days."
+    assert checked("Business plan users can register hardware security keys as a second factor.", keys,
+                   make_record) == []
+
+
 @pytest.mark.parametrize(
     ("sentence", "borne_out"),
     [
@@ -483,6 +498,28 @@ def test_a_small_count_of_the_items_the_sentence_lists_after_it_is_its_own(sente
 def test_a_word_whose_meaning_holds_a_negation_says_what_the_spans_negation_does(sentence, borne_out, make_record):
     chunk = "Internet Explorer is no longer supported."
     assert (checked(sentence, chunk, make_record) == []) is borne_out
+
+
+@pytest.mark.parametrize(
+    ("sentence", "borne_out"),
+    [
+        ("There is no support on weekends.", True),  # "closed" holds the negation
+        ("Support is not closed on weekends.", False),
+    ],
+)
+def test_closed_says_what_a_negation_of_the_service_says(sentence, borne_out, make_record):
+    assert (checked(sentence, "Support is closed on weekends.", make_record) == []) is borne_out
+
+
+@pytest.mark.parametrize(
+    ("sentence", "borne_out"),
+    [
+        ("A workspace never has more than one owner.", True),
+        ("A workspace never has more than two owners.", False),
+    ],
+)
+def test_denying_more_than_an_amount_says_the_spans_limit_of_it(sentence, borne_out, make_record):
+    assert (checked(sentence, "Each workspace has exactly one owner.", make_record) == []) is borne_out
 
 
 def test_one_universal_quantifier_for_another_is_no_swap(make_record):

@@ -48,6 +48,10 @@ from answers.pipeline.text.tokens import DEFAULT
          "Uploads are paused when the workspace storage quota is full.", "[1] says paused, not carry on"),
         ("Sync pauses are lifted manually after a restart.",
          "Sync pauses are lifted automatically after a restart.", "[1] says automatically, not manually"),
+        # One thing put in place of another against both together.
+        ("Two-factor authentication replaces the password with a code from an app.",
+         "Two-factor authentication asks for a code from an app in addition to a password.",
+         "[1] says in addition to, not replaces"),
         # Something of one's own against the same for everyone.
         ("Each member can set up shortcuts of their own.", "Shortcuts are the same for every member of a workspace.",
          "[1] says same, not their own"),

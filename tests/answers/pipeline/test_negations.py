@@ -126,3 +126,48 @@ def test_a_subject_said_to_share_a_predicate_must_not_be_one_the_span_exempts(se
             "Guests are not affected by this setting.")
     assert problems(sentence, text, make_record) == expected
 
+
+@pytest.mark.parametrize(
+    ("sentence", "shown"),
+    [
+        ("A private folder can go into the widget as well.", False),  # the article is no subject of its own
+        ("A public folder can go into the widget as well.", True),  # the span never names it in a negation
+    ],
+)
+def test_an_article_before_the_subject_still_leaves_the_subject_first(sentence, shown, make_record):
+    text = "The widget shows folders only, not single files. Private folders cannot be embedded."
+    assert (problems(sentence, text, make_record) == []) is shown
+
+
+
+@pytest.mark.parametrize(
+    ("sentence", "shown"),
+    [
+        ("Any edits saved after that older version are lost when you restore it.", False),
+        ("The restored copy is saved as a new version at the top of the list.", True),
+        ("If your version is lost, the restored copy is saved as a new version.", True),  # a condition, no claim
+        ("The restored copy is saved as a new version when an edit is lost.", True),
+    ],
+)
+def test_a_word_holding_a_negation_is_judged_by_the_chunks_negating_sentence_beside_a_span_without_one(
+    sentence, shown, make_record
+):
+    text = ("Restoring a version does not delete newer versions.\nClick Restore next to a version to make it current.\n"
+            "The restored copy is saved as a new version at the top of the list.\nMembers need edit permission on a "
+            "file to restore a version.")
+    assert (problems(sentence, text, make_record) == []) is shown
+
+
+@pytest.mark.parametrize(
+    ("sentence", "shown"),
+    [
+        ("If an upload does not succeed, the web app puts a Retry button beside it.", True),  # the condition's
+        ("If an upload is slow, the Retry button does not succeed.", False),  # the claim's own
+        ("Once an upload is slow the Retry button does not succeed.", False),  # no comma: no condition set apart
+    ],
+)
+def test_a_negation_only_in_the_condition_the_sentence_opens_with_is_no_claim_the_span_must_state(
+    sentence, shown, make_record
+):
+    text = "If an upload fails, the web app shows a Retry button next to it."
+    assert (problems(sentence, text, make_record) == []) is shown

@@ -1,5 +1,7 @@
 """The support span is the stored sentence or two that state the claim: chosen by its words, not pulled away by a
 number or a name that another sentence happens to hold, and never an instruction (§2.7, §2.8)."""
+import dataclasses
+
 from answers.pipeline import spans
 from answers.pipeline.spans import chunk_sentences, support_span
 from answers.pipeline.text.tokens import DEFAULT, significant_terms
@@ -90,6 +92,16 @@ def test_a_heading_line_is_never_part_of_a_span_so_it_never_supplies_a_word(make
     span = span_of("Every restore is logged in the incident register.", record)
 
     assert span.quote == "Every restore is logged in the restore register."
+
+
+def test_the_page_title_written_at_the_chunk_opening_is_no_claim_though_it_holds_a_year(make_record):
+    text = "Source 1 (2024 guide)\nThe upload limit for a single file in the web app is 100 MB."
+    record = dataclasses.replace(make_record("uploads-v1-c01", text=text, flagged=[]),
+                                 source_title="Source 1 (2024 guide)")
+
+    span = span_of("The 2024 guide set 100 MB.", record)
+
+    assert span.quote == "The upload limit for a single file in the web app is 100 MB."
 
 
 def test_of_spans_holding_as_many_words_the_one_with_the_claims_name_wins(make_record):

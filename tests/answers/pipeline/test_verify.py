@@ -73,7 +73,9 @@ def test_numbers_are_checked_per_citation_never_pooled_over_blocks():
     )
 
     assert not verdict.shown
-    assert verdict.reasons == ("[3] states $12 per user, not $25 per user", "[4] states $25 per user, not $12")
+    assert verdict.reasons == (
+        "[3] states $12 per user per month, not $25 per user per month", "[4] states $25 per user per month, not $12"
+    )
 
 
 def test_overlap_reads_the_original_chunk_text_not_the_shorter_copy_the_generator_saw():
@@ -106,6 +108,36 @@ def test_overlap_ignores_terms_common_to_most_blocks():
     assert {"lumora", "workspac", "note"} <= common
     assert with_common.shown  # "lumora workspace" alone carried it past 0.3
     assert not without_common.shown
+
+
+def test_a_sentence_of_one_distinctive_term_is_weighed_on_its_common_terms_too():
+    blocks = {
+        1: block(1, "The person who creates a workspace becomes its owner. Owners can invite admins."),
+        2: block(2, "A workspace owner can transfer ownership. The owner creates folders."),
+        3: block(3, "Each workspace has one owner, who creates it."),
+    }
+    common = common_terms(list(blocks.values()), config=CONFIG)
+
+    reworded = verify_sentence("Whoever creates the workspace is its owner [1].", blocks=blocks, config=CONFIG,
+                               common=common)
+    elsewhere = verify_sentence("Whoever creates the workspace is its owner [2].", blocks=blocks, config=CONFIG,
+                                common=common)
+
+    assert {"creat", "workspac", "owner"} <= common  # "whoever" is the one term left, and no block writes it
+    assert reworded.shown and reworded.spans[0].quote == "The person who creates a workspace becomes its owner."
+    assert elsewhere.shown  # block 2 writes every common term too: the share cannot tell them apart
+    lone = verify_sentence("Whoever archives invoices is the owner [3].", blocks=blocks, config=CONFIG, common=common)
+    assert not lone.shown  # two distinctive terms unheld: weighed on those alone, as before
+
+
+def test_a_number_said_in_words_picks_the_span_that_states_it_in_digits():
+    blocks = {1: block(1, "Backups are taken every 6 hours.\nBackups are retained for 35 days.")}
+
+    # "days" is common to the issued blocks: each sentence holds one word of the claim, "backups"
+    verdict = verify_sentence("Each backup is kept for thirty-five days [1].", blocks=blocks, config=CONFIG,
+                              common=frozenset({"day"}))
+
+    assert verdict.shown and verdict.spans[0].quote == "Backups are retained for 35 days."
 
 
 def test_a_negation_word_is_no_term_of_the_claim_the_polarity_check_reads_it():
@@ -311,7 +343,7 @@ def test_true_paraphrases_of_the_same_blocks_are_shown_with_their_span(issue_blo
         ("settings", "Call `select_related()` inside a transaction to lock the rows [1].",
          "[1] does not name select_related()"),
         ("settings", "The Business plan costs $12 per user per month [1].",
-         "[1] states $25 per user of Business, not $12 per user"),
+         "[1] states $25 per user per month of Business, not $12 per user per month"),
         ("settings", "The Enterprise plan costs $25 per user per month [1].", "[1] does not name Enterprise"),
     ],
 )

@@ -170,6 +170,16 @@ def test_a_negation_reaches_a_number_right_after_it_never_past_a_word_it_negates
 def test_values_and_units_compare_as_amounts():
     assert same_value("2.50", "2.5") and same_value("4-6", "4-6.0") and not same_value("4", "4-6")
     assert compatible_units("$/user", "$") and not compatible_units("day", "business day")
+    # a rate and a rate of it: "$12 per user" of "$12 per user per month"; another divisor is another amount
+    assert compatible_units("$/user", "$/month/user") and not compatible_units("$/year/user", "$/month/user")
+
+
+def test_a_rate_of_a_rate_reads_its_divisors_in_either_order():
+    units = {read_claims(text, DEFAULT).numbers[0].unit for text in (
+        "The Team plan costs $12 per user per month.", "Team is $12 a month for each user.",
+        "Team costs $12 for each user every month.",
+    )}
+    assert units == {"$/month/user"}
 
 
 def test_none_in_the_middle_of_a_sentence_is_a_value_not_a_negation():

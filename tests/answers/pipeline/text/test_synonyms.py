@@ -16,6 +16,11 @@ def term(word: str) -> str:
         ("entire", "whole", True),
         ("lengthened", "extends", True),
         ("yearly", "annual", True),
+        ("previous", "old", True),
+        ("old", "older", True),
+        ("partly", "partial", True),
+        ("offered", "available", True),
+        ("covers", "applies", True),
         ("shared", "whole", False),  # two entries
         ("open", "closed", False),  # opposites are never synonyms
         ("team", "team", True),
@@ -43,6 +48,14 @@ def test_the_tabled_terms_are_every_form_of_the_table_so_another_term_means_only
     ("text", "reworded"),
     [
         ("An owner can put the trial on hold.", "An owner can pause the trial."),
+        ("Newer versions stay put.", "Newer versions are kept."),
+        ("Once the workspace exists, its region is fixed.", "Once the workspace exists, its region cannot be changed."),
+        ("Tax is given back.", "Tax is refunded."),
+        ("Each member can bring back files.", "Each member can restore files."),
+        ("Nobody can get it back.", "Nobody can recover it."),
+        ("Out of the box, a link runs out after a week.", "by default, a link expires after a week."),
+        ("The file goes back into its folder.", "The file returns to its folder."),
+        ("Restores wipe the newer versions out.", "Restores delete the newer versions."),
         ("The trial cannot be put on hold.", "The trial cannot be pause."),  # one term with "paused"
         ("Uploads are on hold until space is freed.", "Uploads are paused until space is freed."),
         ("Moving from Business down to Team applies", "a downgrade from Business to Team applies"),
