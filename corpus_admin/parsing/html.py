@@ -8,7 +8,8 @@ Sphinx's `related` bar and sidebar; breadcrumbs and skip links). Tags are gone f
 a paragraph wrapped over lines is one block; the text of an `li` is marked as an item of an ordered (`ol`) or
 bulleted list (`Block.list_item`); `pre` is code; a data table gives a block per row naming its headers
 (`parsing.tables`); a `dt` term stays with its `dd`. A table whose cells hold headings or other tables is layout:
-its cells are read as ordinary blocks.
+its cells are read as ordinary blocks. A first heading that writes the page's <title> heads the page: its later
+headings of the same level sit under it (DocBook's reference pages title the command with the h2 its sections use).
 
 lxml rather than BeautifulSoup: bs4 over lxml records no source line for a tag (only its slow html.parser
 builder does), and building its tree cost 9 ms a page of the PostgreSQL manual against lxml's 0.3 ms; lxml is the
@@ -79,9 +80,10 @@ def html_events(*, text: str) -> tuple[str | None, list[Event]]:
         return None, flat_html_events(text)  # libxml2 gave up part way (nesting over 2048 deep): text it can't read
     if root is None:  # nothing but comments or whitespace
         return None, []
-    walker = _Walker()
+    title = _html_title(root)
+    walker = _Walker(title=title)
     walker.walk(root)
-    return walker.h1 or _html_title(root), walker.events
+    return walker.h1 or title, walker.events
 
 
 def _admonition_title(element: etree._Element) -> bool:
@@ -110,9 +112,16 @@ def _dropped(element: etree._Element) -> bool:
 class _Walker(TermedEvents):
     """Walks the tree once, in document order, collecting the text between block boundaries."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, title: str | None = None) -> None:
         self.events: list[Event] = []
         self.h1: str | None = None
+        self._title = title
+        # The level of a first heading that names the page (writes its <title>): DocBook titles a reference page
+        # (`refentry`: "pg_isready", "CREATE TABLE"; ECPG's "CONNECT") with an h2 and its sections ("Synopsis",
+        # "Options", "Notes") with h2s too, beside it; they are that page's sections, so every later heading at or
+        # below that level goes one level deeper, under the page's name.
+        self._title_level: int | None = None
+        self._headings = 0
         self._stack: tuple[tuple[int, str], ...] = ()
         self._prose = Prose(line=1)
         self._term: Block | None = None
@@ -181,6 +190,11 @@ class _Walker(TermedEvents):
             return
         self._flush_term()
         level = int(element.tag[1])
+        self._headings += 1
+        if self._headings == 1 and self._title is not None and " ".join(block.text.split()) == self._title:
+            self._title_level = level
+        elif self._title_level is not None and level >= self._title_level:
+            level += 1
         self._stack = push_heading(self._stack, level=level, text=block.text)
         self.events.append(Heading(heading_path(self._stack)))
         if self.h1 is None and level == 1:

@@ -64,6 +64,26 @@ def test_an_admonitions_title_is_not_a_section_and_the_text_after_it_keeps_its_h
     ]
 
 
+def test_a_first_heading_naming_the_page_is_the_parent_of_its_later_same_level_headings() -> None:
+    # DocBook's reference pages: the command's h2 stands beside its sections' h2s, not above them.
+    page = b"""<html><head><title>pg_isready</title></head><body>
+<div class="refentry"><div class="refnamediv"><h2><span class="refentrytitle">pg_isready</span></h2>
+<p>pg_isready \xe2\x80\x94 check the connection status of a server</p></div>
+<div class="refsect1"><h2>Options</h2><p>The default is 3 seconds.</p>
+<div class="refsect2"><h3>Connection</h3><p>Deeper.</p></div></div>
+<div class="refsect1"><h2>Notes</h2><p>Noted.</p></div></div>
+</body></html>"""
+    assert [path for path, _ in outline(parse("app-pg-isready.html", page))] == [
+        ("pg_isready",), ("pg_isready", "Options"), ("pg_isready", "Options", "Connection"), ("pg_isready", "Notes"),
+    ]
+
+
+def test_a_first_heading_not_naming_the_page_leaves_later_same_level_headings_beside_it() -> None:
+    page = b"""<html><head><title>Guide</title></head><body>
+<h2>Install</h2><p>Run it.</p><h2>Upgrade</h2><p>Run it again.</p></body></html>"""
+    assert [path for path, _ in outline(parse("guide.html", page))] == [("Install",), ("Upgrade",)]
+
+
 def test_html_drops_script_style_noscript_and_head() -> None:
     text = "\n".join(texts(parse("b.htm", HTML_PAGE)))
     for dropped in ("secret", "color", "track", "Enable JavaScript", "Page Title"):
