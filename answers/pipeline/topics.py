@@ -325,6 +325,12 @@ def _count(phrase: list[str], corpus: list[list[str]]) -> int:
     return sum(1 for tokens in corpus for i in range(len(tokens) - n + 1) if tokens[i : i + n] == phrase)
 
 
+def _participle_before_written(stems: list[str], words: list[Word], corpus: list[list[str]]) -> bool:
+    """Whether the phrase is participles and then a noun phrase of two words or more the stemmed texts write."""
+    k = next((n for n, word in enumerate(words) if not is_participle(word)), len(words))
+    return k > 0 and len(words) - k >= 2 and bool(_count(stems[k:], corpus))
+
+
 def _count_inverted(phrase: list[str], corpus: list[list[str]]) -> int:
     """How often the stemmed compound "<modifiers> <head>" is written the other way round, as "<head> of <modifiers>"
     with at most three words between ("share link report": "a report of all active share links"); the stemmed texts
@@ -395,7 +401,10 @@ def topics_of(
                     literal = any(_IDENTIFIER.search(w.text) for w in words[i:j])
                     # Length first (a phrase the question wrote out), then how often the passages repeat it; a
                     # phrase the passages never write word for word is likely a noun and a verb ("the plan cost").
-                    score = (len(stems) * (1.0 if repeated or literal else unrepeated) + 0.1 * min(repeated, 5)
+                    # A participle before a noun phrase the passages write is its adjective, not a verb ("an
+                    # *expired* share link": "An expired link shows ...", "Share links can expire").
+                    weight = WRITTEN_OUT if _participle_before_written(stems, words[i:j], corpus) else unrepeated
+                    score = (len(stems) * (1.0 if repeated or literal else weight) + 0.1 * min(repeated, 5)
                              + (0.05 if j == end else -CUT_HEAD) + (persists if _count(stems, others[order]) else 0)
                              ) / (1 + age) + focus
                     if i == start and (extended := _extension(stems, headings, config)):

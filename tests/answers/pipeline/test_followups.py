@@ -1270,3 +1270,11 @@ def test_a_longer_question_goes_on_from_the_passage_when_one_sentence_writes_mos
 
     assert resolve(question, selective) == (
         "Do the unselected folders still show in the web app (Desktop sync client, Selective sync)?")
+
+
+def test_a_participle_before_a_noun_phrase_the_passages_write_is_part_of_the_topic():
+    expired = turn("What does an expired share link show?", "Share links\nLink expiry",
+                   "An expired link shows a message that the link is no longer available.",
+                   "A share link can have a password. Every share link has an owner.")
+
+    assert resolve("can I bring it back?", expired) == "Can I bring an expired share link back?"
