@@ -48,6 +48,7 @@ IRREGULAR_PARTICIPLES = frozenset({
     "kept", "held", "shown", "sent", "made", "paid", "built", "given", "taken", "seen", "known", "written", "chosen",
     "left", "found", "done", "set", "used",
 })
+_PARTICLES = frozenset({"out", "up", "off", "down", "away", "back", "over"})
 _PLACE_PREPOSITIONS = frozenset({"in", "on", "at"})
 _COPULAS = frozenset({"is", "are", "was", "were"})
 # The verbs of "what does X do/have/mean?": the question's own verb comes after the run, which is all subject
@@ -203,7 +204,11 @@ def topic_skips(words: list[Word]) -> set[int]:
                           and not (copula and not any(w.lower in AUXILIARIES for w in words[1:i]))
                           and not _contact_clause(words, i + 1))
         closing = is_participle(words[i]) and (following is None or not is_content(following))
-        if before_article or closing:
+        # A verb in -s after a noun, before its particle or a gerund: "when the trial *runs* out", "when a card
+        # payment *keeps* failing"
+        phrasal = (following is not None and words[i].lower.endswith("s") and not words[i - 1].lower.endswith("s")
+                   and (following.lower in _PARTICLES or (following.lower.endswith("ing") and is_content(following))))
+        if before_article or closing or phrasal:
             skipped.add(i)
     if (verb := _fronted_object_verb(words)) is not None:
         skipped.add(verb)
@@ -233,6 +238,9 @@ def _verbs_after_subject(words: list[Word]) -> set[int]:
             found.add(i + 1)  # "plans can *use*"
         elif _bare_plural_subject(words, i):
             found.add(i + 2)  # "can admins *restore*"
+        elif (i + 2 < len(words) and is_name(after, i + 1) and is_content(words[i + 2])
+              and not is_name(words[i + 2], i + 2) and not is_plural(words[i + 2].text)):
+            found.add(i + 2)  # "where does Lumora *store* my files?": a name for a subject, then its verb
     return found
 
 

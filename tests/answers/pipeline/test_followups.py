@@ -1278,3 +1278,14 @@ def test_a_participle_before_a_noun_phrase_the_passages_write_is_part_of_the_top
                    "A share link can have a password. Every share link has an owner.")
 
     assert resolve("can I bring it back?", expired) == "Can I bring an expired share link back?"
+
+
+def test_a_verb_in_s_before_its_particle_or_a_gerund_is_no_part_of_the_topic():
+    trial = turn("What happens to our files when the trial runs out?", "Free trial\nWhen the trial ends",
+                 "When the trial ends, the workspace becomes read-only and its files are kept for 30 days.")
+
+    assert resolve("are they gone for good at some point?", trial) == "Are our files gone for good at some point?"
+
+
+def test_the_word_after_a_named_subject_of_an_auxiliary_is_its_verb():
+    assert "Lumora store" not in resolve("can I change it later?", Turn("Where does Lumora store my files?"))
