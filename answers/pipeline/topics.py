@@ -169,7 +169,8 @@ def not_topic(words: list[Word]) -> set[int]:
             skipped.add(i + 2)  # "who can *see* invoices": "who" is the subject, the word after its auxiliary a verb
         elif w == "who" and has_next and words[i + 1].lower not in AUXILIARIES and is_content(words[i + 1]):
             skipped.add(i + 1)  # "see who *changed* a file", "who *approves* refunds": a subject "who" and its verb
-        if w == "to" and has_next and i - 1 in skipped:
+        if w == "to" and has_next and i - 1 in skipped and words[i - 1].lower not in ("happen", "happens"):
+            # not "what happens to *folders* ...": "happen" takes no infinitive, its "to" opens what it happens to
             skipped.add(i + 1)  # "how long to *wait*", "which header to *use*": an infinitive after what is asked
         if w in ("which", "what", "many", "much") and has_next and is_content(words[i + 1]):
             skipped.add(i + 1)

@@ -1289,3 +1289,10 @@ def test_a_verb_in_s_before_its_particle_or_a_gerund_is_no_part_of_the_topic():
 
 def test_the_word_after_a_named_subject_of_an_auxiliary_is_its_verb():
     assert "Lumora store" not in resolve("can I change it later?", Turn("Where does Lumora store my files?"))
+
+
+def test_what_happens_to_takes_an_object_not_an_infinitive():
+    folders = turn("What happens to folders I don't select for sync?", "Desktop sync client\nSelective sync",
+                   "Folders you do not select are online-only.", "Online-only folders still appear in the web app.")
+
+    assert "folders" in resolve("can I still see them in the web app?", folders)
