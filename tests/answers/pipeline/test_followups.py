@@ -1296,3 +1296,12 @@ def test_what_happens_to_takes_an_object_not_an_infinitive():
                    "Folders you do not select are online-only.", "Online-only folders still appear in the web app.")
 
     assert "folders" in resolve("can I still see them in the web app?", folders)
+
+
+def test_a_closing_any_after_a_verb_is_the_noun_the_answer_puts_after_that_verb():
+    lost = turn("What should I do if I lose my phone with 2FA on?", "Two-factor authentication\nLost phone",
+                "If you have no backup codes, ask a workspace admin to reset your 2FA.")
+
+    assert resolve("and if I don't have any?", lost) == "And if I don't have any backup codes?"
+    assert resolve("and if I don't have any?", Turn("What should I do if I lose my phone?")) == (
+        "and if I don't have any?")
