@@ -109,7 +109,12 @@ def _parse(raw: str, *, line: int) -> FollowupCase:
 def judge_followup(case: FollowupCase, resolution: Resolution) -> FollowupResult:
     """Which of the case's expected word beginnings the resolved question lacks (case-insensitive)."""
     text = resolution.question.lower()
-    return FollowupResult(case, resolution, tuple(word for word in case.contains if word.lower() not in text))
+    return FollowupResult(case, resolution, tuple(word for word in case.contains if not _written(word.lower(), text)))
+
+
+def _written(word: str, text: str) -> bool:
+    """Whether the text holds the word beginning, or a verb's -ing form of a word in -e ("upgrade": "upgrading")."""
+    return word in text or (word.endswith("e") and len(word) > 3 and f"{word[:-1]}ing" in text)
 
 
 def run_followups(

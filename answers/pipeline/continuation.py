@@ -24,7 +24,8 @@ class ContinuationRules:
     """When a question counts as going on with the previous passage."""
 
     min_share: float = 0.5  # of the question's terms that one sentence of the passage must hold
-    max_terms: int = 4  # a question with more terms than this says enough on its own
+    max_terms: int = 4  # a question with more terms than this says enough on its own, unless
+    min_long_share: float = 2 / 3  # of its terms one sentence of the passage holds
 
 
 CONTINUATION = ContinuationRules()
@@ -56,8 +57,11 @@ def continued_passage(
     """The heading path of the cited passage the question goes on reading; () when it names its own subject or no
     sentence of a cited passage holds most of its terms."""
     terms = set(question_terms(question, config=config))
-    if not terms or len(terms) > rules.max_terms or terms & set(tokenize(previous, config.tokenizer)):
+    if not terms or terms & set(tokenize(previous, config.tokenizer)):
         return ()
+    # A longer question says enough on its own unless one sentence of the passage writes most of it ("do the
+    # unselected folders still show in the web app?": "Online-only folders still appear in the Lumora web app.")
+    share = rules.min_share if len(terms) <= rules.max_terms else rules.min_long_share
     if not anchorless(words_of(question), cited_texts):
         return ()
     for text in cited_texts:
@@ -67,7 +71,7 @@ def continued_passage(
             return ()
         for sentence in passage_sentences(body):
             held = terms & set(significant_terms(sentence, config.tokenizer))
-            if len(held) >= max(1, rules.min_share * len(terms)):
+            if len(held) >= max(1, share * len(terms)):
                 return path
     return ()
 

@@ -48,6 +48,7 @@ IRREGULAR_PARTICIPLES = frozenset({
     "kept", "held", "shown", "sent", "made", "paid", "built", "given", "taken", "seen", "known", "written", "chosen",
     "left", "found", "done", "set", "used",
 })
+_PARTICLES = frozenset({"out", "up", "off", "down", "away", "back", "over"})
 _PLACE_PREPOSITIONS = frozenset({"in", "on", "at"})
 _COPULAS = frozenset({"is", "are", "was", "were"})
 # The verbs of "what does X do/have/mean?": the question's own verb comes after the run, which is all subject
@@ -73,6 +74,9 @@ ASKED = 2.6
 SINGULAR_ASKED = 0.8
 # The bonus of the head noun of "X of Y" ("a report of active share links": the report)
 HEAD_OF = 0.5
+# The cost of the subject of a relative clause without "that", which describes the noun before it ("the longest
+# expiry *a share link* can have"): below a one-word phrase the passages repeat
+DESCRIBING = 1.0
 CUT_HEAD = 0.3  # the cost of a phrase that stops before its run's last word, the head noun ("the personal access")
 
 
@@ -165,7 +169,8 @@ def not_topic(words: list[Word]) -> set[int]:
             skipped.add(i + 2)  # "who can *see* invoices": "who" is the subject, the word after its auxiliary a verb
         elif w == "who" and has_next and words[i + 1].lower not in AUXILIARIES and is_content(words[i + 1]):
             skipped.add(i + 1)  # "see who *changed* a file", "who *approves* refunds": a subject "who" and its verb
-        if w == "to" and has_next and i - 1 in skipped:
+        if w == "to" and has_next and i - 1 in skipped and words[i - 1].lower not in ("happen", "happens"):
+            # not "what happens to *folders* ...": "happen" takes no infinitive, its "to" opens what it happens to
             skipped.add(i + 1)  # "how long to *wait*", "which header to *use*": an infinitive after what is asked
         if w in ("which", "what", "many", "much") and has_next and is_content(words[i + 1]):
             skipped.add(i + 1)
@@ -197,13 +202,27 @@ def topic_skips(words: list[Word]) -> set[int]:
         if i in skipped or not is_content(words[i]) or not is_content(words[i - 1]):
             continue
         before_article = (following is not None and following.lower in ("a", "an", "the")
-                          and not (copula and not any(w.lower in AUXILIARIES for w in words[1:i])))
+                          and not (copula and not any(w.lower in AUXILIARIES for w in words[1:i]))
+                          and not _contact_clause(words, i + 1))
         closing = is_participle(words[i]) and (following is None or not is_content(following))
-        if before_article or closing:
+        # A verb in -s after a noun, before its particle or a gerund: "when the trial *runs* out", "when a card
+        # payment *keeps* failing"
+        phrasal = (following is not None and words[i].lower.endswith("s") and not words[i - 1].lower.endswith("s")
+                   and (following.lower in _PARTICLES or (following.lower.endswith("ing") and is_content(following))))
+        if before_article or closing or phrasal:
             skipped.add(i)
     if (verb := _fronted_object_verb(words)) is not None:
         skipped.add(verb)
     return skipped | _verbs_after_subject(words)
+
+
+def _contact_clause(words: list[Word], article: int) -> bool:
+    """Whether the noun phrase opening at `article` is the subject of a relative clause without "that", its modal
+    and verb closing the question ("the longest expiry *a share link can have*"): the word before the article is
+    then the noun the clause describes, no verb ("attempts *lock* an account" has no modal after its object)."""
+    end = next((k for k in range(article + 1, len(words)) if not is_content(words[k])), len(words))
+    return (article + 1 < end < len(words) - 1 and words[end].lower in MODALS and len(words) - end - 1 <= 2
+            and not any(w.lower in _ARTICLES for w in words[end + 1 :]))
 
 
 def _verbs_after_subject(words: list[Word]) -> set[int]:
@@ -220,6 +239,9 @@ def _verbs_after_subject(words: list[Word]) -> set[int]:
             found.add(i + 1)  # "plans can *use*"
         elif _bare_plural_subject(words, i):
             found.add(i + 2)  # "can admins *restore*"
+        elif (i + 2 < len(words) and is_name(after, i + 1) and is_content(words[i + 2])
+              and not is_name(words[i + 2], i + 2) and not is_plural(words[i + 2].text)):
+            found.add(i + 2)  # "where does Lumora *store* my files?": a name for a subject, then its verb
     return found
 
 
@@ -312,15 +334,34 @@ def _count(phrase: list[str], corpus: list[list[str]]) -> int:
     return sum(1 for tokens in corpus for i in range(len(tokens) - n + 1) if tokens[i : i + n] == phrase)
 
 
+def _participle_before_written(stems: list[str], words: list[Word], corpus: list[list[str]]) -> bool:
+    """Whether the phrase is participles and then a noun phrase of two words or more the stemmed texts write."""
+    k = next((n for n, word in enumerate(words) if not is_participle(word)), len(words))
+    return k > 0 and len(words) - k >= 2 and bool(_count(stems[k:], corpus))
+
+
+def _count_inverted(phrase: list[str], corpus: list[list[str]]) -> int:
+    """How often the stemmed compound "<modifiers> <head>" is written the other way round, as "<head> of <modifiers>"
+    with at most three words between ("share link report": "a report of all active share links"); the stemmed texts
+    keep "of" (and every other stop word) as an empty stem, so the word right after the head must be one."""
+    if len(phrase) < 2:
+        return 0
+    head, modifiers, n = phrase[-1], phrase[:-1], len(phrase) - 1
+    return sum(1 for tokens in corpus for i, token in enumerate(tokens[:-1])
+               if token == head and tokens[i + 1] == "" and any(
+                   tokens[k : k + n] == modifiers for k in range(i + 2, min(len(tokens) - n, i + 5) + 1)))
+
+
 def topics_of(
     history: Sequence[TurnLike], *, config: PipelineConfig, turns: int = 2, max_words: int = 4,
-    verbs: frozenset[str] = frozenset(),
+    verbs: frozenset[str] = frozenset(), acted_on: bool = False, acts_itself: bool = False,
 ) -> list[Topic]:
     """Candidate topic phrases of the last `turns` turns, best first: the longest phrases of their questions that the
     previous answer and its cited passages repeat, each also as a cited title or heading extends it ("link" ->
     "share links"); the latest turn's ahead of older ones; and ahead of all, a phrase whose last word the passages
     put right next to one of `verbs` (the stems around the pronoun: "it ends" after "the trial end date"); the name an
-    answer gives the situation a "what happens when ...?" question described ranks high too ("a conflict")."""
+    answer gives the situation a "what happens when ...?" question described ranks high too ("a conflict"). A pronoun
+    `acted_on` by its verb is no thing the passages only write doing it; one that `acts_itself` is no fronted object."""
     recent = list(history)[-turns:]
     latest = recent[-1]
     # For each turn (newest first), the stemmed words of the other recent questions: a phrase they share is what
@@ -362,12 +403,17 @@ def topics_of(
                     stems = [stem_of(w, config) for w in words[i:j]]
                     if not all(stems):
                         continue
-                    repeated = _count(stems, corpus)
+                    # A compound the passages write as "<head> of <modifiers>" is written out too ("the share link
+                    # report": "a report of all active share links"), a noun phrase, not a noun and a verb.
+                    repeated = _count(stems, corpus) or _count_inverted(stems, corpus)
                     # A code literal ("rate_limited", "files.read") names its thing, however the passages order it.
                     literal = any(_IDENTIFIER.search(w.text) for w in words[i:j])
                     # Length first (a phrase the question wrote out), then how often the passages repeat it; a
                     # phrase the passages never write word for word is likely a noun and a verb ("the plan cost").
-                    score = (len(stems) * (1.0 if repeated or literal else unrepeated) + 0.1 * min(repeated, 5)
+                    # A participle before a noun phrase the passages write is its adjective, not a verb ("an
+                    # *expired* share link": "An expired link shows ...", "Share links can expire").
+                    weight = WRITTEN_OUT if _participle_before_written(stems, words[i:j], corpus) else unrepeated
+                    score = (len(stems) * (1.0 if repeated or literal else weight) + 0.1 * min(repeated, 5)
                              + (0.05 if j == end else -CUT_HEAD) + (persists if _count(stems, others[order]) else 0)
                              ) / (1 + age) + focus
                     if i == start and (extended := _extension(stems, headings, config)):
@@ -376,6 +422,8 @@ def topics_of(
                     phrase = turn.question[words[i].start : words[j - 1].end]
                     if i > 0 and words[i - 1].lower in _ARTICLES:
                         phrase = f"{words[i - 1].text} {phrase}"
+                    if i == start and i > 0 and words[i - 1].lower in _ARTICLES and _contact_clause(words, i - 1):
+                        score -= DESCRIBING / (1 + age)  # "the longest expiry a share link can have": the expiry
                     if j == end and end < len(words) - 1 and words[end].lower == "of":
                         score += HEAD_OF / (1 + age)  # "a report of active share links": a report
                     if place and j == end:  # "deleted files [kept] in the trash": the place stays with the things
@@ -383,7 +431,11 @@ def topics_of(
                     found.append(Topic(phrase, score, is_plural(phrase)))
         if named := situation_named(turn):  # "a conflict", what "what happens when ...?" was about
             found.append(Topic(named, NAMED / (1 + age) + focus, False))
-        if (asked := asked_noun(words)) is not None and stem_of(words[asked[1]], config):
+        asked = asked_noun(words)
+        # The fronted object of "what X does Y <verb>?" does nothing itself: a pronoun that acts ("does it cover beta
+        # features?" after "What uptime does the SLA promise?") is the subject, the SLA.
+        if (asked is not None and stem_of(words[asked[1]], config)
+                and not (acts_itself and asked[1] + 1 < len(words) and words[asked[1] + 1].lower in MODALS)):
             # The thing a "which X" question asks for, which its answer names: "it" after "which currencies ...?".
             noun = turn.question[words[asked[0]].start : words[asked[1]].end].lower()
             if named := _answer_names(noun, turn.answer_sentences):
@@ -394,8 +446,12 @@ def topics_of(
     if verbs:
         texts = [text for turn in recent for text in (*turn.cited_texts, *turn.answer_sentences)]
         pairs = _neighbours(texts, config)
+        # A pronoun the verb acts on ("how long until someone answers *it*?") is no thing the passages only write
+        # doing that verb ("how quickly support answers"): the support ticket, not support.
+        doers = _doers(texts, config) if acted_on else set()
         acting = ACTS + (FOCUS if refused else 0.0)
-        found = [Topic(t.phrase, t.score + acting, t.plural) if _acts(t.phrase, verbs, pairs, config) else t
+        found = [Topic(t.phrase, t.score + acting, t.plural)
+                 if _acts(t.phrase, verbs, pairs, config) and not _acts(t.phrase, verbs, doers, config) else t
                  for t in found]
     found.sort(key=lambda t: -t.score)
     return found
@@ -423,6 +479,24 @@ def _neighbours(texts: Sequence[str], config: PipelineConfig) -> set[tuple[str, 
         for a, b in zip(stems, stems[1:], strict=False):
             pairs.update({(a, b), (b, a)})
     return pairs
+
+
+def _doers(texts: Sequence[str], config: PipelineConfig) -> set[tuple[str, str]]:
+    """The (noun, verb) stems the texts write only as a subject and its verb in the active: a content word right
+    before a verb in the present that no participle or auxiliary marks passive ("support answers"), and never the
+    other way round ("answer tickets")."""
+    subject: set[tuple[str, str]] = set()
+    after: set[tuple[str, str]] = set()
+    for text in texts:
+        content = [w for w in words_of(text) if is_content(w)]
+        for a, b in zip(content, content[1:], strict=False):
+            noun, verb = stem_of(a, config), stem_of(b, config)
+            if not noun or not verb:
+                continue
+            after.add((verb, noun))
+            if b.start - a.end <= 1 and not is_participle(b) and b.lower.endswith("s") and not a.lower.endswith("s"):
+                subject.add((noun, verb))  # "support answers": a singular subject, a verb in -s right after it
+    return {pair for pair in subject if pair not in after}
 
 
 def _acts(phrase: str, verbs: frozenset[str], pairs: set[tuple[str, str]], config: PipelineConfig) -> bool:

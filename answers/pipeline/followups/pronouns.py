@@ -36,6 +36,7 @@ from answers.pipeline.topics import (
     SUBJECTS,
     Word,
     is_content,
+    is_participle,
     key_term,
     modal_subject,
     modifiers_of,
@@ -147,7 +148,9 @@ def substitute_pronouns(
                 text = text[: word.start] + event + text[word.end :]  # "when does it take effect?": downgrading
                 continue
             replacement = best_topic(history, plural=plural, config=config, verbs=verbs_around(words, i, config),
-                                     rest=rest_of(words, i, config), pluralize=word.lower in PLURAL_PRONOUNS)
+                                     rest=rest_of(words, i, config), pluralize=word.lower in PLURAL_PRONOUNS,
+                                     acted_on=i > 0 and is_content(words[i - 1]),
+                                     acts_itself=_acting_subject(words, i))
             if (word.lower in ("it", "them") and i > 0 and is_content(words[i - 1])
                     and (done_to := object_in_answer(words[i - 1], history[-1], config))
                     and not set(terms_of(done_to, config)) & set(terms_of(replacement, config))):
@@ -195,6 +198,14 @@ def _demonstrated_things(question: str, words: list[Word], previous: Turn, confi
         if modifiers and not {stem_of(w, config) for w in words_of(modifiers)} & {stem_of(w, config) for w in words}:
             text, found = text[: words[i].start] + f"the {modifiers} {noun.text}" + text[noun.end :], True
     return text if found else None
+
+
+def _acting_subject(words: list[Word], index: int) -> bool:
+    """Whether the pronoun is the subject of a verb of its own after an auxiliary: "does it *cover* beta features?"
+    (not "is it free?", "does it take long?")."""
+    return (0 < index < len(words) - 1 and words[index - 1].lower in AUXILIARIES
+            and words[index - 1].lower not in ("is", "are", "was", "were") and is_content(words[index + 1])
+            and words[index + 1].lower not in LIGHT_VERBS and not is_participle(words[index + 1]))
 
 
 def _subject_they(words: list[Word], verb: int, previous: Turn) -> bool:

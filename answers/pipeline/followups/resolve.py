@@ -42,6 +42,7 @@ _CLAUSE = re.compile(
     r"(?P<rest>(?:for|on|in|with|at|over|through|via|to)\b.+)$",
     re.I,
 )
+_QUANTIFIERS = frozenset({"any", "some"})
 # "storage, then?": a closing discourse "then" after a comma
 _THEN = re.compile(r"\s*,\s*then\s*[?.!]*\s*$", re.I)
 # "German too?", "and for guests as well?": a case added to the previous question.
@@ -106,7 +107,7 @@ def _rewrite(
             return None
         return _noted(rewrite_fragment(rest, previous, history, config=config), "ellipsis: what about")
     if then := _THEN.search(question):
-        # "storage, then?", "password reset links, then?": the "then" says it goes on from the previous question
+# "storage, then?", "password reset links, then?": the "then" says it goes on from the previous question
         rest = question[: then.start()]
         if (fragment := _rewrite(rest + "?", history, config=config, rules=rules)) and fragment[1].startswith(
                 "ellipsis"):
@@ -146,8 +147,12 @@ def _rewrite(
             rest = END.sub("", _TOO.sub("", question[second.start :]))
             if len(terms_of(rest, config)) > rules.max_fragment_terms + 1:
                 return None
-            return _noted(rewrite_fragment(rest, previous, history, config=config),
-                          "ellipsis: a fragment after a conjunction")
+            if fragment := _noted(rewrite_fragment(rest, previous, history, config=config),
+                                  "ellipsis: a fragment after a conjunction"):
+                return fragment
+            if words_of(rest)[-1].lower not in _QUANTIFIERS:
+                return None
+            # "and if I don't have any?": no case of the previous question, a clause whose object is left out
     elif words[0].lower in PREPOSITIONS:
         rest = END.sub("", _TOO.sub("", question))
         if len(terms_of(rest, config)) > rules.max_fragment_terms:

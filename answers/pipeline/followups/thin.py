@@ -38,6 +38,7 @@ from answers.pipeline.topics import (
 
 _LEADING = frozenset({"so", "and", "then", "but", "also"})  # words a question may open with before its question word
 _DEMONSTRATIVES = frozenset({"those", "these", "them"})  # "how many of those": the things named before
+_QUANTIFIERS = frozenset({"any", "some"})  # a last word after a verb whose object is left out ("do I have any?")
 _ELIDING = frozenset({"more", "another", "fewer"})  # a last word whose noun is left out ("can I get more?")
 # Adverbs that stand for the situation the previous question set ("then", "beforehand"), never "still" or
 # "instead", which a question of its own holds as often ("Is Internet Explorer still supported?").
@@ -134,6 +135,12 @@ def rewrite_referring(
             topic = bare_phrase(best_topic(history, plural=True if word.lower == "many" else None, config=config))
             if topic:
                 return question[: word.end] + f" {topic}" + question[word.end :], "ellipsis: how many of the topic"
+    if (words[-1].lower in _QUANTIFIERS and len(words) > 1 and words[-2].lower not in SUBJECTS
+            and words[-2].lower not in PREPOSITIONS and words[-2].lower not in DETERMINERS
+            and (thing := _object_written(words[-2], history[-1], config))):
+        # "and if I don't have any?" after an answer "If you have no backup codes, ...": the noun it puts after the
+        # same verb
+        return question[: words[-1].end] + f" {thing}" + question[words[-1].end :], "ellipsis: the answer's object"
     if words[-1].lower in _ELIDING and len(words) > 1 and (is_content(words[-2]) or words[-2].lower in SUBJECTS) \
             and not any(is_content(w) and i not in not_topic(words) for i, w in enumerate(words[:-2])):
         # "can I get more?": more of the topic ("another" and "one more": one of them)
@@ -176,6 +183,23 @@ def rewrite_referring(
         topic = cited_title(latest.cited_texts) or bare_phrase(best_topic(history, plural=None, config=config))
         return (f"{END.sub('', question)} with {topic}", "reference: what if, about the topic") if topic else None
     return _topicless(question, words, history, config=config)
+
+
+def _object_written(verb: Word, turn: Turn, config: PipelineConfig) -> str:
+    """The plural noun phrase the previous answer writes after the same verb, past "no/any/some/a/an" ("have no
+    backup codes" for "have any"); "" when it writes none."""
+    stem = stem_of(verb, config)
+    for sentence in turn.answer_sentences:
+        words = words_of(sentence)
+        for i, word in enumerate(words[:-1]):
+            if word.lower != verb.lower and not (stem and stem_of(word, config) == stem):
+                continue
+            k = i + 1 + (words[i + 1].lower in ("no", "any", "some", "a", "an"))
+            run = list(itertools.takewhile(lambda w: is_content(w) and not is_participle(w), words[k : k + 3]))
+            head = next((n for n, w in enumerate(run) if is_plural(w.text)), None)  # "backup codes[,] ask ..."
+            if head is not None:
+                return " ".join(w.text for w in run[: head + 1])
+    return ""
 
 
 def _object_head(previous: str) -> str:

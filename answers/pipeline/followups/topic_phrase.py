@@ -29,12 +29,12 @@ _CONTACTING = ("email", "contact", "reach", "call", "phone", "message", "write",
 
 
 def best_topic(history: Sequence[Turn], *, plural: bool | None, config: PipelineConfig,
-               verbs: frozenset[str] = frozenset(), rest: frozenset[str] = frozenset(), pluralize: bool = False
-               ) -> str:
+               verbs: frozenset[str] = frozenset(), rest: frozenset[str] = frozenset(), pluralize: bool = False,
+               acted_on: bool = False, acts_itself: bool = False) -> str:
     """The best topic phrase of the last turns, of the number asked for when one has it; for a plural pronoun
     (`pluralize`), a thing named in the singular may be put in the plural."""
     topics = topics_of(history, config=config, turns=RULES.history_turns, max_words=RULES.max_topic_words,
-                       verbs=verbs)
+                       verbs=verbs, acted_on=acted_on, acts_itself=acts_itself)
     if rest:
         topics = _said_of_rest(topics, history, rest, config)
     if plural is False:  # "it" for "personal access tokens": a personal access token, if the texts write one

@@ -9,6 +9,7 @@ from django.core.management import CommandError, call_command
 
 from answers.evaluation.followups import (
     FLOOR_KEYS,
+    FollowupCase,
     FollowupError,
     conversation_lines,
     floor_failures,
@@ -228,3 +229,10 @@ def test_the_golden_set_in_conversation_is_asked_after_its_earlier_questions_and
     lines = conversation_lines(conversation, alone=1.0, k=8)
     assert "questions rewritten 1/2" in lines[1] and "(asked alone 1.000)" in lines[1]
     assert lines[2].startswith(f"  rewritten {cases[1].id}: ")
+
+
+def test_a_word_in_e_is_written_by_its_ing_form_too():
+    case = FollowupCase("upgrade", "reference", ("Can I upgrade?", "when does it kick in?"), ("upgrade",), False, 1)
+
+    assert judge_followup(case, Resolution("When does upgrading from Team kick in?", True)).ok
+    assert not judge_followup(case, Resolution("When does it kick in?", False)).ok

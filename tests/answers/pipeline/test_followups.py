@@ -1231,3 +1231,77 @@ def test_that_after_a_what_s_question_is_the_thing_it_asked_the_value_of():
 
     assert resolve("what if we need more people than that?", limit) == (
         "What if we need more people than the member limit on the Team plan?")
+
+
+def test_a_compound_the_passages_write_as_head_of_modifiers_is_the_topic_not_its_modifier():
+    report = turn("Who can download the share link report?", "Share links\nReports",
+                  "Business plan admins can download a report of all active share links.",
+                  "A share link can have a password.")
+
+    assert resolve("what's in it?", report) == "What's in the share link report?"
+
+
+def test_the_subject_of_a_relative_clause_without_that_describes_the_noun_before_it():
+    expiry = turn("What is the longest expiry a share link can have?", "Share links\nLink expiry",
+                  "The longest allowed link expiry is 365 days.", "A share link can have a password.")
+
+    assert "expiry" in resolve("can admins shorten it?", expiry)
+
+
+def test_a_pronoun_acted_on_is_not_what_the_passages_only_write_doing_that_verb():
+    ticket = turn("How do I open a support ticket?", "Support\nOpening a ticket",
+                  "Support tickets can be opened from the Help menu.",
+                  "This page explains how quickly Lumora support answers.")
+
+    assert resolve("how long until someone answers it?", ticket) == "How long until someone answers a support ticket?"
+
+
+def test_an_acting_pronoun_after_a_fronted_object_is_the_previous_subject():
+    sla = Turn("What uptime does the SLA promise?")
+
+    assert resolve("does it cover beta features?", sla) == "Does the SLA cover beta features?"
+
+
+def test_a_longer_question_goes_on_from_the_passage_when_one_sentence_writes_most_of_it():
+    selective = turn("What is selective sync?", "Desktop sync client\nSelective sync",
+                     "Selective sync lets you choose which folders are stored on your computer.",
+                     "Online-only folders still appear in the Lumora web app.")
+    question = "do the unselected folders still show in the web app?"
+
+    assert resolve(question, selective) == (
+        "Do the unselected folders still show in the web app (Desktop sync client, Selective sync)?")
+
+
+def test_a_participle_before_a_noun_phrase_the_passages_write_is_part_of_the_topic():
+    expired = turn("What does an expired share link show?", "Share links\nLink expiry",
+                   "An expired link shows a message that the link is no longer available.",
+                   "A share link can have a password. Every share link has an owner.")
+
+    assert resolve("can I bring it back?", expired) == "Can I bring an expired share link back?"
+
+
+def test_a_verb_in_s_before_its_particle_or_a_gerund_is_no_part_of_the_topic():
+    trial = turn("What happens to our files when the trial runs out?", "Free trial\nWhen the trial ends",
+                 "When the trial ends, the workspace becomes read-only and its files are kept for 30 days.")
+
+    assert resolve("are they gone for good at some point?", trial) == "Are our files gone for good at some point?"
+
+
+def test_the_word_after_a_named_subject_of_an_auxiliary_is_its_verb():
+    assert "Lumora store" not in resolve("can I change it later?", Turn("Where does Lumora store my files?"))
+
+
+def test_what_happens_to_takes_an_object_not_an_infinitive():
+    folders = turn("What happens to folders I don't select for sync?", "Desktop sync client\nSelective sync",
+                   "Folders you do not select are online-only.", "Online-only folders still appear in the web app.")
+
+    assert "folders" in resolve("can I still see them in the web app?", folders)
+
+
+def test_a_closing_any_after_a_verb_is_the_noun_the_answer_puts_after_that_verb():
+    lost = turn("What should I do if I lose my phone with 2FA on?", "Two-factor authentication\nLost phone",
+                "If you have no backup codes, ask a workspace admin to reset your 2FA.")
+
+    assert resolve("and if I don't have any?", lost) == "And if I don't have any backup codes?"
+    assert resolve("and if I don't have any?", Turn("What should I do if I lose my phone?")) == (
+        "and if I don't have any?")
