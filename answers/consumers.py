@@ -25,6 +25,7 @@ from answers.conversations import (
     history_seen_now,
     kept_turn,
     parse_conversation_key,
+    visible_to,
 )
 from answers.dbcalls import db_call, side_by_side
 from answers.limits.slots import QuestionRefused
@@ -259,7 +260,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 admission = admission_reads(caller, question, None, conversation, can_keep(caller))
                 if conversation is not None or not kept or caller.key != kept_of:  # signed in or out: afresh
                     return caller, (), admission
-                return caller, history_seen_now(kept, audiences=admission.prepared.audiences), admission
+                seen = history_seen_now(kept, audiences=admission.prepared.audiences,
+                                        visible=visible_to(admission.prepared.retriever))
+                return caller, seen, admission
 
         return await db_call(read)()
 
