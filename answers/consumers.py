@@ -25,6 +25,7 @@ from answers.conversations import (
     history_seen_now,
     kept_turn,
     parse_conversation_key,
+    visible_to,
 )
 from answers.dbcalls import db_call, side_by_side
 from answers.limits.slots import QuestionRefused
@@ -51,6 +52,8 @@ from answers.services import (
     clean_question,
     turn_from,
 )
+from corpus_admin.corpus_state import Stamp, stamp_columns, stamp_from, stamp_read_already
+from rag_site import sessions
 
 logger = logging.getLogger(__name__)
 
@@ -98,8 +101,21 @@ async def current_caller(scope: dict) -> tuple[AbstractBaseUser | AnonymousUser,
 def _session_user(session_key: str) -> tuple[AbstractBaseUser | AnonymousUser, str | None]:
     """The user of the stored session with that key, checked as Django's own `auth.get_user` checks a request's,
     and the session's key after the check (None when it was flushed)."""
-    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
-    return auth.get_user(SimpleNamespace(session=session)), session.session_key  # type: ignore[arg-type]
+    user, key, _ = _session_user_and_stamp(session_key, with_stamp=False)
+    return user, key
+
+
+def _session_user_and_stamp(
+    session_key: str, *, with_stamp: bool = True,
+) -> tuple[AbstractBaseUser | AnonymousUser, str | None, Stamp | None]:
+    """`_session_user`, and the corpus stamp read in the session's own statement (rag_site/sessions.py; None when
+    no statement ran, or with another session engine: then the question reads it as before)."""
+    engine = import_module(settings.SESSION_ENGINE).SessionStore
+    together = with_stamp and issubclass(engine, sessions.SessionStore)
+    session = engine(session_key, read_with=stamp_columns()) if together else engine(session_key)
+    user = auth.get_user(SimpleNamespace(session=session))  # type: ignore[arg-type]
+    values = session.read_with_values if together else ()
+    return user, session.session_key, stamp_from(*values) if values else None
 
 
 class Outbox:
@@ -251,15 +267,19 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
         def read() -> tuple[Caller, tuple[Turn, ...], Admission]:
             with database_available():  # a locked or unreachable database: ServiceUnavailable, as over HTTP
-                user, key = _session_user(session_key) if session_key is not None else (AnonymousUser(), None)
+                user, key, stamp = (_session_user_and_stamp(session_key) if session_key is not None
+                                    else (AnonymousUser(), None, None))
                 caller = Caller(user, key or "", address)
-                conversation = None
-                if conversation_key is not None:  # a stored conversation gives the history (read by admission_reads)
-                    conversation = conversation_get(caller=caller, key=conversation_key)
-                admission = admission_reads(caller, question, None, conversation, can_keep(caller))
+                with stamp_read_already(stamp) if stamp is not None else contextlib.nullcontext():
+                    conversation = None
+                    if conversation_key is not None:  # a stored conversation gives the history (admission_reads)
+                        conversation = conversation_get(caller=caller, key=conversation_key)
+                    admission = admission_reads(caller, question, None, conversation, can_keep(caller))
                 if conversation is not None or not kept or caller.key != kept_of:  # signed in or out: afresh
                     return caller, (), admission
-                return caller, history_seen_now(kept, audiences=admission.prepared.audiences), admission
+                seen = history_seen_now(kept, audiences=admission.prepared.audiences,
+                                        visible=visible_to(admission.prepared.retriever))
+                return caller, seen, admission
 
         return await db_call(read)()
 

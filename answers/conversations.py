@@ -5,6 +5,7 @@ A conversation that is not the caller's is ConversationNotFound, exactly as a ke
 other people's conversations leaks.
 """
 import datetime as dt
+import functools
 import uuid
 from collections.abc import Callable, Collection, Container, Iterable, Sequence
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from answers.models import Conversation, QuestionLog
 from answers.pipeline.followups import Turn
 from answers.present.api import AnswerSummary
 from answers.random_keys import random_uuid
+from answers.retrieval.caller import CallerRetriever
 from corpus_admin.models import Chunk
 
 TITLE_CHARS = 80
@@ -143,6 +145,15 @@ def visible_chunk_ids(chunk_ids: Sequence[str], *, audiences: Sequence[str]) -> 
     with connection.cursor() as cursor:
         cursor.execute(sql, [*ids, *tiers])
         return {row[0] for row in cursor.fetchall()}
+
+
+def visible_to(retriever: object) -> Callable[..., Collection[str]]:
+    """`visible_chunk_ids` as a question with this retriever answers it: from its snapshot when that is the corpus as
+    served when the question read its version (`CallerRetriever.visible_ids`: no query unless an id is not served
+    now), else from the database."""
+    if isinstance(retriever, CallerRetriever):
+        return functools.partial(retriever.visible_ids, read=visible_chunk_ids)
+    return visible_chunk_ids
 
 
 def cited_ids(row: QuestionLog) -> list[str]:

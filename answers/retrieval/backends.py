@@ -15,7 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 from answers.pipeline.answer import Retriever
 from answers.pipeline.retrieve.hybrid import FusionConfig
 from answers.retrieval.caller import CallerRetriever, max_rank_for
-from answers.retrieval.holder import current_index
+from answers.retrieval.holder import current_index_checked
 
 
 class RetrieverBackend(Protocol):
@@ -30,10 +30,11 @@ class MemoryBackend:
     """The index every worker holds in memory: one immutable snapshot per question, seen through the caller's tier."""
 
     def retriever_for(self, audiences: tuple[str, ...]) -> CallerRetriever:
-        """The current snapshot through the audiences' tier (the snapshot is kept for the whole question)."""
-        return CallerRetriever(
-            current_index(), max_rank_for(audiences), hybrid=settings.RAG_RETRIEVAL == "hybrid", fusion=fusion_config()
-        )
+        """The current snapshot through the audiences' tier (the snapshot is kept for the whole question), marked
+        `served` when it is the corpus as served now."""
+        snapshot, served = current_index_checked()
+        return CallerRetriever(snapshot, max_rank_for(audiences), hybrid=settings.RAG_RETRIEVAL == "hybrid",
+                               fusion=fusion_config(), served=served)
 
 
 def fusion_config() -> FusionConfig:

@@ -5,7 +5,7 @@ fuses BM25 with dense retrieval over the same tier's chunks (`answers.pipeline.r
 without vectors, it is BM25 alone.
 """
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,6 +28,19 @@ class CallerRetriever:
     hybrid: bool = False  # RAG_RETRIEVAL=hybrid
     query_vector: np.ndarray | None = None  # the question's, once bound to it
     fusion: FusionConfig = FusionConfig()
+    served: bool = False  # the snapshot was the corpus as served when the question read its version
+
+    def visible_ids(self, chunk_ids: Sequence[str], *, audiences: Sequence[str],
+                    read: Callable[..., Collection[str]]) -> set[str]:
+        """The ids among these of the chunks the audiences may see now: from the snapshot's records when it is the
+        served corpus (a served chunk's audience changes only with the corpus version), the ids it does not hold
+        (past versions, unknown ids) and every id of an older snapshot by `read` (the database's answer)."""
+        if not self.served:
+            return set(read(chunk_ids, audiences=audiences))
+        records, tiers = self.snapshot.records, set(audiences)
+        seen = {cid for cid in chunk_ids if cid in records and records[cid].audience in tiers}
+        elsewhere = [cid for cid in chunk_ids if cid not in records]
+        return seen | set(read(elsewhere, audiences=audiences)) if elsewhere else seen
 
     def for_question(self, question: str) -> "CallerRetriever":
         """This retriever with the question's vector when hybrid retrieval can run, else itself (BM25 alone)."""

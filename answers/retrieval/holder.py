@@ -98,19 +98,25 @@ class IndexHolder:
 
     def current(self) -> IndexSnapshot:
         """The snapshot to answer with; starts a rebuild when the corpus changed since it was built."""
+        return self.current_checked()[0]
+
+    def current_checked(self) -> tuple[IndexSnapshot, bool]:
+        """`current()`, and whether that snapshot is the corpus as served when this call read its version (False
+        while a background rebuild catches up): then its records are exactly the served chunks, with their
+        audiences, since every change to either changes the version."""
         snapshot = self._snapshot
         if snapshot is None:
             with self._build_lock:
                 if self._snapshot is None:
                     self._snapshot = self._build()
                     settle_heap()
-                return self._snapshot
+                return self._snapshot, True
         if snapshot.stamp == self._read_stamp() and snapshot.tokenizer == self._tokenizer():
-            return snapshot
+            return snapshot, True
         if len(snapshot.records) < self.inline_below:
-            return self._rebuild_if_stale()
+            return self._rebuild_if_stale(), True
         self._start_background_rebuild()
-        return snapshot
+        return snapshot, False
 
     def refresh_now(self) -> IndexSnapshot:
         """Build a snapshot of the corpus as it is now and make it current (waits for a running build)."""
@@ -309,6 +315,11 @@ def index_holder() -> IndexHolder:
 def current_index() -> IndexSnapshot:
     """The snapshot to answer a question with; hold on to it for the whole question."""
     return _holder.current()
+
+
+def current_index_checked() -> tuple[IndexSnapshot, bool]:
+    """`current_index()`, and whether it is the corpus as served now (`IndexHolder.current_checked`)."""
+    return _holder.current_checked()
 
 
 def refresh_now() -> IndexSnapshot:

@@ -12,7 +12,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import Group, User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from answers import consumers, log_writer, services
@@ -23,7 +25,9 @@ from answers.routing import websocket_urls
 from answers.services import GeneratorFactory
 from answers.testing.redis_server import RedisServer, free_port
 from answers.testing.scripted import ScriptedGenerator
+from corpus_admin.corpus_state import corpus_stamp
 from rag_site.asgi import application, websocket_application
+from rag_site.sessions import SessionStore
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -686,3 +690,16 @@ async def test_a_sockets_follow_up_is_not_resolved_from_a_standalone_form_made_f
     assert "deal desk" not in after
     logged = await sync_to_async(QuestionLog.objects.order_by("-id").first)()
     assert "deal desk" not in logged.question and "deal desk" not in str(logged.diagnostics)
+
+
+async def test_a_questions_session_read_brings_the_corpus_stamp_in_the_same_statement(corpus):
+    def read():
+        store = SessionStore()
+        store.save()
+        with CaptureQueriesContext(connection) as queries:
+            found = consumers._session_user_and_stamp(store.session_key)
+        return store.session_key, found, len(queries.captured_queries), corpus_stamp()
+
+    key, (user, found_key, stamp), statements, now = await sync_to_async(read)()
+
+    assert (user.is_authenticated, found_key, stamp, statements) == (False, key, now, 1)

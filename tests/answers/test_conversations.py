@@ -5,6 +5,7 @@ import html
 import json
 import random
 import uuid
+from dataclasses import replace
 
 import pytest
 from django.test import Client
@@ -20,8 +21,10 @@ from answers.conversations import (
     purge_expired,
     visible_chunk_ids,
     visible_chunks,
+    visible_to,
 )
 from answers.models import Conversation, QuestionLog
+from answers.retrieval.backends import retriever_for
 from corpus_admin.models import Chunk
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -318,6 +321,26 @@ def test_the_ids_a_socket_re_reads_its_turns_with_are_the_chunks_those_audiences
     assert seen == set(visible_chunks(every, audiences=audiences))
     assert any("vault" in cid for cid in seen) == ("internal" in audiences)
     assert any("refunds" in cid for cid in seen) == ("public" in audiences)
+
+
+@pytest.mark.parametrize("audiences", [("public",), ("public", "partner", "internal")])
+def test_a_question_whose_snapshot_is_the_served_corpus_re_reads_its_kept_turns_without_a_query(
+    refund_corpus, ingest, audiences, django_assert_num_queries
+):
+    ingest("refunds.md", "# Refunds\n\nRefunds take 3 business days.\n")  # the first version's chunks are past now
+    every = list(Chunk.objects.values_list("chunk_id", flat=True)) + ["no-such-chunk"]
+    served = set(Chunk.objects.current().values_list("chunk_id", flat=True))
+    retriever = retriever_for(audiences)
+    assert retriever.served
+
+    with django_assert_num_queries(0):
+        seen_served = visible_to(retriever)(sorted(served), audiences=audiences)
+    with django_assert_num_queries(1):  # a past version's or an unknown id: asked of the database
+        seen = visible_to(retriever)(every, audiences=audiences)
+
+    assert seen == visible_chunk_ids(every, audiences=audiences)
+    assert seen_served == visible_chunk_ids(sorted(served), audiences=audiences)
+    assert set(visible_to(replace(retriever, served=False))(every, audiences=audiences)) == seen
 
 
 def test_a_permalinked_follow_up_shows_what_it_was_resolved_to_only_to_those_who_see_the_turns_it_stands_on(

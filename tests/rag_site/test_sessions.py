@@ -76,3 +76,17 @@ def test_an_expired_or_missing_session_reads_empty_and_loses_its_key():
     for key in (expired.session_key, "m" * 32):
         store = SessionStore(key)
         assert dict(store.items()) == {} and store.session_key is None
+
+
+def test_a_session_read_with_other_values_reads_them_in_its_own_statement_found_or_not():
+    store = SessionStore()
+    store["seen"] = 1
+    store.save()
+    with CaptureQueriesContext(connection) as read:
+        found = SessionStore(store.session_key, read_with=("1 + 1", "'x'"))
+        assert found["seen"] == 1
+    missing = SessionStore("m" * 32, read_with=("1 + 1",))
+
+    assert len(statements(read)) == 1 and found.read_with_values == (2, "x")
+    assert missing.load() == {} and missing.session_key is None and missing.read_with_values == (2,)
+    assert SessionStore(None, read_with=("1 + 1",)).read_with_values == ()  # no key: no statement

@@ -174,6 +174,20 @@ def test_background_rebuild_keeps_answering_from_the_old_snapshot_until_the_swap
     assert hit_titles(held, "refunds issued") == ["Refund policy"]
 
 
+@pytest.mark.django_db
+def test_a_snapshot_is_marked_served_only_when_it_is_the_corpus_as_read_now(holder, ingest, monkeypatch):
+    ingest_fillers(ingest)
+    built, served = holder.current_checked()
+    assert served and holder.current_checked() == (built, True)  # built now, then unchanged
+    ingest("refunds.md", REFUNDS)
+    assert holder.current_checked()[1]  # a small corpus is rebuilt in the calling thread
+    background = IndexHolder(store_dir=None, inline_below=0)
+    held, _ = background.current_checked()
+    monkeypatch.setattr(background, "_start_background_rebuild", lambda: None)  # its rebuild not done yet
+    ingest("uploads.md", UPLOADS)
+    assert background.current_checked() == (held, False)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_refresh_now_swaps_synchronously(ingest):
     holder = IndexHolder(store_dir=None, inline_below=0)
