@@ -985,12 +985,18 @@ BANK = block(
     "bank takes.",
 )
 
+TRIAL = block(
+    1, "Every new workspace gets a free trial. The trial lasts 14 days. The trial starts when the workspace is "
+    "created.",
+)
+
 
 @pytest.mark.parametrize(
     ("chunk", "sentence"),
     [
         (ERRORS, "A 401 also carries the error code invalid_token in its response [1]."),
         (BANK, "Your bank may take extra time to show the refund on your statement [1]."),
+        (TRIAL, "The trial runs for 14 days from the moment the workspace is created [1]."),
     ],
 )
 def test_a_light_word_for_another_is_a_rewording(chunk, sentence):
