@@ -24,6 +24,7 @@ from answers.pipeline.text.claims import (
     same_value,
 )
 from answers.pipeline.text.hypernyms import covered_in
+from answers.pipeline.text.light import light_terms
 from answers.pipeline.text.negating import PRIVATIVE, reword_negations
 from answers.pipeline.text.opposites import opposite_words
 from answers.pipeline.text.quantities import duration_units, same_duration, spoken_amounts
@@ -704,7 +705,8 @@ def _swap_problems(
         ):
             problems.append(f"[{n}] says {_written(span[j1:j2])}, not {_written(said[i1:i2])}")
             continue
-        if set(swapped_in) <= in_span:
+        # A light word swapped in ("also carries" for "includes") adds no claim: what else it brings must be the span's.
+        if set(swapped_in) - light_terms(tokenizer) <= in_span:
             continue
         if any(word.term == word.written.lower() and word.term in ENGLISH_STOP_WORDS for word in said[i1:i2]):
             continue  # "before" for "early": an antonym's word, which the antonym check reads
@@ -828,6 +830,8 @@ def _clause_problems(
                 continue
             flanked = any(0 <= m < len(opcodes) and opcodes[m][0] == "equal" for m in (k - 1, k + 1))
             taken, left = set(said_terms[i1:i2]), set(own_terms[j1:j2])
+            if taken <= light_terms(tokenizer) and left <= light_terms(tokenizer):
+                continue  # "may take extra time" for "may need extra time": one light verb for another
             rest = set(said_terms) - taken
             if (
                 flanked and not any(_numeric(term, tokenizer) for term in taken | left)
@@ -1009,6 +1013,8 @@ def _slot_problems(n: int, sentence: str, quote: str, tokenizer: TokenizerConfig
         if tag != "replace" or i2 - i1 > _MAX_KIND or j2 - j1 > _MAX_KIND or k == 0 or opcodes[k - 1][0] != "equal":
             continue
         words = said[i1:i2]
+        if set(said_terms[i1:i2]) <= light_terms(tokenizer):
+            continue  # "also carries" for "response includes": light words fill no slot with another thing
         if set(said_terms[i1:i2]) & in_span or any(
             _numeric(term, tokenizer) for term in said_terms[i1:i2] + span_terms[j1:j2]
         ):

@@ -76,16 +76,22 @@ def _privative_beside(
 
 
 def _conditional_only(sentence: str, tokenizer: TokenizerConfig) -> bool:
-    """Whether every negation of the sentence is in a condition of it, which the claim depends on and does not state:
-    "If an upload does not succeed, the web app puts a Retry button beside it"."""
+    """Whether every negation of the sentence is in a condition of it, which the claim depends on and does not state
+    ("If an upload does not succeed, the web app puts a Retry button beside it"), or in an opening clause closed by a
+    colon, which the rest spells out ("Admins don't have to wait: they can unlock a member")."""
     if not _NEGATION.search(sentence):
         return False
-    return _NEGATION.search(_LEADING_CONDITION.sub("", sentence, count=1)) is None
+    rest = _LEADING_CONDITION.sub("", sentence, count=1)
+    return _NEGATION.search(_LEADING_FRAME.sub("", rest, count=1)) is None
 
 
 # A condition the sentence opens with, closed by its comma ("If seven days doesn't suit you, ..."); without the comma
 # ("Once an invitation has expired it cannot be resent") its end is not told, and nothing is set apart.
 _LEADING_CONDITION = re.compile(r"(?i)^\s*(?:if|when|whenever|once|unless|until|while)\b[^,;]*,")
+# An opening clause closed by a colon, which the rest of the sentence spells out ("Admins don't have to wait: they can
+# unlock a member"): the rest is the claim the span must bear out, and a negation of words the span never writes in
+# the opening clause alone is its framing. (A colon between digits, "10:00", closes nothing.)
+_LEADING_FRAME = re.compile(r"^[^:;]*:(?=\s)")
 
 
 # An additive particle says the subject shares what is said of another: "Guests have to set it up as well".

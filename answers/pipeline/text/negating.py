@@ -20,6 +20,9 @@ Rules callers rely on:
 - "blocks X that" (or rejects, forbids, prohibits, disallows) reads as "X that not" when the other text writes no
   such verb: "blocks passwords that contain the word" says what "a password may not contain the word" does (and
   "passwords ... are blocked" is read word for word).
+- A word that negates its stem by its form reads as that negation where the other text writes the stem and not the
+  word: "unstaffed" as "not staffed" against "have staff on site", "blameless" as "no blame", "non-editable" as "not
+  editable". "un-" counts before a participle or adjective only ("-ed", "-able", "-ible", "-ful"): "unlock" undoes.
 - In a relative clause, "that are not selected stay online" negates "selected" only: a comma closes the clause
   after a past participle that a content word follows.
 """
@@ -81,7 +84,25 @@ def reword_negations(text: str, other: str) -> str:
         text = _KEEP.sub("does not delete", text)
     if not _BLOCKING.search(other):
         text = _BLOCKS.sub(lambda m: f"{m.group(1)}{m.group(2)} not", text)
+    text = _MORPHEMES.sub(lambda m: _said_by_morpheme(m, other), text)
     return _RELATIVE.sub(_close_clause, text)
+
+
+# A word negating its stem by its form: "blameless" (no blame), "unstaffed" (not staffed), "non-editable". Only
+# "un-" before a participle or adjective: before a verb it undoes ("unlock"), no negation.
+_MORPHEMES = re.compile(
+    r"\b(?:(?P<prefix>un|non-?)(?P<base>[^\W\d_]{2,}(?:ed|able|ible|ful))|(?P<stem>[^\W\d_]{3,})less)\b", re.I
+)
+
+
+def _said_by_morpheme(match: re.Match[str], other: str) -> str:
+    """The word as "not <base>" ("unlimited") or "no <stem>" ("blameless") where the other text writes that base or
+    stem as a word of its own, and the word itself not: only there is the negation the word holds compared."""
+    word = match.group()
+    base = match.group("base") or match.group("stem")
+    if re.search(rf"\b{re.escape(word)}\b", other, re.I) or not re.search(rf"\b{re.escape(base[:4])}", other, re.I):
+        return word
+    return f"not {base}" if match.group("base") else f"no {base}"
 
 
 def _prevented(match: re.Match[str], other: str) -> str:

@@ -171,3 +171,19 @@ def test_a_negation_only_in_the_condition_the_sentence_opens_with_is_no_claim_th
 ):
     text = "If an upload fails, the web app shows a Retry button next to it."
     assert (problems(sentence, text, make_record) == []) is shown
+
+
+@pytest.mark.parametrize(
+    ("sentence", "shown"),
+    [
+        ("Admins don't have to wait: they can unlock a member from the admin console.", True),  # the framing's
+        ("Admins can unlock a member from the admin console: they do not wait for a ticket.", False),  # the claim's
+        ("Admins don't have to wait, they can unlock a member from the admin console.", False),  # no colon
+        ("Admins don't wait until 10:00 to unlock a member from the admin console.", False),  # a time closes nothing
+    ],
+)
+def test_a_negation_only_in_an_opening_clause_closed_by_a_colon_is_no_claim_the_span_must_state(
+    sentence, shown, make_record
+):
+    text = "Admins can unlock a member's account early from the admin console."
+    assert (problems(sentence, text, make_record) == []) is shown

@@ -974,3 +974,35 @@ def test_a_number_said_in_words_counts_for_the_share_but_never_against_it():
     verdict = verify_sentence("Each backup is kept for forty days [1].", blocks=blocks, config=CONFIG)
     assert not verdict.shown and verdict.reasons == ("[1] states 35 days, not 40",)
 
+
+
+ERRORS = block(
+    1, "The API returns status code 401 when a token is missing. A 401 response includes an error code named "
+    "invalid_token.",
+)
+BANK = block(
+    1, "Your bank may need extra time to show the refund on your statement. Lumora Labs cannot speed up the time your "
+    "bank takes.",
+)
+
+TRIAL = block(
+    1, "Every new workspace gets a free trial. The trial lasts 14 days. The trial starts when the workspace is "
+    "created.",
+)
+
+
+@pytest.mark.parametrize(
+    ("chunk", "sentence"),
+    [
+        (ERRORS, "A 401 also carries the error code invalid_token in its response [1]."),
+        (BANK, "Your bank may take extra time to show the refund on your statement [1]."),
+        (TRIAL, "The trial runs for 14 days from the moment the workspace is created [1]."),
+    ],
+)
+def test_a_light_word_for_another_is_a_rewording(chunk, sentence):
+    assert verify_sentence(sentence, blocks={1: chunk}, config=CONFIG).shown
+
+
+def test_a_thing_swapped_in_beside_a_light_word_is_still_dropped():
+    verdict = verify_sentence("A 401 also carries the error code expired_key [1].", blocks={1: ERRORS}, config=CONFIG)
+    assert not verdict.shown

@@ -26,6 +26,11 @@ from answers.pipeline.text.negating import reword_negations
         ("Nobody from support will ask for your password.", "", "support will not ask for your password."),
         ("None of your last three passwords can be used.", "", "your last three passwords can not be used."),
         ("Nobody, not even support, can recover it.", "", "anyone and support can not recover it."),
+        # A word negating its stem by its form, where the other text writes the stem.
+        ("The data centres are unstaffed at night.", "Both data centres have staff on site.",
+         "The data centres are not staffed at night."),
+        ("Post-mortems are blameless.", "Post-mortems do not blame anyone.", "Post-mortems are no blame."),
+        ("The file is non-editable.", "Nobody can edit the file.", "The file is not editable."),
     ],
 )
 def test_a_negation_said_another_way_is_written_with_a_negation_word(text, other, reworded):
@@ -41,6 +46,9 @@ def test_a_negation_said_another_way_is_written_with_a_negation_word(text, other
         ("Lumora blocks passwords that leak.", "Passwords that leak are blocked."),  # said with the verb both times
         ("Files that are not synced to desktop stay online.", ""),  # the negation goes on past "to"
         ("A reset link stops working after an hour.", "Reset links expire after one hour."),  # no "not work" there
+        ("An admin can unlock a member.", "Members are locked out."),  # "un-" of a verb undoes, it does not negate
+        ("Storage is unlimited.", "Storage is unlimited on Business."),  # both write the word: read as written
+        ("The data centres are unstaffed at night.", "Guards patrol at night."),  # no stem to compare it with
     ],
 )
 def test_a_text_is_left_as_written_where_no_rule_applies(text, other):
