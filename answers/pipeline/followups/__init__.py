@@ -253,6 +253,6 @@ imperative fragment with no conjunction ("list them") is not detected; the rewri
 """
 
 from answers.pipeline.followups.resolve import resolve_question
-from answers.pipeline.followups.turns import RULES, FollowupRules, Resolution, Turn
+from answers.pipeline.followups.turns import RULES, FollowupRules, Lookup, Resolution, Turn
 
-__all__ = ["RULES", "FollowupRules", "Resolution", "Turn", "resolve_question"]
+__all__ = ["RULES", "FollowupRules", "Lookup", "Resolution", "Turn", "resolve_question"]
