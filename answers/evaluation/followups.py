@@ -13,7 +13,17 @@ from answers.evaluation.runner import CHANNEL, chunk_facts, observation_from
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.followups import Resolution, Turn
 from answers.present.api import AnswerSummary
-from answers.services import MAX_HISTORY, Caller, GeneratorFactory, Resolver, ask, resolve_followup, turn_from
+from answers.services import (
+    MAX_HISTORY,
+    Caller,
+    GeneratorFactory,
+    Resolver,
+    ask,
+    prepare_caller,
+    resolve_followup,
+    resolve_in_context,
+    turn_from,
+)
 from corpus_admin.visibility import PUBLIC_ONLY
 
 KINDS = ("ellipsis", "reference", "standalone")
@@ -135,7 +145,10 @@ async def _run_all(
     for case in cases:
         history = await conversation_history(case.turns[:-1], config=config, make_generator=make_generator,
                                              resolve=resolve)
-        results.append(judge_followup(case, await resolve(case.turns[-1], history, config)))
+        # the last question resolved as an answer to it would be: the service's call, asking the public corpus
+        prepared = await prepare_caller(None, PUBLIC_ONLY)
+        results.append(judge_followup(case, await resolve_in_context(
+            case.turns[-1], history, config=config, resolve=resolve, retriever=prepared.retriever)))
     return tuple(results)
 
 
