@@ -11,10 +11,12 @@ from answers.pipeline.generate.score import (
     sentence_similarities,
     states_asked_default,
     term_weights,
+    text_terms,
     unit_signals,
     without_section_numbers,
 )
 from answers.pipeline.generate.units import Unit, block_units, quoted_sentences
+from answers.pipeline.text.light import light_terms
 from answers.pipeline.text.questions import (
     ASKS_SEVERAL,
     QuestionType,
@@ -36,7 +38,7 @@ from answers.pipeline.text.questions import (
     writes_acronym,
     writes_variant,
 )
-from answers.pipeline.text.tokens import significant_terms
+from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 from answers.pipeline.types import Block
 
 _PART_SLACK = 0.3
@@ -113,6 +115,7 @@ def answer_candidates(
     terms = answer_terms(question, config=config)
     if not terms or not blocks or limit < 1:
         return []
+    terms = _less_unwritten_light_words(terms, blocks, config.tokenizer)
     kind = question_type(question)
     several = bool(ASKS_SEVERAL.search(question)) and kind is not QuestionType.PROCEDURE
     floor = max(config.min_sentence_coverage - _PART_SLACK, 0.0) if several else config.min_sentence_coverage
@@ -238,6 +241,17 @@ def _candidates(
                                      asked_type=asked_type, by_corpus=by_corpus))
         for unit in units
     ]
+
+
+def _less_unwritten_light_words(terms: list[str], blocks: Sequence[Block], tokenizer: TokenizerConfig) -> list[str]:
+    """The question's terms less its light words (`text/light.py`: "given", "carries", "holds") that no block writes:
+    they only link what the question asks ("when none is given", "the graph given to TopologicalSorter"), so passages
+    that never write them say it in other words; a light word some block writes still counts."""
+    light = light_terms(tokenizer).intersection(terms)
+    if not light:
+        return terms
+    written = frozenset().union(*(text_terms(b.text, tokenizer) for b in blocks))
+    return [t for t in terms if t not in light or t in written] or terms
 
 
 def _qualifies(candidate: Candidate, floor: float, config: PipelineConfig) -> bool:

@@ -104,6 +104,11 @@ def _terms(text: str, tokenizer: TokenizerConfig) -> frozenset[str]:
     return frozenset(significant_terms(text, tokenizer))
 
 
+def text_terms(text: str, tokenizer: TokenizerConfig) -> frozenset[str]:
+    """A text's significant terms, from the reader's cache."""
+    return _terms(text, tokenizer)
+
+
 def clear_caches() -> None:
     """Forget the terms read so far (for a benchmark of cold answers)."""
     _terms.cache_clear()

@@ -493,3 +493,18 @@ def test_a_page_of_another_name_the_question_names_speaks_of_the_defined_setting
     answer = extract_answer(question, [*tool, *entry], config=CONFIG)
 
     assert answer and "pg_flushtool requires" in answer[0]
+
+
+def test_a_light_word_of_the_question_that_no_block_writes_is_no_term_the_answer_must_cover():
+    limit = block(1, "Both strings passed to levenshtein can be at most 255 characters long.")
+
+    assert extract_answer("How long can the strings given to levenshtein be?", [limit], config=CONFIG) == [
+        "Both strings passed to levenshtein can be at most 255 characters long [1]."
+    ]
+
+
+def test_a_light_word_of_the_question_that_a_block_writes_still_counts():
+    limit = block(1, "Both strings passed to levenshtein can be at most 255 characters long.")
+    other = block(2, "Arguments given to a function are checked first.")
+
+    assert extract_answer("How long can the strings given to levenshtein be?", [limit, other], config=CONFIG) == []
