@@ -465,6 +465,8 @@ class Bm25Index:
         """
         if k <= 0:
             return []
+        if self._delta is None:  # main alone: no list of segments to build
+            return self._segment_search(query_tokens, max_rank, k, prune_from, self._tiers[_checked_rank(max_rank)])
         segments = self._segments(max_rank)
         hits = self._segment_search(query_tokens, max_rank, k, prune_from, segments[0][1])
         if len(segments) == 1:
@@ -480,10 +482,14 @@ class Bm25Index:
         scoring = self._scoring_terms(query_tokens, max_rank, tier)
         if not scoring:
             return []
-        postings = sum(term.docs.size for term in scoring)
+        postings, cost = 0, 0.0  # cost: what the exhaustive path costs, in scattered postings
+        column_cost = tier.extent * _DENSE_PASS
+        for term in scoring:
+            size = term.docs.size
+            postings += size
+            cost += size if term.column is None else column_cost
         if self._prunable(scoring, postings, prune_from):  # score only the documents that may reach the top k
             eager = prune_from == 0
-            cost = sum(tier.extent * _DENSE_PASS if term.column is not None else term.docs.size for term in scoring)
             seeded = self._seeded_top(scoring, tier, k, cost, eager)
             if isinstance(seeded, list):
                 return seeded
@@ -557,9 +563,11 @@ class Bm25Index:
         one lookup per term for a few thousand documents, and none of `maxscore.candidate_docs`' narrowing.
         """
         repeats: dict[int, int] = {}
+        distinct: dict[int, _Scoring] = {}
         for term in scoring:
             repeats[term.term_id] = repeats.get(term.term_id, 0) + 1
-        by_size = sorted({term.term_id: term for term in scoring}.values(), key=lambda term: term.docs.size)
+            distinct[term.term_id] = term
+        by_size = sorted(distinct.values(), key=_posting_count)
         seeds = seed_count([term.docs.size for term in by_size], k, 0 if eager else SEED_POSTINGS)
         if seeds == len(by_size):
             return None  # every term is short: the exhaustive path is as cheap
@@ -635,9 +643,9 @@ class Bm25Index:
 
     def _ordered(self, candidates: np.ndarray, values: np.ndarray, k: int) -> list[Hit]:
         """The k best of these candidates, best first, ties by chunk id."""
-        order = np.lexsort((self.chunk_order[candidates], -values))[:k]
-        chosen = candidates[order].tolist()
-        return _hits([self.chunk_ids[i] for i in chosen], values[order].tolist())
+        order = np.lexsort((self.chunk_order.take(candidates), -values))[:k]  # take: less set-up than []
+        chosen = candidates.take(order).tolist()
+        return _hits([self.chunk_ids[i] for i in chosen], values.take(order).tolist())
 
     def _scoring_terms(self, query_tokens: list[str], max_rank: int, tier: _Tier) -> list[_Scoring]:
         """The query's tokens that score in this tier, in query order (a repeated term once per repeat)."""
@@ -758,9 +766,11 @@ class Bm25Index:
                 values[self._removed_mask[docs]] = 0.0
             return values
         values = np.zeros(docs.size, dtype=np.float64)
-        places = Places(docs, tier.extent)
+        # take casts its indexes to intp: once, not once per column, and the scratch map's places share the copy
+        columns = any(term.scaled is not None for term in scoring)
+        indexes = docs.astype(np.intp, copy=False) if columns else docs
+        places = Places(docs, tier.extent, indexes if columns else None)
         run: list[_Scoring] = []
-        indexes = docs.astype(np.intp, copy=False)  # take casts its indexes to intp: once, not once per column
         for term in scoring:
             if term.column is None or term.scaled is None:  # a column always comes with its scaled table
                 run.append(term)
@@ -927,6 +937,11 @@ def _first_at_least(values: np.ndarray, starts: np.ndarray, ends: np.ndarray, ta
         high_flat[active] = np.where(below, hi, middle)
         active = active[low_flat[active] < high_flat[active]]
     return low_flat.reshape(low.shape)
+
+
+def _posting_count(term: _Scoring) -> int:
+    """The term's postings in the tier: the seed's sort key (a function, not a lambda made every query)."""
+    return term.docs.size
 
 
 def _checked_rank(max_rank: int) -> int:

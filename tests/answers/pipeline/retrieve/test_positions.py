@@ -68,3 +68,12 @@ def test_empty_candidates_or_postings_hold_nothing():
     for docs, postings in ((empty, np.array([1, 2], dtype=np.int32)), (np.array([1], dtype=np.int32), empty)):
         found, in_postings = Places(docs, 5).lookup(postings)
         assert found.size == 0 and in_postings.size == 0
+
+
+def test_places_from_the_callers_intp_copy_are_the_same_and_erased_the_same(monkeypatch):
+    monkeypatch.setattr(positions, "MAP_STEPS", 0.0)  # the map, not binary search
+    docs = np.arange(0, 20000, 2, dtype=np.int32)  # 10,000 places: past the first counting array's 4,096
+    shared = Places(docs, 20000, docs.astype(np.intp))
+    assert shared.of_all(np.array([0, 2, 19998], dtype=np.int32)).tolist() == [0, 1, 9999]
+    found, in_postings = Places(np.array([1], dtype=np.int32), 20000).lookup(np.array([0, 1, 19998], dtype=np.int32))
+    assert found.tolist() == [0] and in_postings.tolist() == [1]  # the shared copy erased every earlier place
