@@ -33,7 +33,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
 from answers.pipeline.text.quantities import UNIT_WORDS, find_quantities, number_spans
@@ -64,6 +64,9 @@ class Name:
     terms: tuple[str, ...]
     literal: bool = False
     acronym: bool = False
+    # A literal written against the digits after it ("uuid.uuid4", "enable_SMTPUTF8"): the number check reads those
+    # digits, so the literal is looked up with any digits after it.
+    fused: bool = False
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,7 @@ class Claims:
         if name.literal and len(name.text) == 1:
             return holds_letter(self.text, name.text)
         if name.literal:
-            literal = re.escape(_literal(name.text).lower())
+            literal = re.escape(_literal(name.text).lower()) + (r"\d*" if name.fused else "")
             return re.search(rf"(?<![\w+]){literal}(?![\w+])", self.lowered) is not None
         if name.terms and set(name.terms) <= self.terms:
             return True
@@ -397,6 +400,7 @@ class _Item:
     negated: bool = False
     first: bool = False  # the sentence's first word
     joined: bool = False  # written against a digit or hyphen ("the X of 9X4"): part of a code, not a word
+    fused: bool = False  # digits follow the word with no break ("uuid4"): read as a number of their own
     trailing: bool = False  # plain, but after a negation of its clause whose reach ended before it
     negation: bool = False  # a negation word
 
@@ -466,6 +470,7 @@ def _items(
         )
         yield _Item(
             word=word, terms=terms, negated=scope > 0 and bool(terms), first=first, joined=joined,
+            fused=text[match.end() : match.end() + 1].isdigit(),
             trailing=negated_clause and scope == 0 and bool(terms),
         )
         denial = 1 if terms and scope and reach else 2 if denial == 1 and lowered in _DENYING_PREPOSITIONS else 0
@@ -555,6 +560,8 @@ def _names(items: Sequence[_Item], tokenizer: TokenizerConfig) -> Iterator[Name]
             yield Name(f"{word} {following}", _terms(word, tokenizer), literal=True)
             continue
         name = _name(word, first=item.first, joined=item.joined, tokenizer=tokenizer)
+        if name is not None and name.literal and item.fused:
+            name = replace(name, fused=True)
         if name is not None:
             seen.add(word)
             yield name

@@ -602,3 +602,11 @@ def test_a_negation_of_a_phrase_by_without_is_not_the_claims_negation(make_recor
         1, read_claims(sentence, DEFAULT), span, record, names=read_names(sentence, DEFAULT), held=held,
         tokenizer=DEFAULT, sentence=sentence,
     ) != []
+
+
+def test_an_identifier_written_against_its_digits_is_named_by_its_own_quote(make_record):
+    chunk = "To make a random UUID, call uuid.uuid4(); mail servers that accept it set enable_SMTPUTF8."
+
+    assert checked(chunk, chunk, make_record) == []  # the digits are a number of their own; the name still holds
+    assert checked("To make a random UUID, call uuid.uuid5().", chunk, make_record) == ["[1] states 4, not 5"]
+    assert checked("To make a random UUID, call uuid.uuid_4().", chunk, make_record) != []
