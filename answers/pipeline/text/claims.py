@@ -551,7 +551,7 @@ def _names(items: Sequence[_Item], tokenizer: TokenizerConfig) -> Iterator[Name]
     seen: set[str] = set()
     for i, item in enumerate(items):
         word = item.word
-        if not word or word in seen:
+        if not word or word in seen or item.negation:  # "OWNED BY NONE": the polarity check reads a negation
             continue
         following = items[i + 1].word if i + 1 < len(items) else ""
         if word[:1].isupper() and word.isalpha() and _ROMAN.fullmatch(following) and not _ROMAN.fullmatch(word):

@@ -610,3 +610,9 @@ def test_an_identifier_written_against_its_digits_is_named_by_its_own_quote(make
     assert checked(chunk, chunk, make_record) == []  # the digits are a number of their own; the name still holds
     assert checked("To make a random UUID, call uuid.uuid5().", chunk, make_record) == ["[1] states 4, not 5"]
     assert checked("To make a random UUID, call uuid.uuid_4().", chunk, make_record) != []
+
+
+def test_a_negation_word_in_capitals_is_no_name_the_span_must_hold(make_record):
+    chunk = "Specifying OWNED BY NONE removes any existing association of the sequence."
+
+    assert checked(chunk, chunk, make_record) == []
