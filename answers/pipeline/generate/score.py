@@ -99,19 +99,14 @@ class Signals:
 
 
 @functools.lru_cache(maxsize=8192)
-def _terms(text: str, tokenizer: TokenizerConfig) -> frozenset[str]:
+def text_terms(text: str, tokenizer: TokenizerConfig) -> frozenset[str]:
     """A text's significant terms, read once: a block's sentences recur in many units and answers."""
     return frozenset(significant_terms(text, tokenizer))
 
 
-def text_terms(text: str, tokenizer: TokenizerConfig) -> frozenset[str]:
-    """A text's significant terms, from the reader's cache."""
-    return _terms(text, tokenizer)
-
-
 def clear_caches() -> None:
     """Forget the terms read so far (for a benchmark of cold answers)."""
-    _terms.cache_clear()
+    text_terms.cache_clear()
 
 
 def term_weights(texts: Iterable[str], terms: Sequence[str], tokenizer: TokenizerConfig) -> dict[str, float]:
@@ -121,7 +116,7 @@ def term_weights(texts: Iterable[str], terms: Sequence[str], tokenizer: Tokenize
     wanted = set(terms)
     for text in texts:
         count += 1
-        frequency.update(wanted & _terms(text, tokenizer))
+        frequency.update(wanted & text_terms(text, tokenizer))
     return {term: math.log(1 + count / (1 + frequency[term])) for term in wanted}
 
 
@@ -150,9 +145,9 @@ def unit_signals(
     says the weights are the caller's chunks' idf."""
     wanted = set(terms)
     implied = signature_terms(unit, wanted, tokenizer)
-    own = set().union(*(_terms(s.text, tokenizer) for s in unit.sentences)) | implied
-    term_words = _terms(" ".join(unit.terms), tokenizer)
-    heading = _terms(" ".join(without_section_numbers(unit.context)), tokenizer)
+    own = set().union(*(text_terms(s.text, tokenizer) for s in unit.sentences)) | implied
+    term_words = text_terms(" ".join(unit.terms), tokenizer)
+    heading = text_terms(" ".join(without_section_numbers(unit.context)), tokenizer)
     covered = frozenset(wanted & own)
     named = frozenset((wanted & term_words) - covered)
     context_covered = frozenset((wanted & heading) - covered - named)
@@ -166,7 +161,7 @@ def unit_signals(
     # holds (the company's name beside "backup"), never one as rare as those ("refunds" in "How long are refunds
     # kept in the trash?" beside "trash"): else the plain share stands.
     by_corpus = by_corpus and _misses_only_commoner(weights, covered | named | context_covered, wanted)
-    first = _terms(unit.sentences[0].text, tokenizer)
+    first = text_terms(unit.sentences[0].text, tokenizer)
     fit = _type(unit, kind)
     if DEFAULT in wanted:
         if not _states_default(unit, implied, own, wanted, tokenizer):
