@@ -151,7 +151,7 @@ $(DJANGO_DOCS):
 # Every figure of the README's Benchmarks and Scaling tables, from a fresh clone: the retrieval benchmark at 100k and
 # 1M synthetic chunks (1M: several minutes, peak RSS about 7 GB), BEIR SciFact (SCIFACT: the BEIR folder), the
 # verifier's and the reader's cost, and the load test (answers/bench/load_bench.py: a PostgreSQL database of its own,
-# rag_bench_load, made afresh and dropped after; Redis database 9; 1 then 2 workers on ports 8500.., each also
+# rag_bench_load, made afresh and dropped after; Redis database 9, emptied before and after; 1 then 2 workers on ports 8500.., each also
 # serving the ceiling, RAG_LOADTEST_ECHO=1; LOAD_RUNS runs each), then answers/bench/readme_tables.py rewrites the
 # tables between the README's <!-- bench:NAME --> markers, and the machine they ran on (cores, CPU, memory, the
 # load average at the start) between <!-- bench:machine -->. Output: var/bench/*.json.

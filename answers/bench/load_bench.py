@@ -6,6 +6,8 @@ For each worker count: `python -m rag_site.workers` (deployment check, migrate, 
 RAG_LOADTEST_ECHO=1 so each worker also serves the ceiling, waits until every worker answers `/`, asks each one
 question (the first answer builds the index), then runs `manage.py loadtest --json` RUNS times, each from loopback
 addresses of its own (the per-address limit would refuse a second run within the minute), and stops the workers.
+The Redis database is the benchmark's own: emptied before each worker count and after the last (the counters,
+channel groups and socket caps a run leaves would otherwise meet the next `make bench`).
 Writes {"1": [run, ...], "2": [...]} for answers/bench/readme_tables.py, each run with the machine's 1-minute load
 average at its start. Imports no Django: the commands run as child processes.
 """
@@ -19,6 +21,8 @@ import time
 import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
+
+import redis
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 READY_TIMEOUT_S = 300.0
@@ -38,6 +42,19 @@ def wait_ready(url: str, *, process: subprocess.Popen, timeout_s: float = READY_
             pass
         time.sleep(0.5)
     raise RuntimeError(f"{url} did not answer within {timeout_s:g} s")
+
+
+def empty_redis(url: str) -> int:
+    """Empty the benchmark's own Redis database and return how many keys it held; database 0 is refused."""
+    client = redis.Redis.from_url(url, socket_timeout=5)
+    try:
+        if client.connection_pool.connection_kwargs.get("db", 0) == 0:
+            raise ValueError(f"{url} names Redis database 0, which other programs share: name one of its own (/9)")
+        keys = client.dbsize()
+        client.flushdb()
+        return keys
+    finally:
+        client.close()
 
 
 def loadtest(urls: Sequence[str], *, clients: int, questions: int, source: str, ceiling: bool = True) -> dict:
@@ -84,7 +101,8 @@ def measure(workers: int, *, env: dict[str, str], port: int, runs: int, clients:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m answers.bench.load_bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", required=True, help="A PostgreSQL database for the benchmark only.")
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/9", help="A Redis database of its own.")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/9",
+                        help="A Redis database of its own (not 0): emptied before and after.")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--runs", type=int, default=3)
@@ -96,10 +114,15 @@ def main(argv: Sequence[str] | None = None) -> int:
            "RAG_LOADTEST_ECHO": "1", "RAG_TASKS_BACKEND": "immediate",
            "RAG_DB_THREADS": os.environ.get("RAG_DB_THREADS", "4")}  # no ingest worker: nothing is uploaded
     results = {}
-    for n, workers in enumerate(options.workers):
-        results[str(workers)] = measure(workers, env=env, port=options.port, runs=options.runs,
-                                        clients=options.clients, questions=options.questions, first_source=10 + n)
-        print(f"{workers} worker(s): shares {[run['share_of_ceiling'] for run in results[str(workers)]]}", flush=True)
+    try:
+        for n, workers in enumerate(options.workers):
+            empty_redis(options.redis_url)
+            results[str(workers)] = measure(workers, env=env, port=options.port, runs=options.runs,
+                                            clients=options.clients, questions=options.questions, first_source=10 + n)
+            shares = [run["share_of_ceiling"] for run in results[str(workers)]]
+            print(f"{workers} worker(s): shares {shares}", flush=True)
+    finally:
+        empty_redis(options.redis_url)
     options.out.parent.mkdir(parents=True, exist_ok=True)
     options.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     return 0
