@@ -35,6 +35,7 @@ from answers.pipeline.text.questions import (
     question_type,
     states_bound,
     states_number,
+    type_match,
     writes_acronym,
     writes_variant,
 )
@@ -262,9 +263,15 @@ def _qualifies(candidate: Candidate, floor: float, config: PipelineConfig) -> bo
         first = set(significant_terms(candidate.unit.sentences[0].text, config.tokenizer))
         if not signals.covered & first:
             return False  # steps start where the question's words are
-        if candidate.unit.kind == "section" and signals.type < 1.0:
+        if candidate.unit.kind == "section" and signals.type < 1.0 and not _tells_a_step(candidate.unit):
             return False  # a section read as steps starts with one ("Select the file and click Restore.")
     return signals.distinct_reach >= floor or _close_in_meaning(candidate)
+
+
+def _tells_a_step(unit: Unit) -> bool:
+    """Whether a later sentence of a prose section tells the step ("... enabling new modules is a simple matter of
+    running a2enmod module"): the section is the procedure told in prose."""
+    return any(type_match(s.text, QuestionType.PROCEDURE) >= 1.0 for s in unit.sentences[1:])
 
 
 def _writes_names(unit: Unit, names: Sequence[str]) -> bool:

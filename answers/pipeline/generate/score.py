@@ -45,6 +45,8 @@ DEFAULT_ANSWERS = (QuestionType.YES_NO, QuestionType.NAME)
 SECTION_NUMBER = re.compile(
     r"^\s*(?:(?:chapter|appendix|section|part)\s+)?(?:(?:[A-Z]|\d+)(?:\.\d+)*\.|\d+(?:\.\d+)+)(?=\s)", re.I
 )
+# A command-line option a reference line defines ("-i --interactive", "--if-exists", "-x extension").
+OPTION = re.compile(r"^--?[A-Za-z][\w-]*(?=[\s=,\[]|$)")
 HEADING_SHARE = 0.5  # a term only the heading covers counts half (the heading is context), a field's term in full
 
 
@@ -272,13 +274,20 @@ def _states_default(
     return initial or (states and ((bool(field) and field <= wanted) or unit.kind == "field"))
 
 
+def _defines_an_option(unit: Unit) -> bool:
+    """Whether the unit starts with the line that defines a command's option ("-i --interactive: Prompt for
+    confirmation ..."), not with a later sentence of its description."""
+    first = unit.sentences[0].text
+    return any(OPTION.match(term) and first.startswith(term) for term in unit.terms)
+
+
 def _type(unit: Unit, kind: QuestionType) -> float:
     """How the unit fits the asked type; for a procedure, steps fit best and a lone sentence or a pair (by its more
     procedural sentence) at most `LONE_STEP` (a procedure is told in more than one sentence)."""
     if kind is not QuestionType.PROCEDURE:
         return type_match(unit.text, kind)
-    if unit.kind == "steps":
-        return 1.0
+    if unit.kind == "steps" or _defines_an_option(unit):
+        return 1.0  # steps, or a command's option: passing it is the step ("--if-exists: Do not throw an error ...")
     if unit.kind == "pair":  # the step may be the sentence that depends on the first ("This is done with ...")
         return min(max(type_match(s.text, kind) for s in unit.sentences), LONE_STEP)
     fit = type_match(unit.sentences[0].text, kind)
