@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generate.base import GenerationRequest
 from answers.pipeline.generate.score import (
+    DEFAULT,
     Signals,
     sentence_similarities,
     states_asked_default,
@@ -15,7 +16,14 @@ from answers.pipeline.generate.score import (
     unit_signals,
     without_section_numbers,
 )
-from answers.pipeline.generate.units import Unit, block_units, quoted_sentences
+from answers.pipeline.generate.units import (
+    STATES_DEFAULT,
+    STATES_INITIAL,
+    STATES_OMITTED,
+    Unit,
+    block_units,
+    quoted_sentences,
+)
 from answers.pipeline.text.light import light_terms
 from answers.pipeline.text.questions import (
     ASKS_SEVERAL,
@@ -141,6 +149,9 @@ def answer_candidates(
             and not _under_a_namesake(c.unit, called, qualifiers)
             and not _mentions_in_passing(c.unit, defined, joined)
             and not names_sibling_command(c.unit.block.record.source_title, commands)
+            # a question asking for a default (or what holds "when none is given") is answered by a unit saying what
+            # holds then, not by one about the thing in general
+            and (DEFAULT not in terms or _speaks_of_a_default(c.unit))
         ),
         key=lambda c: c.key,
     )
@@ -266,6 +277,20 @@ def _qualifies(candidate: Candidate, floor: float, config: PipelineConfig) -> bo
         if candidate.unit.kind == "section" and signals.type < 1.0 and not _tells_a_step(candidate.unit):
             return False  # a section read as steps starts with one ("Select the file and click Restore.")
     return signals.distinct_reach >= floor or _close_in_meaning(candidate)
+
+
+# Words that say what holds when nothing else is asked for, beside a default's own ("unless", "otherwise").
+_OTHERWISE = re.compile(r"\bunless\b|\botherwise\b", re.I)
+
+
+def _speaks_of_a_default(unit: Unit) -> bool:
+    """Whether a unit can answer a question asking for a default: it says what holds when nothing is given, in its
+    sentences, its term or its heading ("The default is 5 seconds", "If port is omitted, ..."), or it is a signature
+    or a field, which state values as defaults."""
+    if unit.kind in ("signature", "field") or unit.sentences[0].signature:
+        return True
+    text = " ".join((unit.text, *unit.terms, *unit.context))
+    return any(pattern.search(text) for pattern in (STATES_DEFAULT, STATES_INITIAL, STATES_OMITTED, _OTHERWISE))
 
 
 def _tells_a_step(unit: Unit) -> bool:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from answers.pipeline.embed.similarity import similarity_to_question
 from answers.pipeline.generate.fields import parameter_defaults
-from answers.pipeline.generate.units import STATES_DEFAULT, STATES_INITIAL, Unit
+from answers.pipeline.generate.units import STATES_DEFAULT, STATES_INITIAL, STATES_OMITTED, Unit
 from answers.pipeline.text.questions import QuestionType, type_match
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 
@@ -148,6 +148,8 @@ def unit_signals(
     wanted = set(terms)
     implied = signature_terms(unit, wanted, tokenizer)
     own = set().union(*(text_terms(s.text, tokenizer) for s in unit.sentences)) | implied
+    if DEFAULT in wanted and any(STATES_OMITTED.search(s.text) for s in unit.sentences):
+        own.add(DEFAULT)  # "If port is omitted, ..." says what "when no port is given" asks
     term_words = text_terms(" ".join(unit.terms), tokenizer)
     heading = text_terms(" ".join(without_section_numbers(unit.context)), tokenizer)
     covered = frozenset(wanted & own)
@@ -267,7 +269,7 @@ def _states_default(
     # The field's whole name is asked ("shared_buffers", not "wal_buffers" for a question on shared_buffers); the
     # type in its parentheses is not part of it.
     field = set(significant_terms(re.sub(r"\([^()]*\)", " ", unit.sentences[0].field), tokenizer))
-    states = any(STATES_DEFAULT.search(s.text) for s in unit.sentences)
+    states = any(STATES_DEFAULT.search(s.text) or STATES_OMITTED.search(s.text) for s in unit.sentences)
     # ... or a value the thing starts with, in a unit whose own words say every other asked term ("Note that the root
     # logger is created with level WARNING." for "What is the default level of the root logger?")
     initial = wanted - {DEFAULT} <= own and any(STATES_INITIAL.search(s.text) for s in unit.sentences)

@@ -539,3 +539,14 @@ def test_the_line_defining_a_commands_option_answers_a_how_to_as_its_step():
         "-i --interactive: Prompt for confirmation before actually removing the user, and prompt for the user name if "
         "none is specified on the command line [1]."
     ]
+
+
+def test_a_question_asking_what_holds_when_none_is_given_needs_a_unit_saying_what_holds_then():
+    question = "Which lock mode does LOCK TABLE take when no mode is given?"
+    general = block(1, "LOCK TABLE\nThe lock modes of LOCK TABLE are compatible with the lock modes of Oracle.", 5.0)
+    omitted = block(2, "LOCK TABLE\nWhen no lock mode is given, LOCK TABLE takes the ACCESS EXCLUSIVE lock mode.", 4.0)
+
+    assert extract_answer(question, [general], config=CONFIG) == []
+    assert extract_answer(question, [general, omitted], config=CONFIG) == [
+        "When no lock mode is given, LOCK TABLE takes the ACCESS EXCLUSIVE lock mode [2]."
+    ]
