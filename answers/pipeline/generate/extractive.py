@@ -310,7 +310,8 @@ def _writes_names(unit: Unit, names: Sequence[str]) -> bool:
 
 def _under_a_namesake(unit: Unit, called: Sequence[tuple[str, ...]], qualifiers: set[str]) -> bool:
     """Whether the unit stands under a qualified name (a signature's, a class's) ending in a name the question calls
-    but of another module ("asyncio.Queue(maxsize=0)" or "io.open(...)" for "queue.Queue" or "open()"). The names
+    but of another module ("asyncio.Queue(maxsize=0)" or "io.open(...)" for "queue.Queue" or "open()"), or in that
+    name with a suffix, a sibling of it ("nntplib.NNTP_SSL" for "nntplib.NNTP", "FTP_TLS" for "FTP"). The names
     agree when the term is the asked name's tail ("Queue.put" for "queue.Queue.put()"), when a dotted asked name is
     the term's tail ("pathlib.Path.mkdir" for "Path.mkdir"), or when the question writes the term's modules."""
     if not called:
@@ -320,6 +321,8 @@ def _under_a_namesake(unit: Unit, called: Sequence[tuple[str, ...]], qualifiers:
             continue
         parts = tuple(term.lower().split("."))
         for name in called:
+            if parts[-1].startswith(name[-1] + "_"):
+                return True  # the asked name with a suffix is a sibling ("nntplib.NNTP_SSL" for "nntplib.NNTP")
             if parts[-1] != name[-1] or set(parts[:-1]) <= qualifiers:
                 continue
             if name[-len(parts):] == parts or (len(name) > 1 and parts[-len(name):] == name):

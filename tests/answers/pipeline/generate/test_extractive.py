@@ -550,3 +550,15 @@ def test_a_question_asking_what_holds_when_none_is_given_needs_a_unit_saying_wha
     assert extract_answer(question, [general, omitted], config=CONFIG) == [
         "When no lock mode is given, LOCK TABLE takes the ACCESS EXCLUSIVE lock mode [2]."
     ]
+
+
+def test_a_signature_of_the_called_name_with_a_suffix_is_a_sibling_that_does_not_answer_for_it():
+    secure = queues("class nntplib.NNTP_SSL(host, port=563, user=None): Return a new encrypted NNTP connection object.")
+    plain = queues("class nntplib.NNTP(host, port=119, user=None): Return a new NNTP connection object.", first=2,
+                   score=2.0)
+    question = "Which port does nntplib.NNTP connect to when no port is given?"
+
+    assert extract_answer(question, secure, config=CONFIG) == []
+    assert extract_answer(question, secure + plain, config=CONFIG) == [
+        "class nntplib.NNTP(host, port=119, user=None): Return a new NNTP connection object [2]."
+    ]
