@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.generate.base import GenerationRequest
 from answers.pipeline.generate.score import (
+    DEFAULT,
     Signals,
     sentence_similarities,
     states_asked_default,
@@ -15,7 +16,14 @@ from answers.pipeline.generate.score import (
     unit_signals,
     without_section_numbers,
 )
-from answers.pipeline.generate.units import Unit, block_units, quoted_sentences
+from answers.pipeline.generate.units import (
+    STATES_DEFAULT,
+    STATES_INITIAL,
+    STATES_OMITTED,
+    Unit,
+    block_units,
+    quoted_sentences,
+)
 from answers.pipeline.text.light import light_terms
 from answers.pipeline.text.questions import (
     ASKS_SEVERAL,
@@ -35,6 +43,7 @@ from answers.pipeline.text.questions import (
     question_type,
     states_bound,
     states_number,
+    type_match,
     writes_acronym,
     writes_variant,
 )
@@ -140,6 +149,9 @@ def answer_candidates(
             and not _under_a_namesake(c.unit, called, qualifiers)
             and not _mentions_in_passing(c.unit, defined, joined)
             and not names_sibling_command(c.unit.block.record.source_title, commands)
+            # a question asking for a default (or what holds "when none is given") is answered by a unit saying what
+            # holds then, not by one about the thing in general
+            and (DEFAULT not in terms or _speaks_of_a_default(c.unit))
         ),
         key=lambda c: c.key,
     )
@@ -262,9 +274,29 @@ def _qualifies(candidate: Candidate, floor: float, config: PipelineConfig) -> bo
         first = set(significant_terms(candidate.unit.sentences[0].text, config.tokenizer))
         if not signals.covered & first:
             return False  # steps start where the question's words are
-        if candidate.unit.kind == "section" and signals.type < 1.0:
+        if candidate.unit.kind == "section" and signals.type < 1.0 and not _tells_a_step(candidate.unit):
             return False  # a section read as steps starts with one ("Select the file and click Restore.")
     return signals.distinct_reach >= floor or _close_in_meaning(candidate)
+
+
+# Words that say what holds when nothing else is asked for, beside a default's own ("unless", "otherwise").
+_OTHERWISE = re.compile(r"\bunless\b|\botherwise\b", re.I)
+
+
+def _speaks_of_a_default(unit: Unit) -> bool:
+    """Whether a unit can answer a question asking for a default: it says what holds when nothing is given, in its
+    sentences, its term or its heading ("The default is 5 seconds", "If port is omitted, ..."), or it is a signature
+    or a field, which state values as defaults."""
+    if unit.kind in ("signature", "field") or unit.sentences[0].signature:
+        return True
+    text = " ".join((unit.text, *unit.terms, *unit.context))
+    return any(pattern.search(text) for pattern in (STATES_DEFAULT, STATES_INITIAL, STATES_OMITTED, _OTHERWISE))
+
+
+def _tells_a_step(unit: Unit) -> bool:
+    """Whether a later sentence of a prose section tells the step ("... enabling new modules is a simple matter of
+    running a2enmod module"): the section is the procedure told in prose."""
+    return any(type_match(s.text, QuestionType.PROCEDURE) >= 1.0 for s in unit.sentences[1:])
 
 
 def _writes_names(unit: Unit, names: Sequence[str]) -> bool:
@@ -278,7 +310,8 @@ def _writes_names(unit: Unit, names: Sequence[str]) -> bool:
 
 def _under_a_namesake(unit: Unit, called: Sequence[tuple[str, ...]], qualifiers: set[str]) -> bool:
     """Whether the unit stands under a qualified name (a signature's, a class's) ending in a name the question calls
-    but of another module ("asyncio.Queue(maxsize=0)" or "io.open(...)" for "queue.Queue" or "open()"). The names
+    but of another module ("asyncio.Queue(maxsize=0)" or "io.open(...)" for "queue.Queue" or "open()"), or in that
+    name with a suffix, a sibling of it ("nntplib.NNTP_SSL" for "nntplib.NNTP", "FTP_TLS" for "FTP"). The names
     agree when the term is the asked name's tail ("Queue.put" for "queue.Queue.put()"), when a dotted asked name is
     the term's tail ("pathlib.Path.mkdir" for "Path.mkdir"), or when the question writes the term's modules."""
     if not called:
@@ -288,6 +321,8 @@ def _under_a_namesake(unit: Unit, called: Sequence[tuple[str, ...]], qualifiers:
             continue
         parts = tuple(term.lower().split("."))
         for name in called:
+            if parts[-1].startswith(name[-1] + "_"):
+                return True  # the asked name with a suffix is a sibling ("nntplib.NNTP_SSL" for "nntplib.NNTP")
             if parts[-1] != name[-1] or set(parts[:-1]) <= qualifiers:
                 continue
             if name[-len(parts):] == parts or (len(name) > 1 and parts[-len(name):] == name):

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from answers.pipeline.embed.similarity import similarity_to_question
 from answers.pipeline.generate.fields import parameter_defaults
-from answers.pipeline.generate.units import STATES_DEFAULT, STATES_INITIAL, Unit
+from answers.pipeline.generate.units import STATES_DEFAULT, STATES_INITIAL, STATES_OMITTED, Unit
 from answers.pipeline.text.questions import QuestionType, type_match
 from answers.pipeline.text.tokens import TokenizerConfig, significant_terms
 
@@ -45,6 +45,8 @@ DEFAULT_ANSWERS = (QuestionType.YES_NO, QuestionType.NAME)
 SECTION_NUMBER = re.compile(
     r"^\s*(?:(?:chapter|appendix|section|part)\s+)?(?:(?:[A-Z]|\d+)(?:\.\d+)*\.|\d+(?:\.\d+)+)(?=\s)", re.I
 )
+# A command-line option a reference line defines ("-i --interactive", "--if-exists", "-x extension").
+OPTION = re.compile(r"^--?[A-Za-z][\w-]*(?=[\s=,\[]|$)")
 HEADING_SHARE = 0.5  # a term only the heading covers counts half (the heading is context), a field's term in full
 
 
@@ -146,6 +148,8 @@ def unit_signals(
     wanted = set(terms)
     implied = signature_terms(unit, wanted, tokenizer)
     own = set().union(*(text_terms(s.text, tokenizer) for s in unit.sentences)) | implied
+    if DEFAULT in wanted and any(STATES_OMITTED.search(s.text) for s in unit.sentences):
+        own.add(DEFAULT)  # "If port is omitted, ..." says what "when no port is given" asks
     term_words = text_terms(" ".join(unit.terms), tokenizer)
     heading = text_terms(" ".join(without_section_numbers(unit.context)), tokenizer)
     covered = frozenset(wanted & own)
@@ -265,11 +269,18 @@ def _states_default(
     # The field's whole name is asked ("shared_buffers", not "wal_buffers" for a question on shared_buffers); the
     # type in its parentheses is not part of it.
     field = set(significant_terms(re.sub(r"\([^()]*\)", " ", unit.sentences[0].field), tokenizer))
-    states = any(STATES_DEFAULT.search(s.text) for s in unit.sentences)
+    states = any(STATES_DEFAULT.search(s.text) or STATES_OMITTED.search(s.text) for s in unit.sentences)
     # ... or a value the thing starts with, in a unit whose own words say every other asked term ("Note that the root
     # logger is created with level WARNING." for "What is the default level of the root logger?")
     initial = wanted - {DEFAULT} <= own and any(STATES_INITIAL.search(s.text) for s in unit.sentences)
     return initial or (states and ((bool(field) and field <= wanted) or unit.kind == "field"))
+
+
+def _defines_an_option(unit: Unit) -> bool:
+    """Whether the unit starts with the line that defines a command's option ("-i --interactive: Prompt for
+    confirmation ..."), not with a later sentence of its description."""
+    first = unit.sentences[0].text
+    return any(OPTION.match(term) and first.startswith(term) for term in unit.terms)
 
 
 def _type(unit: Unit, kind: QuestionType) -> float:
@@ -277,8 +288,8 @@ def _type(unit: Unit, kind: QuestionType) -> float:
     procedural sentence) at most `LONE_STEP` (a procedure is told in more than one sentence)."""
     if kind is not QuestionType.PROCEDURE:
         return type_match(unit.text, kind)
-    if unit.kind == "steps":
-        return 1.0
+    if unit.kind == "steps" or _defines_an_option(unit):
+        return 1.0  # steps, or a command's option: passing it is the step ("--if-exists: Do not throw an error ...")
     if unit.kind == "pair":  # the step may be the sentence that depends on the first ("This is done with ...")
         return min(max(type_match(s.text, kind) for s in unit.sentences), LONE_STEP)
     fit = type_match(unit.sentences[0].text, kind)

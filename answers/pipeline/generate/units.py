@@ -38,6 +38,14 @@ FIELD = re.compile(r"^[A-Z][\w ]{0,30}:\s+\S")
 # A sentence stating a default ("The default is 1s", "defaults to 'r'", "defaulting to 28 places"), not one about
 # other values ("non-default").
 STATES_DEFAULT = re.compile(r"(?<!non-)\bdefault(?:s|ed|ing)?\b", re.I)
+# A sentence stating what holds when no value is given, a default in other words ("If port is omitted, ...", "When
+# no lock mode is given, ...", "called without arguments"): the question's "when none is given" is read as "default".
+STATES_OMITTED = re.compile(
+    r"\bomitted\b|\bnot\s+(?:given|specified|supplied|provided|passed)\b|"
+    r"\b(?:if|when|where)\s+(?:no\s+[\w-]+(?:\s+[\w-]+)?|none|nothing)\s+(?:is|are)\s+(?:given|specified|supplied|provided|"
+    r"passed)\b|\bwithout\s+(?:an?\s+)?arguments?\b",
+    re.I,
+)
 # A sentence stating the value a thing starts with, a default in other words ("is created with level WARNING").
 STATES_INITIAL = re.compile(r"\binitially\b|\b(?:is|are)\s+created\s+with\b", re.I)
 # A sentence pointing back, also after a short opening phrase and its comma ("By default, it contains files dns") or

@@ -56,6 +56,7 @@ SPENT_PARTS = (
     ("78888b7", {"debian-handbook": 22, "python": 23, "postgresql": 23}),
     ("d704f2d", {"debian-handbook": 22, "python": 23, "postgresql": 23}),
     ("a217d0f", {"debian-handbook": 22, "python": 23, "postgresql": 23}),
+    ("a625688", {"debian-handbook": 22, "python": 23, "postgresql": 23}),
 )
 
 

@@ -508,3 +508,57 @@ def test_a_light_word_of_the_question_that_a_block_writes_still_counts():
     other = block(2, "Arguments given to a function are checked first.")
 
     assert extract_answer("How long can the strings given to levenshtein be?", [limit, other], config=CONFIG) == []
+
+
+def test_a_prose_section_whose_later_sentence_tells_the_step_answers_a_how_to():
+    apache = block(1, "Installing Apache\n"
+                      "Apache is a modular server, and many features are implemented by external modules that the main "
+                      "program loads during its initialization.\n"
+                      "The default configuration only enables the most common modules, but enabling new modules is a "
+                      "simple matter of running a2enmod module; to disable a module, the command is a2dismod module.\n"
+                      "These programs actually only create symbolic links in /etc/apache2/mods-enabled/.", 5.0)
+
+    answer = extract_answer("How do I enable an Apache module?", [apache], config=CONFIG)
+
+    assert any("running a2enmod module" in sentence for sentence in answer)
+
+
+DROPUSER = """<html><head><title>dropuser</title></head><body><h2>dropuser</h2><h2>Options</h2><dl>
+<dt><code>-i</code><br/><code>--interactive</code></dt><dd><p>Prompt for confirmation before actually removing the
+user, and prompt for the user name if none is specified on the command line.</p></dd>
+<dt><code>--if-exists</code></dt><dd><p>Do not throw an error if the user does not exist. A notice is issued in this
+case.</p></dd>
+<dt><code>-V</code><br/><code>--version</code></dt><dd><p>Print the dropuser version and exit.</p></dd></dl>
+</body></html>"""
+
+
+def test_the_line_defining_a_commands_option_answers_a_how_to_as_its_step():
+    blocks = document_blocks("app-dropuser.html", DROPUSER)
+
+    assert extract_answer("How do I make dropuser ask before it actually removes the user?", blocks, config=CONFIG) == [
+        "-i --interactive: Prompt for confirmation before actually removing the user, and prompt for the user name if "
+        "none is specified on the command line [1]."
+    ]
+
+
+def test_a_question_asking_what_holds_when_none_is_given_needs_a_unit_saying_what_holds_then():
+    question = "Which lock mode does LOCK TABLE take when no mode is given?"
+    general = block(1, "LOCK TABLE\nThe lock modes of LOCK TABLE are compatible with the lock modes of Oracle.", 5.0)
+    omitted = block(2, "LOCK TABLE\nWhen no lock mode is given, LOCK TABLE takes the ACCESS EXCLUSIVE lock mode.", 4.0)
+
+    assert extract_answer(question, [general], config=CONFIG) == []
+    assert extract_answer(question, [general, omitted], config=CONFIG) == [
+        "When no lock mode is given, LOCK TABLE takes the ACCESS EXCLUSIVE lock mode [2]."
+    ]
+
+
+def test_a_signature_of_the_called_name_with_a_suffix_is_a_sibling_that_does_not_answer_for_it():
+    secure = queues("class nntplib.NNTP_SSL(host, port=563, user=None): Return a new encrypted NNTP connection object.")
+    plain = queues("class nntplib.NNTP(host, port=119, user=None): Return a new NNTP connection object.", first=2,
+                   score=2.0)
+    question = "Which port does nntplib.NNTP connect to when no port is given?"
+
+    assert extract_answer(question, secure, config=CONFIG) == []
+    assert extract_answer(question, secure + plain, config=CONFIG) == [
+        "class nntplib.NNTP(host, port=119, user=None): Return a new NNTP connection object [2]."
+    ]
