@@ -59,6 +59,23 @@ def test_the_demo_table_has_forty_dev_conversations_of_every_kind_and_its_spent_
     assert not any(row.get("was_held_out") and row["held_out"] for row in rows)
 
 
+def test_the_held_out_part_is_the_fourteenth_with_eighty_conversations_of_every_kind():
+    cases = load_followups(DEMO_TABLE)
+    rows = [json.loads(line) for line in DEMO_TABLE.read_text().splitlines() if line.strip()]
+
+    held_out = [c for c in cases if c.held_out]
+    assert all(row.get("fourteenth_held_out") and row["id"].startswith("h14-") for row in rows if row["held_out"])
+    assert all(row["held_out"] for row in rows if row.get("fourteenth_held_out"))
+    assert len(held_out) >= 80 and {c.kind for c in held_out} == {"ellipsis", "reference", "standalone"}
+    assert sum(c.kind != "standalone" for c in held_out) >= 55
+    assert sum(c.kind == "standalone" for c in held_out) >= 22
+    assert all(2 <= len(c.turns) <= 3 for c in held_out)
+    assert any(len(c.turns) == 3 for c in held_out if c.contains)
+    # No last turn repeats an earlier row's.
+    earlier = {" ".join(row["turns"][-1].lower().split()) for row in rows if not row["held_out"]}
+    assert not any(" ".join(c.turns[-1].lower().split()) in earlier for c in held_out)
+
+
 def test_the_later_dev_batches_are_dev_rows_of_every_kind_with_their_own_ids():
     rows = [json.loads(line) for line in DEMO_TABLE.read_text().splitlines() if line.strip()]
 
