@@ -365,6 +365,22 @@ def test_a_possessive_after_its_verb_names_the_subject_of_its_clause_when_of_its
     assert resolve("can admins change its expiry?", SHARE_LINK) == "Can admins change a share link's expiry?"
 
 
+REFUND_WINDOW = Turn("How long do we have to ask for a refund?",
+                     ("Refund requests must be submitted within 21 days of the charge.",),
+                     ("Refund policy\nRefund window\nRefund requests must be submitted within 21 days of the charge.",))
+
+
+def test_a_possessive_after_a_passive_participle_names_the_subject_before_it_when_of_its_number():
+    # A possessive, unlike "it", may name its own clause's subject: the question names it before the pronoun
+    question = "Is an annual plan cancelled in its first month fully refunded?"
+
+    assert resolve_question(question, (REFUND_WINDOW,), config=CONFIG).question is question
+    # nothing of its number before the participle: it still points to the previous topic
+    assert resolve("are admins warned ahead of its expiry?", SHARE_LINK) == (
+        "Are admins warned ahead of a share link's expiry?"
+    )
+
+
 TURN_OFF_LINK = Turn("How do I turn off a share link?", ("Turning off a link takes effect immediately.",),
                      ("Share links\nTurning off a link\nThe creator of a link can turn it off at any time.",))
 
