@@ -2,14 +2,11 @@
 
 The package: resolve.py (the entry point, which rule a question is for), fragments.py (elliptical phrases),
 thin.py (referring, elided, definite-and-thin and situated questions), pronouns.py with antecedents.py,
-referents.py and topic_phrase.py (what a pronoun stands for), material.py (asking the caller's corpus),
-verb_phrases.py, words.py and turns.py.
+referents.py and topic_phrase.py (what a pronoun stands for), verb_phrases.py, words.py and turns.py.
 
 `resolve_question(question, history, config=...)` works offline from the previous turns' questions, answers and
-cited passages, and, given `lookup=` (a pure callable the caller builds from its own retriever: what a search finds
-first among the passages it may see), from the corpus: a thin question every rule left alone is rewritten only when
-it does not find its own material and a search with the previous question's terms does (material.py). The rule,
-word by word and without part-of-speech tagging:
+cited passages (fix/followups15's corpus lookup, material.py, changed no row and was removed by fix/followups16). The
+rule, word by word and without part-of-speech tagging:
 
 1. With no history, or a question that needs none, the question is returned exactly as asked. Being conservative
    is the point: rewriting a standalone question is worse than missing a follow-up.
@@ -263,6 +260,6 @@ imperative fragment with no conjunction ("list them") is not detected; the rewri
 """
 
 from answers.pipeline.followups.resolve import resolve_question
-from answers.pipeline.followups.turns import RULES, FollowupRules, Lookup, Resolution, Turn
+from answers.pipeline.followups.turns import RULES, FollowupRules, Resolution, Turn
 
-__all__ = ["RULES", "FollowupRules", "Lookup", "Resolution", "Turn", "resolve_question"]
+__all__ = ["RULES", "FollowupRules", "Resolution", "Turn", "resolve_question"]

@@ -14,9 +14,8 @@ from answers.pipeline.followups.fragments import (
     to_for,
     wh_slot,
 )
-from answers.pipeline.followups.material import topic_needed
 from answers.pipeline.followups.thin import after_that, continued_from_passage, rewrite_referring, with_situation
-from answers.pipeline.followups.turns import RULES, FollowupRules, Lookup, Resolution, Turn
+from answers.pipeline.followups.turns import RULES, FollowupRules, Resolution, Turn
 from answers.pipeline.followups.words import END, PREDICATES, terms_of
 from answers.pipeline.topics import (
     AUXILIARIES,
@@ -57,21 +56,14 @@ _IF_I = re.compile(
 
 
 def resolve_question(
-    question: str,
-    history: Sequence[Turn],
-    *,
-    config: PipelineConfig,
-    rules: FollowupRules = RULES,
-    lookup: Lookup | None = None,
+    question: str, history: Sequence[Turn], *, config: PipelineConfig, rules: FollowupRules = RULES
 ) -> Resolution:
     """The standalone form of a question asked after `history` (oldest first); the very same string unless it is
-    a follow-up. `lookup` lets it ask the caller's corpus whether a question the rules leave alone finds its own
-    material (material.py)."""
+    a follow-up."""
     unchanged = Resolution(question, False)
     if not history or not question.strip():
         return unchanged
-    rewrite = (_rewrite(question.strip(), history, config=config, rules=rules)
-               or topic_needed(question.strip(), history, lookup, config=config, rules=rules))
+    rewrite = _rewrite(question.strip(), history, config=config, rules=rules)
     if rewrite is None:
         return unchanged
     text, note = _tidy(rewrite[0]), rewrite[1]

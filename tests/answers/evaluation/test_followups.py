@@ -124,10 +124,10 @@ def test_earlier_turns_are_answered_and_the_last_resolved_within_them(ingest, fi
     ingest("refunds.md", (HERE / "corpus" / "refunds.md").read_text())
     seen: list[tuple[str, tuple[Turn, ...]]] = []
 
-    async def resolve(question, history, config, lookup=None):
+    async def resolve(question, history, config):
         seen.append((question, tuple(history)))
         from answers.services import resolve_followup
-        return await resolve_followup(question, history, config, lookup)
+        return await resolve_followup(question, history, config)
 
     results = run_followups(load_followups(TABLE), config=PipelineConfig(), make_generator=ExtractiveGenerator,
                             resolve=resolve)
@@ -218,7 +218,7 @@ def test_the_golden_set_in_conversation_is_asked_after_its_earlier_questions_and
     cases = load_golden(HERE / "golden.jsonl")[:2]
     seen: list[tuple[str, int]] = []
 
-    async def resolve(question, history, config, lookup=None):
+    async def resolve(question, history, config):
         seen.append((question, len(history)))
         return Resolution("How long are deleted files kept in the trash for refunds?", True)
 
