@@ -95,8 +95,8 @@ Since the fifth held-out part, two rules read the previous turn's structure inst
 "can they change the billing contact?" after "Who can see invoices?" -> "Can the workspace owner and billing admins
 change ...?"); and a question no other rule takes, which names nothing of the previous passage's title, headings or
 question yet leans on something named before (a modal with no verb, "a different date", a definite noun on its own,
-one content word) and whose words one sentence of that passage mostly holds, gets the passage's heading path beside
-it (continuation.py: "Who can pick a different date (Share links, Link expiry)?").
+one content word) and whose words one sentence of that passage mostly holds, gets the passage's heading path after
+it (continuation.py: "Who can pick a different date, about link expiry in share links?").
 
 Since the sixth held-out part joined dev, four rules read structure: a question that is only what it asks for
 ("how many times?", "how much storage?") takes the previous question's predicate; a three-term bare phrase whose

@@ -695,7 +695,8 @@ def test_a_question_going_on_with_the_previous_passage_gets_its_headings_and_a_c
     resolved = resolve_question("who can pick a different date?", [LINK_EXPIRY], config=CONFIG)
     complete = resolve_question("Can admins set a shorter maximum expiry?", [LINK_EXPIRY], config=CONFIG)
 
-    assert (resolved.question, resolved.resolved) == ("Who can pick a different date (Share links, Link expiry)?", True)
+    assert (resolved.question, resolved.resolved) == (
+        "Who can pick a different date, about link expiry in share links?", True)
     assert (complete.question, complete.resolved) == ("Can admins set a shorter maximum expiry?", False)
 
 
@@ -1285,7 +1286,7 @@ def test_a_longer_question_goes_on_from_the_passage_when_one_sentence_writes_mos
     question = "do the unselected folders still show in the web app?"
 
     assert resolve(question, selective) == (
-        "Do the unselected folders still show in the web app (Desktop sync client, Selective sync)?")
+        "Do the unselected folders still show in the web app, about selective sync in desktop sync client?")
 
 
 def test_a_participle_before_a_noun_phrase_the_passages_write_is_part_of_the_topic():
