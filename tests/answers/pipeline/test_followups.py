@@ -972,6 +972,15 @@ def test_the_name_one_is_the_noun_the_name_it_parallels_names_not_the_verb_or_pr
     )
 
 
+
+def test_a_modifier_one_is_the_noun_before_a_closing_adverb_or_a_do_support_verb():
+    # "first" closes the run as an adverb; "expire" is the verb closing a do-support question
+    assert resolve("the Frankfurt ones?", Turn("Which team takes Oregon incidents first?")) == (
+        "Which team takes Frankfurt incidents first?"
+    )
+    assert resolve("and the backup ones?", Turn("Do the codes expire?")) == "Do the backup codes expire?"
+    assert resolve("the Business one?", TEAM_PRICE) == "How much does the Business plan cost per user?"
+
 @pytest.mark.parametrize(
     ("previous", "question", "resolved"),
     [
