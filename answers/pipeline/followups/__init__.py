@@ -241,6 +241,15 @@ an annual plan cancelled in its first month fully refunded?", named the possessi
 unlike "it", may name its own clause's subject, so a question that names that subject (of the possessive's number)
 between its auxiliary and the participle of its passive or perfect holds the antecedent and is left as asked, the
 possessive anywhere after the participle (antecedents.py), as one right after its verb already was.
+Then, by construction: a modifier's "one(s)" stands for a noun, never an adverb closing the previous run ("the
+Frankfurt ones?" after "Which team takes Oregon incidents first?") nor the verb closing a do-support question where
+word order gives it away ("and the backup ones?" after "Do the codes expire?"); a phrase opening with a preposition
+and holding no verb is a fragment whatever its length ("by local bank transfer in India?"); a noun phrase with a
+phrase after its head and no verb ("the engineering manager on duty?", "problems with our own network?") takes the
+place of the previous run with the same head or is added to the previous question; a question that is only an
+adverbial clause ("once we've upgraded to Business?", "when the password changes?") is added to the previous question
+or takes the place of its clause with the same opener, unless it asks a question of its own ("if I cancel can I get a
+refund?").
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

@@ -215,6 +215,25 @@ def rewrite_fragment(fragment: str, previous: str, history: Sequence[Turn], *, c
     return _append(previous, fragment)
 
 
+def append_case(fragment: str, previous: str, *, config: PipelineConfig) -> str:
+    """The previous question with a noun phrase and its complement in place of the run ending in the same head
+    ("the engineering manager on duty" for "the primary manager"), else added to its end ("... for problems with our
+    own network")."""
+    words, before = words_of(fragment), words_of(previous)
+    split = next(i for i, w in enumerate(words) if w.lower in PREPOSITIONS | {"to", "of"})
+    head = stem_of(words[split - 1], config)
+    skipped = not_topic(before)
+    for i, word in enumerate(before):
+        if i not in skipped and is_content(word) and stem_of(word, config) == head:
+            start = i
+            while start > 0 and start - 1 not in skipped and is_content(before[start - 1]):
+                start -= 1
+            if start > 0 and before[start - 1].lower in DETERMINERS and words[0].lower in DETERMINERS:
+                start -= 1
+            return previous[: before[start].start] + fragment + previous[word.end :]
+    return _append(previous, fragment)
+
+
 def _parallel_number(core: list[Word], before: list[Word]) -> int | None:
     """The index of the one number of the previous question that a fragment's closing number stands for, when the
     fragment says nothing else but the word the previous question writes before its number ("below 99%" for "below

@@ -1331,3 +1331,33 @@ def test_a_closing_any_after_a_verb_is_the_noun_the_answer_puts_after_that_verb(
     assert resolve("and if I don't have any?", lost) == "And if I don't have any backup codes?"
     assert resolve("and if I don't have any?", Turn("What should I do if I lose my phone?")) == (
         "and if I don't have any?")
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "resolved"),
+    [
+        # a phrase opening with a preposition and holding no verb is a fragment however long
+        ("Can I pay by cheque?", "by local bank transfer in India?", "Can I pay by local bank transfer in India?"),
+        # a noun phrase with a phrase after its head: in place of the run with the same head, else added
+        ("Does scheduled maintenance count as downtime?", "problems with our own network?",
+         "Does scheduled maintenance count as downtime for problems with our own network?"),
+        ("Who acknowledges the primary page?", "the secondary page of the night?",
+         "Who acknowledges the secondary page of the night?"),
+        # an adverbial clause alone: added to the previous question, or in place of its clause with the same opener
+        ("Do guests take up a member slot in a trial workspace?", "once we've upgraded to Business?",
+         "Do guests take up a member slot in a trial workspace once we've upgraded to Business?"),
+        ("Does the owner get an email when an account is locked?", "when the password changes?",
+         "Does the owner get an email when the password changes?"),
+    ],
+)
+def test_a_verbless_phrase_or_a_bare_adverbial_clause_is_a_case_of_the_previous_question(previous, question, resolved):
+    assert resolve(question, Turn(previous)) == resolved
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["if I cancel can I get a refund?", "when does the trial end?", "If I cancel, do I get a refund?",
+     "By default, do share links expire?"],
+)
+def test_a_clause_or_phrase_with_a_question_of_its_own_is_left_alone(question):
+    assert resolve_question(question, (Turn("How long is the trial?"),), config=CONFIG).question is question
