@@ -250,6 +250,9 @@ place of the previous run with the same head or is added to the previous questio
 adverbial clause ("once we've upgraded to Business?", "when the password changes?") is added to the previous question
 or takes the place of its clause with the same opener, unless it asks a question of its own ("if I cancel can I get a
 refund?").
+"it/that" right after an auxiliary, the subject of a verb whose object is the speaker ("does it sign me out?",
+"will that log me out on my phone?"), is the act the previous question asked about doing as I/we ("changing my
+password"), not the thing it was done to (referents.acts_on_speaker).
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

@@ -1361,3 +1361,20 @@ def test_a_verbless_phrase_or_a_bare_adverbial_clause_is_a_case_of_the_previous_
 )
 def test_a_clause_or_phrase_with_a_question_of_its_own_is_left_alone(question):
     assert resolve_question(question, (Turn("How long is the trial?"),), config=CONFIG).question is question
+
+
+CHANGE_PASSWORD = Turn("How do I change my password?",
+                       ("Changing a password signs you out of all other devices.",),
+                       ("Password requirements\nChanging a password\nChanging a password signs you out of all other "
+                        "devices.",))
+
+
+def test_it_or_that_doing_something_to_the_speaker_is_the_act_the_speaker_asked_about():
+    assert resolve("does it sign me out anywhere?", CHANGE_PASSWORD) == (
+        "Does changing my password sign me out anywhere?"
+    )
+    assert resolve("will that log me out on my phone?", CHANGE_PASSWORD) == (
+        "Will changing my password log me out on my phone?"
+    )
+    # a pronoun the speaker acts on is still the thing
+    assert resolve("can I reuse it later?", CHANGE_PASSWORD) == "Can I reuse my password later?"
