@@ -186,9 +186,10 @@ def _rewrite(
 
 
 def _verbless(words: list[Word]) -> bool:
-    """Whether the words hold no verb a question could be asked with: no auxiliary, question word or subject."""
-    return not any(w.lower in AUXILIARIES or w.lower in QUESTION_WORDS or w.lower.partition("'")[0] in SUBJECTS
-                   for w in words)
+    """Whether the words hold no verb a question could be asked with: no auxiliary, question word or subject, nor
+    one contracted ("what's", "we've")."""
+    return not any(word in AUXILIARIES or word in QUESTION_WORDS or word in SUBJECTS
+                   for w in words for word in (w.lower, w.lower.partition("'")[0]))
 
 
 def _noun_with_complement(question: str, words: list[Word]) -> bool:

@@ -1357,7 +1357,7 @@ def test_a_verbless_phrase_or_a_bare_adverbial_clause_is_a_case_of_the_previous_
 @pytest.mark.parametrize(
     "question",
     ["if I cancel can I get a refund?", "when does the trial end?", "If I cancel, do I get a refund?",
-     "By default, do share links expire?"],
+     "By default, do share links expire?", "What's the difference between the Team and Enterprise plans?"],
 )
 def test_a_clause_or_phrase_with_a_question_of_its_own_is_left_alone(question):
     assert resolve_question(question, (Turn("How long is the trial?"),), config=CONFIG).question is question
