@@ -17,7 +17,8 @@ from answers.pipeline.topics import (
 
 # "is it possible to ...?", "is it true that ...?"; not "is it free?", where "it" is the thing
 _EXPLETIVE = re.compile(
-    r"it\s+(?:possible|true|necessary|ok|okay|safe|required|allowed|worth|free)\s+(?:to|that|for|if|whether)\b", re.I
+    r"it\s+(?:is\s+)?(?:possible|true|necessary|ok|okay|safe|required|allowed|worth|free)\s+(?:to|that|for|if|whether)\b",
+    re.I,
 )
 _RELATIVES = frozenset({"that", "which", "who"})  # after a noun: a relative clause about that noun
 
@@ -89,7 +90,7 @@ def _own_antecedent(question: str, words: list[Word], index: int, skipped: set[i
         asked = i > 0 and words[i - 1].lower in ("which", "what", "many", "much")
         if plural and is_plural(word.text) and (i not in skipped or asked):
             return True
-        if not plural and i not in skipped:
+        if not plural and i not in skipped and not is_plural(word.text):  # "my edits while it is off"
             return True
     return False
 

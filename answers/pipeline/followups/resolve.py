@@ -70,13 +70,23 @@ def resolve_question(
     unchanged = Resolution(question, False)
     if not history or not question.strip():
         return unchanged
-    rewrite = _rewrite(question.strip(), history, config=config, rules=rules)
+    asked = _PRONOUN_CONTRACTION.sub(_expanded, question.strip())  # "while it's off": the pronoun is "it"
+    rewrite = _rewrite(asked, history, config=config, rules=rules)
     if rewrite is None:
         return unchanged
     text, note = _tidy(rewrite[0]), rewrite[1]
-    if text.lower() == _tidy(question).lower():
+    if text.lower() in (_tidy(question).lower(), _tidy(asked).lower()):
         return unchanged
     return Resolution(text, True, note)
+
+
+# A pronoun contracted with its verb ("it's", "they're"), written out so the pronoun is a word of its own.
+_PRONOUN_CONTRACTION = re.compile(r"\b(it|that|they|there)'(s|re|ve|ll|d)\b", re.I)
+_CONTRACTED = {"s": "is", "re": "are", "ve": "have", "ll": "will", "d": "would"}
+
+
+def _expanded(match: re.Match[str]) -> str:
+    return f"{match.group(1)} {_CONTRACTED[match.group(2).lower()]}"
 
 
 def _tidy(text: str) -> str:

@@ -1378,3 +1378,21 @@ def test_it_or_that_doing_something_to_the_speaker_is_the_act_the_speaker_asked_
     )
     # a pronoun the speaker acts on is still the thing
     assert resolve("can I reuse it later?", CHANGE_PASSWORD) == "Can I reuse my password later?"
+
+
+PAUSE_SYNC = Turn("Where do I pause the desktop sync?", ("You can pause syncing from the tray menu.",),
+                  ("Desktop sync client\nPausing sync\nYou can pause syncing from the tray menu.",))
+
+
+def test_a_contracted_pronoun_refers_and_a_plural_is_no_antecedent_of_it():
+    # "it's" is "it is": the pronoun is a word of its own; "my edits" is plural, no antecedent of "it"
+    assert resolve("what happens to my edits while it's off?", PAUSE_SYNC) == (
+        "What happens to my edits while the desktop sync is off?"
+    )
+    # the expletive "it's possible to" still refers to nothing, the "it" after it does
+    assert resolve("it's possible to pause it from the tray menu?", PAUSE_SYNC) == (
+        "It is possible to pause the desktop sync from the tray menu?"
+    )
+    question = "What's the trash, and isn't it possible to empty it?"
+    assert resolve_question(question, (PAUSE_SYNC,), config=CONFIG).question is question
+    assert resolve_question("If I delete a file, can I restore it?", (PAUSE_SYNC,), config=CONFIG).resolved is False
