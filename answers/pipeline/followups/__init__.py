@@ -253,8 +253,10 @@ refund?").
 "it/that" right after an auxiliary, the subject of a verb whose object is the speaker ("does it sign me out?",
 "will that log me out on my phone?"), is the act the previous question asked about doing as I/we ("changing my
 password"), not the thing it was done to (referents.acts_on_speaker).
-A pronoun contracted with its verb ("it's", "they're") is read written out ("while it is off"), and a plural is no
-antecedent of "it" ("what happens to my edits while it's off?" refers: the desktop sync).
+A pronoun or question word contracted with its verb ("it's", "they're", "what's") is read written out ("while it is
+off"; the rewrite keeps the contraction as asked), and a plural is no antecedent of "it" ("what happens to my edits
+while it's off?" refers: the desktop sync). "What's the trash?" and "Where's the Billing page?" ask on their own: read
+as one content word, "what's" had made them noun phrases of a fragment, rewritten after any question.
 
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do

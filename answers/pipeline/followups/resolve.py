@@ -74,19 +74,34 @@ def resolve_question(
     rewrite = _rewrite(asked, history, config=config, rules=rules)
     if rewrite is None:
         return unchanged
-    text, note = _tidy(rewrite[0]), rewrite[1]
+    text, note = _tidy(_recontracted(rewrite[0], question.strip())), rewrite[1]
     if text.lower() in (_tidy(question).lower(), _tidy(asked).lower()):
         return unchanged
     return Resolution(text, True, note)
 
 
-# A pronoun contracted with its verb ("it's", "they're"), written out so the pronoun is a word of its own.
-_PRONOUN_CONTRACTION = re.compile(r"\b(it|that|they|there)'(s|re|ve|ll|d)\b", re.I)
+# A pronoun or question word contracted with its verb ("it's", "they're", "what's"), written out so each is a word of
+# its own: "What's the trash?" asks on its own, no noun phrase of a fragment.
+_PRONOUN_CONTRACTION = re.compile(r"\b(it|that|they|there|what|when|where|who|why|how)'(s|re|ve|ll|d)\b", re.I)
 _CONTRACTED = {"s": "is", "re": "are", "ve": "have", "ll": "will", "d": "would"}
 
 
 def _expanded(match: re.Match[str]) -> str:
     return f"{match.group(1)} {_CONTRACTED[match.group(2).lower()]}"
+
+
+def _recontracted(text: str, question: str) -> str:
+    """The rewrite with each contraction of the question written as the question wrote it, where the rewrite kept
+    the words ("What is the longest expiry ...?" -> "What's the longest expiry ...?")."""
+    for match in _PRONOUN_CONTRACTION.finditer(question):
+        written = _expanded(match)
+        found = re.search(rf"\b{re.escape(written)}\b", text, re.I)
+        if found:
+            original = match.group(0)
+            if found.group(0)[:1].isupper():
+                original = original[:1].upper() + original[1:]
+            text = text[: found.start()] + original + text[found.end() :]
+    return text
 
 
 def _tidy(text: str) -> str:

@@ -1391,8 +1391,14 @@ def test_a_contracted_pronoun_refers_and_a_plural_is_no_antecedent_of_it():
     )
     # the expletive "it's possible to" still refers to nothing, the "it" after it does
     assert resolve("it's possible to pause it from the tray menu?", PAUSE_SYNC) == (
-        "It is possible to pause the desktop sync from the tray menu?"
+        "It's possible to pause the desktop sync from the tray menu?"
     )
     question = "What's the trash, and isn't it possible to empty it?"
     assert resolve_question(question, (PAUSE_SYNC,), config=CONFIG).question is question
     assert resolve_question("If I delete a file, can I restore it?", (PAUSE_SYNC,), config=CONFIG).resolved is False
+
+
+@pytest.mark.parametrize("question",
+                         ["What's the trash?", "Where's the Billing page?", "Who's the owner of a workspace?"])
+def test_a_contracted_question_word_asks_on_its_own_and_is_no_noun_phrase_of_a_fragment(question):
+    assert resolve_question(question, (PAUSE_SYNC,), config=CONFIG).question is question
