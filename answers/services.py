@@ -24,11 +24,10 @@ from answers.outages import database_available
 from answers.pipeline.answer import Retriever, answer_events
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.events import AnswerDone, Event, QuestionResolved
-from answers.pipeline.followups import Lookup, Resolution, Turn, resolve_question
+from answers.pipeline.followups import Resolution, Turn, resolve_question
 from answers.pipeline.generate.base import Generator
 from answers.pipeline.generate.extractive import ExtractiveGenerator
 from answers.pipeline.records import indexed_text
-from answers.pipeline.text.tokens import significant_terms
 from answers.present.api import AnswerSummary
 from answers.present.log import log_row, row_status
 from answers.random_keys import random_uuid
@@ -120,41 +119,26 @@ def turn_from(summary: AnswerSummary) -> Turn:
     return Turn(question, tuple(s.text for s in summary.sentences), tuple(cited.values()))
 
 
-Resolver = Callable[[str, Sequence[Turn], PipelineConfig, Lookup | None], Awaitable[Resolution]]
+Resolver = Callable[[str, Sequence[Turn], PipelineConfig], Awaitable[Resolution]]
 
 
-async def resolve_followup(
-    question: str, history: Sequence[Turn], config: PipelineConfig, lookup: Lookup | None = None
-) -> Resolution:
-    """The standalone form of a follow-up: the model's rewrite when an API key is set, else the offline resolver's
-    (which may ask the caller's corpus through `lookup`)."""
+async def resolve_followup(question: str, history: Sequence[Turn], config: PipelineConfig) -> Resolution:
+    """The standalone form of a follow-up: the model's rewrite when an API key is set, else the offline resolver's."""
     if not history:
         return Resolution(question, False)
     if not settings.ANTHROPIC_API_KEY:
-        return resolve_question(question, history, config=config, lookup=lookup)
+        return resolve_question(question, history, config=config)
     return await rewrite_question(question, history, settings=claude_settings(), config=config,
-                                  max_chars=settings.RAG_MAX_QUESTION_CHARS, lookup=lookup)
-
-
-def material_lookup(retriever: Retriever, config: PipelineConfig) -> Lookup:
-    """The resolver's view of the caller's corpus: the significant terms of each passage a search for some terms
-    finds first (top k, as retrieval ranks them), over exactly the chunks the caller may see."""
-
-    def lookup(terms: Sequence[str]) -> tuple[frozenset[str], ...]:
-        hits = retriever.search(list(terms), k=config.top_k) if terms else []
-        return tuple(frozenset(significant_terms(indexed_text(hit.record), config.tokenizer)) for hit in hits)
-
-    return lookup
+                                  max_chars=settings.RAG_MAX_QUESTION_CHARS)
 
 
 async def resolve_in_context(
-    question: str, history: Sequence[Turn], *, config: PipelineConfig, resolve: Resolver, retriever: Retriever
+    question: str, history: Sequence[Turn], *, config: PipelineConfig, resolve: Resolver
 ) -> Resolution:
-    """The follow-up's resolution as an answer makes it, the resolver asking the caller's corpus (`retriever`); the
-    question as asked when resolving breaks or gives more than a question may be (a rewrite only helps retrieval: it
-    must never cost the answer)."""
+    """The follow-up's resolution as an answer makes it: the question as asked when resolving breaks or gives more
+    than a question may be (a rewrite only helps retrieval: it must never cost the answer)."""
     try:
-        resolution = await resolve(question, history, config, material_lookup(retriever, config))
+        resolution = await resolve(question, history, config)
     except Exception:
         logger.exception("Resolving a follow-up failed; answering the question as asked")
         return Resolution(question, False)
@@ -407,8 +391,7 @@ async def _answer(
         async with slot:
             answered = question
             if history:
-                resolution = await resolve_in_context(question, history, config=config, resolve=resolve,
-                                                        retriever=prepared.retriever)
+                resolution = await resolve_in_context(question, history, config=config, resolve=resolve)
                 if resolution.resolved:
                     answered = resolution.question
                     resolved = QuestionResolved(question, answered)

@@ -19,7 +19,6 @@ from answers.services import (
     GeneratorFactory,
     Resolver,
     ask,
-    prepare_caller,
     resolve_followup,
     resolve_in_context,
     turn_from,
@@ -145,10 +144,9 @@ async def _run_all(
     for case in cases:
         history = await conversation_history(case.turns[:-1], config=config, make_generator=make_generator,
                                              resolve=resolve)
-        # the last question resolved as an answer to it would be: the service's call, asking the public corpus
-        prepared = await prepare_caller(None, PUBLIC_ONLY)
-        results.append(judge_followup(case, await resolve_in_context(
-            case.turns[-1], history, config=config, resolve=resolve, retriever=prepared.retriever)))
+        # the last question resolved as an answer to it would be: the service's call
+        results.append(judge_followup(case, await resolve_in_context(case.turns[-1], history, config=config,
+                                                                     resolve=resolve)))
     return tuple(results)
 
 

@@ -12,7 +12,7 @@ import anthropic
 
 from answers.generators.claude import LIMITER, ClaudeSettings, UpstreamLimiter, shared_client
 from answers.pipeline.config import PipelineConfig
-from answers.pipeline.followups import Lookup, Resolution, Turn, resolve_question
+from answers.pipeline.followups import Resolution, Turn, resolve_question
 from answers.pipeline.rewrite import rewrite_prompt, usable_rewrite
 
 logger = logging.getLogger(__name__)
@@ -29,13 +29,11 @@ async def rewrite_question(
     max_chars: int,
     client: anthropic.AsyncAnthropic | None = None,
     limiter: UpstreamLimiter = LIMITER,
-    lookup: Lookup | None = None,
 ) -> Resolution:
-    """The model's standalone form of a follow-up, or the offline resolver's (asking the corpus through `lookup`)
-    when the model's cannot be used."""
+    """The model's standalone form of a follow-up, or the offline resolver's when the model's cannot be used."""
     if not history:
         return Resolution(question, False)
-    offline = resolve_question(question, history, config=config, lookup=lookup)
+    offline = resolve_question(question, history, config=config)
     prompt = rewrite_prompt(question, history)
     try:
         async with (

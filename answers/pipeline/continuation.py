@@ -4,11 +4,12 @@ different expiry date".
 
 Structural, not a list of follow-up wordings: the question names nothing of what the passage is about (no word of its
 title or headings, none of the previous question), yet one sentence of that passage holds most of its words. Then the
-question is about that passage, and its rewrite is the question with the passage's heading path beside it ("Who can
-pick a different date (Share links, Link expiry)?"), so retrieval finds the same section again. A question that
+question is about that passage, and its rewrite is the question with the passage's heading path after it ("Who can
+pick a different date, about link expiry in share links?"), so retrieval finds the same section again. A question that
 names its own subject is left alone: it shares a word with the title, a heading or the previous question, or it is
 complete on its own terms (more than `max_terms` terms, or a name of its own such as "Lumora" or "FIDO2").
 """
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -100,7 +101,25 @@ def anchorless(words: list[Word], cited_texts: Sequence[str]) -> bool:
     return False
 
 
-def with_passage(question: str, path: Sequence[str]) -> str:
-    """The question with the heading path it goes on from beside it ("Who can pick a different date (Share links,
-    Link expiry)?")."""
-    return f"{question.rstrip(' ?.!')} ({', '.join(path)})?"
+def with_passage(question: str, path: Sequence[str], texts: Sequence[str] = ()) -> str:
+    """The question with the heading path it goes on from after it, as words a reader would write: ", about" the
+    innermost heading, then "in" each heading around it out to the title ("Who can pick a different date, about link
+    expiry in share links?"). A heading's capital first letter is only its place: it is lowered unless its first word
+    is a name, which the passages' text (`texts` after their headings) writes capitalized after a lower-case word and
+    never in lower case ("Lumora service level agreement" keeps its capital, "Billing and invoices" does not: "billing
+    admins"), or holds a capital after its first letter ("API rate limits")."""
+    written = " ".join(heading_path(text)[1] for text in texts)
+    about = " in ".join(_as_written(heading, written) for heading in reversed(path))
+    return f"{question.rstrip(' ?.!')}, about {about}?"
+
+
+def _as_written(heading: str, written: str) -> str:
+    """The heading with its first letter lowered unless its first word is a name (see `with_passage`)."""
+    first = heading.split()[0] if heading.split() else ""
+    if not first or not first[0].isupper() or any(c.isupper() for c in first[1:]):
+        return heading
+    lowered = re.search(rf"(?<![\w@./-]){re.escape(first.lower())}(?![\w@.-])", written)
+    named = re.search(rf"[a-z,] {re.escape(first)}(?![\w@.-])", written)  # mid-sentence, not a sentence's first
+    if named and not lowered:
+        return heading
+    return heading[0].lower() + heading[1:]

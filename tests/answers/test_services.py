@@ -120,7 +120,7 @@ async def test_the_log_keeps_what_broke_the_generator(corpus):
 
 
 async def test_a_resolver_that_breaks_costs_nothing_but_the_rewrite(corpus, caplog):
-    async def broken(question, history, config, lookup):
+    async def broken(question, history, config):
         raise IndexError("a resolver bug")
 
     events = await answer(TRASH_Q, history=(Turn("What is the trash?"),), resolve=broken)
@@ -132,7 +132,7 @@ async def test_a_resolver_that_breaks_costs_nothing_but_the_rewrite(corpus, capl
 async def test_a_rewrite_longer_than_a_question_may_be_is_not_used(corpus, settings):
     settings.RAG_MAX_QUESTION_CHARS = 60
 
-    async def wordy(question, history, config, lookup):
+    async def wordy(question, history, config):
         return Resolution(question + " about deleted files" * 5, True)
 
     events = await answer(TRASH_Q, history=(Turn("What is the trash?"),), resolve=wordy)
@@ -203,17 +203,3 @@ async def test_an_unstorable_row_of_a_batch_fails_alone_and_its_conversation_is_
         ("question 2", "question 2", ""),
     ]
 
-
-async def test_the_resolver_asks_only_the_passages_the_caller_may_see(corpus, ingest):
-    await sync_to_async(ingest)("vault.md", "# Vault\n\nThe vault door code is CANARY-INTERNAL-7.\n",
-                                audience="internal")
-    asked: list[tuple[frozenset[str], ...]] = []
-
-    async def asking(question, history, config, lookup):
-        asked.append(lookup(["vault", "trash"]))
-        return Resolution(question, False)
-
-    await answer(TRASH_Q, history=(Turn("What is the trash?"),), resolve=asking)
-
-    assert asked and any("trash" in passage for passage in asked[0])
-    assert not any("vault" in passage for passage in asked[0])

@@ -2,14 +2,11 @@
 
 The package: resolve.py (the entry point, which rule a question is for), fragments.py (elliptical phrases),
 thin.py (referring, elided, definite-and-thin and situated questions), pronouns.py with antecedents.py,
-referents.py and topic_phrase.py (what a pronoun stands for), material.py (asking the caller's corpus),
-verb_phrases.py, words.py and turns.py.
+referents.py and topic_phrase.py (what a pronoun stands for), verb_phrases.py, words.py and turns.py.
 
 `resolve_question(question, history, config=...)` works offline from the previous turns' questions, answers and
-cited passages, and, given `lookup=` (a pure callable the caller builds from its own retriever: what a search finds
-first among the passages it may see), from the corpus: a thin question every rule left alone is rewritten only when
-it does not find its own material and a search with the previous question's terms does (material.py). The rule,
-word by word and without part-of-speech tagging:
+cited passages (fix/followups15's corpus lookup, material.py, changed no row and was removed by fix/followups16). The
+rule, word by word and without part-of-speech tagging:
 
 1. With no history, or a question that needs none, the question is returned exactly as asked. Being conservative
    is the point: rewriting a standalone question is worse than missing a follow-up.
@@ -98,8 +95,8 @@ Since the fifth held-out part, two rules read the previous turn's structure inst
 "can they change the billing contact?" after "Who can see invoices?" -> "Can the workspace owner and billing admins
 change ...?"); and a question no other rule takes, which names nothing of the previous passage's title, headings or
 question yet leans on something named before (a modal with no verb, "a different date", a definite noun on its own,
-one content word) and whose words one sentence of that passage mostly holds, gets the passage's heading path beside
-it (continuation.py: "Who can pick a different date (Share links, Link expiry)?").
+one content word) and whose words one sentence of that passage mostly holds, gets the passage's heading path after
+it (continuation.py: "Who can pick a different date, about link expiry in share links?").
 
 Since the sixth held-out part joined dev, four rules read structure: a question that is only what it asks for
 ("how many times?", "how much storage?") takes the previous question's predicate; a three-term bare phrase whose
@@ -239,6 +236,28 @@ after "If you have no backup codes"); and a question of more than four terms goe
 one sentence writes two thirds of them (continuation.py). Each fixed the rows it was made from and, but for the verbs
 word order gives away, no other: rules made without the twelfth part's rows left it at 62/70.
 
+Since the thirteenth held-out part joined dev (2026-12-07, fix/followups16): its one changed standalone question, "Is
+an annual plan cancelled in its first month fully refunded?", named the possessive's antecedent itself. A possessive,
+unlike "it", may name its own clause's subject, so a question that names that subject (of the possessive's number)
+between its auxiliary and the participle of its passive or perfect holds the antecedent and is left as asked, the
+possessive anywhere after the participle (antecedents.py), as one right after its verb already was.
+Then, by construction: a modifier's "one(s)" stands for a noun, never an adverb closing the previous run ("the
+Frankfurt ones?" after "Which team takes Oregon incidents first?") nor the verb closing a do-support question where
+word order gives it away ("and the backup ones?" after "Do the codes expire?"); a phrase opening with a preposition
+and holding no verb is a fragment whatever its length ("by local bank transfer in India?"); a noun phrase with a
+phrase after its head and no verb ("the engineering manager on duty?", "problems with our own network?") takes the
+place of the previous run with the same head or is added to the previous question; a question that is only an
+adverbial clause ("once we've upgraded to Business?", "when the password changes?") is added to the previous question
+or takes the place of its clause with the same opener, unless it asks a question of its own ("if I cancel can I get a
+refund?").
+"it/that" right after an auxiliary, the subject of a verb whose object is the speaker ("does it sign me out?",
+"will that log me out on my phone?"), is the act the previous question asked about doing as I/we ("changing my
+password"), not the thing it was done to (referents.acts_on_speaker).
+A pronoun or question word contracted with its verb ("it's", "they're", "what's") is read written out ("while it is
+off"; the rewrite keeps the contraction as asked), and a plural is no antecedent of "it" ("what happens to my edits
+while it's off?" refers: the desktop sync). "What's the trash?" and "Where's the Billing page?" ask on their own: read
+as one content word, "what's" had made them noun phrases of a fragment, rewritten after any question.
+
 Known misses (the measured shares are in the README's evaluation section): a thin question about a definite thing
 the previous answer did not name after a question not asked as I/we ("where does the money go?" after "How long do
 refunds take?") is left alone (a rule taking "for" the topic rewrote standalone golden questions: "What is the uptime
@@ -257,6 +276,6 @@ imperative fragment with no conjunction ("list them") is not detected; the rewri
 """
 
 from answers.pipeline.followups.resolve import resolve_question
-from answers.pipeline.followups.turns import RULES, FollowupRules, Lookup, Resolution, Turn
+from answers.pipeline.followups.turns import RULES, FollowupRules, Resolution, Turn
 
-__all__ = ["RULES", "FollowupRules", "Lookup", "Resolution", "Turn", "resolve_question"]
+__all__ = ["RULES", "FollowupRules", "Resolution", "Turn", "resolve_question"]

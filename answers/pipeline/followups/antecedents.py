@@ -17,7 +17,8 @@ from answers.pipeline.topics import (
 
 # "is it possible to ...?", "is it true that ...?"; not "is it free?", where "it" is the thing
 _EXPLETIVE = re.compile(
-    r"it\s+(?:possible|true|necessary|ok|okay|safe|required|allowed|worth|free)\s+(?:to|that|for|if|whether)\b", re.I
+    r"it\s+(?:is\s+)?(?:possible|true|necessary|ok|okay|safe|required|allowed|worth|free)\s+(?:to|that|for|if|whether)\b",
+    re.I,
 )
 _RELATIVES = frozenset({"that", "which", "who"})  # after a noun: a relative clause about that noun
 
@@ -48,15 +49,20 @@ def _is_predicate(word: str) -> bool:
 
 
 def _binding_subject(words: list[Word], index: int, start: int, *, plural: bool) -> bool:
-    """Whether a possessive ("its", "their") right after its clause's verb has that clause's subject for antecedent:
-    a noun of its number between the auxiliary and that verb ("Where does the desktop app keep *its* synced
-    folder?"), where "How do I change its expiry?" has only "I" there and points outside."""
-    verb = index - 1
-    if verb <= start or not is_content(words[verb]) or words[verb].lower in PREPOSITIONS:
-        return False
-    auxiliary = next((j for j in range(start, verb) if words[j].lower in AUXILIARIES), None)
+    """Whether a possessive ("its", "their") after its clause's verb has that clause's subject for antecedent: a
+    noun of its number between the auxiliary and that verb. Unlike "it", a possessive may name its own clause's
+    subject, so a question that names that subject before it holds its antecedent. The verb is the word right
+    before the possessive ("Where does the desktop app keep *its* synced folder?") or the participle of a passive
+    or perfect, the possessive anywhere after it ("Is an annual plan cancelled in *its* first month ...?"); "How do
+    I change its expiry?" has only "I" there and points outside."""
+    auxiliary = next((j for j in range(start, index) if words[j].lower in AUXILIARIES), None)
     if auxiliary is None:
         return False
+    verb = index - 1
+    if verb <= auxiliary or not is_content(words[verb]) or words[verb].lower in PREPOSITIONS:
+        verb = next((j for j in range(auxiliary + 2, index) if is_participle(words[j])), -1)
+        if verb < 0:
+            return False
     nouns = [w for w in words[auxiliary + 1 : verb] if is_content(w) and w.lower not in PREPOSITIONS]
     return bool(nouns) and is_plural(nouns[-1].text) == plural
 
@@ -84,7 +90,7 @@ def _own_antecedent(question: str, words: list[Word], index: int, skipped: set[i
         asked = i > 0 and words[i - 1].lower in ("which", "what", "many", "much")
         if plural and is_plural(word.text) and (i not in skipped or asked):
             return True
-        if not plural and i not in skipped:
+        if not plural and i not in skipped and not is_plural(word.text):  # "my edits while it is off"
             return True
     return False
 

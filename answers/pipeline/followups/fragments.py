@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.followups.pronouns import substitute_pronouns
 from answers.pipeline.followups.turns import FollowupRules, Turn
-from answers.pipeline.followups.words import DO, END, terms_of
+from answers.pipeline.followups.words import ADVERBS, DO, END, terms_of
 from answers.pipeline.topics import (
     AUXILIARIES,
     CONJUNCTIONS,
@@ -215,6 +215,25 @@ def rewrite_fragment(fragment: str, previous: str, history: Sequence[Turn], *, c
     return _append(previous, fragment)
 
 
+def append_case(fragment: str, previous: str, *, config: PipelineConfig) -> str:
+    """The previous question with a noun phrase and its complement in place of the run ending in the same head
+    ("the engineering manager on duty" for "the primary manager"), else added to its end ("... for problems with our
+    own network")."""
+    words, before = words_of(fragment), words_of(previous)
+    split = next(i for i, w in enumerate(words) if w.lower in PREPOSITIONS | {"to", "of"})
+    head = stem_of(words[split - 1], config)
+    skipped = not_topic(before)
+    for i, word in enumerate(before):
+        if i not in skipped and is_content(word) and stem_of(word, config) == head:
+            start = i
+            while start > 0 and start - 1 not in skipped and is_content(before[start - 1]):
+                start -= 1
+            if start > 0 and before[start - 1].lower in DETERMINERS and words[0].lower in DETERMINERS:
+                start -= 1
+            return previous[: before[start].start] + fragment + previous[word.end :]
+    return _append(previous, fragment)
+
+
 def _parallel_number(core: list[Word], before: list[Word]) -> int | None:
     """The index of the one number of the previous question that a fragment's closing number stands for, when the
     fragment says nothing else but the word the previous question writes before its number ("below 99%" for "below
@@ -237,10 +256,10 @@ def _one_as_head(fragment: str, previous: str) -> str:
         return fragment
     start = next((i + 1 for i, w in enumerate(before) if w.lower == words[0].lower), 0)
     heads = [w for w in before[start:] if is_content(w)]
-    verbs = topic_skips(before)
+    verbs = topic_skips(before) | _do_support_verb(before)  # "Do the codes *expire*?": the backup ones are codes
     nouns = [w for i, w in itertools.takewhile(lambda p: (is_content(p[1]) and p[0] not in verbs)
                                                or p[1].lower in DETERMINERS, enumerate(before[start:], start=start))]
-    candidates = [w for w in nouns if is_content(w)] or heads
+    candidates = _without_closing_adverbs([w for w in nouns if is_content(w)]) or heads
     if not candidates:
         return fragment
     if not nouns:  # no noun phrase right after the preposition: the content words that word order leaves nouns
@@ -276,9 +295,35 @@ def _named_noun(words: list[Word], verbs: set[int]) -> Word | None:
         if len(run) > 1 and any(w.lower in DO for w in words[:i]):
             run = run[:-1]  # "does the Team plan *cost*": do-support, the run closes with its verb
         if run:
-            ends = [w for k, w in run if not is_participle(w)]
+            ends = _without_closing_adverbs([w for k, w in run if not is_participle(w)])
             return ends[-1] if ends else None
     return None
+
+
+def _without_closing_adverbs(run: list[Word]) -> list[Word]:
+    """The run without the adverbs that close it: "Which team takes Oregon incidents *first*?" names incidents."""
+    end = len(run)
+    while end > 1 and run[end - 1].lower in ADVERBS:
+        end -= 1
+    return run[:end]
+
+
+def _do_support_verb(words: list[Word]) -> set[int]:
+    """The index of the verb closing a question that opens with do-support, when word order gives it away: the last
+    word of the first run of content words, the question's last word, after a plural noun or as the second of two
+    ("Do the codes *expire*?", "Do share links *expire*?", "Does the trial *end*?"); none else ("Does the Team plan
+    include phone support?" ends in its object)."""
+    if not words or words[0].lower not in DO:
+        return set()
+    start = next((i for i in range(1, len(words)) if is_content(words[i])), None)
+    if start is None:
+        return set()
+    end = start
+    while end + 1 < len(words) and is_content(words[end + 1]) and words[end + 1].lower not in PREPOSITIONS:
+        end += 1
+    if end != len(words) - 1 or end == start or is_plural(words[end].text):
+        return set()
+    return {end} if end == start + 1 or is_plural(words[end - 1].text) else set()
 
 
 def _parallel(core: list[Word], before: list[Word], preposition: str, *, config: PipelineConfig

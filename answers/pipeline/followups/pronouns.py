@@ -6,6 +6,7 @@ from answers.pipeline.answered import who_answered
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.followups.antecedents import pointing_pronouns
 from answers.pipeline.followups.referents import (
+    acts_on_speaker,
     copula_subject,
     covering_subject,
     demonstrated,
@@ -78,7 +79,7 @@ def substitute_pronouns(
             # "who gets told about it?" after "After how many failed attempts is an account locked?": the situation
             text = text[: word.start] + situation + text[word.end :]
             continue
-        if (word.lower in ("it", "that") and stands_for_act(words, i)
+        if (word.lower in ("it", "that") and (stands_for_act(words, i) or acts_on_speaker(words, i))
                 and (act := named_event(words, i, history[-1], config)
                      or verb_phrase(history[-1].question, gerund=True))):
             # "does it happen right away?" after "Can I upgrade from Team to Business ...?": the act, not a thing

@@ -41,6 +41,14 @@ def stands_for_act(words: list[Word], index: int) -> bool:
             and any(w in _EVENT_WORDS - _NOT_ALONE for w in rest))
 
 
+def acts_on_speaker(words: list[Word], index: int) -> bool:
+    """Whether "it/that" right after an auxiliary is the subject of a verb whose object is the speaker ("does it
+    sign *me* out?", "will that log *me* out on my phone?"): what does something to the asker is the act the asker
+    asked about doing, not the thing it was done to."""
+    return (index > 0 and index + 2 < len(words) and words[index - 1].lower in AUXILIARIES
+            and is_content(words[index + 1]) and words[index + 2].lower in ("me", "us"))
+
+
 _BE = frozenset({"is", "are", "was", "were"})
 
 

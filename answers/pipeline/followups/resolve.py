@@ -4,6 +4,7 @@ from collections.abc import Sequence
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.followups.fragments import (
+    append_case,
     asks_after_comma,
     head_cited,
     heads_parallel,
@@ -14,9 +15,9 @@ from answers.pipeline.followups.fragments import (
     to_for,
     wh_slot,
 )
-from answers.pipeline.followups.material import topic_needed
+from answers.pipeline.followups.pronouns import substitute_pronouns
 from answers.pipeline.followups.thin import after_that, continued_from_passage, rewrite_referring, with_situation
-from answers.pipeline.followups.turns import RULES, FollowupRules, Lookup, Resolution, Turn
+from answers.pipeline.followups.turns import RULES, FollowupRules, Resolution, Turn
 from answers.pipeline.followups.words import END, PREDICATES, terms_of
 from answers.pipeline.topics import (
     AUXILIARIES,
@@ -24,9 +25,11 @@ from answers.pipeline.topics import (
     DETERMINERS,
     PREPOSITIONS,
     QUESTION_WORDS,
+    REFERRING,
     SUBJECTS,
     Word,
     is_content,
+    is_participle,
     words_of,
 )
 
@@ -44,6 +47,9 @@ _CLAUSE = re.compile(
     re.I,
 )
 _QUANTIFIERS = frozenset({"any", "some"})
+# Words that open an adverbial clause: "once we've upgraded to Business?" is a condition on the previous question.
+_SUBORDINATORS = frozenset({"if", "once", "until", "unless", "while", "since", "because", "when"})
+_COMPLEMENTS = PREPOSITIONS | {"to", "of"}  # "the engineering manager *on* duty", "problems *with* our own network"
 # "storage, then?": a closing discourse "then" after a comma
 _THEN = re.compile(r"\s*,\s*then\s*[?.!]*\s*$", re.I)
 # "German too?", "and for guests as well?": a case added to the previous question.
@@ -57,27 +63,45 @@ _IF_I = re.compile(
 
 
 def resolve_question(
-    question: str,
-    history: Sequence[Turn],
-    *,
-    config: PipelineConfig,
-    rules: FollowupRules = RULES,
-    lookup: Lookup | None = None,
+    question: str, history: Sequence[Turn], *, config: PipelineConfig, rules: FollowupRules = RULES
 ) -> Resolution:
     """The standalone form of a question asked after `history` (oldest first); the very same string unless it is
-    a follow-up. `lookup` lets it ask the caller's corpus whether a question the rules leave alone finds its own
-    material (material.py)."""
+    a follow-up."""
     unchanged = Resolution(question, False)
     if not history or not question.strip():
         return unchanged
-    rewrite = (_rewrite(question.strip(), history, config=config, rules=rules)
-               or topic_needed(question.strip(), history, lookup, config=config, rules=rules))
+    asked = _PRONOUN_CONTRACTION.sub(_expanded, question.strip())  # "while it's off": the pronoun is "it"
+    rewrite = _rewrite(asked, history, config=config, rules=rules)
     if rewrite is None:
         return unchanged
-    text, note = _tidy(rewrite[0]), rewrite[1]
-    if text.lower() == _tidy(question).lower():
+    text, note = _tidy(_recontracted(rewrite[0], question.strip())), rewrite[1]
+    if text.lower() in (_tidy(question).lower(), _tidy(asked).lower()):
         return unchanged
     return Resolution(text, True, note)
+
+
+# A pronoun or question word contracted with its verb ("it's", "they're", "what's"), written out so each is a word of
+# its own: "What's the trash?" asks on its own, no noun phrase of a fragment.
+_PRONOUN_CONTRACTION = re.compile(r"\b(it|that|they|there|what|when|where|who|why|how)'(s|re|ve|ll|d)\b", re.I)
+_CONTRACTED = {"s": "is", "re": "are", "ve": "have", "ll": "will", "d": "would"}
+
+
+def _expanded(match: re.Match[str]) -> str:
+    return f"{match.group(1)} {_CONTRACTED[match.group(2).lower()]}"
+
+
+def _recontracted(text: str, question: str) -> str:
+    """The rewrite with each contraction of the question written as the question wrote it, where the rewrite kept
+    the words ("What is the longest expiry ...?" -> "What's the longest expiry ...?")."""
+    for match in _PRONOUN_CONTRACTION.finditer(question):
+        written = _expanded(match)
+        found = re.search(rf"\b{re.escape(written)}\b", text, re.I)
+        if found:
+            original = match.group(0)
+            if found.group(0)[:1].isupper():
+                original = original[:1].upper() + original[1:]
+            text = text[: found.start()] + original + text[found.end() :]
+    return text
 
 
 def _tidy(text: str) -> str:
@@ -163,19 +187,71 @@ def _rewrite(
             # "and if I don't have any?": no case of the previous question, a clause whose object is left out
     elif words[0].lower in PREPOSITIONS:
         rest = END.sub("", _TOO.sub("", question))
-        if len(terms_of(rest, config)) > rules.max_fragment_terms:
+        # a longer phrase is a fragment too when it has no verb of its own ("by local bank transfer in India?")
+        longest = rules.max_fragment_terms + (2 if "," not in question and _verbless(words) else 0)
+        if len(terms_of(rest, config)) > longest:
             return None
         return _noted(rewrite_fragment(rest, previous, history, config=config), "ellipsis: a fragment")
+    if (adverbial := _bare_clause(question, words, previous, history, config)) is not None:
+        return adverbial, "ellipsis: an adverbial clause for the previous question"
     if (phrase := phrase_in_place(question, words, previous, config=config, rules=rules)) is not None:
         return phrase, "ellipsis: a phrase in place of the previous question's own"
     if slot := wh_slot(question, words, previous, config=config, rules=rules):
         return slot, "ellipsis: a new asked-for slot, the previous predicate"
+    if _noun_with_complement(question, words) and len(terms_of(question, config)) <= rules.max_fragment_terms + 1:
+        # "the engineering manager on duty?", "problems with our own network?": a noun phrase and nothing else
+        return (append_case(END.sub("", question), previous, config=config),
+                "ellipsis: a noun phrase and its complement")
     if timed := after_that(question, words, history):
         return timed, "reference: the time of the previous situation"
     if situated := with_situation(question, words, history, config=config):
         return situated, "reference: an adverb standing for the previous situation"
     return (rewrite_referring(question, words, history, config=config, rules=rules)
             or continued_from_passage(question, history[-1], config))
+
+
+def _verbless(words: list[Word]) -> bool:
+    """Whether the words hold no verb a question could be asked with: no auxiliary, question word or subject, nor
+    one contracted ("what's", "we've")."""
+    return not any(word in AUXILIARIES or word in QUESTION_WORDS or word in SUBJECTS
+                   for w in words for word in (w.lower, w.lower.partition("'")[0]))
+
+
+def _noun_with_complement(question: str, words: list[Word]) -> bool:
+    """Whether the question is a noun phrase with a phrase after its head and nothing else: content words and
+    determiners, then a preposition and what it governs ("the engineering manager on duty", "problems with our own
+    network"), no verb, pronoun or comma."""
+    if "," in question or not _verbless(words) or any(w.lower in REFERRING and w.lower not in DETERMINERS
+                                                      for w in words):
+        return False
+    split = next((i for i, w in enumerate(words) if w.lower in _COMPLEMENTS), None)
+    if split is None or split == 0:
+        return False
+    head, tail = words[:split], words[split + 1 :]
+    return (any(is_content(w) for w in head) and all(is_content(w) or w.lower in DETERMINERS for w in head)
+            and not is_participle(head[-1])  # "limited to a number of downloads?" is a participle's phrase
+            and any(is_content(w) for w in tail))
+
+
+def _bare_clause(
+    question: str, words: list[Word], previous: str, history: Sequence[Turn], config: PipelineConfig
+) -> str | None:
+    """A question that is only an adverbial clause ("once we've upgraded to Business?"), put in place of the previous
+    question's clause opening with the same word or added to its end; None for a question of its own ("when does it
+    end?", "if I cancel, do I get a refund?", "if I cancel can I get a refund?")."""
+    if (len(words) < 3 or words[0].lower not in _SUBORDINATORS or "," in question
+            or words[1].lower in AUXILIARIES or any(w.lower in QUESTION_WORDS for w in words[1:])):
+        return None
+    for i in range(2, len(words)):  # an inverted auxiliary opens a question of its own: "... can I get a refund?"
+        if words[i].lower in AUXILIARIES and i + 1 < len(words) and (
+                words[i + 1].lower in SUBJECTS or words[i + 1].lower in DETERMINERS):
+            return None
+    clause = substitute_pronouns(question, words, history, config=config) or question
+    before = words_of(previous)
+    same = next((w for w in before[1:] if w.lower == words[0].lower), None)
+    if same is not None:
+        return previous[: same.start] + END.sub("", clause)
+    return f"{END.sub('', previous)} {END.sub('', clause)}"
 
 
 def _new_clause(question: str, words: list[Word], previous: str) -> str | None:

@@ -105,7 +105,8 @@ def continued_from_passage(question: str, latest: Turn, config: PipelineConfig) 
     """A question that goes on reading the previous answer's cited passage, with that passage's headings beside it
     (continuation.py); None for one that names its own subject."""
     path = continued_passage(question, latest.question, latest.cited_texts, config=config)
-    return (with_passage(question, path), "reference: goes on from the previous passage") if path else None
+    return ((with_passage(question, path, latest.cited_texts), "reference: goes on from the previous passage") if path
+            else None)
 
 
 def _elided(quantifier: str, rest: list[Word]) -> bool:

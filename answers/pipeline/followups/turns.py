@@ -1,5 +1,4 @@
 """What the follow-up resolver reads and returns: an earlier turn, the resolution, and the resolver's limits."""
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 
@@ -33,8 +32,3 @@ class FollowupRules:
 
 
 RULES = FollowupRules()
-
-
-# The corpus as the caller may see it, asked by the resolver: what a search for some terms finds first, each passage
-# as its set of significant terms (the caller builds it from its own retriever: nothing it may not see).
-Lookup = Callable[[Sequence[str]], tuple[frozenset[str], ...]]

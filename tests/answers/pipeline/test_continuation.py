@@ -67,6 +67,15 @@ def test_anchorless_tells_a_question_leaning_on_an_earlier_turn(question, leans)
     assert anchorless(words_of(question), (BILLING,)) is leans
 
 
-def test_the_rewrite_puts_the_heading_path_beside_the_question():
+def test_the_rewrite_puts_the_heading_path_after_the_question_as_words_a_reader_would_write():
     assert with_passage("who can pick a different date?", ("Share links", "Link expiry")) == (
-        "who can pick a different date (Share links, Link expiry)?")
+        "who can pick a different date, about link expiry in share links?")
+    # a heading's capital is only its place, unless the passages write its first word as a name (never in lower
+    # case, capitalized mid-sentence) or it holds a capital after its first letter
+    sla = "Lumora service level agreement\nScheduled maintenance is posted on the Lumora status page."
+    assert with_passage("where are those notices posted?", ("Lumora service level agreement",), (sla,)) == (
+        "where are those notices posted, about Lumora service level agreement?")
+    assert with_passage("how long until it goes read-only?", ("Billing and invoices",), (BILLING,)) == (
+        "how long until it goes read-only, about billing and invoices?")
+    assert with_passage("who reviews those?", ("API rate limits", "Higher limits")) == (
+        "who reviews those, about higher limits in API rate limits?")

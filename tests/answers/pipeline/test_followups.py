@@ -365,6 +365,22 @@ def test_a_possessive_after_its_verb_names_the_subject_of_its_clause_when_of_its
     assert resolve("can admins change its expiry?", SHARE_LINK) == "Can admins change a share link's expiry?"
 
 
+REFUND_WINDOW = Turn("How long do we have to ask for a refund?",
+                     ("Refund requests must be submitted within 21 days of the charge.",),
+                     ("Refund policy\nRefund window\nRefund requests must be submitted within 21 days of the charge.",))
+
+
+def test_a_possessive_after_a_passive_participle_names_the_subject_before_it_when_of_its_number():
+    # A possessive, unlike "it", may name its own clause's subject: the question names it before the pronoun
+    question = "Is an annual plan cancelled in its first month fully refunded?"
+
+    assert resolve_question(question, (REFUND_WINDOW,), config=CONFIG).question is question
+    # nothing of its number before the participle: it still points to the previous topic
+    assert resolve("are admins warned ahead of its expiry?", SHARE_LINK) == (
+        "Are admins warned ahead of a share link's expiry?"
+    )
+
+
 TURN_OFF_LINK = Turn("How do I turn off a share link?", ("Turning off a link takes effect immediately.",),
                      ("Share links\nTurning off a link\nThe creator of a link can turn it off at any time.",))
 
@@ -679,7 +695,8 @@ def test_a_question_going_on_with_the_previous_passage_gets_its_headings_and_a_c
     resolved = resolve_question("who can pick a different date?", [LINK_EXPIRY], config=CONFIG)
     complete = resolve_question("Can admins set a shorter maximum expiry?", [LINK_EXPIRY], config=CONFIG)
 
-    assert (resolved.question, resolved.resolved) == ("Who can pick a different date (Share links, Link expiry)?", True)
+    assert (resolved.question, resolved.resolved) == (
+        "Who can pick a different date, about link expiry in share links?", True)
     assert (complete.question, complete.resolved) == ("Can admins set a shorter maximum expiry?", False)
 
 
@@ -954,6 +971,15 @@ def test_the_name_one_is_the_noun_the_name_it_parallels_names_not_the_verb_or_pr
         "Which data centre serves the Oregon region?"
     )
 
+
+
+def test_a_modifier_one_is_the_noun_before_a_closing_adverb_or_a_do_support_verb():
+    # "first" closes the run as an adverb; "expire" is the verb closing a do-support question
+    assert resolve("the Frankfurt ones?", Turn("Which team takes Oregon incidents first?")) == (
+        "Which team takes Frankfurt incidents first?"
+    )
+    assert resolve("and the backup ones?", Turn("Do the codes expire?")) == "Do the backup codes expire?"
+    assert resolve("the Business one?", TEAM_PRICE) == "How much does the Business plan cost per user?"
 
 @pytest.mark.parametrize(
     ("previous", "question", "resolved"),
@@ -1269,7 +1295,7 @@ def test_a_longer_question_goes_on_from_the_passage_when_one_sentence_writes_mos
     question = "do the unselected folders still show in the web app?"
 
     assert resolve(question, selective) == (
-        "Do the unselected folders still show in the web app (Desktop sync client, Selective sync)?")
+        "Do the unselected folders still show in the web app, about selective sync in desktop sync client?")
 
 
 def test_a_participle_before_a_noun_phrase_the_passages_write_is_part_of_the_topic():
@@ -1305,3 +1331,74 @@ def test_a_closing_any_after_a_verb_is_the_noun_the_answer_puts_after_that_verb(
     assert resolve("and if I don't have any?", lost) == "And if I don't have any backup codes?"
     assert resolve("and if I don't have any?", Turn("What should I do if I lose my phone?")) == (
         "and if I don't have any?")
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "resolved"),
+    [
+        # a phrase opening with a preposition and holding no verb is a fragment however long
+        ("Can I pay by cheque?", "by local bank transfer in India?", "Can I pay by local bank transfer in India?"),
+        # a noun phrase with a phrase after its head: in place of the run with the same head, else added
+        ("Does scheduled maintenance count as downtime?", "problems with our own network?",
+         "Does scheduled maintenance count as downtime for problems with our own network?"),
+        ("Who acknowledges the primary page?", "the secondary page of the night?",
+         "Who acknowledges the secondary page of the night?"),
+        # an adverbial clause alone: added to the previous question, or in place of its clause with the same opener
+        ("Do guests take up a member slot in a trial workspace?", "once we've upgraded to Business?",
+         "Do guests take up a member slot in a trial workspace once we've upgraded to Business?"),
+        ("Does the owner get an email when an account is locked?", "when the password changes?",
+         "Does the owner get an email when the password changes?"),
+    ],
+)
+def test_a_verbless_phrase_or_a_bare_adverbial_clause_is_a_case_of_the_previous_question(previous, question, resolved):
+    assert resolve(question, Turn(previous)) == resolved
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["if I cancel can I get a refund?", "when does the trial end?", "If I cancel, do I get a refund?",
+     "By default, do share links expire?", "What's the difference between the Team and Enterprise plans?"],
+)
+def test_a_clause_or_phrase_with_a_question_of_its_own_is_left_alone(question):
+    assert resolve_question(question, (Turn("How long is the trial?"),), config=CONFIG).question is question
+
+
+CHANGE_PASSWORD = Turn("How do I change my password?",
+                       ("Changing a password signs you out of all other devices.",),
+                       ("Password requirements\nChanging a password\nChanging a password signs you out of all other "
+                        "devices.",))
+
+
+def test_it_or_that_doing_something_to_the_speaker_is_the_act_the_speaker_asked_about():
+    assert resolve("does it sign me out anywhere?", CHANGE_PASSWORD) == (
+        "Does changing my password sign me out anywhere?"
+    )
+    assert resolve("will that log me out on my phone?", CHANGE_PASSWORD) == (
+        "Will changing my password log me out on my phone?"
+    )
+    # a pronoun the speaker acts on is still the thing
+    assert resolve("can I reuse it later?", CHANGE_PASSWORD) == "Can I reuse my password later?"
+
+
+PAUSE_SYNC = Turn("Where do I pause the desktop sync?", ("You can pause syncing from the tray menu.",),
+                  ("Desktop sync client\nPausing sync\nYou can pause syncing from the tray menu.",))
+
+
+def test_a_contracted_pronoun_refers_and_a_plural_is_no_antecedent_of_it():
+    # "it's" is "it is": the pronoun is a word of its own; "my edits" is plural, no antecedent of "it"
+    assert resolve("what happens to my edits while it's off?", PAUSE_SYNC) == (
+        "What happens to my edits while the desktop sync is off?"
+    )
+    # the expletive "it's possible to" still refers to nothing, the "it" after it does
+    assert resolve("it's possible to pause it from the tray menu?", PAUSE_SYNC) == (
+        "It's possible to pause the desktop sync from the tray menu?"
+    )
+    question = "What's the trash, and isn't it possible to empty it?"
+    assert resolve_question(question, (PAUSE_SYNC,), config=CONFIG).question is question
+    assert resolve_question("If I delete a file, can I restore it?", (PAUSE_SYNC,), config=CONFIG).resolved is False
+
+
+@pytest.mark.parametrize("question",
+                         ["What's the trash?", "Where's the Billing page?", "Who's the owner of a workspace?"])
+def test_a_contracted_question_word_asks_on_its_own_and_is_no_noun_phrase_of_a_fragment(question):
+    assert resolve_question(question, (PAUSE_SYNC,), config=CONFIG).question is question
