@@ -189,11 +189,12 @@ def test_spent_held_out_parts_are_dev_rows_that_name_the_commit_they_were_writte
     rows = [json.loads(line) for line in DEMO_REPLAY.read_text().splitlines() if line.strip()]
 
     assert not any(row.get("was_held_out") and row["held_out"] for row in rows)
-    # b448dc2 .. ca35242
-    assert sum(bool(row.get("was_held_out")) for row in rows) == 18 + 24 + 24 + 27 + 29 + 26 + 34 + 37 + 35 + 58 + 48
+    # b448dc2 .. 13fc4cd
+    assert sum(bool(row.get("was_held_out")) for row in rows) == (
+        18 + 24 + 24 + 27 + 29 + 26 + 34 + 37 + 35 + 58 + 48 + 52)
     # Each part written in a commit (ids, cases, sentences) was run once on merged main and is spent: 1967084 on
     # f9aa6a3, 0e8f959 on 0e8c9c6, 4f13135 on 520545e, ed44053 on 8542d04, 78a3d75 on 85c60a6, bcb4efb on bd1feba,
-    # ca35242 on fde0d4b.
+    # ca35242 on fde0d4b, 13fc4cd on ed92783.
     for commit, prefix, cases, sentences in SPENT_PARTS:
         spent = [row for row in rows if row.get("held_out_at") == commit]
         assert len(spent) == cases and sum(len(row["sentences"]) for row in spent) == sentences, commit
@@ -208,6 +209,7 @@ SPENT_PARTS = (  # commit, id prefix (None: the first part had none), cases, sen
     ("78a3d75", "h10-", 35, 290),
     ("bcb4efb", "h11-", 58, 341),
     ("ca35242", "h12-", 48, 292),
+    ("13fc4cd", "h13-", 52, 299),
 )
 
 
@@ -215,7 +217,7 @@ def test_demo_replay_set_holds_out_a_fresh_part_of_25_cases_and_200_sentences_ac
     held_out = [c for c in load_replay(DEMO_REPLAY) if c.held_out]
 
     assert len(held_out) >= 25 and sum(len(c.sentences) for c in held_out) >= 200
-    assert all(c.id.startswith("h13-") for c in held_out)  # the part written on branch fix/replay13
+    assert all(c.id.startswith("h14-") for c in held_out)  # the part written on branch fix/replay15
     assert {s.label for c in held_out for s in c.sentences} == set(LABELS)
 
 
