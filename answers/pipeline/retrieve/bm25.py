@@ -78,6 +78,9 @@ class _Tier:
     bound: np.ndarray  # per term: an upper bound of idf * tf part over its postings (0.0 when idf <= 0)
     # token -> its scoring term in this tier (None: it scores nothing), filled as queries ask; a cache, not state
     scoring: dict[str, "_Scoring | None"] = field(default_factory=dict, compare=False, repr=False)
+    # idf -> idf * tf part of the pair codes up to the largest tf of the column terms with that idf asked so far:
+    # every term in more than half of the documents has the floor idf, so the commonest terms share one table
+    scaled: dict[float, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,8 @@ class _Scoring:
     column: np.ndarray | None
     blocks: np.ndarray | None = None  # its block-max pair codes (`retrieve.blockmax`), if it is common enough
     # with a column: idf * tf part of every pair code up to its largest tf, so a look-up needs no multiplication
-    # (the same products); a few kB a term, made once per tier and token
+    # (the same products); a view of the tier's table for its idf (`_Tier.scaled`), shared by the terms with that
+    # idf so their look-ups read one table, not one each
     scaled: np.ndarray | None = None
     start: int = 0  # where docs and codes begin in the segment's post_docs and post_codes
     row: int = -1  # the column's row in the segment's column table (-1: none)
@@ -676,7 +680,11 @@ class Bm25Index:
         column, scaled = self._columns.get(term_id), None
         if column is not None:  # columns exist only with the dense pair table: code = tf * stride + length
             stride = int(self.pair_length[-1]) + 1
-            scaled = idf * tier.tf_part[: (int(self.term_max_tf[term_id]) + 1) * stride]
+            size = (int(self.term_max_tf[term_id]) + 1) * stride
+            table = tier.scaled.get(float(idf))
+            if table is None or table.size < size:  # the longest prefix asked so far: one table per idf
+                table = tier.scaled[float(idf)] = idf * tier.tf_part[:size]
+            scaled = table[:size]
         return _Scoring(
             term_id, idf, float(tier.bound[term_id]), docs, codes, column, self._blocks.get(term_id), scaled,
             start, self._column_rows.get(term_id, -1),
@@ -771,6 +779,7 @@ class Bm25Index:
         indexes = docs.astype(np.intp, copy=False) if columns else docs
         places = Places(docs, tier.extent, indexes if columns else None)
         run: list[_Scoring] = []
+        looked_up: dict[int, np.ndarray] = {}  # a repeated column term's products, gathered once
         for term in scoring:
             if term.column is None or term.scaled is None:  # a column always comes with its scaled table
                 run.append(term)
@@ -778,8 +787,11 @@ class Bm25Index:
             if run:
                 self._add_run(values, run, tier, docs, places, within)
                 run = []
-            # take, not [], throughout: the same elements, with less of numpy's per-call indexing setup
-            values += term.scaled.take(term.column.take(indexes))  # absent ones add idf * 0.0: x + 0.0 is x
+            products = looked_up.get(term.term_id)
+            if products is None:
+                # take, not [], throughout: the same elements, with less of numpy's per-call indexing setup
+                products = looked_up[term.term_id] = term.scaled.take(term.column.take(indexes))
+            values += products  # absent ones add idf * 0.0: x + 0.0 is x; a repeat adds the same products again
         if run:
             self._add_run(values, run, tier, docs, places, within)
         if self._removed_mask is not None:
@@ -866,7 +878,11 @@ class Bm25Index:
         arrays += [array for tier in self._tiers for array in (tier.df, tier.idf, tier.tf_part, tier.bound)]
         arrays += list(self._columns.values()) + list(self._blocks.values())
         cached = [term for tier in self._tiers for term in tier.scoring.values() if term is not None]
-        arrays += [term.scaled for term in cached if term.scaled is not None]  # the tables queries made so far
+        # the tables queries made so far, each once: terms hold views of their tier's tables (or of older, shorter
+        # ones a longer table replaced)
+        tables = [term.scaled.base for term in cached if term.scaled is not None and term.scaled.base is not None]
+        tables += [table for tier in self._tiers for table in tier.scaled.values()]
+        arrays += list({id(table): table for table in tables}.values())
         if self._removed_mask is not None:
             arrays.append(self._removed_mask)
         strings = sum(len(s) + 49 for s in self.chunk_ids) + sum(len(s) + 49 for s in self.terms)
