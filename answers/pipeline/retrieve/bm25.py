@@ -53,6 +53,7 @@ _KNOWN_TOKENS = 4096  # tokens a tier remembers before it forgets them all (a fe
 PRUNE_FROM = 20_000  # postings a query must read before pruning is worth its bookkeeping
 _DENSE_SHARE = 4  # a term in at least 1/4 of the documents also gets a code per document, for O(1) look-ups
 _SPARSE_SHARE = 16  # a query with fewer postings than 1/16 of the documents scores its documents alone
+_FEW_ORDERED = 32  # candidates of one rank ordered by a Python sort rather than np.lexsort
 _DENSE_PASS = 0.25  # adding a column costs about this much a document, against 1 a posting scattered
 _BOUND_MARGIN = 1e-9  # relative, as maxscore's: rounding in a sum of a few dozen float64 terms is below 1e-14
 
@@ -507,7 +508,7 @@ class Bm25Index:
                 # and only in the blocks where the other terms' block bounds together reach the k-th best.
                 blocks = self._in_live_blocks(scoring, tier, seeded)
                 if blocks is None:
-                    return self._ordered(seeded.best, seeded.values, k)
+                    return self._ordered(seeded.best, seeded.values, k, ascending=True)
                 rest, live = blocks
                 outside = reaching_docs(
                     self._pruning_terms(rest, tier, leave_out=seeded.term_ids),
@@ -604,7 +605,7 @@ class Bm25Index:
             return _Seed(threshold, docs, docs.take(best), values.take(best), frozenset(term.term_id for term in seed))
         if chosen is not None:  # what _ordered gives: the same k of the same documents in the same order
             return _hits([self.chunk_ids[i] for i in docs.take(chosen).tolist()], values.take(chosen).tolist())
-        return self._ordered(docs.take(best), values.take(best), k)
+        return self._ordered(docs.take(best), values.take(best), k, ascending=True)
 
     def _in_live_blocks(
         self, scoring: list[_Scoring], tier: _Tier, seeded: _Seed
@@ -645,8 +646,17 @@ class Bm25Index:
             candidates, values = candidates.take(keep), values.take(keep)
         return self._ordered(candidates, values, k)
 
-    def _ordered(self, candidates: np.ndarray, values: np.ndarray, k: int) -> list[Hit]:
-        """The k best of these candidates, best first, ties by chunk id."""
+    def _ordered(self, candidates: np.ndarray, values: np.ndarray, k: int, ascending: bool = False) -> list[Hit]:
+        """The k best of these candidates, best first, ties by chunk id. ascending: the candidates' document
+        numbers ascend (a seed's best ones do)."""
+        if ascending and candidates.size <= _FEW_ORDERED:
+            docs, scores = candidates.tolist(), values.tolist()
+            starts = self._rank_starts
+            if docs and bisect.bisect_right(starts, docs[0]) == bisect.bisect_right(starts, docs[-1]):
+                # One rank: document numbers ascend with chunk ids there, and a sort is stable even in reverse,
+                # so ties keep chunk-id order; a few Python floats sort faster than numpy's lexsort starts.
+                best = sorted(range(len(docs)), key=scores.__getitem__, reverse=True)[:k]
+                return _hits([self.chunk_ids[docs[j]] for j in best], [scores[j] for j in best])
         order = np.lexsort((self.chunk_order.take(candidates), -values))[:k]  # take: less set-up than []
         chosen = candidates.take(order).tolist()
         return _hits([self.chunk_ids[i] for i in chosen], values.take(order).tolist())
