@@ -53,6 +53,7 @@ _KNOWN_TOKENS = 4096  # tokens a tier remembers before it forgets them all (a fe
 PRUNE_FROM = 20_000  # postings a query must read before pruning is worth its bookkeeping
 _DENSE_SHARE = 4  # a term in at least 1/4 of the documents also gets a code per document, for O(1) look-ups
 _SPARSE_SHARE = 16  # a query with fewer postings than 1/16 of the documents scores its documents alone
+_FEW_ORDERED = 32  # candidates of one rank ordered by a Python sort rather than np.lexsort
 _DENSE_PASS = 0.25  # adding a column costs about this much a document, against 1 a posting scattered
 _BOUND_MARGIN = 1e-9  # relative, as maxscore's: rounding in a sum of a few dozen float64 terms is below 1e-14
 
@@ -78,6 +79,9 @@ class _Tier:
     bound: np.ndarray  # per term: an upper bound of idf * tf part over its postings (0.0 when idf <= 0)
     # token -> its scoring term in this tier (None: it scores nothing), filled as queries ask; a cache, not state
     scoring: dict[str, "_Scoring | None"] = field(default_factory=dict, compare=False, repr=False)
+    # idf -> idf * tf part of the pair codes up to the largest tf of the column terms with that idf asked so far:
+    # every term in more than half of the documents has the floor idf, so the commonest terms share one table
+    scaled: dict[float, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -93,7 +97,8 @@ class _Scoring:
     column: np.ndarray | None
     blocks: np.ndarray | None = None  # its block-max pair codes (`retrieve.blockmax`), if it is common enough
     # with a column: idf * tf part of every pair code up to its largest tf, so a look-up needs no multiplication
-    # (the same products); a few kB a term, made once per tier and token
+    # (the same products); a view of the tier's table for its idf (`_Tier.scaled`), shared by the terms with that
+    # idf so their look-ups read one table, not one each
     scaled: np.ndarray | None = None
     start: int = 0  # where docs and codes begin in the segment's post_docs and post_codes
     row: int = -1  # the column's row in the segment's column table (-1: none)
@@ -503,7 +508,7 @@ class Bm25Index:
                 # and only in the blocks where the other terms' block bounds together reach the k-th best.
                 blocks = self._in_live_blocks(scoring, tier, seeded)
                 if blocks is None:
-                    return self._ordered(seeded.best, seeded.values, k)
+                    return self._ordered(seeded.best, seeded.values, k, ascending=True)
                 rest, live = blocks
                 outside = reaching_docs(
                     self._pruning_terms(rest, tier, leave_out=seeded.term_ids),
@@ -600,7 +605,7 @@ class Bm25Index:
             return _Seed(threshold, docs, docs.take(best), values.take(best), frozenset(term.term_id for term in seed))
         if chosen is not None:  # what _ordered gives: the same k of the same documents in the same order
             return _hits([self.chunk_ids[i] for i in docs.take(chosen).tolist()], values.take(chosen).tolist())
-        return self._ordered(docs.take(best), values.take(best), k)
+        return self._ordered(docs.take(best), values.take(best), k, ascending=True)
 
     def _in_live_blocks(
         self, scoring: list[_Scoring], tier: _Tier, seeded: _Seed
@@ -641,8 +646,17 @@ class Bm25Index:
             candidates, values = candidates.take(keep), values.take(keep)
         return self._ordered(candidates, values, k)
 
-    def _ordered(self, candidates: np.ndarray, values: np.ndarray, k: int) -> list[Hit]:
-        """The k best of these candidates, best first, ties by chunk id."""
+    def _ordered(self, candidates: np.ndarray, values: np.ndarray, k: int, ascending: bool = False) -> list[Hit]:
+        """The k best of these candidates, best first, ties by chunk id. ascending: the candidates' document
+        numbers ascend (a seed's best ones do)."""
+        if ascending and candidates.size <= _FEW_ORDERED:
+            docs, scores = candidates.tolist(), values.tolist()
+            starts = self._rank_starts
+            if docs and bisect.bisect_right(starts, docs[0]) == bisect.bisect_right(starts, docs[-1]):
+                # One rank: document numbers ascend with chunk ids there, and a sort is stable even in reverse,
+                # so ties keep chunk-id order; a few Python floats sort faster than numpy's lexsort starts.
+                best = sorted(range(len(docs)), key=scores.__getitem__, reverse=True)[:k]
+                return _hits([self.chunk_ids[docs[j]] for j in best], [scores[j] for j in best])
         order = np.lexsort((self.chunk_order.take(candidates), -values))[:k]  # take: less set-up than []
         chosen = candidates.take(order).tolist()
         return _hits([self.chunk_ids[i] for i in chosen], values.take(order).tolist())
@@ -676,7 +690,11 @@ class Bm25Index:
         column, scaled = self._columns.get(term_id), None
         if column is not None:  # columns exist only with the dense pair table: code = tf * stride + length
             stride = int(self.pair_length[-1]) + 1
-            scaled = idf * tier.tf_part[: (int(self.term_max_tf[term_id]) + 1) * stride]
+            size = (int(self.term_max_tf[term_id]) + 1) * stride
+            table = tier.scaled.get(float(idf))
+            if table is None or table.size < size:  # the longest prefix asked so far: one table per idf
+                table = tier.scaled[float(idf)] = idf * tier.tf_part[:size]
+            scaled = table[:size]
         return _Scoring(
             term_id, idf, float(tier.bound[term_id]), docs, codes, column, self._blocks.get(term_id), scaled,
             start, self._column_rows.get(term_id, -1),
@@ -771,6 +789,7 @@ class Bm25Index:
         indexes = docs.astype(np.intp, copy=False) if columns else docs
         places = Places(docs, tier.extent, indexes if columns else None)
         run: list[_Scoring] = []
+        looked_up: dict[int, np.ndarray] = {}  # a repeated column term's products, gathered once
         for term in scoring:
             if term.column is None or term.scaled is None:  # a column always comes with its scaled table
                 run.append(term)
@@ -778,8 +797,11 @@ class Bm25Index:
             if run:
                 self._add_run(values, run, tier, docs, places, within)
                 run = []
-            # take, not [], throughout: the same elements, with less of numpy's per-call indexing setup
-            values += term.scaled.take(term.column.take(indexes))  # absent ones add idf * 0.0: x + 0.0 is x
+            products = looked_up.get(term.term_id)
+            if products is None:
+                # take, not [], throughout: the same elements, with less of numpy's per-call indexing setup
+                products = looked_up[term.term_id] = term.scaled.take(term.column.take(indexes))
+            values += products  # absent ones add idf * 0.0: x + 0.0 is x; a repeat adds the same products again
         if run:
             self._add_run(values, run, tier, docs, places, within)
         if self._removed_mask is not None:
@@ -866,7 +888,11 @@ class Bm25Index:
         arrays += [array for tier in self._tiers for array in (tier.df, tier.idf, tier.tf_part, tier.bound)]
         arrays += list(self._columns.values()) + list(self._blocks.values())
         cached = [term for tier in self._tiers for term in tier.scoring.values() if term is not None]
-        arrays += [term.scaled for term in cached if term.scaled is not None]  # the tables queries made so far
+        # the tables queries made so far, each once: terms hold views of their tier's tables (or of older, shorter
+        # ones a longer table replaced)
+        tables = [term.scaled.base for term in cached if term.scaled is not None and term.scaled.base is not None]
+        tables += [table for tier in self._tiers for table in tier.scaled.values()]
+        arrays += list({id(table): table for table in tables}.values())
         if self._removed_mask is not None:
             arrays.append(self._removed_mask)
         strings = sum(len(s) + 49 for s in self.chunk_ids) + sum(len(s) + 49 for s in self.terms)

@@ -160,6 +160,32 @@ def test_ties_across_audiences_still_break_by_chunk_id():
     assert [hit.chunk_id for hit in hits] == ["a", "b", "c"]
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    picks=st.lists(st.integers(0, 59), min_size=1, max_size=40, unique=True),
+    one_rank=st.booleans(),
+    distinct=st.integers(1, 4),
+    k=st.integers(1, 12),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_ordering_few_ascending_candidates_by_a_python_sort_equals_the_lexsort_with_ties(
+    picks, one_rank, distinct, k, seed
+):
+    # chunk ids in an order of their own within each audience, so document numbers and chunk ids differ in order
+    rng = np.random.default_rng(seed)
+    names = rng.permutation(60).tolist()
+    docs = [(f"c{names[i]:02d}", AUDIENCES[i % 3], ["w"]) for i in range(60)]
+    index = Bm25Index.build(docs)
+    if one_rank:  # all among the partner documents (numbers 20-39), the Python sort's case; else any rank
+        picks = sorted({20 + pick % 20 for pick in picks})
+    candidates = np.array(sorted(picks), dtype=np.int64)
+    values = rng.integers(1, distinct + 1, size=candidates.size).astype(np.float64) / 2  # many ties
+    by_lexsort = index._ordered(candidates, values, k)
+    assert index._ordered(candidates, values, k, ascending=True) == by_lexsort
+    order = sorted(range(candidates.size), key=lambda j: (-values[j], index.chunk_ids[candidates[j]]))[:k]
+    assert [hit.chunk_id for hit in by_lexsort] == [index.chunk_ids[candidates[j]] for j in order]
+
+
 def test_zero_scores_are_never_returned_and_k_is_respected():
     docs = [(f"d{i:02d}", "public", ["common"] + (["rare"] if i % 3 == 0 else [])) for i in range(30)]
     index = Bm25Index.build(docs)
@@ -235,6 +261,43 @@ def test_pruned_search_over_columns_and_runs_of_terms_gives_rank_bm25s_exact_top
         order = np.lexsort((np.arange(len(docs)), -scores))[:10]
         expected = [Hit(chunk_ids[i], float(scores[i])) for i in order.tolist() if scores[i] != 0]
         assert index.search(query, max_rank=PUBLIC, k=10, prune_from=0) == expected  # ids and exact floats
+
+
+def test_a_column_term_repeated_around_other_terms_adds_its_products_once_per_repeat():
+    rng, vocabulary, pick, docs = zipf_corpus(7)
+    index, chunk_ids = public_index(docs)
+    reference = BM25Okapi(docs)
+    common = [term for term in vocabulary[:10] if index.term_ids[term] in index._columns]
+    assert len(common) >= 2
+    for _ in range(30):
+        rare = [vocabulary[j] for j in rng.choice(400, size=3, p=pick)]
+        # the same column term three times, apart and side by side, among other terms
+        query = [common[0], rare[0], common[1], common[0], rare[1], common[0], rare[2]]
+        scores = reference.get_scores(query)
+        order = np.lexsort((np.arange(len(docs)), -scores))[:10]
+        expected = [Hit(chunk_ids[i], float(scores[i])) for i in order.tolist() if scores[i] != 0]
+        for prune_from in (0, 10**9):
+            assert index.search(query, max_rank=PUBLIC, k=10, prune_from=prune_from) == expected
+
+
+def test_column_terms_with_one_idf_share_one_products_table_counted_once_in_memory():
+    _, vocabulary, _, docs = zipf_corpus(9)
+    index, _ = public_index(docs)
+    tier = index._tiers[PUBLIC]
+    floored = [term for term in vocabulary[:20] if index.term_ids[term] in index._columns
+               and tier.idf[index.term_ids[term]] == tier.idf[index.term_ids[vocabulary[0]]]]
+    assert len(floored) >= 2  # the commonest terms (in over half the documents) all have the floor idf
+    before = index.memory_bytes()
+    index.search(floored, max_rank=PUBLIC, k=10)
+    terms = [tier.scoring[term] for term in floored]
+    assert all(term is not None and term.scaled is not None for term in terms)
+    tables = {id(term.scaled.base) for term in terms if term is not None and term.scaled is not None}
+    assert len(tables) == 1 and len(tier.scaled) == 1
+    table = next(iter(tier.scaled.values()))
+    assert index.memory_bytes() - before == table.nbytes
+    for term in terms:  # each view is its own idf times the tier's tf parts up to its largest tf
+        assert term is not None and term.scaled is not None
+        np.testing.assert_array_equal(term.scaled, term.idf * tier.tf_part[: term.scaled.size])
 
 
 def test_every_search_path_adds_query_terms_in_query_order_bit_for_bit():

@@ -8,7 +8,16 @@ from rank_bm25 import BM25Okapi
 
 from answers.pipeline.retrieve import bm25
 from answers.pipeline.retrieve.bm25 import Bm25Index
-from answers.pipeline.retrieve.maxscore import QueryTerm, _kth, _union, candidate_docs, lookup_postings, reaching_docs
+from answers.pipeline.retrieve.maxscore import (
+    _KTH_DIRECT,
+    QueryTerm,
+    _kth,
+    _union,
+    at_least_kth,
+    candidate_docs,
+    lookup_postings,
+    reaching_docs,
+)
 from answers.pipeline.retrieve.persist import read_index, write_index
 from answers.pipeline.retrieve.update import updated_index
 from tests.answers.pipeline.retrieve.helpers import AUDIENCES, INTERNAL, PUBLIC
@@ -204,6 +213,24 @@ def test_kth_is_the_kth_largest_with_ties_and_zeros_at_any_size(values, k):
     array = np.array(values, dtype=np.float64)
     expected = float(np.sort(array)[::-1][k - 1]) if array.size >= k else 0.0
     assert _kth(array, k) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.sampled_from([_KTH_DIRECT - 1, _KTH_DIRECT, _KTH_DIRECT + 1, 2 * _KTH_DIRECT + 7]),
+    distinct=st.sampled_from([3, 50, 10**6]),
+    k=st.integers(min_value=1, max_value=40),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_at_least_kth_gives_the_kth_largest_and_every_place_at_or_above_it_on_both_sides_of_the_direct_size(
+    size, distinct, k, seed
+):
+    # one np.partition up to _KTH_DIRECT values, narrowing by column maxima past it: the same answer either way
+    values = np.random.default_rng(seed).integers(0, distinct, size=size).astype(np.float64) / 4
+    kth, places = at_least_kth(values, k)
+    expected = float(np.sort(values)[::-1][k - 1])
+    assert kth == expected
+    assert places.tolist() == np.flatnonzero(values >= expected).tolist()
 
 
 @settings(max_examples=100, deadline=None)
