@@ -40,9 +40,9 @@ def test_the_demo_table_has_forty_dev_conversations_of_every_kind_and_its_spent_
     assert all(not c.contains for c in cases if c.kind == "standalone")
     # The rows that were held out once, measured and read, are dev rows now and say so: 17 of the first part, 37 of
     # the second, 68 of the third, 89 of the fourth, 77 of the fifth, 84 of the sixth, 71 of the seventh, 82 of the
-    # eighth, 96 of the ninth, 96 of the tenth, 96 of the eleventh, 96 of the twelfth, 96 of the thirteenth (with the
-    # commit it was written in).
-    assert sum(row.get("was_held_out", False) for row in rows) == 17 + 37 + 68 + 89 + 77 + 84 + 71 + 82 + 96 * 5
+    # eighth, 96 of the ninth, 96 of the tenth, 96 of the eleventh, 96 of the twelfth, 96 of the thirteenth, 96 of the
+    # fourteenth (with the commit it was written in).
+    assert sum(row.get("was_held_out", False) for row in rows) == 17 + 37 + 68 + 89 + 77 + 84 + 71 + 82 + 96 * 6
     assert sum(row.get("second_held_out", False) for row in rows) == 37
     assert sum(row.get("third_held_out", False) and row["id"].startswith("h3-") for row in rows) == 68
     assert sum(row.get("fourth_held_out", False) and row["id"].startswith("h4-") for row in rows) == 89
@@ -53,19 +53,20 @@ def test_the_demo_table_has_forty_dev_conversations_of_every_kind_and_its_spent_
                                    ("tenth_held_out", "h10-", 96, "496e0e3"),
                                    ("eleventh_held_out", "h11-", 96, "1fc4c8a"),
                                    ("twelfth_held_out", "h12-", 96, "5549911"),
-                                   ("thirteenth_held_out", "h13-", 96, "1a38328")):
+                                   ("thirteenth_held_out", "h13-", 96, "1a38328"),
+                                   ("fourteenth_held_out", "h14-", 96, "566e0a0")):
         part = [row for row in rows if row.get(key)]
         assert len(part) == size and all(row["id"].startswith(prefix) and row["held_out_at"] == sha for row in part)
     assert not any(row.get("was_held_out") and row["held_out"] for row in rows)
 
 
-def test_the_held_out_part_is_the_fourteenth_with_eighty_conversations_of_every_kind():
+def test_the_held_out_part_is_the_fifteenth_with_eighty_conversations_of_every_kind():
     cases = load_followups(DEMO_TABLE)
     rows = [json.loads(line) for line in DEMO_TABLE.read_text().splitlines() if line.strip()]
 
     held_out = [c for c in cases if c.held_out]
-    assert all(row.get("fourteenth_held_out") and row["id"].startswith("h14-") for row in rows if row["held_out"])
-    assert all(row["held_out"] for row in rows if row.get("fourteenth_held_out"))
+    assert all(row.get("fifteenth_held_out") and row["id"].startswith("h15-") for row in rows if row["held_out"])
+    assert all(row["held_out"] for row in rows if row.get("fifteenth_held_out"))
     assert len(held_out) >= 80 and {c.kind for c in held_out} == {"ellipsis", "reference", "standalone"}
     assert sum(c.kind != "standalone" for c in held_out) >= 55
     assert sum(c.kind == "standalone" for c in held_out) >= 22
