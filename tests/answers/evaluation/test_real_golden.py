@@ -57,6 +57,7 @@ SPENT_PARTS = (
     ("d704f2d", {"debian-handbook": 22, "python": 23, "postgresql": 23}),
     ("a217d0f", {"debian-handbook": 22, "python": 23, "postgresql": 23}),
     ("a625688", {"debian-handbook": 22, "python": 23, "postgresql": 23}),
+    ("8ee2a47", {"debian-handbook": 22, "python": 23, "postgresql": 23}),
 )
 
 
