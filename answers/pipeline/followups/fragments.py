@@ -215,12 +215,16 @@ def rewrite_fragment(fragment: str, previous: str, history: Sequence[Turn], *, c
     return _append(previous, fragment)
 
 
+# Words that open a noun's complement: "the engineering manager *on* duty", "problems *with* our own network".
+COMPLEMENTS = PREPOSITIONS | {"to", "of"}
+
+
 def append_case(fragment: str, previous: str, *, config: PipelineConfig) -> str:
     """The previous question with a noun phrase and its complement in place of the run ending in the same head
     ("the engineering manager on duty" for "the primary manager"), else added to its end ("... for problems with our
     own network")."""
     words, before = words_of(fragment), words_of(previous)
-    split = next(i for i, w in enumerate(words) if w.lower in PREPOSITIONS | {"to", "of"})
+    split = next(i for i, w in enumerate(words) if w.lower in COMPLEMENTS)
     head = stem_of(words[split - 1], config)
     skipped = not_topic(before)
     for i, word in enumerate(before):

@@ -4,6 +4,7 @@ from collections.abc import Sequence
 
 from answers.pipeline.config import PipelineConfig
 from answers.pipeline.followups.fragments import (
+    COMPLEMENTS,
     append_case,
     asks_after_comma,
     head_cited,
@@ -49,7 +50,6 @@ _CLAUSE = re.compile(
 _QUANTIFIERS = frozenset({"any", "some"})
 # Words that open an adverbial clause: "once we've upgraded to Business?" is a condition on the previous question.
 _SUBORDINATORS = frozenset({"if", "once", "until", "unless", "while", "since", "because", "when"})
-_COMPLEMENTS = PREPOSITIONS | {"to", "of"}  # "the engineering manager *on* duty", "problems *with* our own network"
 # "storage, then?": a closing discourse "then" after a comma
 _THEN = re.compile(r"\s*,\s*then\s*[?.!]*\s*$", re.I)
 # "German too?", "and for guests as well?": a case added to the previous question.
@@ -224,7 +224,7 @@ def _noun_with_complement(question: str, words: list[Word]) -> bool:
     if "," in question or not _verbless(words) or any(w.lower in REFERRING and w.lower not in DETERMINERS
                                                       for w in words):
         return False
-    split = next((i for i, w in enumerate(words) if w.lower in _COMPLEMENTS), None)
+    split = next((i for i, w in enumerate(words) if w.lower in COMPLEMENTS), None)
     if split is None or split == 0:
         return False
     head, tail = words[:split], words[split + 1 :]
